@@ -1,0 +1,513 @@
+// Lowers expression DAGs and causal sequences to LLVM IR, one SSA value per distinct node.
+#include "backend/Codegen.h"
+
+#include "backend/ModelAbi.h"
+#include "middle/ExprOps.h"
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+namespace eqc {
+namespace {
+
+using llvm::Value;
+
+/// Tolerance and iteration limit for Newton in algebraic loops (scaled step norm).
+constexpr double kNewtonTol = 1e-10;
+constexpr int kNewtonMaxIter = 50;
+
+struct Types {
+  llvm::Type *f64, *i32, *i1, *i8ptr, *f64ptr, *f64ptrptr;
+  llvm::StructType *env; ///< { double t, double* x, double* dx, double* a, double* p }
+  llvm::FunctionType *block;
+  explicit Types(llvm::LLVMContext &c) {
+    f64 = llvm::Type::getDoubleTy(c);
+    i32 = llvm::Type::getInt32Ty(c);
+    i1 = llvm::Type::getInt1Ty(c);
+    i8ptr = llvm::Type::getInt8PtrTy(c);
+    f64ptr = llvm::Type::getDoublePtrTy(c);
+    f64ptrptr = f64ptr->getPointerTo();
+    env = llvm::StructType::create(c, {f64, f64ptr, f64ptr, f64ptr, f64ptr}, "eqc.env");
+    block = llvm::FunctionType::get(llvm::Type::getVoidTy(c), {i8ptr, f64ptr, f64ptr}, false);
+  }
+};
+
+/// Base pointers of the run-time arrays in the function being emitted.
+struct Frame {
+  Value *t, *x, *dx, *a, *p;
+};
+
+class ModuleEmitter;
+
+/// Emits one function body; memoizes the value of each node (the DAG is emitted once).
+class FunctionEmitter {
+public:
+  FunctionEmitter(ModuleEmitter &mod, llvm::Function *fn, Frame frame);
+
+  Value *emit(const Expr *e);
+  /// The memory cell of a variable.
+  Value *address(int var);
+  /// Records that `var` now has value `v` (after an assignment or a loop solve).
+  void define(int var, Value *v) { varValue_[var] = v; }
+  void forget(int var) { varValue_.erase(var); }
+  llvm::IRBuilder<> &b() { return b_; }
+  /// Emits `if (status != 0) return code;` and continues in a fresh block.
+  void returnIfFailed(Value *status, Value *code);
+  llvm::Function *function() { return fn_; }
+
+private:
+  Value *compute(const Expr *e);
+  Value *product(const Expr *e);
+  Value *power(Value *base, const Expr *exponent);
+  Value *intrinsic(llvm::Intrinsic::ID id, std::vector<Value *> args);
+  Value *libm(const char *name, std::vector<Value *> args);
+
+  ModuleEmitter &mod_;
+  llvm::Function *fn_;
+  Frame frame_;
+  llvm::IRBuilder<> b_;
+  std::unordered_map<const Expr *, Value *> memo_;
+  std::unordered_map<int, Value *> varValue_;
+};
+
+class ModuleEmitter {
+public:
+  ModuleEmitter(FlatSystem &flat, const OdeModel &model, llvm::LLVMContext &c, const ModelSymbols &symbols)
+      : flat(flat), model(model), ctx(c), types(c), symbols(symbols),
+        module(std::make_unique<llvm::Module>(flat.modelName, c)), diff(*flat.ctx) {}
+
+  std::unique_ptr<llvm::Module> run() {
+    emitSequenceFunction(symbols.rhs, model.ode, model.simulation, "ode", /*writableX=*/false);
+    emitSequenceFunction(symbols.init, model.init, model.initialization, "init", /*writableX=*/true);
+    emitJacobian();
+    return std::move(module);
+  }
+
+  llvm::Function *declareExternal(const char *name, llvm::FunctionType *type) {
+    if (llvm::Function *f = module->getFunction(name))
+      return f;
+    llvm::Function *f = llvm::Function::Create(type, llvm::Function::ExternalLinkage, name, module.get());
+    f->setDoesNotThrow();
+    return f;
+  }
+
+  FlatSystem &flat;
+  const OdeModel &model;
+  llvm::LLVMContext &ctx;
+  Types types;
+  const ModelSymbols &symbols;
+  std::unique_ptr<llvm::Module> module;
+  Differentiator diff;
+
+private:
+  llvm::Function *newFunction(const std::string &name, llvm::FunctionType *type, bool internal) {
+    auto linkage = internal ? llvm::Function::InternalLinkage : llvm::Function::ExternalLinkage;
+    llvm::Function *f = llvm::Function::Create(type, linkage, name, module.get());
+    f->setDoesNotThrow();
+    llvm::BasicBlock::Create(ctx, "entry", f);
+    return f;
+  }
+
+  /// `void loop(i8* env, double* res, double* jac)`: residuals and (when jac != null) Jacobian.
+  llvm::Function *emitLoopFunction(const std::string &name, const AlgebraicLoop &loop) {
+    llvm::Function *f = newFunction(name, types.block, true);
+    auto args = f->arg_begin();
+    Value *envRaw = &*args++;
+    Value *res = &*args++;
+    Value *jac = &*args;
+    llvm::IRBuilder<> entry(&f->getEntryBlock());
+    Value *env = entry.CreateBitCast(envRaw, types.env->getPointerTo());
+    auto field = [&](unsigned i, llvm::Type *t) {
+      return entry.CreateLoad(t, entry.CreateStructGEP(types.env, env, i));
+    };
+    Frame frame{field(0, types.f64), field(1, types.f64ptr), field(2, types.f64ptr), field(3, types.f64ptr),
+                field(4, types.f64ptr)};
+    FunctionEmitter fe(*this, f, frame);
+    auto &b = fe.b();
+    for (size_t i = 0; i < loop.residuals.size(); ++i)
+      b.CreateStore(fe.emit(loop.residuals[i]), b.CreateConstGEP1_64(types.f64, res, i));
+    llvm::BasicBlock *withJac = llvm::BasicBlock::Create(ctx, "jacobian", f);
+    llvm::BasicBlock *done = llvm::BasicBlock::Create(ctx, "done", f);
+    b.CreateCondBr(b.CreateIsNull(jac), done, withJac);
+    b.SetInsertPoint(withJac);
+    for (size_t k = 0; k < loop.jacobian.size(); ++k)
+      b.CreateStore(fe.emit(loop.jacobian[k]), b.CreateConstGEP1_64(types.f64, jac, k));
+    b.CreateBr(done);
+    b.SetInsertPoint(done);
+    b.CreateRetVoid();
+    return f;
+  }
+
+  /// Emits the call of eqc_solve_block for one loop; the solved values are reloaded afterwards.
+  void emitLoopSolve(FunctionEmitter &fe, Frame frame, const AlgebraicLoop &loop, llvm::Function *fn,
+                     int loopIndex) {
+    auto &b = fe.b();
+    int n = static_cast<int>(loop.vars.size());
+    llvm::IRBuilder<> entry(&fe.function()->getEntryBlock(), fe.function()->getEntryBlock().begin());
+    Value *env = entry.CreateAlloca(types.env);
+    Value *ptrs = entry.CreateAlloca(types.f64ptr, b.getInt32(n));
+    Value *fields[] = {frame.t, frame.x, frame.dx, frame.a, frame.p};
+    for (unsigned i = 0; i < 5; ++i)
+      b.CreateStore(fields[i], b.CreateStructGEP(types.env, env, i));
+    for (int j = 0; j < n; ++j)
+      b.CreateStore(fe.address(loop.vars[j]), b.CreateConstGEP1_64(types.f64ptr, ptrs, j));
+    auto *solveType = llvm::FunctionType::get(
+        types.i32, {types.i32, types.f64ptrptr, types.block->getPointerTo(), types.i8ptr, types.f64, types.i32}, false);
+    llvm::Function *solve = declareExternal("eqc_solve_block", solveType);
+    Value *status = b.CreateCall(solve, {b.getInt32(n), ptrs, fn, b.CreateBitCast(env, types.i8ptr),
+                                         llvm::ConstantFP::get(types.f64, kNewtonTol), b.getInt32(kNewtonMaxIter)});
+    fe.returnIfFailed(status, b.getInt32(EQC_MODEL_LOOP_FAILURE_BASE + loopIndex));
+    for (int var : loop.vars)
+      fe.forget(var);
+  }
+
+  void emitSequenceFunction(const std::string &name, const CausalSystem &cs, const EquationSystem &sys,
+                            const std::string &tag, bool writableX) {
+    (void)writableX; // the C signature differs only in const-ness
+    auto *type = llvm::FunctionType::get(types.i32, {types.f64, types.f64ptr, types.f64ptr, types.f64ptr, types.f64ptr}, false);
+    llvm::Function *f = newFunction(name, type, false);
+    auto args = f->arg_begin();
+    Frame frame{&*args, &*(args + 1), &*(args + 2), &*(args + 3), &*(args + 4)};
+    FunctionEmitter fe(*this, f, frame);
+    for (const CausalStep &step : cs.steps) {
+      if (step.loop < 0) {
+        Value *v = fe.emit(step.value);
+        fe.b().CreateStore(v, fe.address(step.var));
+        fe.define(step.var, v);
+        continue;
+      }
+      const AlgebraicLoop &loop = cs.loops[step.loop];
+      llvm::Function *blockFn =
+          emitLoopFunction(name + "_" + tag + "_loop" + std::to_string(step.loop), loop);
+      emitLoopSolve(fe, frame, loop, blockFn, step.loop);
+    }
+    (void)sys;
+    fe.b().CreateRet(fe.b().getInt32(0));
+  }
+
+  /// Forward-mode tangents through the evaluation sequence, one column per state; only the steps
+  /// that depend on that state are visited, so the cost follows the Jacobian's structure.
+  void emitJacobian() {
+    auto *type = llvm::FunctionType::get(types.i32, {types.f64, types.f64ptr, types.f64ptr, types.f64ptr, types.f64ptr, types.f64ptr}, false);
+    llvm::Function *f = newFunction(symbols.jac, type, false);
+    auto args = f->arg_begin();
+    Frame frame{&*args, &*(args + 1), &*(args + 2), &*(args + 3), &*(args + 4)};
+    Value *jac = &*(args + 5);
+    FunctionEmitter fe(*this, f, frame);
+    auto &b = fe.b();
+    const size_t n = model.states.size();
+    if (n)
+      b.CreateMemSet(jac, b.getInt8(0), b.getInt64(n * n * 8), llvm::MaybeAlign(8));
+
+    const CausalSystem &cs = model.ode;
+    // Variables read by each step, and the steps reading each variable.
+    std::vector<std::vector<int>> reads(cs.steps.size());
+    std::unordered_map<int, std::vector<int>> readers;
+    for (size_t s = 0; s < cs.steps.size(); ++s) {
+      const CausalStep &step = cs.steps[s];
+      std::vector<int> vars;
+      if (step.loop < 0)
+        vars = collectVars(step.value);
+      else
+        for (const Expr *r : cs.loops[step.loop].residuals)
+          for (int v : collectVars(r))
+            vars.push_back(v);
+      std::sort(vars.begin(), vars.end());
+      vars.erase(std::unique(vars.begin(), vars.end()), vars.end());
+      for (int v : vars)
+        if (flat.vars[v].role != VarRole::Parameter)
+          readers[v].push_back(static_cast<int>(s));
+      reads[s] = std::move(vars);
+    }
+    auto targets = [&](const CausalStep &step) {
+      return step.loop < 0 ? std::vector<int>{step.var} : cs.loops[step.loop].vars;
+    };
+    auto *linsolveType = llvm::FunctionType::get(types.i32, {types.i32, types.f64ptr, types.f64ptr, types.i32}, false);
+    llvm::Function *linsolve = declareExternal("eqc_linsolve", linsolveType);
+    std::vector<int> mark(cs.steps.size(), -1);
+    for (size_t j = 0; j < n; ++j) {
+      std::unordered_map<int, Value *> tangent{{model.states[j], llvm::ConstantFP::get(types.f64, 1.0)}};
+      // Steps reachable from x_j, in evaluation order.
+      std::vector<int> affected, work{model.states[j]};
+      while (!work.empty()) {
+        int v = work.back();
+        work.pop_back();
+        auto it = readers.find(v);
+        if (it == readers.end())
+          continue;
+        for (int s : it->second)
+          if (mark[s] != static_cast<int>(j)) {
+            mark[s] = static_cast<int>(j);
+            affected.push_back(s);
+            for (int t : targets(cs.steps[s]))
+              work.push_back(t);
+          }
+      }
+      std::sort(affected.begin(), affected.end());
+      auto chain = [&](const Expr *e, const std::vector<int> &vars, const std::vector<int> &skip) -> Value * {
+        Value *sum = nullptr;
+        for (int u : vars) {
+          auto t = tangent.find(u);
+          if (t == tangent.end() || std::find(skip.begin(), skip.end(), u) != skip.end())
+            continue;
+          const Expr *partial = diff.diff(e, u);
+          if (partial->isConst(0))
+            continue;
+          Value *term = b.CreateFMul(fe.emit(partial), t->second);
+          sum = sum ? b.CreateFAdd(sum, term) : term;
+        }
+        return sum;
+      };
+      for (int s : affected) {
+        const CausalStep &step = cs.steps[s];
+        if (step.loop < 0) {
+          if (Value *t = chain(step.value, reads[s], {}))
+            tangent[step.var] = t;
+          continue;
+        }
+        // J_w w' = -Σ ∂F/∂u u' for the loop unknowns w.
+        const AlgebraicLoop &loop = cs.loops[step.loop];
+        int m = static_cast<int>(loop.vars.size());
+        llvm::IRBuilder<> entry(&f->getEntryBlock(), f->getEntryBlock().begin());
+        Value *mat = entry.CreateAlloca(types.f64, b.getInt32(m * m));
+        Value *rhs = entry.CreateAlloca(types.f64, b.getInt32(m));
+        for (int k = 0; k < m * m; ++k)
+          b.CreateStore(fe.emit(loop.jacobian[k]), b.CreateConstGEP1_64(types.f64, mat, k));
+        for (int i = 0; i < m; ++i) {
+          Value *t = chain(loop.residuals[i], reads[s], loop.vars);
+          Value *v = t ? b.CreateFNeg(t) : llvm::ConstantFP::get(types.f64, 0.0);
+          b.CreateStore(v, b.CreateConstGEP1_64(types.f64, rhs, i));
+        }
+        Value *status = b.CreateCall(linsolve, {b.getInt32(m), mat, rhs, b.getInt32(1)});
+        fe.returnIfFailed(status, b.getInt32(EQC_MODEL_LOOP_FAILURE_BASE + step.loop));
+        for (int i = 0; i < m; ++i)
+          tangent[loop.vars[i]] = b.CreateLoad(types.f64, b.CreateConstGEP1_64(types.f64, rhs, i));
+      }
+      for (size_t i = 0; i < n; ++i) {
+        auto t = tangent.find(flat.vars[model.states[i]].derivative);
+        if (t != tangent.end())
+          b.CreateStore(t->second, b.CreateConstGEP1_64(types.f64, jac, i * n + j));
+      }
+    }
+    b.CreateRet(b.getInt32(0));
+  }
+};
+
+FunctionEmitter::FunctionEmitter(ModuleEmitter &mod, llvm::Function *fn, Frame frame)
+    : mod_(mod), fn_(fn), frame_(frame), b_(&fn->back()) {}
+
+Value *FunctionEmitter::address(int var) {
+  const Slot &slot = mod_.model.slots[var];
+  Value *base = slot.storage == Storage::Param        ? frame_.p
+                : slot.storage == Storage::State      ? frame_.x
+                : slot.storage == Storage::Derivative ? frame_.dx
+                                                      : frame_.a;
+  return b_.CreateConstGEP1_64(mod_.types.f64, base, slot.index, mod_.flat.varName(var));
+}
+
+void FunctionEmitter::returnIfFailed(Value *status, Value *code) {
+  llvm::LLVMContext &c = mod_.ctx;
+  llvm::BasicBlock *fail = llvm::BasicBlock::Create(c, "fail", fn_);
+  llvm::BasicBlock *ok = llvm::BasicBlock::Create(c, "ok", fn_);
+  b_.CreateCondBr(b_.CreateICmpNE(status, b_.getInt32(0)), fail, ok);
+  b_.SetInsertPoint(fail);
+  b_.CreateRet(code);
+  b_.SetInsertPoint(ok);
+}
+
+Value *FunctionEmitter::emit(const Expr *e) {
+  if (e->kind() == ExprKind::Var) {
+    Value *v;
+    auto it = varValue_.find(e->var());
+    if (it != varValue_.end()) {
+      v = it->second;
+    } else {
+      v = b_.CreateLoad(mod_.types.f64, address(e->var()));
+      const Slot &slot = mod_.model.slots[e->var()];
+      // Parameters and states do not change within a call; other variables are defined by steps.
+      if (slot.storage == Storage::Param || slot.storage == Storage::State)
+        varValue_[e->var()] = v;
+    }
+    if (e->isBool()) // Boolean parameters are stored as 0/1
+      return b_.CreateFCmpONE(v, llvm::ConstantFP::get(mod_.types.f64, 0.0));
+    return v;
+  }
+  auto it = memo_.find(e);
+  if (it != memo_.end())
+    return it->second;
+  Value *v = compute(e);
+  // Values depending on loop unknowns must not be reused after the loop is re-solved; loops are
+  // solved before any use in evaluation order, so memoizing is safe within one function.
+  memo_.emplace(e, v);
+  return v;
+}
+
+Value *FunctionEmitter::intrinsic(llvm::Intrinsic::ID id, std::vector<Value *> args) {
+  llvm::Function *f = llvm::Intrinsic::getDeclaration(mod_.module.get(), id, {mod_.types.f64});
+  return b_.CreateCall(f, args);
+}
+
+Value *FunctionEmitter::libm(const char *name, std::vector<Value *> args) {
+  std::vector<llvm::Type *> params(args.size(), mod_.types.f64);
+  auto *type = llvm::FunctionType::get(mod_.types.f64, params, false);
+  llvm::Function *f = mod_.declareExternal(name, type);
+  f->setOnlyReadsMemory(); // pure for our purposes: lets LLVM hoist and share calls
+  return b_.CreateCall(f, args);
+}
+
+Value *FunctionEmitter::power(Value *base, const Expr *exponent) {
+  auto *f64 = mod_.types.f64;
+  if (exponent->isConst()) {
+    double k = exponent->value();
+    if (k == 0.5)
+      return intrinsic(llvm::Intrinsic::sqrt, {base});
+    if (k == std::floor(k) && std::fabs(k) <= 64) {
+      // Repeated squaring: x^5 = x^4 * x.
+      long n = static_cast<long>(std::fabs(k));
+      Value *result = nullptr, *square = base;
+      while (n) {
+        if (n & 1)
+          result = result ? b_.CreateFMul(result, square) : square;
+        n >>= 1;
+        if (n)
+          square = b_.CreateFMul(square, square);
+      }
+      if (!result)
+        result = llvm::ConstantFP::get(f64, 1.0);
+      return k < 0 ? b_.CreateFDiv(llvm::ConstantFP::get(f64, 1.0), result) : result;
+    }
+  }
+  return intrinsic(llvm::Intrinsic::pow, {base, emit(exponent)});
+}
+
+Value *FunctionEmitter::product(const Expr *e) {
+  auto *f64 = mod_.types.f64;
+  Value *num = nullptr, *den = nullptr;
+  double coeff = 1;
+  for (const Expr *f : e->ops()) {
+    if (f->isConst()) {
+      coeff = f->value();
+      continue;
+    }
+    if (f->kind() == ExprKind::Pow && f->op(1)->isConst() && f->op(1)->value() < 0) {
+      // a * b^-k is emitted as a / b^k: one division instead of a reciprocal and a product.
+      const Expr *positive = mod_.flat.ctx->constant(-f->op(1)->value());
+      Value *d = power(emit(f->op(0)), positive);
+      den = den ? b_.CreateFMul(den, d) : d;
+      continue;
+    }
+    Value *v = emit(f);
+    num = num ? b_.CreateFMul(num, v) : v;
+  }
+  if (coeff == -1 && num)
+    num = b_.CreateFNeg(num);
+  else if (coeff != 1)
+    num = num ? b_.CreateFMul(llvm::ConstantFP::get(f64, coeff), num) : llvm::ConstantFP::get(f64, coeff);
+  if (!num)
+    num = llvm::ConstantFP::get(f64, 1.0);
+  return den ? b_.CreateFDiv(num, den) : num;
+}
+
+Value *FunctionEmitter::compute(const Expr *e) {
+  auto *f64 = mod_.types.f64;
+  auto op = [&](size_t i) { return emit(e->op(i)); };
+  switch (e->kind()) {
+  case ExprKind::Const:
+    return llvm::ConstantFP::get(f64, e->value());
+  case ExprKind::BoolConst:
+    return b_.getInt1(e->boolValue());
+  case ExprKind::Var:
+    return emit(e);
+  case ExprKind::Time:
+    return frame_.t;
+  case ExprKind::Add: {
+    Value *sum = op(0);
+    for (size_t i = 1; i < e->numOps(); ++i)
+      sum = b_.CreateFAdd(sum, op(i));
+    return sum;
+  }
+  case ExprKind::Mul:
+    return product(e);
+  case ExprKind::Pow:
+    return power(op(0), e->op(1));
+  case ExprKind::If:
+    return b_.CreateSelect(op(0), op(1), op(2));
+  case ExprKind::Lt:
+    return b_.CreateFCmpOLT(op(0), op(1));
+  case ExprKind::Le:
+    return b_.CreateFCmpOLE(op(0), op(1));
+  case ExprKind::Eq:
+    return b_.CreateFCmpOEQ(op(0), op(1));
+  case ExprKind::Ne:
+    return b_.CreateFCmpUNE(op(0), op(1));
+  case ExprKind::And:
+    return b_.CreateAnd(op(0), op(1));
+  case ExprKind::Or:
+    return b_.CreateOr(op(0), op(1));
+  case ExprKind::Not:
+    return b_.CreateNot(op(0));
+  case ExprKind::Call:
+    break;
+  }
+  using I = llvm::Intrinsic::ID;
+  auto unary = [&](I id) { return intrinsic(id, {op(0)}); };
+  switch (e->builtin()) {
+  case Builtin::Sin: return unary(llvm::Intrinsic::sin);
+  case Builtin::Cos: return unary(llvm::Intrinsic::cos);
+  case Builtin::Exp: return unary(llvm::Intrinsic::exp);
+  case Builtin::Log: return unary(llvm::Intrinsic::log);
+  case Builtin::Log10: return unary(llvm::Intrinsic::log10);
+  case Builtin::Sqrt: return unary(llvm::Intrinsic::sqrt);
+  case Builtin::Abs: return unary(llvm::Intrinsic::fabs);
+  case Builtin::Floor: return unary(llvm::Intrinsic::floor);
+  case Builtin::Ceil: return unary(llvm::Intrinsic::ceil);
+  case Builtin::Min: return intrinsic(llvm::Intrinsic::minnum, {op(0), op(1)});
+  case Builtin::Max: return intrinsic(llvm::Intrinsic::maxnum, {op(0), op(1)});
+  case Builtin::Tan:
+  case Builtin::Asin:
+  case Builtin::Acos:
+  case Builtin::Atan:
+  case Builtin::Sinh:
+  case Builtin::Cosh:
+  case Builtin::Tanh:
+    return libm(builtinInfo(e->builtin()).libm, {op(0)});
+  case Builtin::Atan2:
+    return libm("atan2", {op(0), op(1)});
+  case Builtin::Sign: {
+    Value *x = op(0);
+    Value *zero = llvm::ConstantFP::get(f64, 0.0);
+    Value *neg = b_.CreateSelect(b_.CreateFCmpOLT(x, zero), llvm::ConstantFP::get(f64, -1.0), zero);
+    return b_.CreateSelect(b_.CreateFCmpOGT(x, zero), llvm::ConstantFP::get(f64, 1.0), neg);
+  }
+  case Builtin::Mod: {
+    Value *a = op(0), *m = op(1);
+    Value *q = intrinsic(llvm::Intrinsic::floor, {b_.CreateFDiv(a, m)});
+    return b_.CreateFSub(a, b_.CreateFMul(q, m));
+  }
+  }
+  return llvm::ConstantFP::get(f64, NAN);
+}
+
+} // namespace
+
+std::unique_ptr<llvm::Module> generateModelIR(FlatSystem &flat, const OdeModel &model, llvm::LLVMContext &context,
+                                              const ModelSymbols &symbols) {
+  std::unique_ptr<llvm::Module> m = ModuleEmitter(flat, model, context, symbols).run();
+  std::string err;
+  llvm::raw_string_ostream os(err);
+  if (llvm::verifyModule(*m, &os)) {
+    os.flush();
+    llvm::report_fatal_error(llvm::Twine("eqc internal error: generated IR does not verify: ") + err);
+  }
+  return m;
+}
+
+} // namespace eqc

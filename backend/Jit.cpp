@@ -1,0 +1,145 @@
+// ORC LLJIT set-up: host target, LLVM's O2 pipeline, runtime and libm symbols.
+#include "backend/Jit.h"
+
+#include "backend/Codegen.h"
+#include "runtime/include/eqc/eqc_runtime.h"
+
+#include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
+#include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
+#include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+
+#include <chrono>
+#include <mutex>
+
+namespace eqc {
+
+struct JitModel::Impl {
+  std::unique_ptr<llvm::orc::LLJIT> jit;
+};
+
+JitModel::~JitModel() = default;
+
+namespace {
+
+std::string printModule(const llvm::Module &m) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  m.print(os, nullptr);
+  return os.str();
+}
+
+void optimize(llvm::Module &m, llvm::TargetMachine &tm, int level) {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder pb(&tm);
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::OptimizationLevel ol = level <= 0   ? llvm::OptimizationLevel::O0
+                               : level == 1 ? llvm::OptimizationLevel::O1
+                               : level == 2 ? llvm::OptimizationLevel::O2
+                                            : llvm::OptimizationLevel::O3;
+  llvm::ModulePassManager mpm = level <= 0 ? pb.buildO0DefaultPipeline(ol) : pb.buildPerModuleDefaultPipeline(ol);
+  mpm.run(m, mam);
+}
+
+} // namespace
+
+std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, const BackendOptions &options,
+                                     std::string &error) {
+  static std::once_flag targetsReady;
+  std::call_once(targetsReady, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+  });
+  using Clock = std::chrono::steady_clock;
+  auto phase = [&](const char *name, Clock::time_point since) {
+    if (options.timePhase)
+      options.timePhase(name, std::chrono::duration<double>(Clock::now() - since).count());
+  };
+
+  auto start = Clock::now();
+  auto context = std::make_unique<llvm::LLVMContext>();
+  ModelSymbols symbols = ModelSymbols::forPrefix("eqc_" + flat.modelName + "_");
+  std::unique_ptr<llvm::Module> module = generateModelIR(flat, model, *context, symbols);
+  phase("codegen", start);
+  if (options.dumpIR)
+    options.dumpIR(printModule(*module));
+
+  start = Clock::now();
+  auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!jtmb) {
+    error = llvm::toString(jtmb.takeError());
+    return nullptr;
+  }
+  jtmb->setCodeGenOptLevel(options.optLevel <= 0 ? llvm::CodeGenOpt::None : llvm::CodeGenOpt::Default);
+  auto tm = jtmb->createTargetMachine();
+  if (!tm) {
+    error = llvm::toString(tm.takeError());
+    return nullptr;
+  }
+  module->setDataLayout((*tm)->createDataLayout());
+  module->setTargetTriple((*tm)->getTargetTriple().str());
+  optimize(*module, **tm, options.optLevel);
+  phase("optimize", start);
+  if (options.dumpOptimizedIR)
+    options.dumpOptimizedIR(printModule(*module));
+
+  start = Clock::now();
+  auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*jtmb)).create();
+  if (!jit) {
+    error = llvm::toString(jit.takeError());
+    return nullptr;
+  }
+  llvm::orc::JITDylib &lib = (*jit)->getMainJITDylib();
+  // The runtime's entry points are linked into this process; libm comes from the process too.
+  llvm::orc::SymbolMap runtime;
+  auto exported = llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable;
+  runtime[(*jit)->mangleAndIntern("eqc_solve_block")] =
+      llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(&eqc_solve_block), exported);
+  runtime[(*jit)->mangleAndIntern("eqc_linsolve")] =
+      llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(&eqc_linsolve), exported);
+  if (auto err = lib.define(llvm::orc::absoluteSymbols(runtime))) {
+    error = llvm::toString(std::move(err));
+    return nullptr;
+  }
+  auto generator = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+      (*jit)->getDataLayout().getGlobalPrefix());
+  if (!generator) {
+    error = llvm::toString(generator.takeError());
+    return nullptr;
+  }
+  lib.addGenerator(std::move(*generator));
+  if (auto err = (*jit)->addIRModule(llvm::orc::ThreadSafeModule(std::move(module), std::move(context)))) {
+    error = llvm::toString(std::move(err));
+    return nullptr;
+  }
+  auto result = std::make_unique<JitModel>();
+  auto lookup = [&](const std::string &name, auto &fn) {
+    auto sym = (*jit)->lookup(name);
+    if (!sym) {
+      error = llvm::toString(sym.takeError());
+      return false;
+    }
+    fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(sym->getAddress());
+    return true;
+  };
+  if (!lookup(symbols.rhs, result->rhs) || !lookup(symbols.init, result->init) || !lookup(symbols.jac, result->jac))
+    return nullptr;
+  phase("jit", start);
+  result->impl = std::make_unique<JitModel::Impl>();
+  result->impl->jit = std::move(*jit);
+  return result;
+}
+
+} // namespace eqc

@@ -1,0 +1,39 @@
+// In-process compilation: optimizes the generated IR and runs it through ORC LLJIT.
+// The interface hides LLVM so that the driver and the tests need no LLVM headers.
+#pragma once
+
+#include "backend/ModelAbi.h"
+#include "middle/FlatSystem.h"
+#include "middle/OdeModel.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace eqc {
+
+struct BackendOptions {
+  int optLevel = 2;                         ///< 0..3, LLVM's pipeline level
+  std::function<void(const std::string &)> dumpIR;          ///< called with the IR before optimization
+  std::function<void(const std::string &)> dumpOptimizedIR; ///< and after
+  std::function<void(const char *phase, double seconds)> timePhase;
+};
+
+/// A compiled model: function pointers valid for the lifetime of this object.
+class JitModel {
+public:
+  ~JitModel();
+  eqc_model_rhs_fn rhs = nullptr;
+  eqc_model_init_fn init = nullptr;
+  eqc_model_jac_fn jac = nullptr;
+
+  struct Impl;
+  std::unique_ptr<Impl> impl;
+};
+
+/// Requires: a causalized OdeModel. Ensures: a JitModel, or nullptr with `error` set (LLVM
+/// failures are internal errors or resource problems, not user errors).
+std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, const BackendOptions &options,
+                                     std::string &error);
+
+} // namespace eqc

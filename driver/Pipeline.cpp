@@ -1,0 +1,105 @@
+// parse → flatten → causalize → codegen → optimize → jit, with --dump-after and --time-passes.
+#include "driver/Pipeline.h"
+
+#include "frontend/Parser.h"
+#include "frontend/Flatten.h"
+
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace eqc {
+
+const std::vector<std::string> &passNames() {
+  static const std::vector<std::string> names{"flatten", "causalize", "codegen", "optimize"};
+  return names;
+}
+
+namespace {
+
+/// Reads a file whole; false when it cannot be read or is not a regular file.
+bool readFile(const std::string &path, std::string &text) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return false;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad())
+    return false;
+  text = ss.str();
+  return true;
+}
+
+class PassTimer {
+public:
+  PassTimer(Compilation &c, const char *name) : c_(c), name_(name), start_(std::chrono::steady_clock::now()) {}
+  ~PassTimer() {
+    c_.timings.emplace_back(name_, std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count());
+  }
+
+private:
+  Compilation &c_;
+  const char *name_;
+  std::chrono::steady_clock::time_point start_;
+};
+
+} // namespace
+
+ExitCode runPipeline(const std::string &path, const PipelineOptions &options, Compilation &c, std::ostream &err) {
+  c.diags = std::make_unique<Diagnostics>(c.sources, &err);
+  Diagnostics &diags = *c.diags;
+  std::string text;
+  if (!readFile(path, text)) {
+    err << "eqc: error: cannot read '" << path << "'\n";
+    return ExitInput;
+  }
+  uint32_t buffer = c.sources.addBuffer(path, std::move(text));
+  auto dumping = [&](const char *pass) { return options.dumpAfter == pass; };
+
+  std::optional<ast::File> file;
+  {
+    PassTimer t(c, "parse");
+    file = parseBuffer(c.sources, buffer, diags);
+  }
+  if (!file)
+    return ExitModel;
+  {
+    PassTimer t(c, "flatten");
+    c.flat = flattenModel(*file, options.modelName, diags);
+  }
+  if (!c.flat)
+    return ExitModel;
+  if (dumping("flatten"))
+    c.flat->print(std::cout);
+  {
+    PassTimer t(c, "causalize");
+    c.model = setupOdeModel(*c.flat, diags);
+    if (diags.hasErrors() || !causalizeOdeModel(*c.flat, *c.model, diags)) {
+      c.model.reset();
+      return ExitStructure;
+    }
+  }
+  if (dumping("causalize")) {
+    c.model->ode.print(std::cout, *c.flat, c.model->simulation);
+    c.model->init.print(std::cout, *c.flat, c.model->initialization);
+  }
+  if (!options.jit)
+    return ExitOk;
+  BackendOptions backend;
+  backend.optLevel = options.optLevel;
+  if (dumping("codegen"))
+    backend.dumpIR = [](const std::string &ir) { std::cout << ir; };
+  if (dumping("optimize"))
+    backend.dumpOptimizedIR = [](const std::string &ir) { std::cout << ir; };
+  backend.timePhase = [&c](const char *phase, double s) { c.timings.emplace_back(phase, s); };
+  std::string error;
+  c.jit = jitCompile(*c.flat, *c.model, backend, error);
+  if (!c.jit) {
+    err << "eqc: internal error: JIT compilation failed: " << error << "\n";
+    return ExitInternal;
+  }
+  return ExitOk;
+}
+
+} // namespace eqc

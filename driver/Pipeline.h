@@ -1,0 +1,45 @@
+// The compiler pipeline as one straight-line function over the passes.
+#pragma once
+
+#include "backend/Jit.h"
+#include "driver/ExitCodes.h"
+#include "middle/FlatSystem.h"
+#include "middle/OdeModel.h"
+#include "support/Diagnostics.h"
+
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace eqc {
+
+struct PipelineOptions {
+  std::string modelName;  ///< which model of the file (default: the last)
+  std::string dumpAfter;  ///< pass whose output is printed to stdout
+  bool timePasses = false;
+  bool jit = true;        ///< stop after the middle end when false (`eqc check`)
+  int optLevel = 2;
+};
+
+/// Everything the pipeline produced; later stages are empty when an earlier one failed.
+struct Compilation {
+  SourceManager sources;
+  std::unique_ptr<Diagnostics> diags;
+  std::optional<FlatSystem> flat;
+  std::optional<OdeModel> model;
+  std::unique_ptr<JitModel> jit;
+  std::vector<std::pair<std::string, double>> timings;
+};
+
+/// Names of the passes accepted by --dump-after.
+const std::vector<std::string> &passNames();
+
+/// Runs parse → flatten → causalize → codegen → optimize → jit on `path`.
+/// Ensures: ExitOk with every stage filled in, or the exit code of the failing stage with its
+/// diagnostics already printed to `err`.
+ExitCode runPipeline(const std::string &path, const PipelineOptions &options, Compilation &c, std::ostream &err);
+
+} // namespace eqc

@@ -1,0 +1,340 @@
+// The simulation driver: wires the JIT-compiled functions to the runtime's integrators.
+#include "driver/Simulate.h"
+
+#include "middle/ExprOps.h"
+
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <iostream>
+#include <unistd.h>
+
+namespace eqc {
+namespace {
+
+/// What the integrator's callbacks need.
+struct RunState {
+  JitModel *jit;
+  std::vector<double> p, a, scratchDx;
+  int rhsCode = 0;
+  // Output.
+  std::FILE *file = nullptr;
+  std::vector<Slot> columns;
+  std::string line;
+  bool writeFailed = false;
+};
+
+int rhsCallback(void *user, double t, const double *x, double *dx) {
+  auto *s = static_cast<RunState *>(user);
+  int code = s->jit->rhs(t, x, dx, s->a.data(), s->p.data());
+  if (code)
+    s->rhsCode = code;
+  return code;
+}
+
+void appendNumber(std::string &line, double v) {
+  char buf[32];
+  auto res = std::to_chars(buf, buf + sizeof buf, v);
+  line.append(buf, res.ptr);
+}
+
+int outputCallback(void *user, double t, const double *x) {
+  auto *s = static_cast<RunState *>(user);
+  // The algebraic variables and derivatives at an output point come from one more rhs call.
+  int code = s->jit->rhs(t, x, s->scratchDx.data(), s->a.data(), s->p.data());
+  if (code) {
+    s->rhsCode = code;
+    return code;
+  }
+  s->line.clear();
+  appendNumber(s->line, t);
+  for (const Slot &col : s->columns) {
+    s->line += ',';
+    double v = col.storage == Storage::State      ? x[col.index]
+               : col.storage == Storage::Derivative ? s->scratchDx[col.index]
+               : col.storage == Storage::Algebraic  ? s->a[col.index]
+                                                   : s->p[col.index];
+    appendNumber(s->line, v);
+  }
+  s->line += '\n';
+  if (std::fwrite(s->line.data(), 1, s->line.size(), s->file) != s->line.size()) {
+    s->writeFailed = true;
+    return 1;
+  }
+  return 0;
+}
+
+bool parseDouble(const std::string &text, double &out) {
+  char *end = nullptr;
+  out = std::strtod(text.c_str(), &end);
+  return !text.empty() && end == text.c_str() + text.size() && std::isfinite(out);
+}
+
+/// Parameter values in dependency order; overridden parameters keep the given value and the
+/// parameters bound to them are recomputed.
+bool evaluateParameters(const FlatSystem &flat, const OdeModel &model, const SimulateOptions &opt,
+                        std::vector<double> &values, std::ostream &err) {
+  std::vector<char> overridden(flat.vars.size(), 0);
+  for (const auto &[name, text] : opt.parameters) {
+    int found = -1;
+    for (size_t i = 0; i < flat.vars.size(); ++i)
+      if (flat.vars[i].name == name && flat.vars[i].role == VarRole::Parameter)
+        found = static_cast<int>(i);
+    if (found < 0) {
+      err << "eqc: error: -p " << name << "=" << text << ": '" << name << "' is not a parameter of model '"
+          << flat.modelName << "'\n";
+      return false;
+    }
+    double v;
+    if (!parseDouble(text, v)) {
+      err << "eqc: error: -p " << name << "=" << text << ": '" << text << "' is not a finite number\n";
+      return false;
+    }
+    values[found] = v;
+    overridden[found] = 1;
+  }
+  std::vector<char> done(overridden);
+  std::function<double(int)> value = [&](int v) -> double {
+    if (!done[v]) {
+      for (int dep : collectVars(flat.vars[v].binding))
+        value(dep);
+      values[v] = evaluate(flat.vars[v].binding, values);
+      done[v] = 1;
+    }
+    return values[v];
+  };
+  for (int v : model.params) {
+    double x = value(v);
+    if (!std::isfinite(x)) {
+      err << flat.vars[v].name << ": error: parameter '" << flat.vars[v].name << "' evaluates to "
+          << formatNumber(x) << "\n";
+      return false;
+    }
+  }
+  return true;
+}
+
+std::string loopDescription(const FlatSystem &flat, const CausalSystem &cs, const EquationSystem &sys, int loop) {
+  const AlgebraicLoop &l = cs.loops[loop];
+  std::string vars;
+  for (size_t i = 0; i < l.vars.size(); ++i)
+    vars += (i ? ", " : "") + flat.varName(l.vars[i]);
+  std::string eqs;
+  for (size_t i = 0; i < l.equations.size(); ++i)
+    eqs += (i ? ", " : "") + sys.labels[l.equations[i]];
+  return "Newton's method did not converge solving " + eqs + " for " + vars;
+}
+
+void reportModelCode(Compilation &c, const CausalSystem &cs, const EquationSystem &sys, int code, double t) {
+  int loop = code - EQC_MODEL_LOOP_FAILURE_BASE;
+  std::string at = "at time " + formatNumber(t) + ": ";
+  if (loop >= 0 && loop < static_cast<int>(cs.loops.size()))
+    c.diags->error(sys.locs[cs.loops[loop].equations.front()], at + loopDescription(*c.flat, cs, sys, loop));
+  else
+    c.diags->error(SourceRange{}, at + "the model function failed with code " + std::to_string(code));
+}
+
+/// Writes rows to a temporary file next to the target and renames it into place at the end.
+class OutputFile {
+public:
+  bool open(const std::string &path, std::ostream &err) {
+    path_ = path;
+    if (path == "-") {
+      file_ = stdout;
+      return true;
+    }
+    tmp_ = path + ".tmp-XXXXXX";
+    int fd = mkstemp(tmp_.data());
+    if (fd < 0 || !(file_ = fdopen(fd, "w"))) {
+      err << "eqc: error: cannot write '" << path << "': " << std::strerror(errno) << "\n";
+      if (fd >= 0)
+        close(fd);
+      return false;
+    }
+    return true;
+  }
+  std::FILE *get() { return file_; }
+  /// Moves the temporary into place under `finalPath`.
+  bool commit(const std::string &finalPath, std::ostream &err) {
+    if (file_ == stdout)
+      return std::fflush(stdout) == 0;
+    bool ok = std::fflush(file_) == 0 && fsync(fileno(file_)) == 0;
+    ok = std::fclose(file_) == 0 && ok;
+    file_ = nullptr;
+    if (!ok || std::rename(tmp_.c_str(), finalPath.c_str()) != 0) {
+      err << "eqc: error: cannot write '" << finalPath << "': " << std::strerror(errno) << "\n";
+      std::remove(tmp_.c_str());
+      return false;
+    }
+    return true;
+  }
+  ~OutputFile() {
+    if (file_ && file_ != stdout) {
+      std::fclose(file_);
+      std::remove(tmp_.c_str());
+    }
+  }
+
+private:
+  std::string path_, tmp_;
+  std::FILE *file_ = nullptr;
+};
+
+bool selectMethod(const std::string &name, eqc_method &m) {
+  static const std::pair<const char *, eqc_method> methods[] = {
+      {"euler", EQC_METHOD_EULER}, {"heun", EQC_METHOD_HEUN}, {"rk4", EQC_METHOD_RK4}, {"dopri5", EQC_METHOD_DOPRI5}};
+  for (auto &[n, v] : methods)
+    if (name == n) {
+      m = v;
+      return true;
+    }
+  return false;
+}
+
+} // namespace
+
+ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err) {
+  FlatSystem &flat = *c.flat;
+  OdeModel &model = *c.model;
+  const Experiment &ex = flat.experiment;
+
+  eqc_options o;
+  eqc_options_default(&o);
+  if (!selectMethod(opt.method, o.method)) {
+    err << "eqc: error: unknown method '" << opt.method << "' (known: euler, heun, rk4, dopri5)\n";
+    return ExitUsage;
+  }
+  o.t_start = !std::isnan(opt.tStart) ? opt.tStart : ex.hasStartTime ? ex.startTime : 0.0;
+  o.t_end = !std::isnan(opt.tEnd) ? opt.tEnd : ex.stopTime > 0 ? ex.stopTime : o.t_start + 1.0;
+  if (!(o.t_end > o.t_start)) {
+    err << "eqc: error: the stop time " << formatNumber(o.t_end) << " must be after the start time "
+        << formatNumber(o.t_start) << "\n";
+    return ExitUsage;
+  }
+  o.interval = !std::isnan(opt.interval) ? opt.interval : ex.interval > 0 ? ex.interval : (o.t_end - o.t_start) / 500;
+  o.rtol = !std::isnan(opt.rtol) ? opt.rtol : ex.tolerance > 0 ? ex.tolerance : 1e-6;
+  o.atol = !std::isnan(opt.atol) ? opt.atol : o.rtol;
+  o.dt = !std::isnan(opt.dt) ? opt.dt : std::min(o.interval, (o.t_end - o.t_start) / 100);
+  if (opt.maxSteps > 0)
+    o.max_steps = opt.maxSteps;
+  if (!(o.interval > 0) || !(o.dt > 0) || !(o.rtol > 0) || !(o.atol >= 0)) {
+    err << "eqc: error: --interval, --dt and --rtol must be positive and --atol non-negative\n";
+    return ExitUsage;
+  }
+
+  // Output columns.
+  RunState s;
+  s.jit = c.jit.get();
+  std::vector<std::string> header{"time"};
+  if (opt.vars.empty()) {
+    for (size_t i = 0; i < flat.vars.size(); ++i)
+      if (flat.vars[i].role == VarRole::Unknown) {
+        s.columns.push_back(model.slots[i]);
+        header.push_back(flat.vars[i].name);
+      }
+  } else {
+    for (const std::string &name : opt.vars) {
+      int found = -1;
+      for (size_t i = 0; i < flat.vars.size(); ++i)
+        if (flat.varName(static_cast<int>(i)) == name)
+          found = static_cast<int>(i);
+      if (found < 0) {
+        err << "eqc: error: --vars: model '" << flat.modelName << "' has no variable '" << name << "'\n";
+        return ExitUsage;
+      }
+      s.columns.push_back(model.slots[found]);
+      header.push_back(name);
+    }
+  }
+
+  std::vector<double> values(flat.vars.size(), 0.0);
+  if (!evaluateParameters(flat, model, opt, values, err))
+    return ExitUsage;
+  for (int v : model.params)
+    s.p.push_back(values[v]);
+  std::vector<double> x(model.states.size()), dx(model.states.size(), 0.0);
+  s.a.assign(model.algebraics.size(), 0.0);
+  s.scratchDx.assign(model.states.size(), 0.0);
+  for (size_t i = 0; i < model.states.size(); ++i) {
+    const Variable &v = flat.vars[model.states[i]];
+    x[i] = v.hasStart ? evaluate(v.binding, values) : 0.0;
+  }
+  for (size_t i = 0; i < model.algebraics.size(); ++i) {
+    const Variable &v = flat.vars[model.algebraics[i]];
+    s.a[i] = v.hasStart ? evaluate(v.binding, values) : 0.0;
+  }
+
+  using Clock = std::chrono::steady_clock;
+  auto t0 = Clock::now();
+  int code = c.jit->init(o.t_start, x.data(), dx.data(), s.a.data(), s.p.data());
+  if (code) {
+    reportModelCode(c, model.init, model.initialization, code, o.t_start);
+    c.diags->note(SourceRange{}, "initialization failed; give better start values to the variables of the loop");
+    return ExitSimulation;
+  }
+  for (size_t i = 0; i < flat.vars.size(); ++i) {
+    const Slot &slot = model.slots[i];
+    double v = slot.storage == Storage::State       ? x[slot.index]
+               : slot.storage == Storage::Derivative ? dx[slot.index]
+               : slot.storage == Storage::Algebraic  ? s.a[slot.index]
+                                                     : 0.0;
+    if (!std::isfinite(v)) {
+      c.diags->error(flat.vars[i].loc, "at time " + formatNumber(o.t_start) + ": initialization gives " +
+                                           flat.varName(static_cast<int>(i)) + " = " + formatNumber(v));
+      return ExitSimulation;
+    }
+  }
+  double initSeconds = std::chrono::duration<double>(Clock::now() - t0).count();
+
+  OutputFile out;
+  if (!out.open(opt.output, err))
+    return ExitOutput;
+  s.file = out.get();
+  std::string headerLine;
+  for (size_t i = 0; i < header.size(); ++i)
+    headerLine += (i ? "," : "") + header[i];
+  headerLine += '\n';
+  std::fputs(headerLine.c_str(), s.file);
+
+  eqc_stats stats;
+  t0 = Clock::now();
+  int status = eqc_integrate(static_cast<int>(x.size()), rhsCallback, &s, x.data(), &o, outputCallback, &s, &stats);
+  double integrateSeconds = std::chrono::duration<double>(Clock::now() - t0).count();
+
+  if (opt.stats) {
+    err << "method " << opt.method << ": " << stats.steps << " steps, " << stats.rejected << " rejected, "
+        << stats.rhs_evals << " rhs evaluations, " << stats.outputs << " output points\n";
+    for (auto &[phase, secs] : c.timings)
+      err << "  " << phase << ": " << formatNumber(std::round(secs * 1e6) / 1e3) << " ms\n";
+    err << "  initialization: " << formatNumber(std::round(initSeconds * 1e6) / 1e3) << " ms\n";
+    err << "  integration: " << formatNumber(std::round(integrateSeconds * 1e6) / 1e3) << " ms\n";
+  }
+  if (s.writeFailed) {
+    err << "eqc: error: writing '" << opt.output << "' failed: " << std::strerror(errno) << "\n";
+    return ExitOutput;
+  }
+  if (status == EQC_OK)
+    return out.commit(opt.output, err) ? ExitOk : ExitOutput;
+
+  // Failure: say where and why, keep what was computed under a different name.
+  std::string at = "at time " + formatNumber(stats.t_reached) + " (step size " + formatNumber(stats.h_last) + "): ";
+  if (status == EQC_ERR_RHS) {
+    reportModelCode(c, model.ode, model.simulation, stats.rhs_code, stats.t_reached);
+  } else if (status == EQC_ERR_NONFINITE && stats.failed_component >= 0) {
+    int v = model.states[stats.failed_component];
+    c.diags->error(flat.vars[v].loc, at + "'" + flat.vars[v].name + "' or its derivative became NaN or infinite");
+  } else {
+    c.diags->error(SourceRange{}, "simulation failed " + at + eqc_status_message(status));
+  }
+  if (opt.output != "-") {
+    std::string partial = opt.output + ".partial";
+    if (out.commit(partial, err))
+      err << "eqc: note: the results up to time " << formatNumber(stats.t_reached) << " are in '" << partial << "'\n";
+  }
+  return ExitSimulation;
+}
+
+} // namespace eqc

@@ -1,0 +1,32 @@
+// Running a compiled model: parameters, consistent initialization, integration, CSV output.
+#pragma once
+
+#include "driver/ExitCodes.h"
+#include "driver/Pipeline.h"
+#include "runtime/include/eqc/eqc_runtime.h"
+
+#include <cmath>
+#include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace eqc {
+
+struct SimulateOptions {
+  std::string output;   ///< CSV path; "-" for stdout
+  std::string method = "dopri5";
+  double tStart = NAN, tEnd = NAN, interval = NAN, dt = NAN, rtol = NAN, atol = NAN;
+  long maxSteps = 0;
+  std::vector<std::string> vars; ///< columns; empty: every declared unknown
+  std::vector<std::pair<std::string, std::string>> parameters; ///< -p name=value
+  bool stats = false;
+};
+
+/// Requires: a Compilation for which runPipeline returned ExitOk.
+/// Ensures: the CSV is written whole under its name (via a temporary file and rename), or, on a
+/// failure during integration, the rows computed so far are under `<output>.partial`, the
+/// message names the time and the variable or equation involved, and the exit code says which.
+ExitCode simulate(Compilation &c, const SimulateOptions &options, std::ostream &err);
+
+} // namespace eqc

@@ -1,0 +1,259 @@
+// `eqc`: the command-line driver (check, simulate); thin on top of the pipeline.
+#include "driver/Pipeline.h"
+#include "driver/Simulate.h"
+#include "middle/ExprOps.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <sstream>
+
+using namespace eqc;
+
+namespace {
+
+const char *kVersion = "eqc 0.1.0";
+
+const char *kUsage = R"(usage: eqc <command> [options] model.eq
+
+commands:
+  check       parse and check the model, print the flat system
+  simulate    compile the model (JIT) and simulate it, write CSV
+  help CMD    show the options of a command
+
+Run 'eqc help simulate' for the options of a command.
+)";
+
+const char *kCommonHelp = R"(  --model NAME         the model to use when the file has several (default: the last)
+  --dump-after=PASS    print the result of a pass: flatten, causalize, codegen, optimize
+  --time-passes        print the time of each pass to stderr
+  -h, --help           this help
+)";
+
+const char *kCheckHelp = R"(usage: eqc check [options] model.eq
+
+Parses and checks the model, prints the flat system (variables, parameters, equations) and
+the evaluation order (BLT blocks, explicit assignments, algebraic loops).
+
+options:
+)";
+
+const char *kSimulateHelp = R"(usage: eqc simulate [options] model.eq
+
+Compiles the model to native code (LLVM ORC JIT) and integrates it; writes a CSV with a header
+row (time and every unknown by default). Defaults come from annotation(experiment(...)).
+
+options:
+  -o, --output FILE    CSV output file, '-' for stdout (default: <Model>.csv)
+  --method M           euler | heun | rk4 | dopri5 (default dopri5, variable step)
+  --dt H               step size of the fixed-step methods (default: min(interval, span/100))
+  --t-start T          start time (default: StartTime or 0)
+  --t-end T            stop time (default: StopTime or start + 1)
+  --interval H         output spacing (default: Interval or span/500)
+  --rtol R, --atol A   tolerances of dopri5 (default: Tolerance or 1e-6; atol = rtol)
+  --max-steps N        limit on the number of steps
+  --vars a,b,der(x)    the columns to write (default: all unknowns)
+  -p NAME=VALUE        override a parameter (repeatable)
+  --stats              print solver statistics and the time of each phase to stderr
+  -O0 .. -O3           LLVM optimization level (default -O2)
+)";
+
+struct Args {
+  std::string command, file;
+  PipelineOptions pipeline;
+  SimulateOptions simulate;
+};
+
+int usageError(const std::string &message) {
+  std::cerr << "eqc: error: " << message << "\n" << "Run 'eqc --help' for usage.\n";
+  return ExitUsage;
+}
+
+bool number(const std::string &flag, const char *text, double &out, std::string &error) {
+  char *end = nullptr;
+  out = std::strtod(text, &end);
+  if (!*text || *end || !std::isfinite(out)) {
+    error = flag + " expects a number, got '" + text + "'";
+    return false;
+  }
+  return true;
+}
+
+void printHelp(const std::string &command) {
+  if (command == "check")
+    std::cout << kCheckHelp << kCommonHelp;
+  else if (command == "simulate")
+    std::cout << kSimulateHelp << kCommonHelp;
+  else
+    std::cout << kUsage;
+}
+
+/// Parses argv; returns -1 to continue, else an exit code.
+int parseArgs(int argc, char **argv, Args &args) {
+  if (argc < 2)
+    return usageError("no command given");
+  args.command = argv[1];
+  if (args.command == "--help" || args.command == "-h") {
+    std::cout << kUsage;
+    return ExitOk;
+  }
+  if (args.command == "--version") {
+    std::cout << kVersion << "\n";
+    return ExitOk;
+  }
+  if (args.command == "help") {
+    printHelp(argc > 2 ? argv[2] : "");
+    return ExitOk;
+  }
+  if (args.command != "check" && args.command != "simulate")
+    return usageError("unknown command '" + args.command + "'");
+  bool sim = args.command == "simulate";
+  std::string error;
+  for (int i = 2; i < argc; ++i) {
+    std::string a = argv[i];
+    std::string value;
+    bool hasInline = false;
+    if (a.rfind("--", 0) == 0 && a.find('=') != std::string::npos) {
+      value = a.substr(a.find('=') + 1);
+      a = a.substr(0, a.find('='));
+      hasInline = true;
+    }
+    auto next = [&](const char *&out) {
+      if (hasInline) {
+        out = argv[i] + (std::strchr(argv[i], '=') - argv[i]) + 1;
+        return true;
+      }
+      if (i + 1 >= argc) {
+        error = a + " needs a value";
+        return false;
+      }
+      out = argv[++i];
+      return true;
+    };
+    const char *v = nullptr;
+    auto num = [&](double &out) { return next(v) && number(a, v, out, error); };
+    if (a == "-h" || a == "--help") {
+      printHelp(args.command);
+      return ExitOk;
+    } else if (a == "--model") {
+      if (!next(v))
+        break;
+      args.pipeline.modelName = v;
+    } else if (a == "--dump-after") {
+      if (!next(v))
+        break;
+      args.pipeline.dumpAfter = v;
+      bool known = false;
+      for (const std::string &p : passNames())
+        known = known || p == v;
+      if (!known) {
+        error = std::string("unknown pass '") + v + "' (known: flatten, causalize, codegen, optimize)";
+        break;
+      }
+    } else if (a == "--time-passes") {
+      args.pipeline.timePasses = true;
+    } else if (sim && (a == "-o" || a == "--output")) {
+      if (!next(v))
+        break;
+      args.simulate.output = v;
+    } else if (sim && a == "--method") {
+      if (!next(v))
+        break;
+      args.simulate.method = v;
+    } else if (sim && a == "--dt") {
+      if (!num(args.simulate.dt))
+        break;
+    } else if (sim && a == "--t-start") {
+      if (!num(args.simulate.tStart))
+        break;
+    } else if (sim && (a == "--t-end" || a == "--stop-time")) {
+      if (!num(args.simulate.tEnd))
+        break;
+    } else if (sim && a == "--interval") {
+      if (!num(args.simulate.interval))
+        break;
+    } else if (sim && a == "--rtol") {
+      if (!num(args.simulate.rtol))
+        break;
+    } else if (sim && a == "--atol") {
+      if (!num(args.simulate.atol))
+        break;
+    } else if (sim && a == "--max-steps") {
+      double n;
+      if (!num(n))
+        break;
+      if (n < 1) {
+        error = "--max-steps must be at least 1";
+        break;
+      }
+      args.simulate.maxSteps = static_cast<long>(n);
+    } else if (sim && a == "--vars") {
+      if (!next(v))
+        break;
+      std::stringstream ss(v);
+      std::string item;
+      while (std::getline(ss, item, ','))
+        if (!item.empty())
+          args.simulate.vars.push_back(item);
+    } else if (sim && a.rfind("-p", 0) == 0) {
+      std::string assignment = a.size() > 2 ? a.substr(2) : "";
+      if (assignment.empty()) {
+        if (!next(v))
+          break;
+        assignment = v;
+      }
+      size_t eq = assignment.find('=');
+      if (eq == std::string::npos || eq == 0) {
+        error = "-p expects NAME=VALUE, got '" + assignment + "'";
+        break;
+      }
+      args.simulate.parameters.emplace_back(assignment.substr(0, eq), assignment.substr(eq + 1));
+    } else if (sim && a == "--stats") {
+      args.simulate.stats = true;
+    } else if (sim && a.size() == 3 && a.rfind("-O", 0) == 0 && a[2] >= '0' && a[2] <= '3') {
+      args.pipeline.optLevel = a[2] - '0';
+    } else if (!a.empty() && a[0] == '-' && a != "-") {
+      error = "unknown option '" + a + "' for '" + args.command + "'";
+      break;
+    } else if (args.file.empty()) {
+      args.file = a;
+    } else {
+      error = "more than one model file given ('" + args.file + "' and '" + a + "')";
+      break;
+    }
+  }
+  if (!error.empty())
+    return usageError(error);
+  if (args.file.empty())
+    return usageError("no model file given");
+  return -1;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Args args;
+  int early = parseArgs(argc, argv, args);
+  if (early >= 0)
+    return early;
+  bool sim = args.command == "simulate";
+  args.pipeline.jit = sim;
+  Compilation c;
+  ExitCode code = runPipeline(args.file, args.pipeline, c, std::cerr);
+  if (code == ExitOk && !sim && args.pipeline.dumpAfter.empty()) {
+    c.flat->print(std::cout);
+    std::cout << "\n";
+    c.model->ode.print(std::cout, *c.flat, c.model->simulation);
+    if (!c.flat->initialEquations.empty())
+      c.model->init.print(std::cout, *c.flat, c.model->initialization);
+  }
+  if (code == ExitOk && sim) {
+    if (args.simulate.output.empty())
+      args.simulate.output = c.flat->modelName + ".csv";
+    code = simulate(c, args.simulate, std::cerr);
+  }
+  if (args.pipeline.timePasses)
+    for (auto &[phase, secs] : c.timings)
+      std::cerr << "time " << phase << ": " << formatNumber(std::round(secs * 1e6) / 1e3) << " ms\n";
+  return code;
+}

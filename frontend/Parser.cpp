@@ -1,0 +1,276 @@
+// The one place that sees ANTLR: runs the generated parser and lowers its tree to the AST.
+#include "frontend/Parser.h"
+
+#include "EqcLexer.h"
+#include "EqcParser.h"
+#include "antlr4-runtime.h"
+
+#include <cstdlib>
+
+namespace eqc {
+namespace {
+
+using P = eqcgrammar::EqcParser;
+
+/// Forwards ANTLR's lexer and parser errors to the diagnostics engine.
+class ErrorCollector : public antlr4::BaseErrorListener {
+public:
+  ErrorCollector(Diagnostics &diags, uint32_t buffer) : diags_(diags), buffer_(buffer) {}
+  void syntaxError(antlr4::Recognizer *, antlr4::Token *offending, size_t line, size_t column,
+                   const std::string &msg, std::exception_ptr) override {
+    SourceRange r{buffer_, static_cast<uint32_t>(line), static_cast<uint32_t>(column + 1), 1};
+    if (offending && offending->getType() != antlr4::Token::EOF &&
+        offending->getStopIndex() >= offending->getStartIndex())
+      r.length = static_cast<uint32_t>(offending->getStopIndex() - offending->getStartIndex() + 1);
+    diags_.error(r, "syntax error: " + msg);
+  }
+
+private:
+  Diagnostics &diags_;
+  uint32_t buffer_;
+};
+
+class TreeLowering {
+public:
+  explicit TreeLowering(uint32_t buffer) : buffer_(buffer) {}
+
+  SourceRange range(antlr4::Token *t) const {
+    SourceRange r{buffer_, static_cast<uint32_t>(t->getLine()),
+                  static_cast<uint32_t>(t->getCharPositionInLine() + 1), 1};
+    if (t->getStopIndex() >= t->getStartIndex())
+      r.length = static_cast<uint32_t>(t->getStopIndex() - t->getStartIndex() + 1);
+    return r;
+  }
+  SourceRange range(antlr4::ParserRuleContext *ctx) const {
+    SourceRange r = range(ctx->getStart());
+    antlr4::Token *stop = ctx->getStop();
+    if (stop && stop->getLine() == ctx->getStart()->getLine() &&
+        stop->getStopIndex() >= ctx->getStart()->getStartIndex())
+      r.length = static_cast<uint32_t>(stop->getStopIndex() - ctx->getStart()->getStartIndex() + 1);
+    return r;
+  }
+
+  static std::string unquote(const std::string &s) {
+    std::string out;
+    for (size_t i = 1; i + 1 < s.size(); ++i) {
+      if (s[i] == '\\' && i + 2 < s.size()) {
+        ++i;
+        switch (s[i]) {
+        case 'n': out += '\n'; break;
+        case 't': out += '\t'; break;
+        default: out += s[i]; break;
+        }
+      } else {
+        out += s[i];
+      }
+    }
+    return out;
+  }
+
+  static std::string description(P::DescriptionContext *ctx) {
+    std::string text;
+    if (ctx)
+      for (auto *s : ctx->STRING())
+        text += unquote(s->getText());
+    return text;
+  }
+
+  ast::File file(P::StoredDefinitionContext *ctx) {
+    ast::File f;
+    for (auto *c : ctx->classDefinition())
+      f.models.push_back(model(c));
+    return f;
+  }
+
+  ast::Model model(P::ClassDefinitionContext *ctx) {
+    ast::Model m;
+    m.name = ctx->modelName->getText();
+    m.range = range(ctx->modelName);
+    m.description = description(ctx->description());
+    if (ctx->endName) {
+      m.endName = ctx->endName->getText();
+      m.endRange = range(ctx->endName);
+    }
+    auto *comp = ctx->composition();
+    for (auto *el : comp->element())
+      m.declarations.push_back(declaration(el->declaration()));
+    for (auto *sec : comp->section()) {
+      auto &target = sec->INITIAL() ? m.initialEquations : m.equations;
+      for (auto *eq : sec->equation())
+        target.push_back(equation(eq));
+    }
+    if (comp->annotation())
+      m.annotation = classModification(comp->annotation()->classModification());
+    return m;
+  }
+
+  ast::Declaration declaration(P::DeclarationContext *ctx) {
+    ast::Declaration d;
+    if (auto *p = ctx->typePrefix())
+      d.prefix = p->PARAMETER() ? ast::Prefix::Parameter : ast::Prefix::Constant;
+    d.typeName = ctx->typeSpec->getText();
+    d.typeRange = range(ctx->typeSpec);
+    for (auto *c : ctx->componentDeclaration()) {
+      ast::Component comp;
+      comp.name = c->IDENT()->getText();
+      comp.range = range(c->IDENT()->getSymbol());
+      if (auto *mod = c->modification()) {
+        if (mod->classModification())
+          comp.modifiers = classModification(mod->classModification());
+        if (mod->expression())
+          comp.binding = expression(mod->expression());
+      }
+      comp.description = description(c->comment()->description());
+      d.components.push_back(std::move(comp));
+    }
+    return d;
+  }
+
+  std::vector<ast::Modifier> classModification(P::ClassModificationContext *ctx) {
+    std::vector<ast::Modifier> mods;
+    for (auto *arg : ctx->argument()) {
+      ast::Modifier m;
+      m.name = arg->name()->getText();
+      m.range = range(arg->name());
+      if (auto *mod = arg->modification()) {
+        if (mod->classModification())
+          m.args = classModification(mod->classModification());
+        if (mod->expression())
+          m.value = expression(mod->expression());
+      }
+      mods.push_back(std::move(m));
+    }
+    return mods;
+  }
+
+  ast::Equation equation(P::EquationContext *ctx) {
+    auto *simple = static_cast<P::SimpleEquationContext *>(ctx);
+    ast::Equation eq;
+    eq.lhs = expression(simple->lhs);
+    eq.rhs = expression(simple->rhs);
+    eq.range = range(simple);
+    eq.description = description(simple->comment()->description());
+    return eq;
+  }
+
+  ast::ExprPtr make(ast::ExprKind kind, antlr4::ParserRuleContext *ctx) {
+    auto e = std::make_unique<ast::Expr>();
+    e->kind = kind;
+    e->range = range(ctx);
+    return e;
+  }
+
+  ast::ExprPtr binary(ast::BinaryOp op, antlr4::ParserRuleContext *ctx, P::ExpressionContext *a,
+                      P::ExpressionContext *b) {
+    auto e = make(ast::ExprKind::Binary, ctx);
+    e->binary = op;
+    e->args.push_back(expression(a));
+    e->args.push_back(expression(b));
+    return e;
+  }
+
+  ast::ExprPtr expression(P::ExpressionContext *ctx) {
+    using K = ast::ExprKind;
+    using B = ast::BinaryOp;
+    if (auto *c = dynamic_cast<P::PrimaryExprContext *>(ctx))
+      return primary(c->primary());
+    if (auto *c = dynamic_cast<P::PowerExprContext *>(ctx))
+      return binary(B::Pow, c, c->expression(0), c->expression(1));
+    if (auto *c = dynamic_cast<P::MulExprContext *>(ctx))
+      return binary(c->op->getText() == "*" ? B::Mul : B::Div, c, c->expression(0), c->expression(1));
+    if (auto *c = dynamic_cast<P::AddExprContext *>(ctx))
+      return binary(c->op->getText() == "+" ? B::Add : B::Sub, c, c->expression(0), c->expression(1));
+    if (auto *c = dynamic_cast<P::RelationExprContext *>(ctx)) {
+      const std::string op = c->op->getText();
+      B b = op == "<" ? B::Lt : op == "<=" ? B::Le : op == ">" ? B::Gt : op == ">=" ? B::Ge
+                                                         : op == "==" ? B::Eq : B::Ne;
+      return binary(b, c, c->expression(0), c->expression(1));
+    }
+    if (auto *c = dynamic_cast<P::AndExprContext *>(ctx))
+      return binary(B::And, c, c->expression(0), c->expression(1));
+    if (auto *c = dynamic_cast<P::OrExprContext *>(ctx))
+      return binary(B::Or, c, c->expression(0), c->expression(1));
+    if (auto *c = dynamic_cast<P::UnaryExprContext *>(ctx)) {
+      auto e = make(K::Unary, c);
+      e->unary = c->op->getText() == "-" ? ast::UnaryOp::Neg : ast::UnaryOp::Plus;
+      e->args.push_back(expression(c->expression()));
+      return e;
+    }
+    if (auto *c = dynamic_cast<P::NotExprContext *>(ctx)) {
+      auto e = make(K::Unary, c);
+      e->unary = ast::UnaryOp::Not;
+      e->args.push_back(expression(c->expression()));
+      return e;
+    }
+    auto *c = dynamic_cast<P::IfExprContext *>(ctx);
+    auto e = make(K::If, c);
+    for (auto *sub : c->expression())
+      e->args.push_back(expression(sub));
+    return e;
+  }
+
+  ast::ExprPtr primary(P::PrimaryContext *ctx) {
+    using K = ast::ExprKind;
+    if (auto *c = dynamic_cast<P::NumberLiteralContext *>(ctx)) {
+      auto e = make(K::Number, c);
+      e->number = std::strtod(c->getText().c_str(), nullptr);
+      return e;
+    }
+    if (auto *c = dynamic_cast<P::BoolLiteralContext *>(ctx)) {
+      auto e = make(K::Bool, c);
+      e->boolean = c->TRUE() != nullptr;
+      return e;
+    }
+    if (auto *c = dynamic_cast<P::StringLiteralContext *>(ctx)) {
+      auto e = make(K::String, c);
+      e->text = unquote(c->getText());
+      return e;
+    }
+    if (auto *c = dynamic_cast<P::CallExprContext *>(ctx)) {
+      auto e = make(K::Call, c);
+      e->text = c->name()->getText();
+      e->nameRange = range(c->name());
+      for (auto *a : c->expression())
+        e->args.push_back(expression(a));
+      return e;
+    }
+    if (auto *c = dynamic_cast<P::NameExprContext *>(ctx)) {
+      auto e = make(K::Name, c);
+      e->text = c->name()->getText();
+      return e;
+    }
+    auto *c = dynamic_cast<P::ParenExprContext *>(ctx);
+    return expression(c->expression());
+  }
+
+private:
+  uint32_t buffer_;
+};
+
+} // namespace
+
+std::optional<ast::File> parseBuffer(const SourceManager &sources, uint32_t buffer,
+                                     Diagnostics &diags) {
+  unsigned errorsBefore = diags.errorCount();
+  antlr4::ANTLRInputStream input(sources.text(buffer));
+  eqcgrammar::EqcLexer lexer(&input);
+  ErrorCollector collector(diags, buffer);
+  lexer.removeErrorListeners();
+  lexer.addErrorListener(&collector);
+  antlr4::CommonTokenStream tokens(&lexer);
+  eqcgrammar::EqcParser parser(&tokens);
+  parser.removeErrorListeners();
+  parser.addErrorListener(&collector);
+  P::StoredDefinitionContext *tree = nullptr;
+  try {
+    tree = parser.storedDefinition();
+  } catch (const std::exception &e) {
+    diags.error(SourceRange{}, std::string("syntax error: ") + e.what());
+    return std::nullopt;
+  }
+  if (diags.errorCount() != errorsBefore)
+    return std::nullopt;
+  return TreeLowering(buffer).file(tree);
+}
+
+} // namespace eqc

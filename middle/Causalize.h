@@ -1,0 +1,62 @@
+// Structural analysis and causalization: which equation computes which unknown, in what order, how.
+#pragma once
+
+#include "middle/Blt.h"
+#include "middle/FlatSystem.h"
+#include "middle/Matching.h"
+
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace eqc {
+
+/// A square system of residual equations to be solved for `unknowns` given everything else.
+struct EquationSystem {
+  std::string purpose; ///< "simulation" or "initialization", for messages
+  std::vector<const Expr *> residuals;
+  std::vector<SourceRange> locs;
+  std::vector<std::string> labels; ///< "equation 3", "initial equation 1", "x.start"
+  std::vector<int> unknowns;       ///< variable indices
+};
+
+/// Incidence graph of a system (rows: residuals, columns: positions in `unknowns`).
+BipartiteGraph incidenceGraph(const FlatSystem &flat, const EquationSystem &sys);
+
+/// Requires: a square system. Ensures: a perfect matching, or errors that name the equations and
+/// unknowns of the over- and under-determined parts (with locations) and nullopt.
+std::optional<Matching> matchEquations(const FlatSystem &flat, const EquationSystem &sys,
+                                       const BipartiteGraph &graph, Diagnostics &diags);
+
+/// An algebraic loop solved at run time by Newton's method with its symbolic Jacobian.
+struct AlgebraicLoop {
+  std::vector<int> vars;
+  std::vector<const Expr *> residuals;
+  std::vector<const Expr *> jacobian; ///< row-major, ∂residual_i/∂vars_j
+  std::vector<int> equations;         ///< rows of the EquationSystem
+};
+
+/// One step of the evaluation sequence: an explicit assignment or an algebraic loop.
+struct CausalStep {
+  int var = -1;                 ///< assignment: target variable
+  const Expr *value = nullptr;  ///< assignment: its value
+  int loop = -1;                ///< index into CausalSystem::loops, or -1
+  int equation = -1;            ///< assignment: the row it was solved from
+};
+
+/// The evaluation sequence of an EquationSystem.
+struct CausalSystem {
+  std::vector<CausalStep> steps;
+  std::vector<AlgebraicLoop> loops;
+  /// Prints the sequence (`--dump-after=causalize`).
+  void print(std::ostream &os, const FlatSystem &flat, const EquationSystem &sys) const;
+};
+
+/// Requires: a perfect matching and its BLT blocks. Ensures: scalar blocks whose unknown occurs
+/// linearly become assignments (solved symbolically); all other blocks become AlgebraicLoops with
+/// their symbolic Jacobian. Steps are in evaluation order.
+CausalSystem causalize(FlatSystem &flat, const EquationSystem &sys, const Matching &matching,
+                       const std::vector<std::vector<int>> &blocks);
+
+} // namespace eqc

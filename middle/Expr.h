@@ -1,0 +1,126 @@
+// The symbolic core: immutable, interned (hash-consed) expression nodes owned by an ExprContext.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+namespace eqc {
+
+enum class ExprKind : uint8_t {
+#define EXPR_KIND(Name, Op, Bool) Name,
+#include "middle/ExprKinds.def"
+};
+
+enum class Builtin : uint8_t {
+#define BUILTIN(Enum, Name, Arity, Libm) Enum,
+#include "middle/Builtins.def"
+};
+
+/// Name, arity and C library symbol of a builtin.
+struct BuiltinInfo {
+  const char *name;
+  int arity;
+  const char *libm;
+};
+const BuiltinInfo &builtinInfo(Builtin b);
+/// Looks a builtin up by its source name; false if there is none.
+bool lookupBuiltin(const std::string &name, Builtin &out);
+
+/// One node. Equal expressions are the same node, so pointer comparison is structural equality.
+class Expr {
+public:
+  ExprKind kind() const { return kind_; }
+  /// Const: the value.
+  double value() const { return value_; }
+  /// Var: the variable index in the flat system.
+  int var() const { return payload_; }
+  /// Call: the builtin.
+  Builtin builtin() const { return static_cast<Builtin>(payload_); }
+  bool boolValue() const { return payload_ != 0; }
+  const std::vector<const Expr *> &ops() const { return ops_; }
+  const Expr *op(size_t i) const { return ops_[i]; }
+  size_t numOps() const { return ops_.size(); }
+  /// Creation order within the context: a stable, deterministic ordering key and memo index.
+  uint32_t id() const { return id_; }
+  /// True for relations, logical operators and Boolean constants/variables.
+  bool isBool() const { return isBool_; }
+  bool isConst() const { return kind_ == ExprKind::Const; }
+  bool isConst(double v) const { return kind_ == ExprKind::Const && value_ == v; }
+
+private:
+  friend class ExprContext;
+  friend struct ExprHash;
+  friend struct ExprEqual;
+  ExprKind kind_;
+  bool isBool_ = false;
+  int payload_ = 0;
+  double value_ = 0;
+  uint32_t id_ = 0;
+  size_t hash_ = 0;
+  std::vector<const Expr *> ops_;
+};
+
+struct ExprHash {
+  size_t operator()(const Expr *e) const { return e->hash_; }
+};
+struct ExprEqual {
+  bool operator()(const Expr *a, const Expr *b) const;
+};
+
+/// Owns all nodes. Factories canonicalize: they flatten sums and products, sort operands, fold
+/// constants, merge like terms and powers, and apply neutral/absorbing elements, so that
+/// structurally different spellings of the same simple expression become one node.
+class ExprContext {
+public:
+  ExprContext();
+  ExprContext(const ExprContext &) = delete;
+  ExprContext &operator=(const ExprContext &) = delete;
+
+  const Expr *constant(double v);
+  const Expr *boolean(bool v);
+  /// A variable of the flat system; `isBool` for Boolean parameters.
+  const Expr *var(int index, bool isBool = false);
+  const Expr *time() { return time_; }
+  const Expr *zero() { return zero_; }
+  const Expr *one() { return one_; }
+
+  const Expr *add(std::vector<const Expr *> terms);
+  const Expr *add(const Expr *a, const Expr *b) { return add(std::vector<const Expr *>{a, b}); }
+  const Expr *sub(const Expr *a, const Expr *b) { return add(a, neg(b)); }
+  const Expr *mul(std::vector<const Expr *> factors);
+  const Expr *mul(const Expr *a, const Expr *b) { return mul(std::vector<const Expr *>{a, b}); }
+  const Expr *neg(const Expr *a) { return mul(minusOne_, a); }
+  const Expr *div(const Expr *a, const Expr *b) { return mul(a, pow(b, minusOne_)); }
+  const Expr *pow(const Expr *base, const Expr *exponent);
+  const Expr *call(Builtin fn, std::vector<const Expr *> args);
+  const Expr *ifThenElse(const Expr *cond, const Expr *a, const Expr *b);
+  const Expr *lt(const Expr *a, const Expr *b);
+  const Expr *le(const Expr *a, const Expr *b);
+  const Expr *gt(const Expr *a, const Expr *b) { return lt(b, a); }
+  const Expr *ge(const Expr *a, const Expr *b) { return le(b, a); }
+  const Expr *eq(const Expr *a, const Expr *b);
+  const Expr *ne(const Expr *a, const Expr *b);
+  const Expr *logicalAnd(const Expr *a, const Expr *b);
+  const Expr *logicalOr(const Expr *a, const Expr *b);
+  const Expr *logicalNot(const Expr *a);
+
+  /// Number of nodes created so far (ids are below this).
+  size_t size() const { return nodes_.size(); }
+
+private:
+  const Expr *intern(ExprKind kind, int payload, double value, std::vector<const Expr *> ops,
+                     bool isBool);
+  /// Splits a product term into (coefficient, rest) for like-term merging.
+  std::pair<double, const Expr *> splitCoefficient(const Expr *term);
+  /// Splits a factor into (base, exponent) for power merging.
+  std::pair<const Expr *, const Expr *> splitPower(const Expr *factor);
+
+  std::deque<Expr> nodes_;
+  std::unordered_set<const Expr *, ExprHash, ExprEqual> table_;
+  const Expr *zero_, *one_, *minusOne_, *time_;
+};
+
+} // namespace eqc

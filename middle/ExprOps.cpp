@@ -1,0 +1,353 @@
+// Printing, evaluation, variable collection and substitution on the expression DAG.
+#include "middle/ExprOps.h"
+
+#include <algorithm>
+#include <cassert>
+#include <charconv>
+#include <cmath>
+
+namespace eqc {
+
+std::string formatNumber(double v) {
+  if (std::isnan(v))
+    return "NaN";
+  if (std::isinf(v))
+    return v > 0 ? "inf" : "-inf";
+  char buf[64];
+  auto res = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, res.ptr);
+}
+
+namespace {
+
+enum Prec { PrecIf = 0, PrecOr = 1, PrecAnd = 2, PrecNot = 3, PrecRel = 4, PrecAdd = 5, PrecMul = 6,
+            PrecUnary = 7, PrecPow = 8, PrecAtom = 9 };
+
+class Printer {
+public:
+  explicit Printer(const VarNamer &name) : name_(name) {}
+
+  std::string print(const Expr *e, int context) {
+    int prec = 0;
+    std::string s = body(e, prec);
+    return prec < context ? "(" + s + ")" : s;
+  }
+
+private:
+  std::string body(const Expr *e, int &prec) {
+    prec = PrecAtom;
+    switch (e->kind()) {
+    case ExprKind::Const:
+      if (e->value() < 0)
+        prec = PrecUnary;
+      return formatNumber(e->value());
+    case ExprKind::BoolConst:
+      return e->boolValue() ? "true" : "false";
+    case ExprKind::Var:
+      return name_(e->var());
+    case ExprKind::Time:
+      return "time";
+    case ExprKind::Add:
+      prec = PrecAdd;
+      return sum(e);
+    case ExprKind::Mul:
+      return product(e, prec);
+    case ExprKind::Pow:
+      prec = PrecPow;
+      return print(e->op(0), PrecPow + 1) + "^" + print(e->op(1), PrecPow + 1);
+    case ExprKind::Call: {
+      std::string s = std::string(builtinInfo(e->builtin()).name) + "(";
+      for (size_t i = 0; i < e->numOps(); ++i)
+        s += (i ? ", " : "") + print(e->op(i), PrecIf);
+      return s + ")";
+    }
+    case ExprKind::If:
+      prec = PrecIf;
+      return "if " + print(e->op(0), PrecIf) + " then " + print(e->op(1), PrecIf) + " else " +
+             print(e->op(2), PrecIf);
+    case ExprKind::Lt:
+    case ExprKind::Le:
+    case ExprKind::Eq:
+    case ExprKind::Ne: {
+      prec = PrecRel;
+      const char *op = e->kind() == ExprKind::Lt   ? " < "
+                       : e->kind() == ExprKind::Le ? " <= "
+                       : e->kind() == ExprKind::Eq ? " == "
+                                                   : " <> ";
+      return print(e->op(0), PrecRel + 1) + op + print(e->op(1), PrecRel + 1);
+    }
+    case ExprKind::And:
+      prec = PrecAnd;
+      return print(e->op(0), PrecAnd) + " and " + print(e->op(1), PrecAnd + 1);
+    case ExprKind::Or:
+      prec = PrecOr;
+      return print(e->op(0), PrecOr) + " or " + print(e->op(1), PrecOr + 1);
+    case ExprKind::Not:
+      prec = PrecNot;
+      return "not " + print(e->op(0), PrecNot);
+    }
+    return "?";
+  }
+
+  /// A term printed without its sign; `negative` tells whether it was subtracted.
+  std::string unsignedTerm(const Expr *t, bool &negative) {
+    negative = false;
+    if (t->isConst() && t->value() < 0) {
+      negative = true;
+      return formatNumber(-t->value());
+    }
+    if (t->kind() == ExprKind::Mul && t->op(0)->isConst() && t->op(0)->value() < 0) {
+      negative = true;
+      int prec = 0;
+      std::string s = productBody(t, -t->op(0)->value(), prec);
+      return prec < PrecAdd + 1 && prec != PrecMul ? "(" + s + ")" : s;
+    }
+    return print(t, PrecAdd);
+  }
+
+  std::string sum(const Expr *e) {
+    // Print the constant last: `x - 1` reads better than `-1 + x`.
+    std::vector<const Expr *> terms(e->ops().begin(), e->ops().end());
+    if (terms.front()->isConst())
+      std::rotate(terms.begin(), terms.begin() + 1, terms.end());
+    std::string s;
+    for (size_t i = 0; i < terms.size(); ++i) {
+      bool negative;
+      std::string t = unsignedTerm(terms[i], negative);
+      if (i == 0)
+        s = negative ? "-" + t : t;
+      else
+        s += (negative ? " - " : " + ") + t;
+    }
+    return s;
+  }
+
+  std::string product(const Expr *e, int &prec) {
+    double coeff = e->op(0)->isConst() ? e->op(0)->value() : 1;
+    if (coeff < 0) {
+      std::string s = productBody(e, -coeff, prec);
+      prec = PrecUnary;
+      return "-" + s;
+    }
+    return productBody(e, coeff, prec);
+  }
+
+  /// A product with coefficient `coeff` (>0) in place of its constant factor.
+  std::string productBody(const Expr *e, double coeff, int &prec) {
+    prec = PrecMul;
+    std::vector<std::string> num, den;
+    if (coeff != 1)
+      num.push_back(formatNumber(coeff));
+    for (const Expr *f : e->ops()) {
+      if (f->isConst())
+        continue;
+      if (f->kind() == ExprKind::Pow && f->op(1)->isConst() && f->op(1)->value() < 0) {
+        double k = -f->op(1)->value();
+        std::string base = print(f->op(0), k == 1 ? PrecMul + 1 : PrecPow + 1);
+        den.push_back(k == 1 ? base : base + "^" + formatNumber(k));
+      } else {
+        num.push_back(print(f, PrecMul));
+      }
+    }
+    std::string s;
+    for (size_t i = 0; i < num.size(); ++i)
+      s += (i ? "*" : "") + num[i];
+    if (num.empty())
+      s = "1";
+    if (!den.empty()) {
+      std::string d;
+      for (size_t i = 0; i < den.size(); ++i)
+        d += (i ? "*" : "") + den[i];
+      s += "/" + (den.size() > 1 ? "(" + d + ")" : d);
+    }
+    if (num.size() == 1 && den.empty())
+      prec = coeff != 1 ? PrecMul : PrecAtom;
+    return s;
+  }
+
+  const VarNamer &name_;
+};
+
+class Evaluator {
+public:
+  Evaluator(const std::vector<double> &values, double t) : values_(values), t_(t) {}
+
+  double eval(const Expr *e) {
+    auto it = memo_.find(e);
+    if (it != memo_.end())
+      return it->second;
+    double v = compute(e);
+    memo_.emplace(e, v);
+    return v;
+  }
+
+private:
+  double compute(const Expr *e) {
+    auto op = [&](size_t i) { return eval(e->op(i)); };
+    switch (e->kind()) {
+    case ExprKind::Const:
+      return e->value();
+    case ExprKind::BoolConst:
+      return e->boolValue();
+    case ExprKind::Var:
+      assert(static_cast<size_t>(e->var()) < values_.size());
+      return values_[e->var()];
+    case ExprKind::Time:
+      return t_;
+    case ExprKind::Add: {
+      double s = 0;
+      for (size_t i = 0; i < e->numOps(); ++i)
+        s += op(i);
+      return s;
+    }
+    case ExprKind::Mul: {
+      double p = 1;
+      for (size_t i = 0; i < e->numOps(); ++i)
+        p *= op(i);
+      return p;
+    }
+    case ExprKind::Pow:
+      return std::pow(op(0), op(1));
+    case ExprKind::Call: {
+      double args[2] = {op(0), e->numOps() > 1 ? op(1) : 0};
+      return evalBuiltin(e->builtin(), args);
+    }
+    case ExprKind::If:
+      return op(0) != 0 ? op(1) : op(2);
+    case ExprKind::Lt:
+      return op(0) < op(1);
+    case ExprKind::Le:
+      return op(0) <= op(1);
+    case ExprKind::Eq:
+      return op(0) == op(1);
+    case ExprKind::Ne:
+      return op(0) != op(1);
+    case ExprKind::And:
+      return op(0) != 0 && op(1) != 0;
+    case ExprKind::Or:
+      return op(0) != 0 || op(1) != 0;
+    case ExprKind::Not:
+      return op(0) == 0;
+    }
+    return NAN;
+  }
+
+  const std::vector<double> &values_;
+  double t_;
+  std::unordered_map<const Expr *, double> memo_;
+};
+
+} // namespace
+
+std::string toString(const Expr *e, const VarNamer &name) { return Printer(name).print(e, 0); }
+
+double evaluate(const Expr *e, const std::vector<double> &values, double t) {
+  return Evaluator(values, t).eval(e);
+}
+
+void collectVars(const Expr *e, std::vector<int> &out, std::vector<uint32_t> &seen, uint32_t stamp) {
+  std::vector<const Expr *> stack{e};
+  while (!stack.empty()) {
+    const Expr *n = stack.back();
+    stack.pop_back();
+    if (n->id() >= seen.size())
+      seen.resize(std::max<size_t>(n->id() + 1, seen.size() * 2), 0);
+    if (seen[n->id()] == stamp)
+      continue;
+    seen[n->id()] = stamp;
+    if (n->kind() == ExprKind::Var)
+      out.push_back(n->var());
+    for (const Expr *op : n->ops())
+      stack.push_back(op);
+  }
+}
+
+std::vector<int> collectVars(const Expr *e) {
+  std::vector<int> out;
+  std::vector<uint32_t> seen;
+  collectVars(e, out, seen, 1);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+bool dependsOn(const Expr *e, int var) {
+  std::vector<int> vars = collectVars(e);
+  return std::binary_search(vars.begin(), vars.end(), var);
+}
+
+namespace {
+
+/// Rebuilds a node with new operands through the canonicalizing factories.
+const Expr *rebuild(ExprContext &ctx, const Expr *e, const std::vector<const Expr *> &ops) {
+  switch (e->kind()) {
+  case ExprKind::Const:
+  case ExprKind::BoolConst:
+  case ExprKind::Var:
+  case ExprKind::Time:
+    return e;
+  case ExprKind::Add:
+    return ctx.add(ops);
+  case ExprKind::Mul:
+    return ctx.mul(ops);
+  case ExprKind::Pow:
+    return ctx.pow(ops[0], ops[1]);
+  case ExprKind::Call:
+    return ctx.call(e->builtin(), ops);
+  case ExprKind::If:
+    return ctx.ifThenElse(ops[0], ops[1], ops[2]);
+  case ExprKind::Lt:
+    return ctx.lt(ops[0], ops[1]);
+  case ExprKind::Le:
+    return ctx.le(ops[0], ops[1]);
+  case ExprKind::Eq:
+    return ctx.eq(ops[0], ops[1]);
+  case ExprKind::Ne:
+    return ctx.ne(ops[0], ops[1]);
+  case ExprKind::And:
+    return ctx.logicalAnd(ops[0], ops[1]);
+  case ExprKind::Or:
+    return ctx.logicalOr(ops[0], ops[1]);
+  case ExprKind::Not:
+    return ctx.logicalNot(ops[0]);
+  }
+  return e;
+}
+
+struct Substituter {
+  ExprContext &ctx;
+  const std::unordered_map<int, const Expr *> &replacement;
+  std::unordered_map<const Expr *, const Expr *> memo;
+
+  const Expr *run(const Expr *e) {
+    auto it = memo.find(e);
+    if (it != memo.end())
+      return it->second;
+    const Expr *result = e;
+    if (e->kind() == ExprKind::Var) {
+      auto r = replacement.find(e->var());
+      if (r != replacement.end())
+        result = r->second;
+    } else if (e->numOps()) {
+      std::vector<const Expr *> ops;
+      ops.reserve(e->numOps());
+      bool changed = false;
+      for (const Expr *op : e->ops()) {
+        ops.push_back(run(op));
+        changed = changed || ops.back() != op;
+      }
+      if (changed)
+        result = rebuild(ctx, e, ops);
+    }
+    memo.emplace(e, result);
+    return result;
+  }
+};
+
+} // namespace
+
+const Expr *substitute(ExprContext &ctx, const Expr *e,
+                       const std::unordered_map<int, const Expr *> &replacement) {
+  return Substituter{ctx, replacement, {}}.run(e);
+}
+
+} // namespace eqc

@@ -1,0 +1,57 @@
+// Operations on expressions: printing, evaluation, variable sets, substitution, derivatives.
+#pragma once
+
+#include "middle/Expr.h"
+
+#include <functional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace eqc {
+
+/// Names variables for printing.
+using VarNamer = std::function<std::string(int)>;
+
+/// Shortest text that reads back as the same double (`1`, `0.1`, `2.5e-08`).
+std::string formatNumber(double v);
+
+/// Modelica-style infix text with minimal parentheses.
+std::string toString(const Expr *e, const VarNamer &name);
+
+/// Numeric value of a builtin at the given arguments.
+double evalBuiltin(Builtin fn, const double *args);
+
+/// Evaluates `e` with variable values from `values` (indexed by variable) and time `t`.
+/// Booleans evaluate to 0/1. Memoized on the node, so shared subexpressions cost once.
+double evaluate(const Expr *e, const std::vector<double> &values, double t = 0);
+
+/// The distinct variables that occur in `e`, sorted ascending.
+std::vector<int> collectVars(const Expr *e);
+/// Appends the variables of `e` not yet marked in `seen` (a scratch buffer indexed by node id,
+/// reset by the caller) to `out`. Lets one traversal buffer serve many expressions.
+void collectVars(const Expr *e, std::vector<int> &out, std::vector<uint32_t> &seen, uint32_t stamp);
+
+/// True when variable `var` occurs in `e`.
+bool dependsOn(const Expr *e, int var);
+
+/// Replaces variables by expressions (variables absent from the map are kept). Rebuilds only
+/// the nodes that change.
+const Expr *substitute(ExprContext &ctx, const Expr *e,
+                       const std::unordered_map<int, const Expr *> &replacement);
+
+/// Symbolic partial derivatives ∂e/∂var, memoized across calls on (node, variable).
+class Differentiator {
+public:
+  explicit Differentiator(ExprContext &ctx) : ctx_(ctx) {}
+  /// Requires: `e` is real-valued. Ensures: a canonical expression for ∂e/∂var, where
+  /// piecewise-constant functions (sign, floor, ceil, relations) have derivative 0.
+  const Expr *diff(const Expr *e, int var);
+
+private:
+  const Expr *rule(const Expr *e, int var);
+  ExprContext &ctx_;
+  std::unordered_map<uint64_t, const Expr *> memo_;
+};
+
+} // namespace eqc

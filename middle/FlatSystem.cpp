@@ -1,0 +1,63 @@
+// Textual form of the flat system (`eqc check`, `--dump-after=flatten`).
+#include "middle/FlatSystem.h"
+
+#include "middle/ExprOps.h"
+
+#include <ostream>
+
+namespace eqc {
+
+std::string FlatSystem::varName(int v) const {
+  const Variable &var = vars[v];
+  if (var.role == VarRole::Derivative)
+    return "der(" + vars[var.derivativeOf].name + ")";
+  return var.name;
+}
+
+void FlatSystem::print(std::ostream &os) const {
+  VarNamer namer = [this](int v) { return varName(v); };
+  size_t states = 0, algebraics = 0, params = 0;
+  for (size_t i = 0; i < vars.size(); ++i) {
+    if (vars[i].role == VarRole::Parameter)
+      ++params;
+    else if (vars[i].role == VarRole::Unknown)
+      (isState(static_cast<int>(i)) ? states : algebraics)++;
+  }
+  os << "model " << modelName;
+  if (!description.empty())
+    os << " \"" << description << "\"";
+  os << "\n  // " << states + algebraics << " unknowns (" << states << " differentiated, " << algebraics
+     << " algebraic), " << equations.size() << " equations, " << params << " parameters\n";
+  for (size_t i = 0; i < vars.size(); ++i) {
+    const Variable &v = vars[i];
+    if (v.role == VarRole::Parameter) {
+      const char *type = v.type == ValueType::Boolean ? "Boolean" : v.type == ValueType::Integer ? "Integer" : "Real";
+      os << "  parameter " << type << " " << v.name << " = " << toString(v.binding, namer) << ";\n";
+    }
+  }
+  for (size_t i = 0; i < vars.size(); ++i) {
+    const Variable &v = vars[i];
+    if (v.role != VarRole::Unknown)
+      continue;
+    os << "  Real " << v.name;
+    std::string mods;
+    if (v.hasStart)
+      mods += "start = " + toString(v.binding, namer);
+    if (v.fixed)
+      mods += std::string(mods.empty() ? "" : ", ") + "fixed = true";
+    if (!mods.empty())
+      os << "(" << mods << ")";
+    os << ";  // " << (isState(static_cast<int>(i)) ? "state" : "algebraic") << "\n";
+  }
+  os << "equation\n";
+  for (const Equation &eq : equations)
+    os << "  " << toString(eq.lhs, namer) << " = " << toString(eq.rhs, namer) << ";\n";
+  if (!initialEquations.empty()) {
+    os << "initial equation\n";
+    for (const Equation &eq : initialEquations)
+      os << "  " << toString(eq.lhs, namer) << " = " << toString(eq.rhs, namer) << ";\n";
+  }
+  os << "end " << modelName << ";\n";
+}
+
+} // namespace eqc

@@ -1,0 +1,100 @@
+/* eqc runtime: integrators and algebraic-loop solvers for compiled models (C ABI). */
+#ifndef EQC_RUNTIME_H
+#define EQC_RUNTIME_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Status codes returned by every eqc_ function; 0 is success. */
+typedef enum eqc_status {
+  EQC_OK = 0,
+  EQC_ERR_ARGUMENT = 1,       /**< invalid size, option or null pointer */
+  EQC_ERR_RHS = 2,            /**< the model function returned non-zero (see eqc_stats.rhs_code) */
+  EQC_ERR_NONFINITE = 3,      /**< NaN or Inf in the state or its derivative */
+  EQC_ERR_STEP_UNDERFLOW = 4, /**< variable step size fell below the representable minimum */
+  EQC_ERR_MAX_STEPS = 5,      /**< step-count limit reached before t_end */
+  EQC_ERR_NEWTON = 6,         /**< Newton iteration of an algebraic block did not converge */
+  EQC_ERR_SINGULAR = 7,       /**< singular matrix in a linear solve */
+  EQC_ERR_STOPPED = 8         /**< the output callback asked to stop */
+} eqc_status;
+
+/** A static English sentence describing a status code. */
+const char *eqc_status_message(int status);
+
+/** ODE right-hand side dxdt = f(t, x). Returns 0 on success; any other value stops the integration. */
+typedef int (*eqc_rhs_fn)(void *user, double t, const double *x, double *dxdt);
+
+/** Called with the state at each output time; a non-zero return stops the integration. */
+typedef int (*eqc_output_fn)(void *user, double t, const double *x);
+
+/** Integration methods. */
+typedef enum eqc_method {
+  EQC_METHOD_EULER = 0,  /**< explicit Euler, fixed step, order 1 */
+  EQC_METHOD_HEUN = 1,   /**< Heun (explicit trapezoid), fixed step, order 2 */
+  EQC_METHOD_RK4 = 2,    /**< classical Runge-Kutta, fixed step, order 4 */
+  EQC_METHOD_DOPRI5 = 3  /**< Dormand-Prince 5(4), variable step, PI control, dense output */
+} eqc_method;
+
+/** Integrator options; fill with eqc_options_default() and change what you need. */
+typedef struct eqc_options {
+  eqc_method method;
+  double t_start, t_end; /**< t_end > t_start */
+  double dt;             /**< fixed-step methods: the step (last step shortened to hit t_end) */
+  double interval;       /**< output spacing from t_start; 0: every (accepted) step */
+  double rtol, atol;     /**< variable-step: error tolerances, weight atol + rtol*|x| */
+  double h_init;         /**< variable-step: first step, 0 = automatic (Hairer's algorithm) */
+  double h_max;          /**< variable-step: largest step, 0 = t_end - t_start */
+  long max_steps;        /**< limit on steps (accepted + rejected), 0 = 10^7 */
+} eqc_options;
+
+/** Defaults: dopri5, t in [0, 1], dt 1e-3, interval 0, rtol 1e-6, atol 1e-9. */
+void eqc_options_default(eqc_options *opt);
+
+/** What an integration did; valid after success and after failure. */
+typedef struct eqc_stats {
+  long steps;             /**< accepted steps */
+  long rejected;          /**< rejected steps (variable-step only) */
+  long rhs_evals;         /**< calls of the right-hand side */
+  long outputs;           /**< calls of the output callback */
+  double t_reached;       /**< last time at which the state is valid */
+  double h_last;          /**< last step size attempted */
+  int failed_component;   /**< state index with NaN/Inf on EQC_ERR_NONFINITE, else -1 */
+  int rhs_code;           /**< the non-zero value returned by the rhs on EQC_ERR_RHS, else 0 */
+} eqc_stats;
+
+/**
+ * Integrates x' = f(t, x) from opt->t_start to opt->t_end. x holds x(t_start) on entry and the
+ * state at stats->t_reached on return. out (may be NULL) is called at t_start, at every output
+ * time t_start + k*interval (fixed-step methods: every round(interval/dt) steps), and at t_end.
+ * Returns an eqc_status.
+ */
+int eqc_integrate(int n, eqc_rhs_fn f, void *f_user, double *x, const eqc_options *opt,
+                  eqc_output_fn out, void *out_user, eqc_stats *stats);
+
+/**
+ * Residual (and Jacobian) of an algebraic block in its unknowns: res[i] = F_i, and when jac is
+ * not NULL, jac[i*n + j] = dF_i/dw_j (row-major). env is passed through unchanged.
+ */
+typedef void (*eqc_block_fn)(void *env, double *res, double *jac);
+
+/**
+ * Solves the n-dimensional block F(w) = 0 by damped Newton iteration. unknowns[j] points at w_j;
+ * the pointed-to values are the initial guess and receive the solution. Converged when the
+ * scaled Newton step max_j |dw_j| / (1 + |w_j|) <= tol. Returns EQC_OK, EQC_ERR_NEWTON,
+ * EQC_ERR_SINGULAR or EQC_ERR_NONFINITE.
+ */
+int eqc_solve_block(int n, double *const *unknowns, eqc_block_fn f, void *env, double tol,
+                    int max_iter);
+
+/**
+ * Solves A X = B in place: A is n-by-n row-major (overwritten), B is n-by-nrhs row-major and
+ * receives X. Returns EQC_OK or EQC_ERR_SINGULAR.
+ */
+int eqc_linsolve(int n, double *a, double *b, int nrhs);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* EQC_RUNTIME_H */

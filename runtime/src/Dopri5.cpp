@@ -1,0 +1,305 @@
+// Dormand-Prince 5(4) with Hairer's PI step control, initial-step heuristic and
+// dense output.
+#include "Integrator.h"
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <utility>
+
+namespace eqc::rt {
+
+namespace {
+
+// Butcher tableau and error/dense coefficients, as in Hairer's DOPRI5
+// (dopri5.f).
+constexpr double C2 = 0.2, C3 = 0.3, C4 = 0.8, C5 = 8.0 / 9.0;
+constexpr double A21 = 0.2;
+constexpr double A31 = 3.0 / 40.0, A32 = 9.0 / 40.0;
+constexpr double A41 = 44.0 / 45.0, A42 = -56.0 / 15.0, A43 = 32.0 / 9.0;
+constexpr double A51 = 19372.0 / 6561.0, A52 = -25360.0 / 2187.0,
+                 A53 = 64448.0 / 6561.0, A54 = -212.0 / 729.0;
+constexpr double A61 = 9017.0 / 3168.0, A62 = -355.0 / 33.0,
+                 A63 = 46732.0 / 5247.0, A64 = 49.0 / 176.0,
+                 A65 = -5103.0 / 18656.0;
+constexpr double A71 = 35.0 / 384.0, A73 = 500.0 / 1113.0, A74 = 125.0 / 192.0,
+                 A75 = -2187.0 / 6784.0, A76 = 11.0 / 84.0;
+constexpr double E1 = 71.0 / 57600.0, E3 = -71.0 / 16695.0, E4 = 71.0 / 1920.0,
+                 E5 = -17253.0 / 339200.0, E6 = 22.0 / 525.0, E7 = -1.0 / 40.0;
+constexpr double D1 = -12715105075.0 / 11282082432.0,
+                 D3 = 87487479700.0 / 32700410799.0,
+                 D4 = -10690763975.0 / 1880347072.0,
+                 D5 = 701980252875.0 / 199316789632.0,
+                 D6 = -1453857185.0 / 822651844.0, D7 = 69997945.0 / 29380423.0;
+
+// Step-size controller constants (Hairer's defaults).
+constexpr double Beta = 0.04;
+constexpr double Expo1 = 0.2 - Beta * 0.75;
+constexpr double Safety = 0.9;
+constexpr double FacMin = 0.2;  // fac1: the step shrinks at most by 5 per step
+constexpr double FacMax = 10.0; // fac2: and grows at most by 10
+constexpr double NonFiniteShrink = 0.1;
+
+/// Work vectors for one integration, allocated once so the step loop never
+/// allocates.
+struct Dopri5Work {
+  explicit Dopri5Work(int n) : storage(static_cast<size_t>(n) * 14) {
+    double *v[14];
+    for (int i = 0; i < 14; ++i)
+      v[i] = storage.data() + static_cast<size_t>(i) * n;
+    k1 = v[0], k2 = v[1], k3 = v[2], k4 = v[3], k5 = v[4], k6 = v[5], k7 = v[6];
+    stage = v[7], xNew = v[8];
+    r1 = v[9], r2 = v[10], r3 = v[11], r4 = v[12], r5 = v[13];
+  }
+  std::vector<double> storage;
+  double *k1, *k2, *k3, *k4, *k5, *k6, *k7, *stage, *xNew;
+  double *r1, *r2, *r3, *r4,
+      *r5; ///< dense-output polynomial of the last accepted step
+};
+
+/// Smallest step that still advances t by more than rounding noise.
+double minStep(double t) {
+  return 10.0 * DBL_EPSILON * std::max(1.0, std::fabs(t));
+}
+
+/// Ratio e / sk that tolerates sk == 0 (atol == 0 at a zero state): exact zero
+/// error stays zero.
+double scaled(double e, double sk) { return e == 0.0 ? 0.0 : e / sk; }
+
+/// Hairer's initial step (HNW I, II.4): a step whose explicit Euler error
+/// estimate matches the tolerance, bounded by 100 times a first guess from |x|
+/// / |f|. Uses w.stage and w.k2.
+int initialStep(IntegrationProblem &p, double t, const double *x, Dopri5Work &w,
+                double &h) {
+  const int n = p.n;
+  const eqc_options &opt = p.opt;
+  double dnf = 0.0, dny = 0.0;
+  for (int i = 0; i < n; ++i) {
+    double sk = opt.atol + opt.rtol * std::fabs(x[i]);
+    dnf += std::pow(scaled(w.k1[i], sk), 2);
+    dny += std::pow(scaled(x[i], sk), 2);
+  }
+  h = (dnf <= 1e-10 || dny <= 1e-10) ? 1e-6 : std::sqrt(dny / dnf) * 0.01;
+  h = std::min(h, opt.h_max);
+
+  for (int i = 0; i < n; ++i)
+    w.stage[i] = x[i] + h * w.k1[i];
+  if (int rc = p.rhs(t + h, w.stage, w.k2))
+    return rc;
+  double der2 = 0.0;
+  for (int i = 0; i < n; ++i) {
+    double sk = opt.atol + opt.rtol * std::fabs(x[i]);
+    der2 += std::pow(scaled(w.k2[i] - w.k1[i], sk), 2);
+  }
+  der2 = std::sqrt(der2) / h;
+  double der12 = std::max(std::fabs(der2), std::sqrt(dnf));
+  double h1;
+  if (!std::isfinite(der12))
+    h1 = h * 1e-3; // f blew up at t + h: start small and let step rejection
+                   // take over
+  else if (der12 <= 1e-15)
+    h1 = std::max(1e-6, h * 1e-3);
+  else
+    h1 = std::pow(0.01 / der12, 1.0 / 5.0);
+  h = std::min({100.0 * h, h1, opt.h_max});
+  return EQC_OK;
+}
+
+/// Runs the six new stages of a step of size h from (t, x); k1 = f(t, x) is in
+/// w.k1, and w.xNew, w.k7 = f(tNew, xNew) receive the 5th-order solution.
+int evaluateStages(IntegrationProblem &p, double t, double h, double tNew,
+                   const double *x, Dopri5Work &w) {
+  const int n = p.n;
+  double *s = w.stage;
+  for (int i = 0; i < n; ++i)
+    s[i] = x[i] + h * A21 * w.k1[i];
+  if (int rc = p.rhs(t + C2 * h, s, w.k2))
+    return rc;
+  for (int i = 0; i < n; ++i)
+    s[i] = x[i] + h * (A31 * w.k1[i] + A32 * w.k2[i]);
+  if (int rc = p.rhs(t + C3 * h, s, w.k3))
+    return rc;
+  for (int i = 0; i < n; ++i)
+    s[i] = x[i] + h * (A41 * w.k1[i] + A42 * w.k2[i] + A43 * w.k3[i]);
+  if (int rc = p.rhs(t + C4 * h, s, w.k4))
+    return rc;
+  for (int i = 0; i < n; ++i)
+    s[i] = x[i] +
+           h * (A51 * w.k1[i] + A52 * w.k2[i] + A53 * w.k3[i] + A54 * w.k4[i]);
+  if (int rc = p.rhs(t + C5 * h, s, w.k5))
+    return rc;
+  for (int i = 0; i < n; ++i)
+    s[i] = x[i] + h * (A61 * w.k1[i] + A62 * w.k2[i] + A63 * w.k3[i] +
+                       A64 * w.k4[i] + A65 * w.k5[i]);
+  if (int rc = p.rhs(tNew, s, w.k6))
+    return rc;
+  for (int i = 0; i < n; ++i)
+    w.xNew[i] = x[i] + h * (A71 * w.k1[i] + A73 * w.k3[i] + A74 * w.k4[i] +
+                            A75 * w.k5[i] + A76 * w.k6[i]);
+  return p.rhs(tNew, w.xNew, w.k7);
+}
+
+/// RMS norm of the embedded error estimate, weighted by atol + rtol*max(|x|,
+/// |xNew|).
+double errorNorm(const IntegrationProblem &p, double h, const double *x,
+                 const Dopri5Work &w) {
+  const int n = p.n;
+  if (n == 0)
+    return 0.0;
+  double sum = 0.0;
+  for (int i = 0; i < n; ++i) {
+    double e = h * (E1 * w.k1[i] + E3 * w.k3[i] + E4 * w.k4[i] + E5 * w.k5[i] +
+                    E6 * w.k6[i] + E7 * w.k7[i]);
+    double sk = p.opt.atol +
+                p.opt.rtol * std::max(std::fabs(x[i]), std::fabs(w.xNew[i]));
+    sum += std::pow(scaled(e, sk), 2);
+  }
+  return std::sqrt(sum / n);
+}
+
+/// Hairer's contd5 polynomial for the accepted step from x to xNew; must run
+/// before k1 is replaced by k7.
+void buildDenseOutput(int n, double h, const double *x, Dopri5Work &w) {
+  for (int i = 0; i < n; ++i) {
+    double xDiff = w.xNew[i] - x[i];
+    double bspl = h * w.k1[i] - xDiff;
+    w.r1[i] = x[i];
+    w.r2[i] = xDiff;
+    w.r3[i] = bspl;
+    w.r4[i] = -h * w.k7[i] + xDiff - bspl;
+    w.r5[i] = h * (D1 * w.k1[i] + D3 * w.k3[i] + D4 * w.k4[i] + D5 * w.k5[i] +
+                   D6 * w.k6[i] + D7 * w.k7[i]);
+  }
+}
+
+/// Evaluates the dense-output polynomial at theta = (t - tOld) / h into out.
+void interpolate(int n, double theta, const Dopri5Work &w, double *out) {
+  const double theta1 = 1.0 - theta;
+  for (int i = 0; i < n; ++i)
+    out[i] =
+        w.r1[i] +
+        theta * (w.r2[i] +
+                 theta1 * (w.r3[i] + theta * (w.r4[i] + theta1 * w.r5[i])));
+}
+
+/// Index of the first non-finite component of the trial step, or -1.
+int nonFiniteComponent(int n, const Dopri5Work &w) {
+  int bad = firstNonFinite(n, w.xNew);
+  return bad >= 0 ? bad : firstNonFinite(n, w.k7);
+}
+
+} // namespace
+
+int runDopri5(IntegrationProblem &p, double *x, eqc_stats &stats) {
+  const int n = p.n;
+  const eqc_options &opt = p.opt;
+  Dopri5Work w(n);
+  OutputGrid grid(opt.t_start, opt.t_end, opt.interval);
+
+  double t = opt.t_start;
+  if (int rc = p.output.emit(t, x))
+    return rc;
+  if (int rc = p.rhs(t, x, w.k1))
+    return rc;
+  if (int bad = firstNonFinite(n, w.k1); bad >= 0) {
+    stats.failed_component = bad;
+    return EQC_ERR_NONFINITE;
+  }
+
+  double h = std::min(opt.h_init, opt.h_max);
+  if (opt.h_init == 0) {
+    if (int rc = initialStep(p, t, x, w, h))
+      return rc;
+  }
+
+  double facOld =
+      1e-4; // previous accepted error, for the PI controller's I term
+  bool rejected =
+      false; // the previous attempt failed: do not grow the step now
+  for (;;) {
+    if (stats.steps + stats.rejected >= opt.max_steps)
+      return EQC_ERR_MAX_STEPS;
+    // Accepted steps can shrink without bound too (e.g. approaching a
+    // finite-time blow-up).
+    if (!(h >= minStep(t)))
+      return EQC_ERR_STEP_UNDERFLOW;
+    // Stretching by up to 1% to reach t_end avoids a tiny final step.
+    bool last = false;
+    if (t + 1.01 * h > opt.t_end) {
+      h = opt.t_end - t;
+      last = true;
+    }
+    const double tNew = last ? opt.t_end : t + h;
+    stats.h_last = h;
+
+    if (int rc = evaluateStages(p, t, h, tNew, x, w))
+      return rc;
+    const double err = errorNorm(p, h, x, w);
+
+    int bad = nonFiniteComponent(n, w);
+    if (bad >= 0 || std::isnan(err)) {
+      // Often a step that left the model's domain; a much shorter step may stay
+      // inside it.
+      ++stats.rejected;
+      rejected = true;
+      h *= NonFiniteShrink;
+      if (h < minStep(t)) {
+        stats.failed_component = bad >= 0 ? bad : 0;
+        return EQC_ERR_NONFINITE;
+      }
+      continue;
+    }
+
+    const double fac11 = std::pow(err, Expo1);
+    if (err <= 1.0) {
+      // PI control: the I part (facOld^Beta) damps oscillation of the step
+      // size.
+      double fac = fac11 / std::pow(facOld, Beta);
+      fac = std::clamp(fac / Safety, 1.0 / FacMax, 1.0 / FacMin);
+      double hNew = h / fac;
+      facOld = std::max(err, 1e-4);
+
+      const double tOld = t;
+      const double hTaken = tNew - tOld;
+      buildDenseOutput(n, h, x, w);
+      std::copy(w.xNew, w.xNew + n, x);
+      std::swap(w.k1,
+                w.k7); // FSAL: f(tNew, xNew) is the next step's first stage
+      t = tNew;
+      ++stats.steps;
+      stats.t_reached = t;
+
+      for (; grid.hasNext() && grid.next() <= t; grid.advance()) {
+        double tGrid = grid.next();
+        if (tGrid == t) {
+          if (int rc = p.output.emit(t, x))
+            return rc;
+          continue;
+        }
+        interpolate(n, (tGrid - tOld) / hTaken, w, w.stage);
+        if (int rc = p.output.emit(tGrid, w.stage))
+          return rc;
+      }
+      if (opt.interval == 0 || last) {
+        if (int rc = p.output.emit(t, x))
+          return rc;
+      }
+      if (last)
+        return EQC_OK;
+
+      hNew = std::min(hNew, opt.h_max);
+      if (rejected)
+        hNew = std::min(hNew, h);
+      rejected = false;
+      h = hNew;
+    } else {
+      h = h / std::min(1.0 / FacMin, fac11 / Safety);
+      rejected = true;
+      ++stats.rejected;
+      if (h < minStep(t))
+        return EQC_ERR_STEP_UNDERFLOW;
+    }
+  }
+}
+
+} // namespace eqc::rt

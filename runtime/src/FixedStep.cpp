@@ -1,0 +1,142 @@
+// Fixed-step explicit integrators: Euler, Heun (explicit trapezoid) and
+// classical Runge-Kutta 4.
+#include "Integrator.h"
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+
+namespace eqc::rt {
+
+namespace {
+
+/// Work vectors for one integration, allocated once so the step loop never
+/// allocates.
+struct FixedStepWork {
+  explicit FixedStepWork(int n) : storage(static_cast<size_t>(n) * 6) {
+    double *base = storage.data();
+    k1 = base;
+    k2 = base + n;
+    k3 = base + 2 * n;
+    k4 = base + 3 * n;
+    stage = base + 4 * n;
+    xNew = base + 5 * n;
+  }
+  std::vector<double> storage;
+  double *k1, *k2, *k3, *k4, *stage, *xNew;
+};
+
+/// Computes xNew from x over [t, t + h]; k1 = f(t, x) is already in w.k1.
+int takeStep(eqc_method method, int n, RhsEvaluator &rhs, double t, double h,
+             const double *x, FixedStepWork &w) {
+  switch (method) {
+  case EQC_METHOD_EULER:
+    for (int i = 0; i < n; ++i)
+      w.xNew[i] = x[i] + h * w.k1[i];
+    return EQC_OK;
+  case EQC_METHOD_HEUN: {
+    for (int i = 0; i < n; ++i)
+      w.stage[i] = x[i] + h * w.k1[i];
+    if (int rc = rhs(t + h, w.stage, w.k2))
+      return rc;
+    for (int i = 0; i < n; ++i)
+      w.xNew[i] = x[i] + 0.5 * h * (w.k1[i] + w.k2[i]);
+    return EQC_OK;
+  }
+  default: { // EQC_METHOD_RK4; the dispatcher only sends fixed-step methods
+             // here.
+    const double half = 0.5 * h;
+    for (int i = 0; i < n; ++i)
+      w.stage[i] = x[i] + half * w.k1[i];
+    if (int rc = rhs(t + half, w.stage, w.k2))
+      return rc;
+    for (int i = 0; i < n; ++i)
+      w.stage[i] = x[i] + half * w.k2[i];
+    if (int rc = rhs(t + half, w.stage, w.k3))
+      return rc;
+    for (int i = 0; i < n; ++i)
+      w.stage[i] = x[i] + h * w.k3[i];
+    if (int rc = rhs(t + h, w.stage, w.k4))
+      return rc;
+    for (int i = 0; i < n; ++i)
+      w.xNew[i] =
+          x[i] + h / 6.0 * (w.k1[i] + 2.0 * w.k2[i] + 2.0 * w.k3[i] + w.k4[i]);
+    return EQC_OK;
+  }
+  }
+}
+
+/// Number of steps covering [t_start, t_end]: a remainder below 1e-9*dt is
+/// absorbed into the previous step instead of producing a sliver step.
+long long stepCount(const eqc_options &opt) {
+  double ratio = (opt.t_end - opt.t_start) / opt.dt;
+  double steps = std::max(1.0, std::ceil(ratio - 1e-9));
+  // Beyond this the step limit stops the loop long before the count matters.
+  return steps >= 9e18 ? LLONG_MAX : static_cast<long long>(steps);
+}
+
+/// Output every stride steps approximates the requested interval on the step
+/// grid.
+long long outputStride(const eqc_options &opt) {
+  if (opt.interval == 0)
+    return 1;
+  double ratio = opt.interval / opt.dt;
+  if (ratio >= 9e18)
+    return LLONG_MAX;
+  return std::max(1LL, static_cast<long long>(std::llround(ratio)));
+}
+
+} // namespace
+
+int runFixedStep(IntegrationProblem &p, double *x, eqc_stats &stats) {
+  const int n = p.n;
+  const eqc_options &opt = p.opt;
+  FixedStepWork w(n);
+  const long long total = stepCount(opt);
+  const long long stride = outputStride(opt);
+
+  double t = opt.t_start;
+  if (int rc = p.output.emit(t, x))
+    return rc;
+  if (int rc = p.rhs(t, x, w.k1))
+    return rc;
+  if (int bad = firstNonFinite(n, w.k1); bad >= 0) {
+    stats.failed_component = bad;
+    return EQC_ERR_NONFINITE;
+  }
+
+  bool haveK1 =
+      true; // k1 at the current state is reused from the finiteness check above
+  for (long long k = 1; k <= total; ++k) {
+    if (stats.steps >= opt.max_steps)
+      return EQC_ERR_MAX_STEPS;
+    // Times from k*dt, not by summation, so t_k carries no accumulated
+    // rounding.
+    const double tNew =
+        k == total ? opt.t_end : opt.t_start + static_cast<double>(k) * opt.dt;
+    const double h = tNew - t;
+    stats.h_last = h;
+    if (!haveK1) {
+      if (int rc = p.rhs(t, x, w.k1))
+        return rc;
+    }
+    haveK1 = false;
+    if (int rc = takeStep(opt.method, n, p.rhs, t, h, x, w))
+      return rc;
+    if (int bad = firstNonFinite(n, w.xNew); bad >= 0) {
+      stats.failed_component = bad;
+      return EQC_ERR_NONFINITE;
+    }
+    std::copy(w.xNew, w.xNew + n, x);
+    t = tNew;
+    ++stats.steps;
+    stats.t_reached = t;
+    if (k % stride == 0 || k == total) {
+      if (int rc = p.output.emit(t, x))
+        return rc;
+    }
+  }
+  return EQC_OK;
+}
+
+} // namespace eqc::rt

@@ -1,0 +1,95 @@
+// eqc_integrate: validates options, resolves defaults and dispatches to an
+// integration method.
+#include "Integrator.h"
+
+#include <cmath>
+#include <cstring>
+#include <new>
+#include <type_traits>
+
+using namespace eqc::rt;
+
+namespace {
+
+constexpr long DefaultMaxSteps = 10000000;
+
+bool isFinite(double v) { return std::isfinite(v); }
+
+/// Checks the options that the chosen method reads; unknown methods are
+/// rejected too.
+bool optionsValid(const eqc_options &opt) {
+  if (!isFinite(opt.t_start) || !isFinite(opt.t_end) ||
+      !(opt.t_end > opt.t_start))
+    return false;
+  if (!isFinite(opt.interval) || opt.interval < 0 || opt.max_steps < 0)
+    return false;
+  // A C caller may store any int in the enum field; loading an out-of-range
+  // eqc_method in C++ is undefined, so inspect its bytes as the underlying
+  // integer.
+  std::underlying_type_t<eqc_method> method;
+  static_assert(sizeof method == sizeof opt.method,
+                "eqc_method is stored as its underlying type");
+  std::memcpy(&method, &opt.method, sizeof method);
+  switch (method) {
+  case EQC_METHOD_EULER:
+  case EQC_METHOD_HEUN:
+  case EQC_METHOD_RK4:
+    return isFinite(opt.dt) && opt.dt > 0;
+  case EQC_METHOD_DOPRI5:
+    return isFinite(opt.rtol) && opt.rtol > 0 && isFinite(opt.atol) &&
+           opt.atol >= 0 && isFinite(opt.h_init) && opt.h_init >= 0 &&
+           isFinite(opt.h_max) && opt.h_max >= 0;
+  }
+  return false;
+}
+
+void resetStats(eqc_stats &stats, double tStart) {
+  stats.steps = 0;
+  stats.rejected = 0;
+  stats.rhs_evals = 0;
+  stats.outputs = 0;
+  stats.t_reached = tStart;
+  stats.h_last = 0.0;
+  stats.failed_component = -1;
+  stats.rhs_code = 0;
+}
+
+} // namespace
+
+extern "C" int eqc_integrate(int n, eqc_rhs_fn f, void *f_user, double *x,
+                             const eqc_options *opt, eqc_output_fn out,
+                             void *out_user, eqc_stats *stats) {
+  // Callers that do not care about statistics may pass NULL; the methods always
+  // need somewhere to count.
+  eqc_stats localStats;
+  eqc_stats &st = stats ? *stats : localStats;
+  resetStats(st, opt ? opt->t_start : 0.0);
+  if (n < 0 || !f || !opt || (n > 0 && !x) || !optionsValid(*opt))
+    return EQC_ERR_ARGUMENT;
+
+  int bad = firstNonFinite(n, x);
+  if (bad >= 0) {
+    st.failed_component = bad;
+    return EQC_ERR_NONFINITE;
+  }
+
+  try {
+    RhsEvaluator rhs(f, f_user, st);
+    OutputSink output(out, out_user, st);
+    IntegrationProblem problem{n, rhs, output, *opt};
+    eqc_options &effective = problem.opt;
+    if (effective.max_steps == 0)
+      effective.max_steps = DefaultMaxSteps;
+    if (effective.h_max == 0)
+      effective.h_max = effective.t_end - effective.t_start;
+    if (effective.method == EQC_METHOD_DOPRI5)
+      return runDopri5(problem, x, st);
+    return runFixedStep(problem, x, st);
+  } catch (const std::bad_alloc &) {
+    // The only exception the methods can raise themselves: the work vectors for
+    // n are too large.
+    return EQC_ERR_ARGUMENT;
+  } catch (...) {
+    return EQC_ERR_ARGUMENT;
+  }
+}

@@ -1,0 +1,129 @@
+// Internal interface shared by eqc_integrate's dispatcher and the individual
+// integration methods.
+#ifndef EQC_RUNTIME_INTEGRATOR_H
+#define EQC_RUNTIME_INTEGRATOR_H
+
+#include "eqc/eqc_runtime.h"
+
+#include <cmath>
+#include <vector>
+
+namespace eqc::rt {
+
+/// Calls the model's right-hand side, counts evaluations and records a non-zero
+/// return code.
+class RhsEvaluator {
+public:
+  RhsEvaluator(eqc_rhs_fn fn, void *user, eqc_stats &stats)
+      : fn(fn), user(user), stats(stats) {}
+
+  /// Evaluates dxdt = f(t, x); returns EQC_OK or EQC_ERR_RHS (with
+  /// stats.rhs_code set).
+  int operator()(double t, const double *x, double *dxdt) {
+    ++stats.rhs_evals;
+    int code;
+    try {
+      code = fn(user, t, x, dxdt);
+    } catch (...) {
+      // A C++ model that throws must not unwind through the C ABI; report it as
+      // a model failure.
+      code = -1;
+    }
+    if (code == 0)
+      return EQC_OK;
+    stats.rhs_code = code;
+    return EQC_ERR_RHS;
+  }
+
+private:
+  eqc_rhs_fn fn;
+  void *user;
+  eqc_stats &stats;
+};
+
+/// Forwards states to the user's output callback, never twice at the same time.
+class OutputSink {
+public:
+  OutputSink(eqc_output_fn fn, void *user, eqc_stats &stats)
+      : fn(fn), user(user), stats(stats) {}
+
+  /// Reports (t, x); returns EQC_OK or EQC_ERR_STOPPED when the callback asks
+  /// to stop.
+  int emit(double t, const double *x) {
+    if (hasLast && t == lastTime)
+      return EQC_OK;
+    hasLast = true;
+    lastTime = t;
+    if (!fn)
+      return EQC_OK;
+    ++stats.outputs;
+    int code;
+    try {
+      code = fn(user, t, x);
+    } catch (...) {
+      code = 1;
+    }
+    return code == 0 ? EQC_OK : EQC_ERR_STOPPED;
+  }
+
+private:
+  eqc_output_fn fn;
+  void *user;
+  eqc_stats &stats;
+  bool hasLast = false;
+  double lastTime = 0.0;
+};
+
+/// The output times t_start + k*interval (k >= 1) strictly before t_end; t_end
+/// itself is emitted separately. Grid points within 1e-9*interval of t_end are
+/// dropped so that floating-point accumulation never produces a second output a
+/// few ulps before t_end.
+class OutputGrid {
+public:
+  OutputGrid(double tStart, double tEnd, double interval)
+      : tStart(tStart), interval(interval), limit(tEnd - 1e-9 * interval) {}
+
+  /// True if there is a grid time left (never for interval == 0).
+  bool hasNext() const { return interval > 0 && next() < limit; }
+  /// The next grid time; computed from k rather than summed to avoid drift.
+  double next() const { return tStart + static_cast<double>(k) * interval; }
+  /// Moves past the current grid time.
+  void advance() { ++k; }
+
+private:
+  double tStart, interval, limit;
+  long long k = 1;
+};
+
+/// Everything a method needs; the options are already validated and defaults
+/// resolved.
+struct IntegrationProblem {
+  int n;
+  RhsEvaluator &rhs;
+  OutputSink &output;
+  eqc_options
+      opt; ///< h_max and max_steps already replaced by their effective values
+};
+
+/// Returns the index of the first non-finite entry of v[0..n), or -1 if all are
+/// finite.
+inline int firstNonFinite(int n, const double *v) {
+  for (int i = 0; i < n; ++i)
+    if (!std::isfinite(v[i]))
+      return i;
+  return -1;
+}
+
+/// Integrates with euler, heun or rk4.
+/// Requires: validated options, x = x(t_start), stats zeroed with t_reached =
+/// t_start. Ensures: x and stats.t_reached hold the last valid state and time,
+/// also on failure.
+int runFixedStep(IntegrationProblem &p, double *x, eqc_stats &stats);
+
+/// Integrates with Dormand-Prince 5(4), PI step control and dense output.
+/// Requires and ensures the same as runFixedStep.
+int runDopri5(IntegrationProblem &p, double *x, eqc_stats &stats);
+
+} // namespace eqc::rt
+
+#endif // EQC_RUNTIME_INTEGRATOR_H

@@ -1,0 +1,18 @@
+// Internal dense LU solve with the runtime's singularity test, shared by
+// eqc_linsolve and Newton.
+#ifndef EQC_RUNTIME_LINEARSOLVE_H
+#define EQC_RUNTIME_LINEARSOLVE_H
+
+#include <Eigen/Dense>
+
+namespace eqc::rt {
+
+/// Factors a with partial pivoting and overwrites b with a^-1 b.
+/// Returns EQC_OK, or EQC_ERR_SINGULAR if a pivot is negligible or the solution
+/// is not finite (b is then unspecified).
+int solveDense(Eigen::PartialPivLU<Eigen::MatrixXd> &lu,
+               const Eigen::MatrixXd &a, Eigen::Ref<Eigen::MatrixXd> b);
+
+} // namespace eqc::rt
+
+#endif // EQC_RUNTIME_LINEARSOLVE_H

@@ -1,0 +1,191 @@
+// Tests of eqc_solve_block (damped Newton) and eqc_linsolve.
+#include "eqc/eqc_runtime.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace {
+
+/// The model storage a generated block function reads its unknowns from.
+struct Env {
+  double w[2];
+  int evaluations = 0;
+};
+
+/// x^2 + y^2 = 4 and y = x + 1.
+void circleLine(void *env, double *res, double *jac) {
+  auto *e = static_cast<Env *>(env);
+  ++e->evaluations;
+  double x = e->w[0], y = e->w[1];
+  res[0] = x * x + y * y - 4;
+  res[1] = y - x - 1;
+  if (jac) {
+    jac[0] = 2 * x;
+    jac[1] = 2 * y;
+    jac[2] = -1;
+    jac[3] = 1;
+  }
+}
+
+/// atan(w) + 2 > 0.4 everywhere while its derivative never vanishes: no root,
+/// no singularity.
+void noRoot(void *env, double *res, double *jac) {
+  double w = static_cast<Env *>(env)->w[0];
+  res[0] = std::atan(w) + 2;
+  if (jac)
+    jac[0] = 1 / (1 + w * w);
+}
+
+/// Two copies of the same equation.
+void dependent(void *env, double *res, double *jac) {
+  auto *e = static_cast<Env *>(env);
+  res[0] = e->w[0] + e->w[1] - 1;
+  res[1] = 2 * e->w[0] + 2 * e->w[1] - 2;
+  if (jac) {
+    jac[0] = 1;
+    jac[1] = 1;
+    jac[2] = 2;
+    jac[3] = 2;
+  }
+}
+
+void logOfNegative(void *env, double *res, double *jac) {
+  double w = static_cast<Env *>(env)->w[0];
+  res[0] = std::log(w);
+  if (jac)
+    jac[0] = 1 / w;
+}
+
+/// A linear block with unknowns of very different magnitude (units of 1e-9 and
+/// 1e9).
+void badlyScaled(void *env, double *res, double *jac) {
+  auto *e = static_cast<Env *>(env);
+  res[0] = 1e9 * e->w[0] + 1e-9 * e->w[1] - 2;
+  res[1] = 1e9 * e->w[0] - 1e-9 * e->w[1];
+  if (jac) {
+    jac[0] = 1e9;
+    jac[1] = 1e-9;
+    jac[2] = 1e9;
+    jac[3] = -1e-9;
+  }
+}
+
+} // namespace
+
+TEST(Newton, CircleLineConvergesToNearRoot) {
+  Env env{{1.0, 1.0}};
+  double *unknowns[] = {&env.w[0], &env.w[1]};
+  ASSERT_EQ(eqc_solve_block(2, unknowns, circleLine, &env, 1e-10, 50), EQC_OK);
+  const double x = (std::sqrt(7.0) - 1) / 2;
+  EXPECT_NEAR(env.w[0], x, 1e-12);
+  EXPECT_NEAR(env.w[1], x + 1, 1e-12);
+  EXPECT_LT(env.evaluations, 20);
+
+  // From the other side, the other intersection.
+  env = Env{{-2.0, -1.0}};
+  ASSERT_EQ(eqc_solve_block(2, unknowns, circleLine, &env, 1e-10, 50), EQC_OK);
+  EXPECT_NEAR(env.w[0], (-std::sqrt(7.0) - 1) / 2, 1e-12);
+  EXPECT_NEAR(env.w[1], (-std::sqrt(7.0) + 1) / 2, 1e-12);
+}
+
+TEST(Newton, LinearBlockIsExactAfterOneStep) {
+  Env env{{0.0, 0.0}};
+  double *unknowns[] = {&env.w[0], &env.w[1]};
+  ASSERT_EQ(eqc_solve_block(2, unknowns, badlyScaled, &env, 1e-12, 5), EQC_OK);
+  EXPECT_NEAR(env.w[0], 1e-9, 1e-21);
+  EXPECT_NEAR(env.w[1], 1e9, 1e-3);
+}
+
+TEST(Newton, NoRootFails) {
+  Env env{{0.0, 0.0}};
+  double *unknowns[] = {&env.w[0]};
+  EXPECT_EQ(eqc_solve_block(1, unknowns, noRoot, &env, 1e-10, 50),
+            EQC_ERR_NEWTON);
+  EXPECT_TRUE(std::isfinite(env.w[0]));
+  // Too few iterations for a solvable block fail the same way.
+  Env circle{{10.0, -3.0}};
+  double *circleUnknowns[] = {&circle.w[0], &circle.w[1]};
+  EXPECT_EQ(eqc_solve_block(2, circleUnknowns, circleLine, &circle, 1e-10, 2),
+            EQC_ERR_NEWTON);
+}
+
+TEST(Newton, SingularJacobian) {
+  Env env{{0.0, 0.0}};
+  double *unknowns[] = {&env.w[0], &env.w[1]};
+  EXPECT_EQ(eqc_solve_block(2, unknowns, dependent, &env, 1e-10, 20),
+            EQC_ERR_SINGULAR);
+}
+
+TEST(Newton, NonFiniteInitialResidual) {
+  Env env{{-1.0, 0.0}};
+  double *unknowns[] = {&env.w[0]};
+  EXPECT_EQ(eqc_solve_block(1, unknowns, logOfNegative, &env, 1e-10, 20),
+            EQC_ERR_NONFINITE);
+  // A guess inside the domain converges; damping keeps the iterates out of w <=
+  // 0.
+  env.w[0] = 20.0;
+  EXPECT_EQ(eqc_solve_block(1, unknowns, logOfNegative, &env, 1e-12, 50),
+            EQC_OK);
+  EXPECT_NEAR(env.w[0], 1.0, 1e-12);
+}
+
+TEST(Newton, InvalidArguments) {
+  Env env{{0.0, 0.0}};
+  double *unknowns[] = {&env.w[0], nullptr};
+  EXPECT_EQ(eqc_solve_block(2, unknowns, circleLine, &env, 1e-10, 20),
+            EQC_ERR_ARGUMENT);
+  EXPECT_EQ(eqc_solve_block(1, unknowns, circleLine, &env, 0.0, 20),
+            EQC_ERR_ARGUMENT);
+  EXPECT_EQ(eqc_solve_block(1, unknowns, circleLine, &env, 1e-10, 0),
+            EQC_ERR_ARGUMENT);
+  EXPECT_EQ(eqc_solve_block(1, unknowns, nullptr, &env, 1e-10, 20),
+            EQC_ERR_ARGUMENT);
+  EXPECT_EQ(eqc_solve_block(0, nullptr, circleLine, &env, 1e-10, 20), EQC_OK);
+}
+
+TEST(LinSolve, ThreeByThreeTwoRightHandSides) {
+  // Row-major A and B; X = [[1, 2], [-1, 0], [3, 1]].
+  double a[9] = {2, 1, -1, -3, -1, 2, -2, 1, 2};
+  double x[6] = {1, 2, -1, 0, 3, 1};
+  double b[6];
+  for (int i = 0; i < 3; ++i)
+    for (int k = 0; k < 2; ++k) {
+      b[i * 2 + k] = 0;
+      for (int j = 0; j < 3; ++j)
+        b[i * 2 + k] += a[i * 3 + j] * x[j * 2 + k];
+    }
+  ASSERT_EQ(eqc_linsolve(3, a, b, 2), EQC_OK);
+  for (int i = 0; i < 6; ++i)
+    EXPECT_NEAR(b[i], x[i], 1e-14) << i;
+}
+
+TEST(LinSolve, SingularMatrices) {
+  double a[9] = {1, 2, 3, 4, 5, 6, 5, 7, 9}; // row 3 = row 1 + row 2
+  double b[3] = {1, 2, 3};
+  EXPECT_EQ(eqc_linsolve(3, a, b, 1), EQC_ERR_SINGULAR);
+  double zero[4] = {0, 0, 0, 0};
+  double b2[2] = {1, 1};
+  EXPECT_EQ(eqc_linsolve(2, zero, b2, 1), EQC_ERR_SINGULAR);
+  double nan[1] = {NAN};
+  double b1[1] = {1};
+  EXPECT_EQ(eqc_linsolve(1, nan, b1, 1), EQC_ERR_SINGULAR);
+}
+
+TEST(LinSolve, BadScalingIsNotSingularity) {
+  double a[4] = {1e-20, 0, 0, 1e20};
+  double b[2] = {1e-20, 2e20};
+  ASSERT_EQ(eqc_linsolve(2, a, b, 1), EQC_OK);
+  EXPECT_DOUBLE_EQ(b[0], 1.0);
+  EXPECT_DOUBLE_EQ(b[1], 2.0);
+}
+
+TEST(LinSolve, Arguments) {
+  double a[1] = {2}, b[1] = {4};
+  EXPECT_EQ(eqc_linsolve(-1, a, b, 1), EQC_ERR_ARGUMENT);
+  EXPECT_EQ(eqc_linsolve(1, nullptr, b, 1), EQC_ERR_ARGUMENT);
+  EXPECT_EQ(eqc_linsolve(1, a, b, -1), EQC_ERR_ARGUMENT);
+  EXPECT_EQ(eqc_linsolve(0, nullptr, nullptr, 1), EQC_OK);
+  ASSERT_EQ(eqc_linsolve(1, a, b, 1), EQC_OK);
+  EXPECT_EQ(b[0], 2.0);
+}

@@ -3,6 +3,7 @@
 
 #include "middle/ExprOps.h"
 
+#include <cctype>
 #include <charconv>
 #include <chrono>
 #include <cmath>
@@ -67,6 +68,13 @@ int outputCallback(void *user, double t, const double *x) {
   return 0;
 }
 
+/// A number for messages: enough digits to locate, few enough to be stable across CPUs and libms.
+std::string brief(double v, int digits = 8) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+  return buf;
+}
+
 bool parseDouble(const std::string &text, double &out) {
   char *end = nullptr;
   out = std::strtod(text.c_str(), &end);
@@ -76,7 +84,7 @@ bool parseDouble(const std::string &text, double &out) {
 /// Parameter values in dependency order; overridden parameters keep the given value and the
 /// parameters bound to them are recomputed.
 bool evaluateParameters(const FlatSystem &flat, const OdeModel &model, const SimulateOptions &opt,
-                        std::vector<double> &values, std::ostream &err) {
+                        std::vector<double> &values, Diagnostics &diags, std::ostream &err) {
   std::vector<char> overridden(flat.vars.size(), 0);
   for (const auto &[name, text] : opt.parameters) {
     int found = -1;
@@ -109,8 +117,7 @@ bool evaluateParameters(const FlatSystem &flat, const OdeModel &model, const Sim
   for (int v : model.params) {
     double x = value(v);
     if (!std::isfinite(x)) {
-      err << flat.vars[v].name << ": error: parameter '" << flat.vars[v].name << "' evaluates to "
-          << formatNumber(x) << "\n";
+      diags.error(flat.vars[v].loc, "parameter '" + flat.vars[v].name + "' evaluates to " + formatNumber(x));
       return false;
     }
   }
@@ -130,7 +137,7 @@ std::string loopDescription(const FlatSystem &flat, const CausalSystem &cs, cons
 
 void reportModelCode(Compilation &c, const CausalSystem &cs, const EquationSystem &sys, int code, double t) {
   int loop = code - EQC_MODEL_LOOP_FAILURE_BASE;
-  std::string at = "at time " + formatNumber(t) + ": ";
+  std::string at = "at time " + brief(t) + ": ";
   if (loop >= 0 && loop < static_cast<int>(cs.loops.size()))
     c.diags->error(sys.locs[cs.loops[loop].equations.front()], at + loopDescription(*c.flat, cs, sys, loop));
   else
@@ -251,8 +258,8 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
   }
 
   std::vector<double> values(flat.vars.size(), 0.0);
-  if (!evaluateParameters(flat, model, opt, values, err))
-    return ExitUsage;
+  if (!evaluateParameters(flat, model, opt, values, *c.diags, err))
+    return opt.parameters.empty() ? ExitSimulation : ExitUsage;
   for (int v : model.params)
     s.p.push_back(values[v]);
   std::vector<double> x(model.states.size()), dx(model.states.size(), 0.0);
@@ -282,7 +289,7 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
                : slot.storage == Storage::Algebraic  ? s.a[slot.index]
                                                      : 0.0;
     if (!std::isfinite(v)) {
-      c.diags->error(flat.vars[i].loc, "at time " + formatNumber(o.t_start) + ": initialization gives " +
+      c.diags->error(flat.vars[i].loc, "at time " + brief(o.t_start) + ": initialization gives " +
                                            flat.varName(static_cast<int>(i)) + " = " + formatNumber(v));
       return ExitSimulation;
     }
@@ -320,19 +327,43 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
     return out.commit(opt.output, err) ? ExitOk : ExitOutput;
 
   // Failure: say where and why, keep what was computed under a different name.
-  std::string at = "at time " + formatNumber(stats.t_reached) + " (step size " + formatNumber(stats.h_last) + "): ";
+  std::string at = "at time " + brief(stats.t_reached) + " (step size " + brief(stats.h_last, 3) + "): ";
   if (status == EQC_ERR_RHS) {
     reportModelCode(c, model.ode, model.simulation, stats.rhs_code, stats.t_reached);
   } else if (status == EQC_ERR_NONFINITE && stats.failed_component >= 0) {
     int v = model.states[stats.failed_component];
     c.diags->error(flat.vars[v].loc, at + "'" + flat.vars[v].name + "' or its derivative became NaN or infinite");
   } else {
-    c.diags->error(SourceRange{}, "simulation failed " + at + eqc_status_message(status));
+    std::string why = eqc_status_message(status);
+    if (!why.empty() && why.back() == '.')
+      why.pop_back();
+    why[0] = static_cast<char>(std::tolower(why[0]));
+    // Name the state that changes fastest relative to the tolerance: where a solution blows up
+    // or turns stiff, that is the variable to look at.
+    int fastest = -1;
+    double worst = 0;
+    if (!x.empty() && s.jit->rhs(stats.t_reached, x.data(), s.scratchDx.data(), s.a.data(), s.p.data()) == 0)
+      for (size_t i = 0; i < x.size(); ++i) {
+        double rate = std::fabs(s.scratchDx[i]) / (o.atol + o.rtol * std::fabs(x[i]));
+        if (!(rate <= worst)) {
+          worst = rate;
+          fastest = static_cast<int>(i);
+        }
+      }
+    if (fastest >= 0) {
+      int v = model.states[fastest];
+      c.diags->error(flat.vars[v].loc, "simulation failed " + at + why + "; the fastest-changing variable is '" +
+                                           flat.vars[v].name + "' (" + flat.vars[v].name + " = " +
+                                           brief(x[fastest], 3) + ", der(" + flat.vars[v].name +
+                                           ") = " + brief(s.scratchDx[fastest], 3) + ")");
+    } else {
+      c.diags->error(SourceRange{}, "simulation failed " + at + why);
+    }
   }
   if (opt.output != "-") {
     std::string partial = opt.output + ".partial";
     if (out.commit(partial, err))
-      err << "eqc: note: the results up to time " << formatNumber(stats.t_reached) << " are in '" << partial << "'\n";
+      err << "eqc: note: the results up to time " << brief(stats.t_reached) << " are in '" << partial << "'\n";
   }
   return ExitSimulation;
 }

@@ -19,20 +19,20 @@ struct Typed {
   bool isBool = false;
 };
 
+/// Optimal-string-alignment distance: edits plus adjacent transpositions ("gian" → "gain" is 1).
 size_t editDistance(const std::string &a, const std::string &b) {
-  std::vector<size_t> row(b.size() + 1);
+  std::vector<std::vector<size_t>> d(a.size() + 1, std::vector<size_t>(b.size() + 1));
+  for (size_t i = 0; i <= a.size(); ++i)
+    d[i][0] = i;
   for (size_t j = 0; j <= b.size(); ++j)
-    row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t prev = row[0];
-    row[0] = i;
+    d[0][j] = j;
+  for (size_t i = 1; i <= a.size(); ++i)
     for (size_t j = 1; j <= b.size(); ++j) {
-      size_t cur = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] != b[j - 1])});
-      prev = cur;
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1])});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
     }
-  }
-  return row[b.size()];
+  return d[a.size()][b.size()];
 }
 
 class Flattener {
@@ -432,10 +432,12 @@ private:
     auto it = symbols_.find(e.text);
     if (it == symbols_.end()) {
       std::string best;
-      size_t bestDist = 3;
+      size_t bestDist = std::max<size_t>(1, e.text.size() / 3) + 1;
       for (const std::string &n : order_) {
+        if (n.size() > e.text.size() + bestDist || e.text.size() > n.size() + bestDist)
+          continue;
         size_t d = editDistance(n, e.text);
-        if (d < bestDist && d < std::max<size_t>(2, e.text.size() / 2)) {
+        if (d < bestDist) {
           bestDist = d;
           best = n;
         }

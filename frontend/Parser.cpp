@@ -12,22 +12,53 @@ namespace {
 
 using P = eqcgrammar::EqcParser;
 
+/// ANTLR lists every token that may start an expression; say so in words.
+std::string readable(std::string msg) {
+  const std::string exprStart = "{'(', '+', '-', 'if', 'not', 'true', 'false', IDENT, NUMBER, STRING}";
+  size_t at = msg.find(exprStart);
+  if (at != std::string::npos)
+    msg.replace(at, exprStart.size(), "an expression");
+  return msg;
+}
+
 /// Forwards ANTLR's lexer and parser errors to the diagnostics engine.
 class ErrorCollector : public antlr4::BaseErrorListener {
 public:
   ErrorCollector(Diagnostics &diags, uint32_t buffer) : diags_(diags), buffer_(buffer) {}
-  void syntaxError(antlr4::Recognizer *, antlr4::Token *offending, size_t line, size_t column,
+  void syntaxError(antlr4::Recognizer *recognizer, antlr4::Token *offending, size_t line, size_t column,
                    const std::string &msg, std::exception_ptr) override {
     SourceRange r{buffer_, static_cast<uint32_t>(line), static_cast<uint32_t>(column + 1), 1};
     if (offending && offending->getType() != antlr4::Token::EOF &&
         offending->getStopIndex() >= offending->getStartIndex())
       r.length = static_cast<uint32_t>(offending->getStopIndex() - offending->getStartIndex() + 1);
-    diags_.error(r, "syntax error: " + msg);
+    // A missing token belongs right after the previous one (`x = 1` ^ on its own line), not
+    // at the start of the next line.
+    auto *parser = dynamic_cast<antlr4::Parser *>(recognizer);
+    if (parser && msg.rfind("missing", 0) == 0) {
+      antlr4::Token *prev = parser->getTokenStream()->LT(-1);
+      if (prev && prev->getType() != antlr4::Token::EOF) {
+        r.line = static_cast<uint32_t>(prev->getLine());
+        r.column = static_cast<uint32_t>(prev->getCharPositionInLine() + 1 + prev->getText().size());
+        r.length = 1;
+      }
+    }
+    diags_.error(r, "syntax error: " + readable(msg));
   }
 
 private:
   Diagnostics &diags_;
   uint32_t buffer_;
+};
+
+/// ANTLR's recovery, except that a ';' is never deleted as "extraneous": statements end there,
+/// so deleting it would glue the next declaration onto a broken one and hide its own errors.
+class StatementErrorStrategy : public antlr4::DefaultErrorStrategy {
+protected:
+  antlr4::Token *singleTokenDeletion(antlr4::Parser *recognizer) override {
+    if (recognizer->getCurrentToken()->getText() == ";")
+      return nullptr;
+    return DefaultErrorStrategy::singleTokenDeletion(recognizer);
+  }
 };
 
 class TreeLowering {
@@ -261,6 +292,7 @@ std::optional<ast::File> parseBuffer(const SourceManager &sources, uint32_t buff
   eqcgrammar::EqcParser parser(&tokens);
   parser.removeErrorListeners();
   parser.addErrorListener(&collector);
+  parser.setErrorHandler(std::make_shared<StatementErrorStrategy>());
   P::StoredDefinitionContext *tree = nullptr;
   try {
     tree = parser.storedDefinition();

@@ -46,14 +46,17 @@ std::optional<Matching> matchEquations(const FlatSystem &flat, const EquationSys
   auto plural = [](size_t n, const char *w) { return std::to_string(n) + " " + w + (n == 1 ? "" : "s"); };
   if (!parts.overRows.empty()) {
     SourceRange at = sys.locs[parts.overRows.front()];
-    std::string msg = "the " + sys.purpose + " problem is structurally singular: " +
-                      plural(parts.overRows.size(), "equation") + " involve only " +
-                      plural(parts.overCols.size(), "unknown") +
-                      (parts.overCols.empty() ? "" : " (" + joinNames(flat, sys, parts.overCols) + ")");
+    size_t nr = parts.overRows.size(), nc = parts.overCols.size();
+    std::string msg = "the " + sys.purpose + " problem is structurally singular: " + plural(nr, "equation") +
+                      (nr == 1 ? " involves " : " involve ") +
+                      (nc == 0 ? "none of the unknowns" : "only " + plural(nc, "unknown") + " (" +
+                                                             joinNames(flat, sys, parts.overCols) + ")");
     diags.error(at, msg);
     std::vector<std::string> states;
+    bool pureConstraint = false;
     for (int r : parts.overRows) {
       diags.note(sys.locs[r], sys.labels[r] + " is in the over-determined part");
+      pureConstraint = pureConstraint || g.adj[r].empty();
       for (int v : collectVars(sys.residuals[r]))
         if (flat.isState(v) && sys.purpose == "simulation") {
           std::string n = flat.vars[v].name;
@@ -65,9 +68,10 @@ std::optional<Matching> matchEquations(const FlatSystem &flat, const EquationSys
       std::string list;
       for (size_t i = 0; i < states.size(); ++i)
         list += (i ? ", " : "") + states[i];
-      diags.note(at, "these equations constrain the differentiated variables " + list +
-                         ": the model has differential index > 1 and needs index reduction "
-                         "(differentiating these equations), which eqc does not implement yet");
+      diags.note(at, std::string(pureConstraint ? "these equations constrain the differentiated variables "
+                                                : "these equations also involve the differentiated variables ") +
+                         list + (pureConstraint ? ": the model has differential index > 1" : ": if they constrain them, the model has differential index > 1") +
+                         " and needs index reduction (differentiating these equations), which eqc does not implement yet");
     }
   }
   if (!parts.underCols.empty()) {

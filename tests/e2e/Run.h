@@ -1,0 +1,89 @@
+// Helpers of the end-to-end tests: run build/eqc in a scratch directory, read its CSV output.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace eqc::test {
+
+struct RunResult {
+  int exitCode = -1;
+  std::string stderrText;
+};
+
+/// A fresh directory per test under the build tree.
+inline std::string scratchDir(const std::string &name) {
+  std::filesystem::path dir = std::filesystem::path(EQC_SCRATCH_DIR) / name;
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir.string();
+}
+
+/// Runs `eqc <args>` in `cwd`; captures stderr (stdout is discarded unless `stdoutFile` is set).
+inline RunResult runEqc(const std::string &args, const std::string &cwd, const std::string &stdoutFile = "/dev/null") {
+  std::string cmd = "cd '" + cwd + "' && '" EQC_BINARY "' " + args + " 2>&1 1>'" + stdoutFile + "'; echo \"@exit=$?\"";
+  RunResult r;
+  FILE *pipe = popen(cmd.c_str(), "r");
+  if (!pipe)
+    return r;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0)
+    r.stderrText.append(buf, n);
+  pclose(pipe);
+  size_t at = r.stderrText.rfind("@exit=");
+  if (at != std::string::npos) {
+    r.exitCode = std::atoi(r.stderrText.c_str() + at + 6);
+    r.stderrText.erase(at);
+  }
+  return r;
+}
+
+/// A CSV file with a header row: column name → values.
+struct Csv {
+  std::vector<std::string> names;
+  std::vector<std::vector<double>> rows;
+  int column(const std::string &name) const {
+    for (size_t i = 0; i < names.size(); ++i)
+      if (names[i] == name)
+        return static_cast<int>(i);
+    ADD_FAILURE() << "no column " << name;
+    return 0;
+  }
+  double at(size_t row, const std::string &name) const { return rows[row][column(name)]; }
+};
+
+inline Csv readCsv(const std::string &path) {
+  Csv csv;
+  std::ifstream in(path);
+  EXPECT_TRUE(in.good()) << "cannot read " << path;
+  std::string line;
+  if (std::getline(in, line)) {
+    std::stringstream ss(line);
+    std::string item;
+    while (std::getline(ss, item, ','))
+      csv.names.push_back(item);
+  }
+  while (std::getline(in, line)) {
+    std::vector<double> row;
+    std::stringstream ss(line);
+    std::string item;
+    while (std::getline(ss, item, ','))
+      row.push_back(std::strtod(item.c_str(), nullptr));
+    EXPECT_EQ(row.size(), csv.names.size()) << "ragged row: " << line;
+    csv.rows.push_back(std::move(row));
+  }
+  return csv;
+}
+
+inline std::string example(const std::string &name) { return std::string(EQC_SOURCE_DIR) + "/examples/" + name; }
+
+} // namespace eqc::test

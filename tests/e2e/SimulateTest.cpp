@@ -1,0 +1,270 @@
+// End-to-end: `eqc simulate` on the examples, compared with analytic solutions.
+#include "Run.h"
+
+#include <cmath>
+
+using namespace eqc::test;
+
+namespace {
+
+/// x'' + c x' + k x = 0, x(0) = 1, x'(0) = 0 (underdamped).
+double oscillator(double t, double k, double c, double *v = nullptr) {
+  double wd = std::sqrt(k - c * c / 4), s = -c / 2;
+  double x = std::exp(s * t) * (std::cos(wd * t) - s / wd * std::sin(wd * t));
+  if (v)
+    *v = std::exp(s * t) * (s * std::cos(wd * t) - s * s / wd * std::sin(wd * t) - wd * std::sin(wd * t) -
+                            s * std::cos(wd * t));
+  return x;
+}
+
+TEST(Simulate, OscillatorDopri5MatchesAnalyticSolution) {
+  std::string dir = scratchDir("osc_dopri5");
+  RunResult r = runEqc("simulate " + example("oscillator.eq") + " -o out.csv", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  ASSERT_EQ(csv.names, (std::vector<std::string>{"time", "x", "v", "a"}));
+  ASSERT_EQ(csv.rows.size(), 1001u); // StopTime 10, Interval 0.01
+  double worst = 0;
+  for (size_t i = 0; i < csv.rows.size(); ++i) {
+    double t = csv.at(i, "time"), v;
+    double x = oscillator(t, 4.0, 0.1, &v);
+    worst = std::max({worst, std::fabs(csv.at(i, "x") - x), std::fabs(csv.at(i, "v") - v)});
+    // The algebraic variable satisfies its equation on every output row.
+    EXPECT_NEAR(csv.at(i, "a"), -0.1 * csv.at(i, "v") - 4.0 * csv.at(i, "x"), 1e-12);
+  }
+  EXPECT_LT(worst, 1e-6); // Tolerance = 1e-8 from the experiment annotation
+  EXPECT_DOUBLE_EQ(csv.rows.back()[0], 10.0);
+}
+
+TEST(Simulate, OscillatorRk4FixedStepWithOverrides) {
+  std::string dir = scratchDir("osc_rk4");
+  RunResult r = runEqc("simulate " + example("oscillator.eq") + " --method rk4 --dt 1e-3 --t-end 5 -p k=9 -o out.csv",
+                       dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  ASSERT_EQ(csv.rows.size(), 501u); // Interval 0.01 = every 10th step of 1e-3
+  double worst = 0;
+  for (size_t i = 0; i < csv.rows.size(); ++i)
+    worst = std::max(worst, std::fabs(csv.at(i, "x") - oscillator(csv.at(i, "time"), 9.0, 0.1)));
+  EXPECT_LT(worst, 1e-10); // RK4: error ~ h^4
+  EXPECT_GT(worst, 1e-16);
+  EXPECT_DOUBLE_EQ(csv.rows.back()[0], 5.0);
+}
+
+TEST(Simulate, VarsSelectsColumnsIncludingDerivatives) {
+  std::string dir = scratchDir("osc_vars");
+  RunResult r = runEqc("simulate " + example("oscillator.eq") + " --vars 'a,der(x)' --t-end 1 -o out.csv", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  ASSERT_EQ(csv.names, (std::vector<std::string>{"time", "a", "der(x)"}));
+  EXPECT_DOUBLE_EQ(csv.at(0, "a"), -4.0);
+  EXPECT_DOUBLE_EQ(csv.at(0, "der(x)"), 0.0);
+}
+
+double chainExact(int k, double t) {
+  switch (k) {
+  case 1: return 2 * std::sin(t);
+  case 2: return std::cos(t);
+  case 3: return -std::sin(t) - std::cos(t);
+  case 4: return std::sin(t) - 2 * std::cos(t);
+  case 5: return 2 * std::sin(t);
+  default: return std::cos(t);
+  }
+}
+
+// Seed 001: the reduced ODE integrated with dopri5 at rtol 1e-10 matches the analytic solution.
+TEST(Simulate, SeedChainDopri5At1e10MatchesAnalyticAtT20) {
+  std::string dir = scratchDir("chain_dopri5");
+  RunResult r = runEqc("simulate " + example("chain6.eq") + " --method dopri5 --rtol 1e-10 -o out.csv", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  const auto &last = csv.rows.back();
+  ASSERT_DOUBLE_EQ(last[0], 20.0);
+  for (int k = 1; k <= 6; ++k)
+    EXPECT_NEAR(last[k], chainExact(k, 20.0), 1e-7) << "x" << k;
+}
+
+// Seed 001: Heun with dt = 0.2 drifts on x5 and x6, exactly as the seed's R code computes it.
+TEST(Simulate, SeedChainHeunReproducesTheSeedsDrift) {
+  std::string dir = scratchDir("chain_heun");
+  RunResult r = runEqc("simulate " + example("chain6.eq") + " --method heun --dt 0.2 -o out.csv", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  ASSERT_EQ(csv.rows.size(), 101u); // t = 0, 0.2, ..., 20
+  // The seed's metodo_heun, transcribed.
+  auto f = [](double t, const double *y, double *d) {
+    d[0] = 2 * std::cos(t);
+    for (int i = 1; i < 6; ++i)
+      d[i] = std::sin(t) - y[i - 1];
+  };
+  double y[6] = {0, 1, -1, -2, 0, 1}, k1[6], k2[6], tmp[6];
+  const double h = 0.2;
+  for (int n = 0; n < 100; ++n) {
+    double t = n * h;
+    for (int i = 0; i < 6; ++i)
+      EXPECT_NEAR(csv.rows[n][i + 1], y[i], 1e-9 * (1 + std::fabs(y[i]))) << "x" << i + 1 << " at t=" << t;
+    f(t, y, k1);
+    for (int i = 0; i < 6; ++i)
+      tmp[i] = y[i] + h * k1[i];
+    f(t + h, tmp, k2);
+    for (int i = 0; i < 6; ++i)
+      y[i] += h / 2 * (k1[i] + k2[i]);
+  }
+  const auto &last = csv.rows.back();
+  double drift6 = std::fabs(last[6] - chainExact(6, 20.0)), drift5 = std::fabs(last[5] - chainExact(5, 20.0));
+  double err1 = std::fabs(last[1] - chainExact(1, 20.0));
+  EXPECT_GT(drift6, 1.0);  // the visible drift of the seed's figure 25.1
+  EXPECT_GT(drift5, 0.1);
+  EXPECT_LT(err1, 1e-2);   // x1 only carries the trapezoid rule's own error
+}
+
+// Series RLC with a sine source: z' = A z + b sin(ωt) solved in closed form.
+TEST(Simulate, SeriesRlcMatchesClosedFormSolution) {
+  std::string dir = scratchDir("rlc");
+  RunResult r = runEqc("simulate " + example("rlc.eq") + " -o out.csv", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  const double R = 10, L = 0.5, C = 1e-3, V0 = 5, w = 2 * M_PI * 50;
+  // z = (vC, i); A = [[0, 1/C], [-1/L, -R/L]], b = (0, V0/L).
+  double a11 = 0, a12 = 1 / C, a21 = -1 / L, a22 = -R / L, b2 = V0 / L;
+  // Particular solution P sin + Q cos with (A² + ω² I) Q = -ω b, P = A Q / ω.
+  double m11 = a11 * a11 + a12 * a21 + w * w, m12 = a11 * a12 + a12 * a22;
+  double m21 = a21 * a11 + a22 * a21, m22 = a21 * a12 + a22 * a22 + w * w;
+  double det = m11 * m22 - m12 * m21;
+  double q1 = (m12 * w * b2) / det, q2 = (-m11 * w * b2) / det;
+  double p1 = (a11 * q1 + a12 * q2) / w, p2 = (a21 * q1 + a22 * q2) / w;
+  // Homogeneous part e^{At} (z0 - Q) with e^{At} = e^{st} (cos βt I + sin βt / β (A - s I)).
+  double s = (a11 + a22) / 2, beta = std::sqrt((a11 * a22 - a12 * a21) - s * s);
+  double h1 = -q1, h2 = -q2;
+  double worst = 0;
+  for (size_t k = 0; k < csv.rows.size(); ++k) {
+    double t = csv.at(k, "time");
+    double e = std::exp(s * t), cb = std::cos(beta * t), sb = std::sin(beta * t) / beta;
+    double vC = e * (cb * h1 + sb * ((a11 - s) * h1 + a12 * h2)) + p1 * std::sin(w * t) + q1 * std::cos(w * t);
+    double i = e * (cb * h2 + sb * (a21 * h1 + (a22 - s) * h2)) + p2 * std::sin(w * t) + q2 * std::cos(w * t);
+    worst = std::max({worst, std::fabs(csv.at(k, "vC") - vC), std::fabs(csv.at(k, "i") - i) * 100});
+    EXPECT_NEAR(csv.at(k, "vS"), csv.at(k, "vR") + csv.at(k, "vL") + csv.at(k, "vC"), 1e-9);
+  }
+  EXPECT_LT(worst, 1e-5); // volts, at Tolerance = 1e-8
+}
+
+TEST(Simulate, LotkaVolterraConservesItsInvariant) {
+  std::string dir = scratchDir("lv");
+  RunResult r = runEqc("simulate " + example("lotka_volterra.eq") + " -o out.csv", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  double v0 = csv.at(0, "V"), drift = 0;
+  for (size_t k = 0; k < csv.rows.size(); ++k)
+    drift = std::max(drift, std::fabs(csv.at(k, "V") - v0));
+  EXPECT_LT(drift, 1e-6);
+  // The orbit is closed: the prey population goes through several cycles.
+  double lo = 1e300, hi = 0;
+  for (size_t k = 0; k < csv.rows.size(); ++k) {
+    lo = std::min(lo, csv.at(k, "x"));
+    hi = std::max(hi, csv.at(k, "x"));
+  }
+  EXPECT_LT(lo, 1.0);
+  EXPECT_GT(hi, 9.9);
+}
+
+void writeFile(const std::string &path, const std::string &text) { std::ofstream(path) << text; }
+
+TEST(Simulate, AlgebraicLoopIsSolvedByNewtonOnEveryRow) {
+  std::string dir = scratchDir("loop");
+  writeFile(dir + "/loop.eq", R"(model Loop
+  Real x(start = 0, fixed = true);
+  Real a(start = 1), b;
+equation
+  der(x) = 1 - a*b;
+  a^3 + a = x + 1 + b;
+  b = sin(a) + 0.5*x;
+end Loop;
+)");
+  RunResult r = runEqc("simulate loop.eq --t-end 2 -o out.csv", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  for (size_t k = 0; k < csv.rows.size(); ++k) {
+    double x = csv.at(k, "x"), a = csv.at(k, "a"), b = csv.at(k, "b");
+    EXPECT_NEAR(a * a * a + a, x + 1 + b, 1e-9);
+    EXPECT_NEAR(b, std::sin(a) + 0.5 * x, 1e-12);
+  }
+}
+
+TEST(Simulate, InitialEquationsDetermineFreeStates) {
+  std::string dir = scratchDir("init");
+  writeFile(dir + "/init.eq", R"(model SteadyStart
+  parameter Real u = 2;
+  Real x(start = 0) "starts in steady state";
+  Real y(start = 3, fixed = true);
+equation
+  der(x) = -x + u;
+  der(y) = -y;
+initial equation
+  der(x) = 0;
+end SteadyStart;
+)");
+  RunResult r = runEqc("simulate init.eq --t-end 1 -o out.csv", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  for (size_t k = 0; k < csv.rows.size(); ++k)
+    EXPECT_NEAR(csv.at(k, "x"), 2.0, 1e-9);
+  EXPECT_DOUBLE_EQ(csv.at(0, "y"), 3.0);
+  EXPECT_NEAR(csv.rows.back()[csv.column("y")], 3 * std::exp(-1.0), 1e-6);
+}
+
+TEST(Simulate, FailedRunKeepsThePreviousResultAndWritesPartial) {
+  std::string dir = scratchDir("partial");
+  writeFile(dir + "/blowup.eq", "model B\n  Real x(start = 1, fixed = true);\nequation\n  der(x) = x^2;\nend B;\n");
+  writeFile(dir + "/out.csv", "precious\n");
+  RunResult r = runEqc("simulate blowup.eq --t-end 2 -o out.csv", dir);
+  EXPECT_EQ(r.exitCode, 5) << r.stderrText;
+  std::ifstream in(dir + "/out.csv");
+  std::string line;
+  std::getline(in, line);
+  EXPECT_EQ(line, "precious");
+  Csv partial = readCsv(dir + "/out.csv.partial");
+  ASSERT_GT(partial.rows.size(), 10u);
+  double tLast = partial.rows.back()[0];
+  EXPECT_LT(tLast, 1.0 + 1e-3);
+  EXPECT_GT(tLast, 0.99);
+  EXPECT_NE(r.stderrText.find("blowup.eq:2:8: error: simulation failed at time 1.0000"), std::string::npos)
+      << r.stderrText;
+  // No temporary file is left behind.
+  for (const auto &e : std::filesystem::directory_iterator(dir))
+    EXPECT_EQ(e.path().filename().string().find(".tmp-"), std::string::npos) << e.path();
+}
+
+TEST(Simulate, StatsReportStepsAndPhases) {
+  std::string dir = scratchDir("stats");
+  RunResult r = runEqc("simulate " + example("oscillator.eq") + " --stats -o out.csv", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  for (const char *needle : {"method dopri5: ", " steps, 0 rejected", "parse:", "causalize:", "jit:", "integration:"})
+    EXPECT_NE(r.stderrText.find(needle), std::string::npos) << needle << " in\n" << r.stderrText;
+}
+
+TEST(Check, PrintsTheFlatSystemAndTheEvaluationOrder) {
+  std::string dir = scratchDir("check");
+  RunResult r = runEqc("check " + example("oscillator.eq"), dir, dir + "/out.txt");
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  std::ifstream in(dir + "/out.txt");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::ifstream golden(std::string(EQC_SOURCE_DIR) + "/tests/e2e/golden/oscillator.check");
+  std::stringstream expected;
+  expected << golden.rdbuf();
+  EXPECT_EQ(ss.str(), expected.str());
+}
+
+TEST(Cli, UsageErrorsExitWithStatus1) {
+  std::string dir = scratchDir("cli");
+  EXPECT_EQ(runEqc("", dir).exitCode, 1);
+  EXPECT_EQ(runEqc("frobnicate x.eq", dir).exitCode, 1);
+  EXPECT_EQ(runEqc("simulate", dir).exitCode, 1);
+  EXPECT_EQ(runEqc("simulate " + example("oscillator.eq") + " --dt abc", dir).exitCode, 1);
+  EXPECT_EQ(runEqc("simulate " + example("oscillator.eq") + " --t-end -1 -o x.csv", dir).exitCode, 1);
+  EXPECT_EQ(runEqc("check " + example("oscillator.eq") + " --dump-after=nothing", dir).exitCode, 1);
+  EXPECT_EQ(runEqc("check missing-file.eq", dir).exitCode, 2);
+  EXPECT_EQ(runEqc("simulate --help", dir).exitCode, 0);
+}
+
+} // namespace

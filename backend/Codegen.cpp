@@ -177,6 +177,10 @@ private:
     auto args = f->arg_begin();
     Frame frame{&*args, &*(args + 1), &*(args + 2), &*(args + 3), &*(args + 4)};
     FunctionEmitter fe(*this, f, frame);
+    for (auto [to, from] : model.chainCopies) {
+      Value *v = fe.b().CreateLoad(types.f64, fe.b().CreateConstGEP1_64(types.f64, frame.x, from));
+      fe.b().CreateStore(v, fe.b().CreateConstGEP1_64(types.f64, frame.dx, to));
+    }
     for (const CausalStep &step : cs.steps) {
       if (step.loop < 0) {
         Value *v = fe.emit(step.value);
@@ -207,6 +211,8 @@ private:
     if (n)
       b.CreateMemSet(jac, b.getInt8(0), b.getInt64(n * n * 8), llvm::MaybeAlign(8));
 
+    for (auto [to, from] : model.chainCopies)
+      b.CreateStore(llvm::ConstantFP::get(types.f64, 1.0), b.CreateConstGEP1_64(types.f64, jac, to * n + from));
     const CausalSystem &cs = model.ode;
     // Variables read by each step, and the steps reading each variable.
     std::vector<std::vector<int>> reads(cs.steps.size());

@@ -2,6 +2,7 @@
 #include "frontend/Flatten.h"
 
 #include "middle/ExprOps.h"
+#include "middle/TimeDerivative.h"
 
 #include <algorithm>
 #include <cmath>
@@ -42,6 +43,7 @@ public:
     sys_.modelName = model.name;
     sys_.description = model.description;
     sys_.loc = model.range;
+    differentiator_ = std::make_unique<Differentiator>(*sys_.ctx);
   }
 
   std::optional<FlatSystem> run() {
@@ -460,42 +462,44 @@ private:
     return {ctx().var(sym.var, isBool), isBool};
   }
 
+  /// der(v) of a variable is the variable der(v); der(expr) is expanded by the chain rule, so
+  /// der(x*y) = der(x)*y + x*der(y) and der(der(x)) is a second derivative.
   Typed der(const ast::Expr &e, Context cx) {
     if (cx != Context::Equation) {
       diags_.error(e.range, "der() can only be used in equations");
       return fail();
     }
     const ast::Expr &arg = *e.args[0];
-    if (arg.kind == ast::ExprKind::Name) {
-      Typed t = name(arg, cx);
-      if (!t.expr)
-        return fail();
-      if (t.isBool) {
-        diags_.error(arg.range, "der() of a Boolean is not defined");
-        return fail();
-      }
-      if (t.expr->kind() == ExprKind::Time)
-        return {ctx().one(), false};
-      if (t.expr->kind() != ExprKind::Var || sys_.vars[t.expr->var()].role == VarRole::Parameter)
-        return {ctx().zero(), false}; // parameters and constants do not change
-      return {ctx().var(derivativeOf(t.expr->var())), false};
+    Typed t = lower(arg, cx);
+    if (!t.expr)
+      return fail();
+    if (t.isBool) {
+      diags_.error(arg.range, "der() of a Boolean expression is not defined");
+      return fail();
     }
-    diags_.error(arg.range, "der() of an expression is not supported yet (index reduction is not "
-                            "implemented); write der() of a variable");
-    return fail();
+    if (t.expr->kind() == ExprKind::Var)
+      return {ctx().var(sys_.derivativeVar(t.expr->var())), false};
+    for (const Expr *node : nonDifferentiable(t.expr)) {
+      diags_.error(arg.range, "der() of an expression containing '" + std::string(builtinInfo(node->builtin()).name) +
+                                  "(...)' is not supported: it is not differentiable where it jumps");
+      return fail();
+    }
+    return {timeDerivative(sys_, *differentiator_, t.expr), false};
   }
 
-  int derivativeOf(int v) {
-    if (sys_.vars[v].derivative < 0) {
-      Variable d;
-      d.name = "der(" + sys_.vars[v].name + ")";
-      d.role = VarRole::Derivative;
-      d.loc = sys_.vars[v].loc;
-      d.derivativeOf = v;
-      sys_.vars[v].derivative = static_cast<int>(sys_.vars.size());
-      sys_.vars.push_back(std::move(d));
+  /// Nodes whose derivative would hide a discontinuity (sign, floor, ceil, mod, relations).
+  static std::vector<const Expr *> nonDifferentiable(const Expr *e) {
+    std::vector<const Expr *> found, stack{e};
+    while (!stack.empty() && found.empty()) {
+      const Expr *n = stack.back();
+      stack.pop_back();
+      if (n->kind() == ExprKind::Call && (n->builtin() == Builtin::Sign || n->builtin() == Builtin::Floor ||
+                                          n->builtin() == Builtin::Ceil || n->builtin() == Builtin::Mod))
+        found.push_back(n);
+      for (const Expr *op : n->ops())
+        stack.push_back(op);
     }
-    return sys_.vars[v].derivative;
+    return found;
   }
 
   Typed call(const ast::Expr &e, Context cx) {
@@ -618,6 +622,7 @@ private:
   const ast::Model &model_;
   Diagnostics &diags_;
   FlatSystem sys_;
+  std::unique_ptr<Differentiator> differentiator_;
   std::unordered_map<std::string, Symbol> symbols_;
   std::vector<std::string> order_;
   std::vector<const ast::Component *> declarationEquations_;

@@ -18,9 +18,10 @@ const Expr *Differentiator::diff(const Expr *e, int var) {
 const Expr *Differentiator::rule(const Expr *e, int var) {
   ExprContext &c = ctx_;
   switch (e->kind()) {
+  case ExprKind::Time:
+    return var == kTime ? c.one() : c.zero();
   case ExprKind::Const:
   case ExprKind::BoolConst:
-  case ExprKind::Time:
   case ExprKind::Lt:
   case ExprKind::Le:
   case ExprKind::Eq:

@@ -43,6 +43,8 @@ const Expr *substitute(ExprContext &ctx, const Expr *e,
 /// Symbolic partial derivatives ∂e/∂var, memoized across calls on (node, variable).
 class Differentiator {
 public:
+  /// Pass as `var` to differentiate with respect to `time` (explicit occurrences only).
+  static constexpr int kTime = -1;
   explicit Differentiator(ExprContext &ctx) : ctx_(ctx) {}
   /// Requires: `e` is real-valued. Ensures: a canonical expression for ∂e/∂var, where
   /// piecewise-constant functions (sign, floor, ceil, relations) have derivative 0.

@@ -7,11 +7,19 @@
 
 namespace eqc {
 
-std::string FlatSystem::varName(int v) const {
-  const Variable &var = vars[v];
-  if (var.role == VarRole::Derivative)
-    return "der(" + vars[var.derivativeOf].name + ")";
-  return var.name;
+std::string FlatSystem::varName(int v) const { return vars[v].name; }
+
+int FlatSystem::derivativeVar(int v) {
+  if (vars[v].derivative < 0) {
+    Variable d;
+    d.name = "der(" + vars[v].name + ")";
+    d.role = VarRole::Derivative;
+    d.loc = vars[v].loc;
+    d.derivativeOf = v;
+    vars[v].derivative = static_cast<int>(vars.size());
+    vars.push_back(std::move(d));
+  }
+  return vars[v].derivative;
 }
 
 void FlatSystem::print(std::ostream &os) const {
@@ -49,6 +57,9 @@ void FlatSystem::print(std::ostream &os) const {
       os << "(" << mods << ")";
     os << ";  // " << (isState(static_cast<int>(i)) ? "state" : "algebraic") << "\n";
   }
+  for (size_t i = 0; i < vars.size(); ++i)
+    if (vars[i].role == VarRole::Derivative && isState(static_cast<int>(i)))
+      os << "  // " << vars[i].name << ": state (first-order form of " << vars[vars[i].derivative].name << ")\n";
   os << "equation\n";
   for (const Equation &eq : equations)
     os << "  " << toString(eq.lhs, namer) << " = " << toString(eq.rhs, namer) << ";\n";

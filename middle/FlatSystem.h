@@ -63,11 +63,14 @@ struct FlatSystem {
   std::vector<Equation> initialEquations;
   Experiment experiment;
 
-  bool isState(int v) const { return vars[v].role == VarRole::Unknown && vars[v].derivative >= 0; }
+  /// A variable whose derivative occurs: x of der(x), and der(x) of der(der(x)).
+  bool isState(int v) const { return vars[v].role != VarRole::Parameter && vars[v].derivative >= 0; }
   /// The residual lhs - rhs of an equation.
   const Expr *residual(const Equation &eq) const { return ctx->sub(eq.lhs, eq.rhs); }
-  /// Printing name: `x`, `der(x)`.
+  /// Printing name: `x`, `der(x)`, `der(der(x))`.
   std::string varName(int v) const;
+  /// The variable der(v), created on first use. Requires: v is an Unknown or a Derivative.
+  int derivativeVar(int v);
   /// Prints the system in the form shown by `eqc check`.
   void print(std::ostream &os) const;
 };

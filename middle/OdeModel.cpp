@@ -14,7 +14,7 @@ OdeModel setupOdeModel(const FlatSystem &flat, Diagnostics &diags) {
     if (v.role == VarRole::Parameter) {
       m.slots[i] = {Storage::Param, static_cast<int>(m.params.size())};
       m.params.push_back(vi);
-    } else if (v.role == VarRole::Unknown && v.derivative >= 0) {
+    } else if (v.derivative >= 0) {
       m.slots[i] = {Storage::State, static_cast<int>(m.states.size())};
       m.states.push_back(vi);
     } else if (v.role == VarRole::Unknown) {
@@ -22,9 +22,18 @@ OdeModel setupOdeModel(const FlatSystem &flat, Diagnostics &diags) {
       m.algebraics.push_back(vi);
     }
   }
-  for (size_t i = 0; i < flat.vars.size(); ++i)
-    if (flat.vars[i].role == VarRole::Derivative)
-      m.slots[i] = {Storage::Derivative, m.slots[flat.vars[i].derivativeOf].index};
+  // A highest derivative lives in dx at its state's slot; a derivative that is itself a state
+  // feeds dx by a copy.
+  for (size_t i = 0; i < flat.vars.size(); ++i) {
+    const Variable &v = flat.vars[i];
+    if (v.role != VarRole::Derivative)
+      continue;
+    int of = m.slots[v.derivativeOf].index;
+    if (v.derivative >= 0)
+      m.chainCopies.emplace_back(of, m.slots[i].index);
+    else
+      m.slots[i] = {Storage::Derivative, of};
+  }
 
   auto addEquations = [&](EquationSystem &sys, const std::vector<Equation> &eqs, const char *label) {
     for (const Equation &eq : eqs) {
@@ -36,7 +45,8 @@ OdeModel setupOdeModel(const FlatSystem &flat, Diagnostics &diags) {
   m.simulation.purpose = "simulation";
   addEquations(m.simulation, flat.equations, "equation");
   for (int s : m.states)
-    m.simulation.unknowns.push_back(flat.vars[s].derivative);
+    if (!flat.isState(flat.vars[s].derivative))
+      m.simulation.unknowns.push_back(flat.vars[s].derivative);
   for (int a : m.algebraics)
     m.simulation.unknowns.push_back(a);
 
@@ -66,7 +76,8 @@ OdeModel setupOdeModel(const FlatSystem &flat, Diagnostics &diags) {
   } else {
     for (int s : m.states)
       if (!flat.vars[s].hasStart)
-        diags.warning(flat.vars[s].loc, "state '" + flat.vars[s].name + "' has no start value; it starts at 0");
+        diags.warning(flat.vars[s].loc, "state '" + flat.vars[s].name + "' has no start value; it starts at 0" +
+                                            (flat.vars[s].role == VarRole::Derivative ? " (set it with an initial equation)" : ""));
   }
   return m;
 }

@@ -28,6 +28,9 @@ struct OdeModel {
   EquationSystem initialization; ///< unknowns: non-fixed states, derivatives and algebraics
   CausalSystem init;
   std::vector<int> freeStates; ///< states determined by initial equations rather than start values
+  /// dx[first] = x[second]: a state whose derivative is itself a state (x' = der(x) when der(der(x))
+  /// occurs), the first-order lowering of higher derivatives.
+  std::vector<std::pair<int, int>> chainCopies;
 };
 
 /// Assigns run-time storage to each variable and sets up the simulation and initialization

@@ -212,6 +212,28 @@ end SteadyStart;
   EXPECT_NEAR(csv.rows.back()[csv.column("y")], 3 * std::exp(-1.0), 1e-6);
 }
 
+TEST(Simulate, SecondDerivativesAndDerOfExpressionsAreLoweredToFirstOrder) {
+  std::string dir = scratchDir("second");
+  writeFile(dir + "/second.eq", R"(model Second
+  Real x(start = 1, fixed = true), e;
+equation
+  der(der(x)) = -x;
+  e = der(x^2 + der(x)^2);   // d/dt of the energy: 0 along the solution
+initial equation
+  der(x) = 0;
+end Second;
+)");
+  RunResult r = runEqc("simulate second.eq --t-end 6 --rtol 1e-10 --vars 'x,der(x),e' -o out.csv", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  for (size_t k = 0; k < csv.rows.size(); ++k) {
+    double t = csv.at(k, "time");
+    EXPECT_NEAR(csv.at(k, "x"), std::cos(t), 1e-8);
+    EXPECT_NEAR(csv.at(k, "der(x)"), -std::sin(t), 1e-8);
+    EXPECT_NEAR(csv.at(k, "e"), 0.0, 1e-12);
+  }
+}
+
 TEST(Simulate, FailedRunKeepsThePreviousResultAndWritesPartial) {
   std::string dir = scratchDir("partial");
   writeFile(dir + "/blowup.eq", "model B\n  Real x(start = 1, fixed = true);\nequation\n  der(x) = x^2;\nend B;\n");

@@ -1,0 +1,19 @@
+// Total time derivative by the chain rule.
+#include "middle/TimeDerivative.h"
+
+namespace eqc {
+
+const Expr *timeDerivative(FlatSystem &flat, Differentiator &diff, const Expr *e) {
+  ExprContext &ctx = *flat.ctx;
+  std::vector<const Expr *> terms{diff.diff(e, Differentiator::kTime)};
+  for (int v : collectVars(e)) {
+    if (flat.vars[v].role == VarRole::Parameter)
+      continue;
+    const Expr *partial = diff.diff(e, v);
+    if (!partial->isConst(0))
+      terms.push_back(ctx.mul(partial, ctx.var(flat.derivativeVar(v))));
+  }
+  return ctx.add(std::move(terms));
+}
+
+} // namespace eqc

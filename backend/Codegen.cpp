@@ -84,10 +84,17 @@ public:
       : flat(flat), model(model), ctx(c), types(c), symbols(symbols),
         module(std::make_unique<llvm::Module>(flat.modelName, c)), diff(*flat.ctx) {}
 
-  std::unique_ptr<llvm::Module> run() {
-    emitSequenceFunction(symbols.rhs, model.ode, model.simulation, "ode", /*writableX=*/false);
-    emitSequenceFunction(symbols.init, model.init, model.initialization, "init", /*writableX=*/true);
-    emitJacobian();
+  std::unique_ptr<llvm::Module> run(ModelPart part) {
+    if (part == ModelPart::Jacobian) {
+      emitJacobian();
+      return std::move(module);
+    }
+    llvm::Function *rhs = emitSequenceFunction(symbols.rhs, model.ode, model.simulation, "ode");
+    if (model.initialization.unknowns == model.simulation.unknowns &&
+        model.initialization.residuals == model.simulation.residuals)
+      emitForwarder(symbols.init, rhs); // nothing to initialize beyond what rhs computes
+    else
+      emitSequenceFunction(symbols.init, model.init, model.initialization, "init");
     return std::move(module);
   }
 
@@ -169,9 +176,19 @@ private:
       fe.forget(var);
   }
 
-  void emitSequenceFunction(const std::string &name, const CausalSystem &cs, const EquationSystem &sys,
-                            const std::string &tag, bool writableX) {
-    (void)writableX; // the C signature differs only in const-ness
+  /// `name(args) { return target(args); }`, with target kept out of line so its body is compiled once.
+  void emitForwarder(const std::string &name, llvm::Function *target) {
+    llvm::Function *f = newFunction(name, target->getFunctionType(), false);
+    target->addFnAttr(llvm::Attribute::NoInline);
+    llvm::IRBuilder<> b(&f->getEntryBlock());
+    std::vector<Value *> args;
+    for (auto &a : f->args())
+      args.push_back(&a);
+    b.CreateRet(b.CreateCall(target, args));
+  }
+
+  llvm::Function *emitSequenceFunction(const std::string &name, const CausalSystem &cs, const EquationSystem &sys,
+                                       const std::string &tag) {
     auto *type = llvm::FunctionType::get(types.i32, {types.f64, types.f64ptr, types.f64ptr, types.f64ptr, types.f64ptr}, false);
     llvm::Function *f = newFunction(name, type, false);
     auto args = f->arg_begin();
@@ -195,6 +212,7 @@ private:
     }
     (void)sys;
     fe.b().CreateRet(fe.b().getInt32(0));
+    return f;
   }
 
   /// Forward-mode tangents through the evaluation sequence, one column per state; only the steps
@@ -505,8 +523,8 @@ Value *FunctionEmitter::compute(const Expr *e) {
 } // namespace
 
 std::unique_ptr<llvm::Module> generateModelIR(FlatSystem &flat, const OdeModel &model, llvm::LLVMContext &context,
-                                              const ModelSymbols &symbols) {
-  std::unique_ptr<llvm::Module> m = ModuleEmitter(flat, model, context, symbols).run();
+                                              const ModelSymbols &symbols, ModelPart part) {
+  std::unique_ptr<llvm::Module> m = ModuleEmitter(flat, model, context, symbols).run(part);
   std::string err;
   llvm::raw_string_ostream os(err);
   if (llvm::verifyModule(*m, &os)) {

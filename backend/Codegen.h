@@ -22,9 +22,14 @@ struct ModelSymbols {
   }
 };
 
+/// Which functions a module holds: the Jacobian goes in a module of its own so that a JIT compiles
+/// it only when it is first asked for.
+enum class ModelPart { Simulation, Jacobian };
+
 /// Requires: a causalized OdeModel. Ensures: a verified module defining the functions of
-/// backend/ModelAbi.h under `symbols`, which call eqc_solve_block/eqc_linsolve of the runtime.
-std::unique_ptr<llvm::Module> generateModelIR(FlatSystem &flat, const OdeModel &model,
-                                              llvm::LLVMContext &context, const ModelSymbols &symbols);
+/// backend/ModelAbi.h under `symbols` (rhs and init, or jac), which call eqc_solve_block and
+/// eqc_linsolve of the runtime.
+std::unique_ptr<llvm::Module> generateModelIR(FlatSystem &flat, const OdeModel &model, llvm::LLVMContext &context,
+                                              const ModelSymbols &symbols, ModelPart part);
 
 } // namespace eqc

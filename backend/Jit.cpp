@@ -21,9 +21,23 @@ namespace eqc {
 
 struct JitModel::Impl {
   std::unique_ptr<llvm::orc::LLJIT> jit;
+  std::string jacSymbol;
+  eqc_model_jac_fn jac = nullptr;
 };
 
 JitModel::~JitModel() = default;
+
+eqc_model_jac_fn JitModel::jacobian() {
+  if (!impl->jac) {
+    auto sym = impl->jit->lookup(impl->jacSymbol);
+    if (!sym) {
+      llvm::consumeError(sym.takeError());
+      return nullptr;
+    }
+    impl->jac = reinterpret_cast<eqc_model_jac_fn>(sym->getAddress());
+  }
+  return impl->jac;
+}
 
 namespace {
 
@@ -32,6 +46,23 @@ std::string printModule(const llvm::Module &m) {
   llvm::raw_string_ostream os(text);
   m.print(os, nullptr);
   return os.str();
+}
+
+size_t instructionCount(const llvm::Module &m) {
+  size_t n = 0;
+  for (const llvm::Function &f : m)
+    n += f.getInstructionCount();
+  return n;
+}
+
+/// LLVM's machine scheduler is superlinear on the huge straight-line blocks of big models and
+/// buys them nothing measurable (bench/README.md); keep it for small modules only.
+void setMachineScheduler(bool enabled) {
+  auto &options = llvm::cl::getRegisteredOptions();
+  auto it = options.find("enable-misched");
+  if (it != options.end())
+    if (auto *opt = static_cast<llvm::cl::opt<bool> *>(it->second))
+      opt->setValue(enabled);
 }
 
 void optimize(llvm::Module &m, llvm::TargetMachine &tm, int level) {
@@ -63,20 +94,20 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
     llvm::InitializeNativeTargetAsmPrinter();
   });
   using Clock = std::chrono::steady_clock;
-  auto phase = [&](const char *name, Clock::time_point since) {
-    if (options.timePhase)
-      options.timePhase(name, std::chrono::duration<double>(Clock::now() - since).count());
-  };
+  auto seconds = [](Clock::time_point since) { return std::chrono::duration<double>(Clock::now() - since).count(); };
 
   auto start = Clock::now();
   auto context = std::make_unique<llvm::LLVMContext>();
   ModelSymbols symbols = ModelSymbols::forPrefix("eqc_" + flat.modelName + "_");
-  std::unique_ptr<llvm::Module> module = generateModelIR(flat, model, *context, symbols);
-  phase("codegen", start);
-  if (options.dumpIR)
-    options.dumpIR(printModule(*module));
+  std::unique_ptr<llvm::Module> simulation = generateModelIR(flat, model, *context, symbols, ModelPart::Simulation);
+  std::unique_ptr<llvm::Module> jacobian = generateModelIR(flat, model, *context, symbols, ModelPart::Jacobian);
+  if (options.timePhase)
+    options.timePhase("codegen", seconds(start));
+  if (options.dumpIR) {
+    options.dumpIR(printModule(*simulation));
+    options.dumpIR(printModule(*jacobian));
+  }
 
-  start = Clock::now();
   auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!jtmb) {
     error = llvm::toString(jtmb.takeError());
@@ -88,19 +119,35 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
     error = llvm::toString(tm.takeError());
     return nullptr;
   }
-  module->setDataLayout((*tm)->createDataLayout());
-  module->setTargetTriple((*tm)->getTargetTriple().str());
-  optimize(*module, **tm, options.optLevel);
-  phase("optimize", start);
-  if (options.dumpOptimizedIR)
-    options.dumpOptimizedIR(printModule(*module));
+  for (llvm::Module *m : {simulation.get(), jacobian.get()}) {
+    m->setDataLayout((*tm)->createDataLayout());
+    m->setTargetTriple((*tm)->getTargetTriple().str());
+  }
 
-  start = Clock::now();
   auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*jtmb)).create();
   if (!jit) {
     error = llvm::toString(jit.takeError());
     return nullptr;
   }
+  // Modules are optimized when first materialized, so the Jacobian costs nothing until used.
+  std::shared_ptr<llvm::TargetMachine> sharedTm = std::move(*tm);
+  // The transform outlives this call (the Jacobian is materialized later): it owns what it uses.
+  auto optimizeSeconds = std::make_shared<double>(0.0);
+  int optLevel = options.optLevel;
+  auto dumpOptimized = options.dumpOptimizedIR;
+  (*jit)->getIRTransformLayer().setTransform(
+      [sharedTm, optLevel, dumpOptimized, optimizeSeconds, seconds](llvm::orc::ThreadSafeModule tsm,
+                                                                    const llvm::orc::MaterializationResponsibility &) {
+        tsm.withModuleDo([&](llvm::Module &m) {
+          auto begin = Clock::now();
+          setMachineScheduler(instructionCount(m) < 5000);
+          optimize(m, *sharedTm, optLevel);
+          *optimizeSeconds += seconds(begin);
+          if (dumpOptimized)
+            dumpOptimized(printModule(m));
+        });
+        return llvm::Expected<llvm::orc::ThreadSafeModule>(std::move(tsm));
+      });
   llvm::orc::JITDylib &lib = (*jit)->getMainJITDylib();
   // The runtime's entry points are linked into this process; libm comes from the process too.
   llvm::orc::SymbolMap runtime;
@@ -120,10 +167,13 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
     return nullptr;
   }
   lib.addGenerator(std::move(*generator));
-  if (auto err = (*jit)->addIRModule(llvm::orc::ThreadSafeModule(std::move(module), std::move(context)))) {
-    error = llvm::toString(std::move(err));
-    return nullptr;
-  }
+  llvm::orc::ThreadSafeContext tsc(std::move(context));
+  for (auto *m : {&simulation, &jacobian})
+    if (auto err = (*jit)->addIRModule(llvm::orc::ThreadSafeModule(std::move(*m), tsc))) {
+      error = llvm::toString(std::move(err));
+      return nullptr;
+    }
+  start = Clock::now();
   auto result = std::make_unique<JitModel>();
   auto lookup = [&](const std::string &name, auto &fn) {
     auto sym = (*jit)->lookup(name);
@@ -134,11 +184,15 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
     fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(sym->getAddress());
     return true;
   };
-  if (!lookup(symbols.rhs, result->rhs) || !lookup(symbols.init, result->init) || !lookup(symbols.jac, result->jac))
+  if (!lookup(symbols.rhs, result->rhs) || !lookup(symbols.init, result->init))
     return nullptr;
-  phase("jit", start);
+  if (options.timePhase) {
+    options.timePhase("optimize", *optimizeSeconds);
+    options.timePhase("jit", seconds(start) - *optimizeSeconds);
+  }
   result->impl = std::make_unique<JitModel::Impl>();
   result->impl->jit = std::move(*jit);
+  result->impl->jacSymbol = symbols.jac;
   return result;
 }
 

@@ -25,7 +25,8 @@ public:
   ~JitModel();
   eqc_model_rhs_fn rhs = nullptr;
   eqc_model_init_fn init = nullptr;
-  eqc_model_jac_fn jac = nullptr;
+  /// The ODE Jacobian, compiled on first use (most runs never need it); nullptr on failure.
+  eqc_model_jac_fn jacobian();
 
   struct Impl;
   std::unique_ptr<Impl> impl;

@@ -157,7 +157,7 @@ end J;
   const int n = 3;
   std::vector<double> p{1.3}, x{0.4, -0.7, 1.1}, dx(n), a(m.model->algebraics.size(), 0.3), jac(n * n);
   ASSERT_EQ(m.jit->rhs(0.0, x.data(), dx.data(), a.data(), p.data()), 0);
-  ASSERT_EQ(m.jit->jac(0.0, x.data(), dx.data(), a.data(), p.data(), jac.data()), 0);
+  ASSERT_EQ(m.jit->jacobian()(0.0, x.data(), dx.data(), a.data(), p.data(), jac.data()), 0);
   for (int j = 0; j < n; ++j) {
     const double h = 1e-6;
     std::vector<double> xp = x, xm = x, fp(n), fm(n), ap = a, am = a;

@@ -183,6 +183,7 @@ private:
       if (!def) {
         diags_.error(sym.component->range, "parameter '" + name + "' has no value; write 'parameter " +
                                                sym.decl->typeName + " " + name + " = ...;'");
+        v.binding = ctx().zero();
         continue;
       }
       Typed t = lower(*def, Context::Parameter);
@@ -477,7 +478,7 @@ private:
       diags_.error(arg.range, "der() of a Boolean expression is not defined");
       return fail();
     }
-    if (t.expr->kind() == ExprKind::Var)
+    if (t.expr->kind() == ExprKind::Var && sys_.vars[t.expr->var()].role != VarRole::Parameter)
       return {ctx().var(sys_.derivativeVar(t.expr->var())), false};
     for (const Expr *node : nonDifferentiable(t.expr)) {
       diags_.error(arg.range, "der() of an expression containing '" + std::string(builtinInfo(node->builtin()).name) +

@@ -104,7 +104,9 @@ CausalSystem causalize(FlatSystem &flat, const EquationSystem &sys, const Matchi
       int var = sys.unknowns[m.rowToCol[row]];
       const Expr *r = sys.residuals[row];
       const Expr *slope = d.diff(r, var);
-      if (!slope->isConst(0) && !dependsOn(slope, var)) {
+      // A structural linearity test: a derivative free of var alone would also accept floor(var)
+      // or var inside an if-condition.
+      if (!slope->isConst(0) && isLinearIn(r, var)) {
         // r = slope*var + rest with rest = r|var=0, so var = -rest/slope.
         const Expr *rest = substitute(ctx, r, {{var, ctx.zero()}});
         out.steps.push_back({var, ctx.neg(ctx.div(rest, slope)), -1, row});

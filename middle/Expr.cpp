@@ -187,6 +187,11 @@ const Expr *ExprContext::mul(std::vector<const Expr *> factors) {
     else
       out.push_back(f);
   }
+  // A merged power can give back a product ((y*z)^2 * (y*z)^-1 = y*z): flatten again.
+  if (std::any_of(out.begin(), out.end(), [](const Expr *f) { return f->kind() == ExprKind::Mul; })) {
+    out.push_back(constant(c));
+    return mul(std::move(out));
+  }
   std::sort(out.begin(), out.end(), byId);
   if (out.empty())
     return constant(c);

@@ -53,6 +53,11 @@ private:
     case ExprKind::Mul:
       return product(e, prec);
     case ExprKind::Pow:
+      if (e->op(1)->isConst() && e->op(1)->value() < 0) { // x^-1 reads as 1/x
+        prec = PrecMul;
+        double k = -e->op(1)->value();
+        return "1/" + (k == 1 ? print(e->op(0), PrecPow) : print(e->op(0), PrecPow + 1) + "^" + formatNumber(k));
+      }
       prec = PrecPow;
       return print(e->op(0), PrecPow + 1) + "^" + print(e->op(1), PrecPow + 1);
     case ExprKind::Call: {
@@ -143,7 +148,8 @@ private:
         continue;
       if (f->kind() == ExprKind::Pow && f->op(1)->isConst() && f->op(1)->value() < 0) {
         double k = -f->op(1)->value();
-        std::string base = print(f->op(0), k == 1 ? PrecMul + 1 : PrecPow + 1);
+        // A denominator binds like an exponent: y/(2*x), y/(-x), y/x^2.
+        std::string base = print(f->op(0), k == 1 ? PrecPow : PrecPow + 1);
         den.push_back(k == 1 ? base : base + "^" + formatNumber(k));
       } else {
         num.push_back(print(f, PrecMul));
@@ -273,6 +279,49 @@ std::vector<int> collectVars(const Expr *e) {
 bool dependsOn(const Expr *e, int var) {
   std::vector<int> vars = collectVars(e);
   return std::binary_search(vars.begin(), vars.end(), var);
+}
+
+bool isLinearIn(const Expr *root, int var) {
+  // 0: free of var, 1: affine in var, 2: nonlinear; memoized per node (the input is a DAG).
+  std::unordered_map<const Expr *, int> memo;
+  std::function<int(const Expr *)> degree = [&](const Expr *e) -> int {
+    auto it = memo.find(e);
+    if (it != memo.end())
+      return it->second;
+    int d = 0;
+    switch (e->kind()) {
+    case ExprKind::Var:
+      d = e->var() == var ? 1 : 0;
+      break;
+    case ExprKind::Add:
+      for (const Expr *t : e->ops())
+        d = std::max(d, degree(t));
+      break;
+    case ExprKind::Mul: {
+      int sum = 0;
+      for (const Expr *f : e->ops())
+        sum += std::min(degree(f), 2);
+      d = std::min(sum, 2);
+      break;
+    }
+    case ExprKind::Pow:
+      d = degree(e->op(0));
+      if (degree(e->op(1)) != 0 || (d != 0 && !e->op(1)->isConst(1)))
+        d = d || degree(e->op(1)) ? 2 : 0;
+      break;
+    case ExprKind::If:
+      d = degree(e->op(0)) ? 2 : std::max(degree(e->op(1)), degree(e->op(2)));
+      break;
+    default:
+      for (const Expr *op : e->ops())
+        if (degree(op))
+          d = 2;
+      break;
+    }
+    memo.emplace(e, d);
+    return d;
+  };
+  return degree(root) <= 1;
 }
 
 namespace {

@@ -35,6 +35,10 @@ void collectVars(const Expr *e, std::vector<int> &out, std::vector<uint32_t> &se
 /// True when variable `var` occurs in `e`.
 bool dependsOn(const Expr *e, int var);
 
+/// True when `e` is affine in `var`: e = a*var + b with a, b free of var. Conservative: var inside
+/// a function call, an if-condition or a non-unit power counts as nonlinear.
+bool isLinearIn(const Expr *e, int var);
+
 /// Replaces variables by expressions (variables absent from the map are kept). Rebuilds only
 /// the nodes that change.
 const Expr *substitute(ExprContext &ctx, const Expr *e,

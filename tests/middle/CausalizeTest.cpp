@@ -1,0 +1,602 @@
+// Tests of causalization (assignments, algebraic loops, their order) on hand-built flat systems,
+// of the structural-singularity diagnostics, and of the ODE model set-up.
+#include "middle/Causalize.h"
+#include "middle/ExprOps.h"
+#include "middle/OdeModel.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <set>
+#include <sstream>
+
+namespace eqc {
+namespace {
+
+/// Builds a FlatSystem variable by variable and equation by equation.
+class SystemBuilder {
+public:
+  SystemBuilder() {
+    flat.ctx = std::make_shared<ExprContext>();
+    flat.modelName = "M";
+  }
+
+  ExprContext &ctx() { return *flat.ctx; }
+  const Expr *c(double v) { return ctx().constant(v); }
+
+  const Expr *unknown(const std::string &name, SourceRange loc = {}) {
+    return add(name, VarRole::Unknown, loc);
+  }
+  const Expr *parameter(const std::string &name, double value) {
+    const Expr *p = add(name, VarRole::Parameter, {});
+    flat.vars.back().binding = c(value);
+    return p;
+  }
+  /// Declares der(state) and returns it.
+  const Expr *derivative(const Expr *state) {
+    int s = state->var();
+    Variable d;
+    d.name = "der(" + flat.vars[s].name + ")";
+    d.role = VarRole::Derivative;
+    d.derivativeOf = s;
+    flat.vars[s].derivative = static_cast<int>(flat.vars.size());
+    flat.vars.push_back(d);
+    return ctx().var(flat.vars[s].derivative);
+  }
+  void equation(const Expr *lhs, const Expr *rhs, SourceRange loc = {}) {
+    flat.equations.push_back({lhs, rhs, loc, static_cast<int>(flat.equations.size()) + 1});
+  }
+
+  /// The simulation system with every Unknown and Derivative variable as an unknown.
+  EquationSystem system() const {
+    EquationSystem sys;
+    sys.purpose = "simulation";
+    for (const Equation &eq : flat.equations) {
+      sys.residuals.push_back(flat.residual(eq));
+      sys.locs.push_back(eq.loc);
+      sys.labels.push_back("equation " + std::to_string(eq.number));
+    }
+    for (size_t i = 0; i < flat.vars.size(); ++i)
+      if (flat.vars[i].role == VarRole::Derivative ||
+          (flat.vars[i].role == VarRole::Unknown && flat.vars[i].derivative < 0))
+        sys.unknowns.push_back(static_cast<int>(i));
+    return sys;
+  }
+
+  FlatSystem flat;
+
+private:
+  const Expr *add(const std::string &name, VarRole role, SourceRange loc) {
+    Variable v;
+    v.name = name;
+    v.role = role;
+    v.loc = loc;
+    flat.vars.push_back(v);
+    return ctx().var(static_cast<int>(flat.vars.size()) - 1);
+  }
+};
+
+struct Causalized {
+  EquationSystem sys;
+  CausalSystem causal;
+};
+
+Causalized causalizeAll(SystemBuilder &b) {
+  Causalized out;
+  out.sys = b.system();
+  BipartiteGraph g = incidenceGraph(b.flat, out.sys);
+  SourceManager sources;
+  Diagnostics diags(sources);
+  std::optional<Matching> m = matchEquations(b.flat, out.sys, g, diags);
+  EXPECT_TRUE(m.has_value()) << "the test system must be structurally regular";
+  if (m)
+    out.causal = causalize(b.flat, out.sys, *m, sortBlt(g, *m));
+  return out;
+}
+
+/// Solves a dense linear system in place by Gaussian elimination with partial pivoting.
+std::vector<double> solveDense(std::vector<double> a, std::vector<double> rhs) {
+  size_t n = rhs.size();
+  for (size_t k = 0; k < n; ++k) {
+    size_t pivot = k;
+    for (size_t i = k + 1; i < n; ++i)
+      if (std::fabs(a[i * n + k]) > std::fabs(a[pivot * n + k]))
+        pivot = i;
+    for (size_t j = 0; j < n; ++j)
+      std::swap(a[k * n + j], a[pivot * n + j]);
+    std::swap(rhs[k], rhs[pivot]);
+    for (size_t i = k + 1; i < n; ++i) {
+      double f = a[i * n + k] / a[k * n + k];
+      for (size_t j = k; j < n; ++j)
+        a[i * n + j] -= f * a[k * n + j];
+      rhs[i] -= f * rhs[k];
+    }
+  }
+  std::vector<double> x(n);
+  for (size_t k = n; k-- > 0;) {
+    double s = rhs[k];
+    for (size_t j = k + 1; j < n; ++j)
+      s -= a[k * n + j] * x[j];
+    x[k] = s / a[k * n + k];
+  }
+  return x;
+}
+
+/// Runs the evaluation sequence: assignments in order, loops by Newton's method with their
+/// symbolic Jacobian. `values` holds parameters (and start guesses) on entry.
+void execute(const CausalSystem &causal, std::vector<double> &values) {
+  for (const CausalStep &step : causal.steps) {
+    if (step.loop < 0) {
+      values[step.var] = evaluate(step.value, values);
+      continue;
+    }
+    const AlgebraicLoop &loop = causal.loops[step.loop];
+    size_t n = loop.vars.size();
+    for (int iter = 0; iter < 50; ++iter) {
+      std::vector<double> f(n), jac(n * n);
+      double norm = 0;
+      for (size_t i = 0; i < n; ++i) {
+        f[i] = -evaluate(loop.residuals[i], values);
+        norm = std::max(norm, std::fabs(f[i]));
+      }
+      if (norm < 1e-13)
+        break;
+      for (size_t k = 0; k < n * n; ++k)
+        jac[k] = evaluate(loop.jacobian[k], values);
+      std::vector<double> dx = solveDense(jac, f);
+      for (size_t j = 0; j < n; ++j)
+        values[loop.vars[j]] += dx[j];
+    }
+  }
+}
+
+/// Every unknown an assignment or loop reads is computed by an earlier step (or by the loop).
+void expectStepsInDependencyOrder(const Causalized &c) {
+  std::set<int> unknowns(c.sys.unknowns.begin(), c.sys.unknowns.end()), computed;
+  for (size_t s = 0; s < c.causal.steps.size(); ++s) {
+    const CausalStep &step = c.causal.steps[s];
+    std::vector<const Expr *> reads;
+    std::set<int> own;
+    if (step.loop < 0) {
+      reads.push_back(step.value);
+      own.insert(step.var);
+      for (int v : collectVars(step.value))
+        EXPECT_NE(v, step.var) << "step " << s << " computes a variable from itself";
+    } else {
+      const AlgebraicLoop &loop = c.causal.loops[step.loop];
+      reads = loop.residuals;
+      own.insert(loop.vars.begin(), loop.vars.end());
+    }
+    for (const Expr *e : reads)
+      for (int v : collectVars(e))
+        if (unknowns.count(v) && !own.count(v)) {
+          EXPECT_TRUE(computed.count(v))
+              << "step " << s << " reads variable " << v << " before it is computed";
+        }
+    computed.insert(own.begin(), own.end());
+  }
+  EXPECT_EQ(computed, unknowns) << "every unknown is computed exactly by the sequence";
+}
+
+// ---- assignments ----
+
+TEST(CausalizeTest, LinearScalarEquationBecomesAnAssignment) {
+  SystemBuilder b;
+  const Expr *p = b.parameter("p", 5);
+  const Expr *y = b.unknown("y");
+  b.equation(b.ctx().add(b.ctx().mul(b.c(2), y), b.c(3)), p); // 2*y + 3 = p
+  Causalized c = causalizeAll(b);
+  ASSERT_EQ(c.causal.steps.size(), 1u);
+  EXPECT_TRUE(c.causal.loops.empty());
+  const CausalStep &step = c.causal.steps[0];
+  EXPECT_EQ(step.var, y->var());
+  EXPECT_EQ(step.loop, -1);
+  EXPECT_EQ(step.equation, 0);
+  ASSERT_NE(step.value, nullptr);
+  EXPECT_FALSE(dependsOn(step.value, y->var()));
+  EXPECT_DOUBLE_EQ(evaluate(step.value, {5, NAN}), 1.0);
+  EXPECT_DOUBLE_EQ(evaluate(step.value, {-1, NAN}), -2.0);
+}
+
+TEST(CausalizeTest, UnknownWithAParameterCoefficientIsSolvedSymbolically) {
+  SystemBuilder b;
+  const Expr *k = b.parameter("k", 4);
+  const Expr *x = b.unknown("x");
+  ExprContext &ctx = b.ctx();
+  b.equation(ctx.mul(k, x), ctx.call(Builtin::Sin, {ctx.time()})); // k*x = sin(time)
+  Causalized c = causalizeAll(b);
+  ASSERT_EQ(c.causal.steps.size(), 1u);
+  ASSERT_EQ(c.causal.steps[0].loop, -1);
+  EXPECT_EQ(c.causal.steps[0].value, ctx.div(ctx.call(Builtin::Sin, {ctx.time()}), k));
+  EXPECT_DOUBLE_EQ(evaluate(c.causal.steps[0].value, {4, NAN}, 0.5), std::sin(0.5) / 4);
+}
+
+TEST(CausalizeTest, AssignmentsSatisfyTheirEquation) {
+  // Linear in the unknown but with nonlinear parameter and time terms.
+  SystemBuilder b;
+  ExprContext &ctx = b.ctx();
+  const Expr *p = b.parameter("p", 0.7);
+  const Expr *x = b.unknown("x");
+  const Expr *lhs =
+      ctx.add({ctx.mul(ctx.call(Builtin::Exp, {p}), x), ctx.call(Builtin::Cos, {ctx.time()}), b.c(1)});
+  b.equation(lhs, ctx.mul(ctx.pow(p, b.c(2)), ctx.sub(x, b.c(3))));
+  Causalized cs = causalizeAll(b);
+  ASSERT_EQ(cs.causal.steps.size(), 1u);
+  ASSERT_EQ(cs.causal.steps[0].loop, -1);
+  std::vector<double> values{0.7, 0};
+  values[1] = evaluate(cs.causal.steps[0].value, values, 1.3);
+  EXPECT_NEAR(evaluate(cs.sys.residuals[0], values, 1.3), 0, 1e-12);
+}
+
+TEST(CausalizeTest, UnknownInsidePiecewiseConstantFunctionIsNotSolvedAsLinear) {
+  // x + floor(x) = 4.5 has the solution 2.5. Its derivative is 1 almost everywhere, but the
+  // unknown does not occur linearly, so solving r(0) + 1*x = 0 (x = 4.5) is wrong.
+  SystemBuilder b;
+  ExprContext &ctx = b.ctx();
+  const Expr *x = b.unknown("x");
+  b.equation(ctx.add(x, ctx.call(Builtin::Floor, {x})), b.c(4.5));
+  Causalized c = causalizeAll(b);
+  ASSERT_EQ(c.causal.steps.size(), 1u);
+  if (c.causal.steps[0].loop < 0) {
+    std::vector<double> values{evaluate(c.causal.steps[0].value, {0})};
+    EXPECT_NEAR(evaluate(c.sys.residuals[0], values), 0, 1e-12)
+        << "x := " << toString(c.causal.steps[0].value, [](int) { return std::string("x"); })
+        << " does not solve x + floor(x) = 4.5";
+  }
+}
+
+TEST(CausalizeTest, UnknownInIfConditionIsNotSolvedAsLinear) {
+  // (if x < 1 then x else x - 10) = 5 has the solution 15; both branches have slope 1, but
+  // solving at x = 0 picks the wrong branch and gives x = 5.
+  SystemBuilder b;
+  ExprContext &ctx = b.ctx();
+  const Expr *x = b.unknown("x");
+  b.equation(ctx.ifThenElse(ctx.lt(x, b.c(1)), x, ctx.sub(x, b.c(10))), b.c(5));
+  Causalized c = causalizeAll(b);
+  ASSERT_EQ(c.causal.steps.size(), 1u);
+  if (c.causal.steps[0].loop < 0) {
+    std::vector<double> values{evaluate(c.causal.steps[0].value, {0})};
+    EXPECT_NEAR(evaluate(c.sys.residuals[0], values), 0, 1e-12)
+        << "x := " << toString(c.causal.steps[0].value, [](int) { return std::string("x"); })
+        << " does not solve (if x < 1 then x else x - 10) = 5";
+  }
+}
+
+// ---- algebraic loops ----
+
+TEST(CausalizeTest, CubicEquationBecomesAScalarLoopWithItsJacobian) {
+  SystemBuilder b;
+  ExprContext &ctx = b.ctx();
+  const Expr *x = b.unknown("x");
+  b.equation(ctx.add(ctx.pow(x, b.c(3)), x), b.c(1)); // x^3 + x = 1
+  Causalized c = causalizeAll(b);
+  ASSERT_EQ(c.causal.steps.size(), 1u);
+  ASSERT_EQ(c.causal.loops.size(), 1u);
+  EXPECT_EQ(c.causal.steps[0].loop, 0);
+  const AlgebraicLoop &loop = c.causal.loops[0];
+  EXPECT_EQ(loop.vars, std::vector<int>{x->var()});
+  EXPECT_EQ(loop.equations, std::vector<int>{0});
+  ASSERT_EQ(loop.residuals.size(), 1u);
+  EXPECT_EQ(loop.residuals[0], c.sys.residuals[0]);
+  ASSERT_EQ(loop.jacobian.size(), 1u);
+  EXPECT_EQ(loop.jacobian[0], ctx.add(b.c(1), ctx.mul(b.c(3), ctx.pow(x, b.c(2)))));
+  EXPECT_DOUBLE_EQ(evaluate(loop.jacobian[0], {2}), 13.0);
+  std::vector<double> values{1};
+  execute(c.causal, values);
+  EXPECT_NEAR(values[0] * values[0] * values[0] + values[0], 1, 1e-12);
+}
+
+TEST(CausalizeTest, ExponentialEquationBecomesAScalarLoop) {
+  SystemBuilder b;
+  ExprContext &ctx = b.ctx();
+  const Expr *y = b.unknown("y");
+  b.equation(ctx.call(Builtin::Exp, {y}), ctx.add(y, b.c(2))); // exp(y) = y + 2
+  Causalized c = causalizeAll(b);
+  ASSERT_EQ(c.causal.loops.size(), 1u);
+  const AlgebraicLoop &loop = c.causal.loops[0];
+  ASSERT_EQ(loop.jacobian.size(), 1u);
+  EXPECT_EQ(loop.jacobian[0], ctx.sub(ctx.call(Builtin::Exp, {y}), b.c(1)));
+  std::vector<double> values{1};
+  execute(c.causal, values);
+  EXPECT_NEAR(std::exp(values[0]), values[0] + 2, 1e-12);
+}
+
+TEST(CausalizeTest, CoupledLinearPairBecomesOneLoopOfSizeTwo) {
+  SystemBuilder b;
+  ExprContext &ctx = b.ctx();
+  const Expr *x = b.unknown("x");
+  const Expr *y = b.unknown("y");
+  b.equation(ctx.add(x, y), b.c(3)); // x + y = 3
+  b.equation(ctx.sub(x, y), b.c(1)); // x - y = 1
+  Causalized c = causalizeAll(b);
+  ASSERT_EQ(c.causal.steps.size(), 1u);
+  ASSERT_EQ(c.causal.loops.size(), 1u);
+  const AlgebraicLoop &loop = c.causal.loops[0];
+  ASSERT_EQ(loop.vars.size(), 2u);
+  EXPECT_EQ(std::set<int>(loop.vars.begin(), loop.vars.end()), (std::set<int>{x->var(), y->var()}));
+  ASSERT_EQ(loop.residuals.size(), 2u);
+  ASSERT_EQ(loop.equations.size(), 2u);
+  ASSERT_EQ(loop.jacobian.size(), 4u);
+  // Row-major ∂residual_i/∂vars_j, residual i being equation loop.equations[i].
+  const double coefficient[2][2] = {{1, 1}, {1, -1}}; // [equation][x, y]
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_EQ(loop.residuals[i], c.sys.residuals[loop.equations[i]]);
+    for (int j = 0; j < 2; ++j)
+      EXPECT_EQ(loop.jacobian[i * 2 + j], b.c(coefficient[loop.equations[i]][loop.vars[j] == y->var()]))
+          << "entry " << i << ", " << j;
+  }
+  std::vector<double> values{0, 0};
+  execute(c.causal, values);
+  EXPECT_NEAR(values[0], 2, 1e-12);
+  EXPECT_NEAR(values[1], 1, 1e-12);
+}
+
+// ---- order ----
+
+TEST(CausalizeTest, StepsFollowDependenciesNotEquationOrder) {
+  SystemBuilder b;
+  ExprContext &ctx = b.ctx();
+  const Expr *p = b.parameter("p", 2);
+  const Expr *x = b.unknown("x");
+  const Expr *y = b.unknown("y");
+  const Expr *z = b.unknown("z");
+  b.equation(z, ctx.add(x, y));      // needs x and y
+  b.equation(y, ctx.mul(b.c(3), x)); // needs x
+  b.equation(x, p);
+  Causalized c = causalizeAll(b);
+  ASSERT_EQ(c.causal.steps.size(), 3u);
+  EXPECT_EQ(c.causal.steps[0].var, x->var());
+  EXPECT_EQ(c.causal.steps[1].var, y->var());
+  EXPECT_EQ(c.causal.steps[2].var, z->var());
+  EXPECT_EQ(c.causal.steps[0].equation, 2);
+  EXPECT_EQ(c.causal.steps[2].equation, 0);
+  expectStepsInDependencyOrder(c);
+  std::vector<double> values{2, NAN, NAN, NAN};
+  execute(c.causal, values);
+  EXPECT_DOUBLE_EQ(values[3], 8.0);
+}
+
+TEST(CausalizeTest, LoopBetweenAssignmentsIsOrderedByItsInputsAndOutputs) {
+  // a = p; {b, c} from b + c^3 = a, b - c = 0 (nonlinear loop); d = b*c.
+  SystemBuilder b;
+  ExprContext &ctx = b.ctx();
+  const Expr *p = b.parameter("p", 2);
+  const Expr *a = b.unknown("a");
+  const Expr *bv = b.unknown("b");
+  const Expr *cv = b.unknown("c");
+  const Expr *d = b.unknown("d");
+  b.equation(d, ctx.mul(bv, cv));
+  b.equation(ctx.sub(bv, cv), b.c(0));
+  b.equation(ctx.add(bv, ctx.pow(cv, b.c(3))), a);
+  b.equation(a, p);
+  Causalized c = causalizeAll(b);
+  ASSERT_EQ(c.causal.steps.size(), 3u);
+  ASSERT_EQ(c.causal.loops.size(), 1u);
+  EXPECT_EQ(c.causal.steps[0].var, a->var());
+  EXPECT_EQ(c.causal.steps[1].loop, 0);
+  EXPECT_EQ(c.causal.steps[2].var, d->var());
+  expectStepsInDependencyOrder(c);
+  std::vector<double> values{2, 0, 0.5, 0.5, 0};
+  execute(c.causal, values);
+  EXPECT_NEAR(values[2], 1, 1e-12); // b + b^3 = 2
+  EXPECT_NEAR(values[4], 1, 1e-12);
+}
+
+TEST(CausalizeTest, RandomSparseLinearSystemsAreSolvedByTheSequence) {
+  std::mt19937 rng(2024);
+  int loops = 0, assignments = 0;
+  for (int trial = 0; trial < 100; ++trial) {
+    SystemBuilder b;
+    ExprContext &ctx = b.ctx();
+    int n = std::uniform_int_distribution<int>(1, 10)(rng);
+    std::vector<const Expr *> x;
+    for (int i = 0; i < n; ++i)
+      x.push_back(b.unknown("x" + std::to_string(i)));
+    std::vector<int> perm(n);
+    for (int i = 0; i < n; ++i)
+      perm[i] = i;
+    std::shuffle(perm.begin(), perm.end(), rng);
+    std::uniform_real_distribution<double> coeff(-1, 1);
+    std::bernoulli_distribution edge(0.15);
+    for (int i = 0; i < n; ++i) {
+      // Equation i is dominated by unknown perm[i], so the system is regular.
+      std::vector<const Expr *> terms{ctx.mul(b.c(n + 1.0 + coeff(rng)), x[perm[i]])};
+      for (int j = 0; j < n; ++j)
+        if (j != perm[i] && edge(rng))
+          terms.push_back(ctx.mul(b.c(coeff(rng)), x[j]));
+      b.equation(ctx.add(terms), ctx.add(b.c(coeff(rng)), ctx.call(Builtin::Sin, {ctx.time()})));
+    }
+    Causalized c = causalizeAll(b);
+    SCOPED_TRACE("trial " + std::to_string(trial));
+    expectStepsInDependencyOrder(c);
+    std::vector<double> values(n, 0);
+    for (const CausalStep &s : c.causal.steps)
+      (s.loop < 0 ? assignments : loops)++;
+    execute(c.causal, values);
+    for (const Expr *r : c.sys.residuals)
+      ASSERT_NEAR(evaluate(r, values), 0, 1e-10);
+  }
+  EXPECT_GT(loops, 10);
+  EXPECT_GT(assignments, 100);
+}
+
+// ---- printing ----
+
+TEST(CausalizeTest, PrintsTheEvaluationSequence) {
+  SystemBuilder b;
+  ExprContext &ctx = b.ctx();
+  const Expr *p = b.parameter("p", 5);
+  const Expr *y = b.unknown("y");
+  const Expr *x = b.unknown("x");
+  b.equation(ctx.add(ctx.mul(b.c(2), y), b.c(3)), p);
+  b.equation(ctx.add(ctx.pow(x, b.c(3)), x), y);
+  Causalized c = causalizeAll(b);
+  std::ostringstream os;
+  c.causal.print(os, b.flat, c.sys);
+  EXPECT_EQ(os.str(), "// simulation: 2 steps, 1 algebraic loops\n"
+                      "  y := 0.5*p - 1.5;  // from equation 1\n"
+                      "  solve for {x} by Newton:\n"
+                      "    0 = x + x^3 - y;  // from equation 2\n");
+}
+
+// ---- structural singularity ----
+
+class SingularityTest : public ::testing::Test {
+protected:
+  SourceRange at(uint32_t line) { return SourceRange{buffer, line, 3, 1}; }
+
+  SourceManager sources;
+  uint32_t buffer =
+      sources.addBuffer("m.eq", "model M\n  Real x;\n  Real y;\nequation\n  x = 1;\n  x = 2;\nend M;\n");
+  Diagnostics diags{sources};
+};
+
+TEST_F(SingularityTest, NamesTheOverAndUnderDeterminedParts) {
+  SystemBuilder b;
+  const Expr *x = b.unknown("x", at(2));
+  b.unknown("y", at(3));
+  b.equation(x, b.c(1), at(5));
+  b.equation(x, b.c(2), at(6));
+  EquationSystem sys = b.system();
+  BipartiteGraph g = incidenceGraph(b.flat, sys);
+  EXPECT_FALSE(matchEquations(b.flat, sys, g, diags).has_value());
+  EXPECT_EQ(diags.errorCount(), 2u);
+  const std::vector<Diagnostic> &all = diags.all();
+  ASSERT_EQ(all.size(), 5u);
+  EXPECT_EQ(all[0].severity, Severity::Error);
+  EXPECT_EQ(all[0].message,
+            "the simulation problem is structurally singular: 2 equations involve only 1 unknown (x)");
+  EXPECT_EQ(all[0].range.line, 5u);
+  EXPECT_EQ(all[1].message, "equation 1 is in the over-determined part");
+  EXPECT_EQ(all[1].range.line, 5u);
+  EXPECT_EQ(all[2].message, "equation 2 is in the over-determined part");
+  EXPECT_EQ(all[2].range.line, 6u);
+  EXPECT_EQ(all[3].severity, Severity::Error);
+  EXPECT_EQ(
+      all[3].message,
+      "the simulation problem is structurally singular: 1 unknown (y) is determined by only 0 equations");
+  EXPECT_EQ(all[3].range.line, 3u) << "with no equation to point at, the unknown's declaration";
+  EXPECT_EQ(all[4].severity, Severity::Note);
+  EXPECT_EQ(all[4].message, "'y' occurs in no equation");
+  EXPECT_EQ(all[4].range.line, 3u);
+}
+
+TEST_F(SingularityTest, ConstraintOnAStateSuggestsIndexReduction) {
+  // der(x) = y; x = sin(time): the second equation constrains the state x (index 2).
+  SystemBuilder b;
+  ExprContext &ctx = b.ctx();
+  const Expr *x = b.unknown("x", at(2));
+  const Expr *y = b.unknown("y", at(3));
+  const Expr *dx = b.derivative(x);
+  b.equation(dx, y, at(5));
+  b.equation(x, ctx.call(Builtin::Sin, {ctx.time()}), at(6));
+  EquationSystem sys = b.system();
+  EXPECT_EQ(sys.unknowns, (std::vector<int>{y->var(), dx->var()}));
+  BipartiteGraph g = incidenceGraph(b.flat, sys);
+  EXPECT_FALSE(matchEquations(b.flat, sys, g, diags).has_value());
+  std::vector<std::string> messages;
+  for (const Diagnostic &d : diags.all())
+    messages.push_back(d.message);
+  ASSERT_EQ(messages.size(), 5u);
+  EXPECT_EQ(messages[0],
+            "the simulation problem is structurally singular: 1 equation involves none of the unknowns");
+  EXPECT_EQ(messages[1], "equation 2 is in the over-determined part");
+  const std::string note =
+      "these equations constrain the differentiated variables x: the model has differential "
+      "index > 1";
+  EXPECT_EQ(messages[2].substr(0, note.size()), note);
+  EXPECT_EQ(messages[3],
+            "the simulation problem is structurally singular: 2 unknowns (y, der(x)) are determined "
+            "by only 1 equation");
+  EXPECT_EQ(messages[4], "equation 1 is in the under-determined part");
+}
+
+// ---- ODE model set-up ----
+
+TEST(OdeModelTest, AssignsStorageAndSetsUpBothSystems) {
+  // der(x) = -k*x + y; y = 2*x (x without a start value).
+  SystemBuilder b;
+  ExprContext &ctx = b.ctx();
+  const Expr *k = b.parameter("k", 3);
+  const Expr *x = b.unknown("x");
+  const Expr *y = b.unknown("y");
+  const Expr *dx = b.derivative(x);
+  b.equation(dx, ctx.add(ctx.neg(ctx.mul(k, x)), y));
+  b.equation(y, ctx.mul(b.c(2), x));
+  SourceManager sources;
+  Diagnostics diags(sources);
+  OdeModel m = setupOdeModel(b.flat, diags);
+  EXPECT_EQ(m.params, std::vector<int>{k->var()});
+  EXPECT_EQ(m.states, std::vector<int>{x->var()});
+  EXPECT_EQ(m.algebraics, std::vector<int>{y->var()});
+  ASSERT_EQ(m.slots.size(), 4u);
+  EXPECT_EQ(m.slots[k->var()].storage, Storage::Param);
+  EXPECT_EQ(m.slots[x->var()].storage, Storage::State);
+  EXPECT_EQ(m.slots[y->var()].storage, Storage::Algebraic);
+  EXPECT_EQ(m.slots[dx->var()].storage, Storage::Derivative);
+  EXPECT_EQ(m.slots[dx->var()].index, m.slots[x->var()].index) << "der(x[i]) is dx[i]";
+  EXPECT_EQ(m.simulation.unknowns, (std::vector<int>{dx->var(), y->var()}));
+  EXPECT_EQ(m.simulation.labels, (std::vector<std::string>{"equation 1", "equation 2"}));
+  EXPECT_EQ(m.initialization.unknowns, m.simulation.unknowns) << "no initial equations: states start fixed";
+  EXPECT_TRUE(m.freeStates.empty());
+  ASSERT_EQ(diags.all().size(), 1u);
+  EXPECT_EQ(diags.all()[0].severity, Severity::Warning);
+  EXPECT_EQ(diags.all()[0].message, "state 'x' has no start value; it starts at 0");
+
+  ASSERT_TRUE(causalizeOdeModel(b.flat, m, diags));
+  ASSERT_EQ(m.ode.steps.size(), 2u);
+  EXPECT_EQ(m.ode.steps[0].var, y->var()) << "y is needed by der(x)";
+  EXPECT_EQ(m.ode.steps[1].var, dx->var());
+  std::vector<double> values{3, 1.5, NAN, NAN};
+  execute(m.ode, values);
+  EXPECT_DOUBLE_EQ(values[y->var()], 3.0);
+  EXPECT_DOUBLE_EQ(values[dx->var()], -3 * 1.5 + 3.0);
+}
+
+TEST(OdeModelTest, InitialEquationsMakeNonFixedStatesUnknowns) {
+  SystemBuilder b;
+  ExprContext &ctx = b.ctx();
+  const Expr *x = b.unknown("x");
+  const Expr *v = b.unknown("v");
+  const Expr *dx = b.derivative(x);
+  const Expr *dv = b.derivative(v);
+  b.flat.vars[v->var()].fixed = true;
+  b.flat.vars[v->var()].hasStart = true;
+  b.flat.vars[v->var()].binding = b.c(1);
+  b.equation(dx, v);
+  b.equation(dv, ctx.neg(x));
+  b.flat.initialEquations.push_back({dx, ctx.mul(b.c(2), x), SourceRange{}, 1}); // der(x) = 2*x
+  SourceManager sources;
+  Diagnostics diags(sources);
+  OdeModel m = setupOdeModel(b.flat, diags);
+  EXPECT_FALSE(diags.hasErrors());
+  EXPECT_EQ(m.freeStates, std::vector<int>{x->var()});
+  EXPECT_EQ(m.initialization.unknowns, (std::vector<int>{dx->var(), dv->var(), x->var()}));
+  EXPECT_EQ(m.initialization.labels.back(), "initial equation 1");
+  ASSERT_TRUE(causalizeOdeModel(b.flat, m, diags));
+  std::vector<double> values{NAN, 1, NAN, NAN};
+  execute(m.init, values);
+  EXPECT_DOUBLE_EQ(values[x->var()], 0.5); // der(x) = v = 1 = 2*x
+  EXPECT_DOUBLE_EQ(values[dv->var()], -0.5);
+}
+
+TEST(OdeModelTest, InitialEquationCountMismatchIsAnError) {
+  SystemBuilder b;
+  const Expr *x = b.unknown("x");
+  const Expr *dx = b.derivative(x);
+  b.flat.vars[x->var()].fixed = true;
+  b.equation(dx, b.ctx().neg(x));
+  b.flat.initialEquations.push_back({x, b.c(1), SourceRange{}, 1});
+  SourceManager sources;
+  Diagnostics diags(sources);
+  setupOdeModel(b.flat, diags);
+  ASSERT_EQ(diags.all().size(), 2u);
+  EXPECT_EQ(diags.all()[0].message,
+            "the initialization problem has 1 initial equation for 0 states without 'fixed = true'");
+  EXPECT_EQ(diags.all()[1].message, "every state has fixed = true");
+}
+
+} // namespace
+} // namespace eqc

@@ -87,11 +87,14 @@ public:
   std::unique_ptr<llvm::Module> run(ModelPart part) {
     if (part == ModelPart::Jacobian) {
       emitJacobian();
+      emitInvariantJacobian();
       return std::move(module);
     }
+    emitInvariants();
     llvm::Function *rhs = emitSequenceFunction(symbols.rhs, model.ode, model.simulation, "ode");
-    if (model.initialization.unknowns == model.simulation.unknowns &&
-        model.initialization.residuals == model.simulation.residuals)
+    if ((model.initialization.unknowns == model.simulation.unknowns &&
+         model.initialization.residuals == model.simulation.residuals) ||
+        !model.invariants.residuals.empty())
       emitForwarder(symbols.init, rhs); // nothing to initialize beyond what rhs computes
     else
       emitSequenceFunction(symbols.init, model.init, model.initialization, "init");
@@ -176,6 +179,67 @@ private:
       fe.forget(var);
   }
 
+  llvm::FunctionType *invariantType() {
+    return llvm::FunctionType::get(types.i32, {types.f64, types.f64ptr, types.f64ptr, types.f64ptr}, false);
+  }
+
+  /// g(t, x, p): the hidden constraints, which involve states, parameters and time only.
+  void emitInvariants() {
+    llvm::Function *f = newFunction(symbols.invariants, invariantType(), false);
+    auto args = f->arg_begin();
+    Frame frame{&*args, &*(args + 1), nullptr, nullptr, &*(args + 2)};
+    Value *g = &*(args + 3);
+    FunctionEmitter fe(*this, f, frame);
+    const auto &residuals = model.invariants.residuals;
+    for (size_t i = 0; i < residuals.size(); ++i)
+      fe.b().CreateStore(fe.emit(residuals[i]), fe.b().CreateConstGEP1_64(types.f64, g, i));
+    fe.b().CreateRet(fe.b().getInt32(0));
+  }
+
+  /// G = ∂g/∂x, dense m-by-n.
+  void emitInvariantJacobian() {
+    llvm::Function *f = newFunction(symbols.invariantJac, invariantType(), false);
+    auto args = f->arg_begin();
+    Frame frame{&*args, &*(args + 1), nullptr, nullptr, &*(args + 2)};
+    Value *jac = &*(args + 3);
+    FunctionEmitter fe(*this, f, frame);
+    auto &b = fe.b();
+    const auto &residuals = model.invariants.residuals;
+    size_t n = model.states.size();
+    if (!residuals.empty() && n)
+      b.CreateMemSet(jac, b.getInt8(0), b.getInt64(residuals.size() * n * 8), llvm::MaybeAlign(8));
+    for (size_t i = 0; i < residuals.size(); ++i)
+      for (int v : collectVars(residuals[i])) {
+        if (model.slots[v].storage != Storage::State)
+          continue;
+        const Expr *partial = diff.diff(residuals[i], v);
+        if (!partial->isConst(0))
+          b.CreateStore(fe.emit(partial), b.CreateConstGEP1_64(types.f64, jac, i * n + model.slots[v].index));
+      }
+    b.CreateRet(b.getInt32(0));
+  }
+
+  /// A linear block A w = -offset: A and the right-hand side on the stack, one call of eqc_linsolve.
+  void emitLinearSolve(FunctionEmitter &fe, const AlgebraicLoop &loop, int loopIndex) {
+    auto &b = fe.b();
+    int m = static_cast<int>(loop.vars.size());
+    llvm::IRBuilder<> entry(&fe.function()->getEntryBlock(), fe.function()->getEntryBlock().begin());
+    Value *mat = entry.CreateAlloca(types.f64, b.getInt32(m * m));
+    Value *rhs = entry.CreateAlloca(types.f64, b.getInt32(m));
+    for (int k = 0; k < m * m; ++k)
+      b.CreateStore(fe.emit(loop.jacobian[k]), b.CreateConstGEP1_64(types.f64, mat, k));
+    for (int i = 0; i < m; ++i)
+      b.CreateStore(b.CreateFNeg(fe.emit(loop.offset[i])), b.CreateConstGEP1_64(types.f64, rhs, i));
+    auto *linsolveType = llvm::FunctionType::get(types.i32, {types.i32, types.f64ptr, types.f64ptr, types.i32}, false);
+    Value *status = b.CreateCall(declareExternal("eqc_linsolve", linsolveType), {b.getInt32(m), mat, rhs, b.getInt32(1)});
+    fe.returnIfFailed(status, b.getInt32(EQC_MODEL_LOOP_FAILURE_BASE + loopIndex));
+    for (int i = 0; i < m; ++i) {
+      Value *v = b.CreateLoad(types.f64, b.CreateConstGEP1_64(types.f64, rhs, i));
+      b.CreateStore(v, fe.address(loop.vars[i]));
+      fe.define(loop.vars[i], v);
+    }
+  }
+
   /// `name(args) { return target(args); }`, with target kept out of line so its body is compiled once.
   void emitForwarder(const std::string &name, llvm::Function *target) {
     llvm::Function *f = newFunction(name, target->getFunctionType(), false);
@@ -206,6 +270,10 @@ private:
         continue;
       }
       const AlgebraicLoop &loop = cs.loops[step.loop];
+      if (loop.linear) {
+        emitLinearSolve(fe, loop, step.loop);
+        continue;
+      }
       llvm::Function *blockFn =
           emitLoopFunction(name + "_" + tag + "_loop" + std::to_string(step.loop), loop);
       emitLoopSolve(fe, frame, loop, blockFn, step.loop);

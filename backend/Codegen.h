@@ -16,9 +16,9 @@ namespace eqc {
 
 /// Names of the generated entry points: `<prefix>rhs`, `<prefix>init`, `<prefix>jac`.
 struct ModelSymbols {
-  std::string rhs, init, jac;
+  std::string rhs, init, jac, invariants, invariantJac;
   static ModelSymbols forPrefix(const std::string &prefix) {
-    return {prefix + "rhs", prefix + "init", prefix + "jac"};
+    return {prefix + "rhs", prefix + "init", prefix + "jac", prefix + "invariants", prefix + "invariants_jac"};
   }
 };
 

@@ -21,22 +21,28 @@ namespace eqc {
 
 struct JitModel::Impl {
   std::unique_ptr<llvm::orc::LLJIT> jit;
-  std::string jacSymbol;
+  std::string jacSymbol, invariantJacSymbol;
   eqc_model_jac_fn jac = nullptr;
+  eqc_model_invjac_fn invariantJac = nullptr;
+
+  template <typename Fn> Fn lookup(const std::string &name, Fn &cache) {
+    if (!cache) {
+      auto sym = jit->lookup(name);
+      if (!sym) {
+        llvm::consumeError(sym.takeError());
+        return nullptr;
+      }
+      cache = reinterpret_cast<Fn>(sym->getAddress());
+    }
+    return cache;
+  }
 };
 
 JitModel::~JitModel() = default;
 
-eqc_model_jac_fn JitModel::jacobian() {
-  if (!impl->jac) {
-    auto sym = impl->jit->lookup(impl->jacSymbol);
-    if (!sym) {
-      llvm::consumeError(sym.takeError());
-      return nullptr;
-    }
-    impl->jac = reinterpret_cast<eqc_model_jac_fn>(sym->getAddress());
-  }
-  return impl->jac;
+eqc_model_jac_fn JitModel::jacobian() { return impl->lookup(impl->jacSymbol, impl->jac); }
+eqc_model_invjac_fn JitModel::invariantJacobian() {
+  return impl->lookup(impl->invariantJacSymbol, impl->invariantJac);
 }
 
 namespace {
@@ -184,7 +190,8 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
     fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(sym->getAddress());
     return true;
   };
-  if (!lookup(symbols.rhs, result->rhs) || !lookup(symbols.init, result->init))
+  if (!lookup(symbols.rhs, result->rhs) || !lookup(symbols.init, result->init) ||
+      !lookup(symbols.invariants, result->invariants))
     return nullptr;
   if (options.timePhase) {
     options.timePhase("optimize", *optimizeSeconds);
@@ -193,6 +200,7 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
   result->impl = std::make_unique<JitModel::Impl>();
   result->impl->jit = std::move(*jit);
   result->impl->jacSymbol = symbols.jac;
+  result->impl->invariantJacSymbol = symbols.invariantJac;
   return result;
 }
 

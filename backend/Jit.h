@@ -25,8 +25,11 @@ public:
   ~JitModel();
   eqc_model_rhs_fn rhs = nullptr;
   eqc_model_init_fn init = nullptr;
+  eqc_model_inv_fn invariants = nullptr;
   /// The ODE Jacobian, compiled on first use (most runs never need it); nullptr on failure.
   eqc_model_jac_fn jacobian();
+  /// The Jacobian of the invariants, compiled on first use; nullptr on failure.
+  eqc_model_invjac_fn invariantJacobian();
 
   struct Impl;
   std::unique_ptr<Impl> impl;

@@ -17,6 +17,11 @@ typedef int (*eqc_model_init_fn)(double t, double *x, double *dx, double *a, con
 typedef int (*eqc_model_jac_fn)(double t, const double *x, const double *dx, const double *a,
                                 const double *p, double *jac);
 
+/** The hidden constraints g(t, x) of an index-reduced model (g has one entry per invariant). */
+typedef int (*eqc_model_inv_fn)(double t, const double *x, const double *p, double *g);
+/** G[i*n + j] = d g_i / d x_j (m-by-n, row-major, n states). */
+typedef int (*eqc_model_invjac_fn)(double t, const double *x, const double *p, double *jac);
+
 #ifdef __cplusplus
 }
 #endif

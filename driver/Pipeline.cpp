@@ -12,7 +12,7 @@
 namespace eqc {
 
 const std::vector<std::string> &passNames() {
-  static const std::vector<std::string> names{"flatten", "causalize", "codegen", "optimize"};
+  static const std::vector<std::string> names{"flatten", "reduce", "causalize", "codegen", "optimize"};
   return names;
 }
 
@@ -73,8 +73,16 @@ ExitCode runPipeline(const std::string &path, const PipelineOptions &options, Co
   if (dumping("flatten"))
     c.flat->print(std::cout);
   {
+    PassTimer t(c, "reduce");
+    c.reduced = reduceIndex(*c.flat, diags);
+  }
+  if (!c.reduced)
+    return ExitStructure;
+  if (dumping("reduce"))
+    printReduction(std::cout, *c.flat, *c.reduced);
+  {
     PassTimer t(c, "causalize");
-    c.model = setupOdeModel(*c.flat, diags);
+    c.model = setupOdeModel(*c.flat, *c.reduced, options.reduction, diags);
     if (diags.hasErrors() || !causalizeOdeModel(*c.flat, *c.model, diags)) {
       c.model.reset();
       return ExitStructure;

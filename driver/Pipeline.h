@@ -22,6 +22,7 @@ struct PipelineOptions {
   bool timePasses = false;
   bool jit = true;        ///< stop after the middle end when false (`eqc check`)
   int optLevel = 2;
+  ReductionOptions reduction;
 };
 
 /// Everything the pipeline produced; later stages are empty when an earlier one failed.
@@ -29,6 +30,7 @@ struct Compilation {
   SourceManager sources;
   std::unique_ptr<Diagnostics> diags;
   std::optional<FlatSystem> flat;
+  std::optional<ReducedSystem> reduced;
   std::optional<OdeModel> model;
   std::unique_ptr<JitModel> jit;
   std::vector<std::pair<std::string, double>> timings;

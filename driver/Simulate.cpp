@@ -1,6 +1,7 @@
 // The simulation driver: wires the JIT-compiled functions to the runtime's integrators.
 #include "driver/Simulate.h"
 
+#include "driver/Invariants.h"
 #include "middle/ExprOps.h"
 
 #include <cctype>
@@ -26,7 +27,22 @@ struct RunState {
   std::vector<Slot> columns;
   std::string line;
   bool writeFailed = false;
+  // Invariants (index-reduced models).
+  InvariantProjector *projector = nullptr;
+  double worstInvariant = 0, worstInvariantTime = 0;
+  int worstInvariantIndex = -1;
+  long projections = 0;
+  double projectionTol = 1e-12;
 };
+
+/// Stabilization by projection: after every accepted step, back onto the invariants.
+int projectionHook(void *user, double t, double *x) {
+  auto *s = static_cast<RunState *>(user);
+  double residual;
+  ++s->projections;
+  int status = s->projector->projectAll(t, x, s->projectionTol, &residual);
+  return status == EQC_OK ? 0 : 2000 + status;
+}
 
 int rhsCallback(void *user, double t, const double *x, double *dx) {
   auto *s = static_cast<RunState *>(user);
@@ -49,6 +65,15 @@ int outputCallback(void *user, double t, const double *x) {
   if (code) {
     s->rhsCode = code;
     return code;
+  }
+  if (s->projector) {
+    int which = -1;
+    double r = s->projector->maxResidual(t, x, &which);
+    if (!(r <= s->worstInvariant)) {
+      s->worstInvariant = r;
+      s->worstInvariantTime = t;
+      s->worstInvariantIndex = which;
+    }
   }
   s->line.clear();
   appendNumber(s->line, t);
@@ -138,7 +163,9 @@ std::string loopDescription(const FlatSystem &flat, const CausalSystem &cs, cons
 void reportModelCode(Compilation &c, const CausalSystem &cs, const EquationSystem &sys, int code, double t) {
   int loop = code - EQC_MODEL_LOOP_FAILURE_BASE;
   std::string at = "at time " + brief(t) + ": ";
-  if (loop >= 0 && loop < static_cast<int>(cs.loops.size()))
+  if (code >= 2000 && code < 2100)
+    c.diags->error(c.flat->loc, at + "projection onto the hidden constraints failed: " + eqc_status_message(code - 2000));
+  else if (loop >= 0 && loop < static_cast<int>(cs.loops.size()))
     c.diags->error(sys.locs[cs.loops[loop].equations.front()], at + loopDescription(*c.flat, cs, sys, loop));
   else
     c.diags->error(SourceRange{}, at + "the model function failed with code " + std::to_string(code));
@@ -276,7 +303,34 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
 
   using Clock = std::chrono::steady_clock;
   auto t0 = Clock::now();
-  int code = c.jit->init(o.t_start, x.data(), dx.data(), s.a.data(), s.p.data());
+  std::unique_ptr<InvariantProjector> projector;
+  if (!model.invariants.residuals.empty()) {
+    // Consistent initial values: the non-fixed states move (as little as possible) onto every
+    // hidden constraint; then rhs gives the derivatives and algebraic variables.
+    projector = std::make_unique<InvariantProjector>(*c.jit, model, s.p);
+    s.projector = projector.get();
+    std::vector<int> movable;
+    for (int v : model.freeStates)
+      movable.push_back(model.slots[v].index);
+    double residual = 0;
+    int status = projector->project(o.t_start, x.data(), movable, s.projectionTol, &residual);
+    int which = -1;
+    double worst = projector->maxResidual(o.t_start, x.data(), &which);
+    if (status != EQC_OK || !(worst <= 1e-8)) {
+      std::string fixed;
+      for (int v : model.states)
+        if (flat.vars[v].fixed)
+          fixed += (fixed.empty() ? "" : ", ") + flat.vars[v].name + " = " + brief(x[model.slots[v].index]);
+      std::string label = which >= 0 ? model.invariants.labels[which] : std::string("the constraints");
+      c.diags->error(which >= 0 ? model.invariants.locs[which] : flat.loc,
+                     "at time " + brief(o.t_start) + ": no consistent initial values: " + label +
+                         " cannot be satisfied (residual " + brief(worst, 3) + ")" +
+                         (fixed.empty() ? "" : " with the fixed start values " + fixed));
+      return ExitSimulation;
+    }
+  }
+  int code = projector ? c.jit->rhs(o.t_start, x.data(), dx.data(), s.a.data(), s.p.data())
+                       : c.jit->init(o.t_start, x.data(), dx.data(), s.a.data(), s.p.data());
   if (code) {
     reportModelCode(c, model.init, model.initialization, code, o.t_start);
     c.diags->note(SourceRange{}, "initialization failed; give better start values to the variables of the loop");
@@ -295,6 +349,7 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
     }
   }
   double initSeconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  const std::vector<double> initialStates = x;
 
   OutputFile out;
   if (!out.open(opt.output, err))
@@ -308,7 +363,9 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
 
   eqc_stats stats;
   t0 = Clock::now();
-  int status = eqc_integrate(static_cast<int>(x.size()), rhsCallback, &s, x.data(), &o, outputCallback, &s, &stats);
+  bool project = projector && model.stabilization == Stabilization::Projection;
+  int status = eqc_integrate_with_hook(static_cast<int>(x.size()), rhsCallback, &s, x.data(), &o, outputCallback, &s,
+                                       project ? projectionHook : nullptr, &s, &stats);
   double integrateSeconds = std::chrono::duration<double>(Clock::now() - t0).count();
 
   if (opt.stats) {
@@ -317,6 +374,17 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
     for (auto &[phase, secs] : c.timings)
       err << "  " << phase << ": " << formatNumber(std::round(secs * 1e6) / 1e3) << " ms\n";
     err << "  initialization: " << formatNumber(std::round(initSeconds * 1e6) / 1e3) << " ms\n";
+    if (projector) {
+      const char *names[] = {"none", "projection", "Baumgarte"};
+      err << "invariants: " << projector->size() << " hidden constraints, stabilization "
+          << names[static_cast<int>(model.stabilization)] << ", " << s.projections << " projections; largest residual "
+          << brief(s.worstInvariant, 3) << " at time " << brief(s.worstInvariantTime)
+          << (s.worstInvariantIndex >= 0 ? " (" + model.invariants.labels[s.worstInvariantIndex] + ")" : "") << "\n";
+    }
+    err << "consistent initial values:";
+    for (size_t i = 0; i < model.states.size() && i < 50; ++i)
+      err << " " << flat.vars[model.states[i]].name << " = " << brief(initialStates[i]);
+    err << "\n";
     err << "  integration: " << formatNumber(std::round(integrateSeconds * 1e6) / 1e3) << " ms\n";
   }
   if (s.writeFailed) {

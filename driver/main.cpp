@@ -25,7 +25,7 @@ Run 'eqc help simulate' for the options of a command.
 )";
 
 const char *kCommonHelp = R"(  --model NAME         the model to use when the file has several (default: the last)
-  --dump-after=PASS    print the result of a pass: flatten, causalize, codegen, optimize
+  --dump-after=PASS    print the result of a pass: flatten, reduce, causalize, codegen, optimize
   --time-passes        print the time of each pass to stderr
   -h, --help           this help
 )";
@@ -56,6 +56,14 @@ options:
   -p NAME=VALUE        override a parameter (repeatable)
   --stats              print solver statistics and the time of each phase to stderr
   -O0 .. -O3           LLVM optimization level (default -O2)
+
+index-reduced models (differential index > 1):
+  --reduction R        invariants: the ODE of the highest-order equations with every
+                       differentiated equation kept as an invariant (dummy derivatives: not yet)
+  --stabilize S        projection (default): project onto the invariants after every step;
+                       baumgarte: C'' + 2*eta*omega*C' + omega^2*C = 0 (and the analogous form of
+                       other orders); none
+  --eta E, --omega W   Baumgarte damping ratio (default 1) and frequency (default 10)
 )";
 
 struct Args {
@@ -147,7 +155,7 @@ int parseArgs(int argc, char **argv, Args &args) {
       for (const std::string &p : passNames())
         known = known || p == v;
       if (!known) {
-        error = std::string("unknown pass '") + v + "' (known: flatten, causalize, codegen, optimize)";
+        error = std::string("unknown pass '") + v + "' (known: flatten, reduce, causalize, codegen, optimize)";
         break;
       }
     } else if (a == "--time-passes") {
@@ -208,6 +216,37 @@ int parseArgs(int argc, char **argv, Args &args) {
         break;
       }
       args.simulate.parameters.emplace_back(assignment.substr(0, eq), assignment.substr(eq + 1));
+    } else if (sim && a == "--reduction") {
+      if (!next(v))
+        break;
+      if (std::string(v) == "dummy") {
+        error = "--reduction dummy (dummy derivatives) is not implemented yet; use --reduction invariants";
+        break;
+      }
+      if (std::string(v) != "invariants") {
+        error = std::string("unknown reduction '") + v + "' (known: invariants)";
+        break;
+      }
+    } else if (sim && a == "--stabilize") {
+      if (!next(v))
+        break;
+      std::string s = v;
+      if (s == "none")
+        args.pipeline.reduction.stabilization = Stabilization::None;
+      else if (s == "projection" || s == "project")
+        args.pipeline.reduction.stabilization = Stabilization::Projection;
+      else if (s == "baumgarte")
+        args.pipeline.reduction.stabilization = Stabilization::Baumgarte;
+      else {
+        error = "unknown stabilization '" + s + "' (known: none, projection, baumgarte)";
+        break;
+      }
+    } else if (sim && a == "--eta") {
+      if (!num(args.pipeline.reduction.eta))
+        break;
+    } else if (sim && a == "--omega") {
+      if (!num(args.pipeline.reduction.omega))
+        break;
     } else if (sim && a == "--stats") {
       args.simulate.stats = true;
     } else if (sim && a.size() == 3 && a.rfind("-O", 0) == 0 && a[2] >= '0' && a[2] <= '3') {

@@ -7,7 +7,7 @@
 
 namespace eqc {
 
-BipartiteGraph incidenceGraph(const FlatSystem &flat, const EquationSystem &sys) {
+BipartiteGraph incidenceGraph(const FlatSystem &flat, const EquationSystem &sys, bool mergeDerivatives) {
   std::vector<int> column(flat.vars.size(), -1);
   for (size_t j = 0; j < sys.unknowns.size(); ++j)
     column[sys.unknowns[j]] = static_cast<int>(j);
@@ -20,10 +20,15 @@ BipartiteGraph incidenceGraph(const FlatSystem &flat, const EquationSystem &sys)
   for (int r = 0; r < g.rows; ++r) {
     vars.clear();
     collectVars(sys.residuals[r], vars, seen, static_cast<uint32_t>(r + 1));
-    for (int v : vars)
+    for (int v : vars) {
+      if (mergeDerivatives)
+        while (flat.vars[v].role == VarRole::Derivative)
+          v = flat.vars[v].derivativeOf;
       if (column[v] >= 0)
         g.adj[r].push_back(column[v]);
+    }
     std::sort(g.adj[r].begin(), g.adj[r].end());
+    g.adj[r].erase(std::unique(g.adj[r].begin(), g.adj[r].end()), g.adj[r].end());
   }
   return g;
 }
@@ -43,39 +48,21 @@ std::optional<Matching> matchEquations(const FlatSystem &flat, const EquationSys
   if (m.size == g.rows && g.rows == g.cols)
     return m;
   SingularParts parts = singularParts(g, m);
+  const std::string subject = sys.purpose == "model" ? "the model" : "the " + sys.purpose + " problem";
   auto plural = [](size_t n, const char *w) { return std::to_string(n) + " " + w + (n == 1 ? "" : "s"); };
   if (!parts.overRows.empty()) {
     SourceRange at = sys.locs[parts.overRows.front()];
     size_t nr = parts.overRows.size(), nc = parts.overCols.size();
-    std::string msg = "the " + sys.purpose + " problem is structurally singular: " + plural(nr, "equation") +
+    std::string msg = subject + " is structurally singular: " + plural(nr, "equation") +
                       (nr == 1 ? " involves " : " involve ") +
                       (nc == 0 ? "none of the unknowns" : "only " + plural(nc, "unknown") + " (" +
                                                              joinNames(flat, sys, parts.overCols) + ")");
     diags.error(at, msg);
-    std::vector<std::string> states;
-    bool pureConstraint = false;
-    for (int r : parts.overRows) {
+    for (int r : parts.overRows)
       diags.note(sys.locs[r], sys.labels[r] + " is in the over-determined part");
-      pureConstraint = pureConstraint || g.adj[r].empty();
-      for (int v : collectVars(sys.residuals[r]))
-        if (flat.isState(v) && sys.purpose == "simulation") {
-          std::string n = flat.vars[v].name;
-          if (std::find(states.begin(), states.end(), n) == states.end())
-            states.push_back(n);
-        }
-    }
-    if (!states.empty()) {
-      std::string list;
-      for (size_t i = 0; i < states.size(); ++i)
-        list += (i ? ", " : "") + states[i];
-      diags.note(at, std::string(pureConstraint ? "these equations constrain the differentiated variables "
-                                                : "these equations also involve the differentiated variables ") +
-                         list + (pureConstraint ? ": the model has differential index > 1" : ": if they constrain them, the model has differential index > 1") +
-                         " and needs index reduction (differentiating these equations), which eqc does not implement yet");
-    }
   }
   if (!parts.underCols.empty()) {
-    std::string msg = "the " + sys.purpose + " problem is structurally singular: " +
+    std::string msg = subject + " is structurally singular: " +
                       plural(parts.underCols.size(), "unknown") + " (" + joinNames(flat, sys, parts.underCols) +
                       ") " + (parts.underCols.size() == 1 ? "is" : "are") + " determined by only " +
                       plural(parts.underRows.size(), "equation");
@@ -122,6 +109,20 @@ CausalSystem causalize(FlatSystem &flat, const EquationSystem &sys, const Matchi
     for (const Expr *r : loop.residuals)
       for (int v : loop.vars)
         loop.jacobian.push_back(d.diff(r, v));
+    loop.linear = true;
+    for (const Expr *r : loop.residuals)
+      for (int v : loop.vars)
+        loop.linear = loop.linear && isLinearIn(r, v);
+    for (const Expr *entry : loop.jacobian)
+      for (int v : loop.vars)
+        loop.linear = loop.linear && !dependsOn(entry, v);
+    if (loop.linear) {
+      std::unordered_map<int, const Expr *> zero;
+      for (int v : loop.vars)
+        zero[v] = ctx.zero();
+      for (const Expr *r : loop.residuals)
+        loop.offset.push_back(substitute(ctx, r, zero));
+    }
     CausalStep step;
     step.loop = static_cast<int>(out.loops.size());
     out.loops.push_back(std::move(loop));
@@ -143,7 +144,7 @@ void CausalSystem::print(std::ostream &os, const FlatSystem &flat, const Equatio
     os << "  solve for {";
     for (size_t i = 0; i < loop.vars.size(); ++i)
       os << (i ? ", " : "") << flat.varName(loop.vars[i]);
-    os << "} by Newton:\n";
+    os << (loop.linear ? "} by LU (linear):\n" : "} by Newton:\n");
     for (size_t i = 0; i < loop.residuals.size(); ++i)
       os << "    0 = " << toString(loop.residuals[i], namer) << ";  // from " << sys.labels[loop.equations[i]]
          << "\n";

@@ -21,20 +21,25 @@ struct EquationSystem {
   std::vector<int> unknowns;       ///< variable indices
 };
 
-/// Incidence graph of a system (rows: residuals, columns: positions in `unknowns`).
-BipartiteGraph incidenceGraph(const FlatSystem &flat, const EquationSystem &sys);
+/// Incidence graph of a system (rows: residuals, columns: positions in `unknowns`). With
+/// `mergeDerivatives`, der(x), der(der(x)), ... count as occurrences of x (the structure Pantelides
+/// and the Σ-method start from).
+BipartiteGraph incidenceGraph(const FlatSystem &flat, const EquationSystem &sys, bool mergeDerivatives = false);
 
 /// Requires: a square system. Ensures: a perfect matching, or errors that name the equations and
 /// unknowns of the over- and under-determined parts (with locations) and nullopt.
 std::optional<Matching> matchEquations(const FlatSystem &flat, const EquationSystem &sys,
                                        const BipartiteGraph &graph, Diagnostics &diags);
 
-/// An algebraic loop solved at run time by Newton's method with its symbolic Jacobian.
+/// An algebraic loop solved at run time: by one dense LU solve when it is linear in its unknowns
+/// (the usual case after index reduction), else by Newton's method with its symbolic Jacobian.
 struct AlgebraicLoop {
   std::vector<int> vars;
   std::vector<const Expr *> residuals;
   std::vector<const Expr *> jacobian; ///< row-major, ∂residual_i/∂vars_j
   std::vector<int> equations;         ///< rows of the EquationSystem
+  bool linear = false;                ///< residual = jacobian·vars + offset, jacobian free of vars
+  std::vector<const Expr *> offset;   ///< linear: the residuals at vars = 0
 };
 
 /// One step of the evaluation sequence: an explicit assignment or an algebraic loop.

@@ -1,12 +1,31 @@
-// Storage assignment and the two equation systems (simulation, initialization) of an ODE model.
+// Storage assignment and the equation systems (simulation, invariants, initialization) of a model.
 #include "middle/OdeModel.h"
 
 #include "middle/ExprOps.h"
 
+#include <algorithm>
+
 namespace eqc {
 
-OdeModel setupOdeModel(const FlatSystem &flat, Diagnostics &diags) {
-  OdeModel m;
+std::vector<double> baumgarteCoefficients(int order, double eta, double omega) {
+  std::vector<double> p{1.0};
+  auto multiply = [&p](const std::vector<double> &q) {
+    std::vector<double> r(p.size() + q.size() - 1, 0.0);
+    for (size_t i = 0; i < p.size(); ++i)
+      for (size_t j = 0; j < q.size(); ++j)
+        r[i + j] += p[i] * q[j];
+    p = r;
+  };
+  for (int i = 0; i < order / 2; ++i)
+    multiply({omega * omega, 2 * eta * omega, 1.0});
+  if (order % 2)
+    multiply({omega, 1.0});
+  return p;
+}
+
+namespace {
+
+void assignSlots(const FlatSystem &flat, OdeModel &m) {
   m.slots.resize(flat.vars.size());
   for (size_t i = 0; i < flat.vars.size(); ++i) {
     const Variable &v = flat.vars[i];
@@ -34,52 +53,149 @@ OdeModel setupOdeModel(const FlatSystem &flat, Diagnostics &diags) {
     else
       m.slots[i] = {Storage::Derivative, of};
   }
+}
 
-  auto addEquations = [&](EquationSystem &sys, const std::vector<Equation> &eqs, const char *label) {
-    for (const Equation &eq : eqs) {
-      sys.residuals.push_back(flat.residual(eq));
-      sys.locs.push_back(eq.loc);
-      sys.labels.push_back(std::string(label) + " " + std::to_string(eq.number));
-    }
-  };
-  m.simulation.purpose = "simulation";
-  addEquations(m.simulation, flat.equations, "equation");
+/// Chooses which non-fixed states the initialization solves for when the equations leave freedom:
+/// states without a start value first; the others keep their start values.
+void chooseFreeStates(const FlatSystem &flat, OdeModel &m, Diagnostics &diags) {
+  EquationSystem &init = m.initialization;
+  std::vector<int> candidates;
   for (int s : m.states)
-    if (!flat.isState(flat.vars[s].derivative))
-      m.simulation.unknowns.push_back(flat.vars[s].derivative);
-  for (int a : m.algebraics)
-    m.simulation.unknowns.push_back(a);
-
-  // Initialization: with no initial equations every state starts at its start value (as in
-  // Modelica tools); otherwise states with fixed = true do, and the others are unknowns that the
-  // initial equations must determine.
-  m.initialization = m.simulation;
-  m.initialization.purpose = "initialization";
-  if (!flat.initialEquations.empty()) {
-    addEquations(m.initialization, flat.initialEquations, "initial equation");
-    for (int s : m.states)
-      if (!flat.vars[s].fixed) {
-        m.freeStates.push_back(s);
-        m.initialization.unknowns.push_back(s);
-      }
-    if (m.initialization.residuals.size() != m.initialization.unknowns.size()) {
-      size_t nInit = flat.initialEquations.size(), nFree = m.freeStates.size();
-      diags.error(flat.initialEquations.front().loc,
-                  "the initialization problem has " + std::to_string(nInit) + " initial equation" +
-                      (nInit == 1 ? "" : "s") + " for " + std::to_string(nFree) +
-                      " state" + (nFree == 1 ? "" : "s") + " without 'fixed = true'");
-      std::string list;
-      for (int s : m.freeStates)
-        list += (list.empty() ? "" : ", ") + flat.vars[s].name;
-      diags.note(SourceRange{}, nFree ? "states left free: " + list : std::string("every state has fixed = true"));
+    if (!flat.vars[s].fixed)
+      candidates.push_back(s);
+  std::stable_sort(candidates.begin(), candidates.end(),
+                   [&](int a, int b) { return !flat.vars[a].hasStart && flat.vars[b].hasStart; });
+  size_t room = init.residuals.size() > init.unknowns.size() ? init.residuals.size() - init.unknowns.size() : 0;
+  if (candidates.size() <= room) {
+    m.freeStates = candidates;
+  } else {
+    // Match with every candidate available; the matched ones are solved for, the rest keep start.
+    EquationSystem trial = init;
+    trial.unknowns.insert(trial.unknowns.end(), candidates.begin(), candidates.end());
+    Matching mm = maximumMatching(incidenceGraph(flat, trial));
+    std::vector<int> kept;
+    for (size_t j = init.unknowns.size(); j < trial.unknowns.size(); ++j) {
+      if (mm.colToRow[j] >= 0)
+        m.freeStates.push_back(trial.unknowns[j]);
+      else
+        kept.push_back(trial.unknowns[j]);
     }
+    std::string list;
+    for (int s : kept)
+      list += (list.empty() ? "" : ", ") + flat.vars[s].name;
+    if (!kept.empty() && !flat.initialEquations.empty())
+      diags.note(flat.loc, "initialization keeps the start values of " + list +
+                               " (the equations and fixed values leave them free)");
+    for (int s : kept)
+      if (!flat.vars[s].hasStart)
+        diags.warning(flat.vars[s].loc, "state '" + flat.vars[s].name + "' has no start value; it starts at 0" +
+                                            (flat.vars[s].role == VarRole::Derivative ? " (set it with an initial equation)" : ""));
+  }
+  init.unknowns.insert(init.unknowns.end(), m.freeStates.begin(), m.freeStates.end());
+}
+
+} // namespace
+
+OdeModel setupOdeModel(const FlatSystem &flat, const ReducedSystem &reduced, const ReductionOptions &options,
+                       Diagnostics &diags) {
+  OdeModel m;
+  m.stabilization = reduced.differentiated() ? options.stabilization : Stabilization::None;
+  assignSlots(flat, m);
+  const PantelidesResult &p = reduced.pantelides;
+  ExprContext &ctx = *flat.ctx;
+
+  m.simulation.purpose = "simulation";
+  for (size_t i = 0; i < p.highest.size(); ++i) {
+    int top = p.highest[i];
+    const Expr *residual = p.equations[top].residual;
+    std::string label = reduced.labels[top];
+    if (m.stabilization == Stabilization::Baumgarte && p.differentiations[i] > 0) {
+      // Σ a_l C^(l) over the chain C = equation i, C', ..., C^(k).
+      std::vector<double> a = baumgarteCoefficients(p.differentiations[i], options.eta, options.omega);
+      std::vector<const Expr *> terms;
+      for (int e = static_cast<int>(i), l = 0; e >= 0; e = p.equations[e].derivative, ++l)
+        terms.push_back(ctx.mul(ctx.constant(a[l]), p.equations[e].residual));
+      residual = ctx.add(std::move(terms));
+      label += " (Baumgarte)";
+    }
+    m.simulation.residuals.push_back(residual);
+    m.simulation.locs.push_back(reduced.locs[top]);
+    m.simulation.labels.push_back(label);
+  }
+  for (size_t v = 0; v < flat.vars.size(); ++v)
+    if (flat.vars[v].role != VarRole::Parameter && flat.vars[v].derivative < 0)
+      m.simulation.unknowns.push_back(static_cast<int>(v));
+
+  m.invariants.purpose = "invariants";
+  for (int e : reduced.invariants) {
+    m.invariants.residuals.push_back(p.equations[e].residual);
+    m.invariants.locs.push_back(reduced.locs[e]);
+    m.invariants.labels.push_back(reduced.labels[e]);
+  }
+
+  // Initialization: every equation (with its derivatives) and every initial equation. Without
+  // index reduction or initial equations, every state starts at its start value (as in Modelica
+  // tools); otherwise states with fixed = true do, and the equations determine the others.
+  EquationSystem &init = m.initialization;
+  init.purpose = "initialization";
+  for (size_t e = 0; e < p.equations.size(); ++e) {
+    init.residuals.push_back(p.equations[e].residual);
+    init.locs.push_back(reduced.locs[e]);
+    init.labels.push_back(reduced.labels[e]);
+  }
+  for (const Equation &eq : flat.initialEquations) {
+    init.residuals.push_back(flat.residual(eq));
+    init.locs.push_back(eq.loc);
+    init.labels.push_back("initial equation " + std::to_string(eq.number));
+  }
+  init.unknowns = m.simulation.unknowns;
+  if (reduced.differentiated()) {
+    // Consistent values come from projecting the non-fixed states onto every hidden constraint
+    // (minimum-norm change from their start values), so any number of fixed values is allowed
+    // as long as they are consistent; conflicts are found numerically.
+    for (int s : m.states)
+      if (!flat.vars[s].fixed)
+        m.freeStates.push_back(s);
+    if (!flat.initialEquations.empty())
+      diags.error(flat.initialEquations.front().loc,
+                  "initial equations are not supported yet in models that need index reduction; "
+                  "give the states fixed = true start values instead");
+    return m;
+  }
+  if (!flat.initialEquations.empty()) {
+    chooseFreeStates(flat, m, diags);
   } else {
     for (int s : m.states)
       if (!flat.vars[s].hasStart)
         diags.warning(flat.vars[s].loc, "state '" + flat.vars[s].name + "' has no start value; it starts at 0" +
                                             (flat.vars[s].role == VarRole::Derivative ? " (set it with an initial equation)" : ""));
   }
+  if (init.residuals.size() != init.unknowns.size()) {
+    std::string fixed;
+    for (int s : m.states)
+      if (flat.vars[s].fixed)
+        fixed += (fixed.empty() ? "" : ", ") + flat.vars[s].name;
+    SourceRange at = flat.initialEquations.empty() ? flat.loc : flat.initialEquations.front().loc;
+    auto plural = [](size_t n, const char *w) { return std::to_string(n) + " " + w + (n == 1 ? "" : "s"); };
+    diags.error(at, "the initialization problem has " + plural(init.residuals.size(), "equation") + " for " +
+                        plural(init.unknowns.size(), "unknown") + ": the fixed start values (" +
+                        (fixed.empty() ? std::string("none") : fixed) + ") and " +
+                        plural(flat.initialEquations.size(), "initial equation") + " " +
+                        (init.residuals.size() > init.unknowns.size() ? "over-determine" : "under-determine") +
+                        " the " + plural(m.states.size(), "state"));
+    if (reduced.differentiated())
+      diags.note(SourceRange{}, "after index reduction the model has " +
+                                    std::to_string(m.states.size() - m.invariants.residuals.size()) +
+                                    " degrees of freedom: that many states can have fixed = true");
+  }
   return m;
+}
+
+std::optional<OdeModel> buildOdeModel(FlatSystem &flat, Diagnostics &diags, const ReductionOptions &options) {
+  std::optional<ReducedSystem> reduced = reduceIndex(flat, diags);
+  if (!reduced)
+    return std::nullopt;
+  return setupOdeModel(flat, *reduced, options, diags);
 }
 
 static bool causalizeSystem(FlatSystem &flat, const EquationSystem &sys, CausalSystem &out, Diagnostics &diags) {
@@ -94,6 +210,8 @@ static bool causalizeSystem(FlatSystem &flat, const EquationSystem &sys, CausalS
 bool causalizeOdeModel(FlatSystem &flat, OdeModel &model, Diagnostics &diags) {
   if (!causalizeSystem(flat, model.simulation, model.ode, diags))
     return false;
+  if (!model.invariants.residuals.empty()) // initialized by projection onto the invariants
+    return true;
   return causalizeSystem(flat, model.initialization, model.init, diags);
 }
 

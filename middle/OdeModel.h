@@ -1,9 +1,11 @@
-// The middle end's product: an explicit ODE x' = f(t, x, p) with algebraic outputs, plus the
-// evaluation sequence that computes consistent initial values.
+// The middle end's product: an explicit ODE x' = f(t, x, p) with algebraic outputs, the hidden
+// constraints (invariants) of an index-reduced model, and the evaluation sequence that computes
+// consistent initial values.
 #pragma once
 
 #include "middle/Causalize.h"
 #include "middle/FlatSystem.h"
+#include "middle/IndexReduction.h"
 
 #include <iosfwd>
 #include <optional>
@@ -18,27 +20,50 @@ struct Slot {
   int index;
 };
 
+/// How the drift off the hidden constraints of an ODE with invariants is controlled.
+enum class Stabilization {
+  None,       ///< integrate the highest-order equations as they are
+  Projection, ///< project the state onto all invariants after every step (runtime)
+  Baumgarte,  ///< replace C^(k) = 0 by p(d/dt) C = 0 with p(s) = (s² + 2ηωs + ω²)^(k/2) (s + ω)^(k mod 2)
+};
+
+struct ReductionOptions {
+  Stabilization stabilization = Stabilization::Projection;
+  double eta = 1.0, omega = 10.0; ///< Baumgarte damping ratio and frequency
+};
+
 struct OdeModel {
   std::vector<int> states;     ///< x[i] is variable states[i]
   std::vector<int> algebraics; ///< a[i] is variable algebraics[i]
   std::vector<int> params;     ///< p[i] is variable params[i]
   std::vector<Slot> slots;     ///< per variable
-  EquationSystem simulation;   ///< unknowns: derivatives and algebraics
+  EquationSystem simulation;   ///< highest-order equations; unknowns: highest derivatives and algebraics
   CausalSystem ode;            ///< computes dx and a from (t, x, p)
-  EquationSystem initialization; ///< unknowns: non-fixed states, derivatives and algebraics
+  EquationSystem invariants;   ///< hidden constraints g(t, x) = 0 (residuals and labels only)
+  EquationSystem initialization; ///< every equation; unknowns: non-fixed states, derivatives, algebraics
   CausalSystem init;
-  std::vector<int> freeStates; ///< states determined by initial equations rather than start values
+  std::vector<int> freeStates; ///< states determined by the (initial) equations rather than start values
   /// dx[first] = x[second]: a state whose derivative is itself a state (x' = der(x) when der(der(x))
   /// occurs), the first-order lowering of higher derivatives.
   std::vector<std::pair<int, int>> chainCopies;
+  Stabilization stabilization = Stabilization::None;
 };
 
-/// Assigns run-time storage to each variable and sets up the simulation and initialization
-/// equation systems (each a square system) of an index-1 (or ODE) flat system.
-/// Requires: a balanced FlatSystem. Ensures: `slots` covers every variable.
-OdeModel setupOdeModel(const FlatSystem &flat, Diagnostics &diags);
+/// Assigns run-time storage to each variable and sets up the simulation, invariant and
+/// initialization systems of the (index-reduced) model.
+/// Requires: `reduced` from reduceIndex on `flat`. Ensures: `slots` covers every variable; the
+/// simulation system is square; errors (and a non-square initialization) when the fixed start
+/// values over-determine the initialization problem.
+OdeModel setupOdeModel(const FlatSystem &flat, const ReducedSystem &reduced, const ReductionOptions &options,
+                       Diagnostics &diags);
+
+/// reduceIndex followed by setupOdeModel (for tools and tests); nullopt when the structure is singular.
+std::optional<OdeModel> buildOdeModel(FlatSystem &flat, Diagnostics &diags, const ReductionOptions &options = {});
 
 /// Requires: `model.simulation`/`model.initialization` set up. Ensures: both causalized, or errors.
 bool causalizeOdeModel(FlatSystem &flat, OdeModel &model, Diagnostics &diags);
+
+/// Coefficients a_0..a_k (a_k = 1) of the Baumgarte polynomial of order k.
+std::vector<double> baumgarteCoefficients(int order, double eta, double omega);
 
 } // namespace eqc

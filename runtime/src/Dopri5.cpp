@@ -268,6 +268,19 @@ int runDopri5(IntegrationProblem &p, double *x, eqc_stats &stats) {
       t = tNew;
       ++stats.steps;
       stats.t_reached = t;
+      bool changed;
+      if (int rc = applyStepHook(p, t, x, w.xNew, stats, changed))
+        return rc;
+      if (changed && !last) {
+        // The FSAL stage belongs to the state before the hook; the next step
+        // must start from f at the state the hook left.
+        if (int rc = p.rhs(t, x, w.k1))
+          return rc;
+        if (int bad = firstNonFinite(n, w.k1); bad >= 0) {
+          stats.failed_component = bad;
+          return EQC_ERR_NONFINITE;
+        }
+      }
 
       for (; grid.hasNext() && grid.next() <= t; grid.advance()) {
         double tGrid = grid.next();
@@ -277,6 +290,8 @@ int runDopri5(IntegrationProblem &p, double *x, eqc_stats &stats) {
           continue;
         }
         interpolate(n, (tGrid - tOld) / hTaken, w, w.stage);
+        if (int rc = applyOutputHook(p, tGrid, w.stage, stats))
+          return rc;
         if (int rc = p.output.emit(tGrid, w.stage))
           return rc;
       }

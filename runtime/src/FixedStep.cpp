@@ -131,6 +131,11 @@ int runFixedStep(IntegrationProblem &p, double *x, eqc_stats &stats) {
     t = tNew;
     ++stats.steps;
     stats.t_reached = t;
+    // No stage is carried to the next step, so a state changed by the hook
+    // needs no re-evaluation here.
+    bool changed;
+    if (int rc = applyStepHook(p, t, x, w.xNew, stats, changed))
+      return rc;
     if (k % stride == 0 || k == total) {
       if (int rc = p.output.emit(t, x))
         return rc;

@@ -1,5 +1,5 @@
-// eqc_integrate: validates options, resolves defaults and dispatches to an
-// integration method.
+// eqc_integrate and eqc_integrate_with_hook: validate options, resolve defaults
+// and dispatch to an integration method.
 #include "Integrator.h"
 
 #include <cmath>
@@ -52,13 +52,16 @@ void resetStats(eqc_stats &stats, double tStart) {
   stats.h_last = 0.0;
   stats.failed_component = -1;
   stats.rhs_code = 0;
+  stats.hook_calls = 0;
 }
 
 } // namespace
 
-extern "C" int eqc_integrate(int n, eqc_rhs_fn f, void *f_user, double *x,
-                             const eqc_options *opt, eqc_output_fn out,
-                             void *out_user, eqc_stats *stats) {
+extern "C" int eqc_integrate_with_hook(int n, eqc_rhs_fn f, void *f_user,
+                                       double *x, const eqc_options *opt,
+                                       eqc_output_fn out, void *out_user,
+                                       eqc_step_fn hook, void *hook_user,
+                                       eqc_stats *stats) {
   // Callers that do not care about statistics may pass NULL; the methods always
   // need somewhere to count.
   eqc_stats localStats;
@@ -76,7 +79,8 @@ extern "C" int eqc_integrate(int n, eqc_rhs_fn f, void *f_user, double *x,
   try {
     RhsEvaluator rhs(f, f_user, st);
     OutputSink output(out, out_user, st);
-    IntegrationProblem problem{n, rhs, output, *opt};
+    StepHook stepHook(hook, hook_user, st);
+    IntegrationProblem problem{n, rhs, output, stepHook, *opt};
     eqc_options &effective = problem.opt;
     if (effective.max_steps == 0)
       effective.max_steps = DefaultMaxSteps;
@@ -92,4 +96,11 @@ extern "C" int eqc_integrate(int n, eqc_rhs_fn f, void *f_user, double *x,
   } catch (...) {
     return EQC_ERR_ARGUMENT;
   }
+}
+
+extern "C" int eqc_integrate(int n, eqc_rhs_fn f, void *f_user, double *x,
+                             const eqc_options *opt, eqc_output_fn out,
+                             void *out_user, eqc_stats *stats) {
+  return eqc_integrate_with_hook(n, f, f_user, x, opt, out, out_user, nullptr,
+                                 nullptr, stats);
 }

@@ -74,6 +74,37 @@ private:
   double lastTime = 0.0;
 };
 
+/// Calls the user's post-step hook, counts the calls and records a non-zero
+/// return code; without a hook it does nothing.
+class StepHook {
+public:
+  StepHook(eqc_step_fn fn, void *user, eqc_stats &stats)
+      : fn(fn), user(user), stats(stats) {}
+
+  /// Lets the hook change x at t; returns EQC_OK or EQC_ERR_RHS (with
+  /// stats.rhs_code set).
+  int operator()(double t, double *x) {
+    if (!fn)
+      return EQC_OK;
+    ++stats.hook_calls;
+    int code;
+    try {
+      code = fn(user, t, x);
+    } catch (...) {
+      code = -1; // as for the rhs: a throwing hook must not unwind through C
+    }
+    if (code == 0)
+      return EQC_OK;
+    stats.rhs_code = code;
+    return EQC_ERR_RHS;
+  }
+
+private:
+  eqc_step_fn fn;
+  void *user;
+  eqc_stats &stats;
+};
+
 /// The output times t_start + k*interval (k >= 1) strictly before t_end; t_end
 /// itself is emitted separately. Grid points within 1e-9*interval of t_end are
 /// dropped so that floating-point accumulation never produces a second output a
@@ -101,6 +132,7 @@ struct IntegrationProblem {
   int n;
   RhsEvaluator &rhs;
   OutputSink &output;
+  StepHook &hook;
   eqc_options
       opt; ///< h_max and max_steps already replaced by their effective values
 };
@@ -114,10 +146,47 @@ inline int firstNonFinite(int n, const double *v) {
   return -1;
 }
 
+/// Passes the accepted state x at t (equal to stepResult on entry) through the
+/// hook; changed tells whether the hook modified it. On failure (EQC_ERR_RHS,
+/// or EQC_ERR_NONFINITE with stats.failed_component set) x is reset to
+/// stepResult, which is still a valid state at t.
+inline int applyStepHook(IntegrationProblem &p, double t, double *x,
+                         const double *stepResult, eqc_stats &stats,
+                         bool &changed) {
+  changed = false;
+  int rc = p.hook(t, x);
+  int bad = rc == EQC_OK ? firstNonFinite(p.n, x) : -1;
+  if (rc != EQC_OK || bad >= 0) {
+    for (int i = 0; i < p.n; ++i)
+      x[i] = stepResult[i];
+    if (bad >= 0) {
+      stats.failed_component = bad;
+      return EQC_ERR_NONFINITE;
+    }
+    return rc;
+  }
+  for (int i = 0; i < p.n && !changed; ++i)
+    changed = x[i] != stepResult[i];
+  return EQC_OK;
+}
+
+/// Passes an interpolated output state (a scratch copy, not the integrator's
+/// state) through the hook, so that dense output obeys it as the steps do.
+inline int applyOutputHook(IntegrationProblem &p, double t, double *copy,
+                           eqc_stats &stats) {
+  if (int rc = p.hook(t, copy))
+    return rc;
+  if (int bad = firstNonFinite(p.n, copy); bad >= 0) {
+    stats.failed_component = bad;
+    return EQC_ERR_NONFINITE;
+  }
+  return EQC_OK;
+}
+
 /// Integrates with euler, heun or rk4.
 /// Requires: validated options, x = x(t_start), stats zeroed with t_reached =
-/// t_start. Ensures: x and stats.t_reached hold the last valid state and time,
-/// also on failure.
+/// t_start. Ensures: the hook has seen every accepted step; x and
+/// stats.t_reached hold the last valid state and time, also on failure.
 int runFixedStep(IntegrationProblem &p, double *x, eqc_stats &stats);
 
 /// Integrates with Dormand-Prince 5(4), PI step control and dense output.

@@ -30,8 +30,8 @@ struct Compiled {
     flat = flattenModel(*file, "", *diags);
     if (!flat)
       return;
-    model = setupOdeModel(*flat, *diags);
-    if (!causalizeOdeModel(*flat, *model, *diags))
+    model = buildOdeModel(*flat, *diags);
+    if (!model || diags->hasErrors() || !causalizeOdeModel(*flat, *model, *diags))
       return;
     std::string error;
     jit = jitCompile(*flat, *model, BackendOptions{}, error);

@@ -61,6 +61,7 @@ typedef struct eqc_stats {
   double h_last;          /**< last step size attempted */
   int failed_component;   /**< state index with NaN/Inf on EQC_ERR_NONFINITE, else -1 */
   int rhs_code;           /**< the non-zero value returned by the rhs on EQC_ERR_RHS, else 0 */
+  long hook_calls;        /**< calls of the post-step hook (eqc_integrate_with_hook), else 0 */
 } eqc_stats;
 
 /**
@@ -92,6 +93,43 @@ int eqc_solve_block(int n, double *const *unknowns, eqc_block_fn f, void *env, d
  * receives X. Returns EQC_OK or EQC_ERR_SINGULAR.
  */
 int eqc_linsolve(int n, double *a, double *b, int nrhs);
+
+/**
+ * Invariants g(t, x) (m of them) and their Jacobian G = dg/dx (m-by-n row-major; jac may be
+ * NULL: residuals only). Returns 0 or non-zero on failure.
+ */
+typedef int (*eqc_constraint_fn)(void *user, double t, const double *x, double *g, double *jac);
+
+/**
+ * Projects x onto {g(t, x) = 0} by damped Gauss-Newton with minimum-norm corrections
+ * dx = -G^T (G G^T)^{-1} g, iterated until every |g_i| <= tol * sum_j |G_ij| (1 + |x_j|) (the
+ * change of g_i that a scaled change of x by tol can cause, so the test does not depend on the
+ * units of g_i; tol below 4*DBL_EPSILON counts as 4*DBL_EPSILON) or max_iter corrections; x is
+ * updated in place, and on failure holds the last iterate. residual_norm (may be NULL) receives
+ * max_i |g_i| at the returned x. Returns EQC_OK, EQC_ERR_NEWTON (no convergence),
+ * EQC_ERR_SINGULAR (G G^T singular: dependent invariants), EQC_ERR_RHS (g failed),
+ * EQC_ERR_NONFINITE (NaN or Inf in x, g or G), EQC_ERR_ARGUMENT.
+ */
+int eqc_project(int n, int m, double t, double *x, eqc_constraint_fn g, void *user, double tol,
+                int max_iter, double *residual_norm);
+
+/**
+ * Hook called after every accepted step with the new state (may change it, e.g. eqc_project);
+ * non-zero stops the integration (EQC_ERR_RHS with rhs_code set to that value).
+ */
+typedef int (*eqc_step_fn)(void *user, double t, double *x);
+
+/**
+ * eqc_integrate with a post-step hook (NULL: same as eqc_integrate). After the hook changes x,
+ * methods with FSAL (dopri5) re-evaluate f at the new x; dense-output values handed to the
+ * output callback are passed through the hook as well (on a copy), so outputs lie on the
+ * manifold too. The initial state is not passed through the hook. When the hook fails on a
+ * step's state or makes it non-finite (EQC_ERR_NONFINITE), x is that step's result before the
+ * hook, at stats->t_reached; failing on an output copy leaves x at the last step's state.
+ */
+int eqc_integrate_with_hook(int n, eqc_rhs_fn f, void *f_user, double *x, const eqc_options *opt,
+                            eqc_output_fn out, void *out_user, eqc_step_fn hook, void *hook_user,
+                            eqc_stats *stats);
 
 #ifdef __cplusplus
 }

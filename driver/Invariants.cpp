@@ -1,0 +1,65 @@
+// Invariant residuals and projection through the runtime's eqc_project.
+#include "driver/Invariants.h"
+
+#include "runtime/include/eqc/eqc_runtime.h"
+
+#include <cmath>
+
+namespace eqc {
+
+InvariantProjector::InvariantProjector(JitModel &jit, const OdeModel &model, const std::vector<double> &params)
+    : jit_(jit), p_(params), n_(model.states.size()), m_(model.invariants.residuals.size()), full_(n_),
+      fullJac_(m_ * n_), g_(m_) {
+  for (size_t i = 0; i < n_; ++i)
+    all_.push_back(static_cast<int>(i));
+}
+
+int InvariantProjector::constraint(void *user, double t, const double *xs, double *g, double *jac) {
+  auto *self = static_cast<InvariantProjector *>(user);
+  const std::vector<int> &cols = *self->movable_;
+  for (size_t c = 0; c < cols.size(); ++c)
+    self->full_[cols[c]] = xs[c];
+  if (self->jit_.invariants(t, self->full_.data(), self->p_.data(), g))
+    return 1;
+  if (!jac)
+    return 0;
+  eqc_model_invjac_fn invjac = self->jit_.invariantJacobian();
+  if (!invjac || invjac(t, self->full_.data(), self->p_.data(), self->fullJac_.data()))
+    return 1;
+  for (size_t i = 0; i < self->m_; ++i)
+    for (size_t c = 0; c < cols.size(); ++c)
+      jac[i * cols.size() + c] = self->fullJac_[i * self->n_ + cols[c]];
+  return 0;
+}
+
+int InvariantProjector::project(double t, double *x, const std::vector<int> &movable, double tol, double *residual) {
+  if (m_ == 0) {
+    *residual = 0;
+    return EQC_OK;
+  }
+  full_.assign(x, x + n_);
+  movable_ = &movable;
+  std::vector<double> xs(movable.size());
+  for (size_t c = 0; c < movable.size(); ++c)
+    xs[c] = x[movable[c]];
+  int status = eqc_project(static_cast<int>(n_ == 0 ? 0 : movable.size()), static_cast<int>(m_), t, xs.data(),
+                           constraint, this, tol, 20, residual);
+  for (size_t c = 0; c < movable.size(); ++c)
+    x[movable[c]] = xs[c];
+  return status;
+}
+
+double InvariantProjector::maxResidual(double t, const double *x, int *which) {
+  if (m_ == 0 || jit_.invariants(t, x, p_.data(), g_.data()))
+    return m_ == 0 ? 0.0 : NAN;
+  double worst = 0;
+  for (size_t i = 0; i < m_; ++i)
+    if (!(std::fabs(g_[i]) <= worst)) {
+      worst = std::fabs(g_[i]);
+      if (which)
+        *which = static_cast<int>(i);
+    }
+  return worst;
+}
+
+} // namespace eqc

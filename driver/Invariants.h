@@ -1,0 +1,37 @@
+// The hidden constraints of an index-reduced model at run time: residuals and projection.
+#pragma once
+
+#include "backend/Jit.h"
+#include "middle/OdeModel.h"
+
+#include <vector>
+
+namespace eqc {
+
+/// Evaluates the invariants g(t, x) and projects states onto g = 0 (minimum-norm Gauss–Newton).
+class InvariantProjector {
+public:
+  InvariantProjector(JitModel &jit, const OdeModel &model, const std::vector<double> &params);
+
+  size_t size() const { return m_; }
+  /// Moves the states with slots in `movable` onto g(t, x) = 0, changing them as little as
+  /// possible; returns an eqc_status and the final max |g_i| in `residual`.
+  int project(double t, double *x, const std::vector<int> &movable, double tol, double *residual);
+  /// Projection of every state (stabilization after a step).
+  int projectAll(double t, double *x, double tol, double *residual) { return project(t, x, all_, tol, residual); }
+  /// max_i |g_i(t, x)| and the invariant where it occurs.
+  double maxResidual(double t, const double *x, int *which = nullptr);
+
+private:
+  static int constraint(void *user, double t, const double *xs, double *g, double *jac);
+
+  JitModel &jit_;
+  const std::vector<double> &p_;
+  size_t n_, m_;
+  std::vector<int> all_;
+  // Scratch for the current projection.
+  const std::vector<int> *movable_ = nullptr;
+  std::vector<double> full_, fullJac_, g_;
+};
+
+} // namespace eqc

@@ -1,0 +1,270 @@
+// eqc_project: damped Gauss-Newton projection of a state onto the invariants
+// g(t, x) = 0 (the hidden constraints of an index-reduced DAE).
+#include "eqc/eqc_runtime.h"
+
+#include <Eigen/Dense>
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <vector>
+
+namespace {
+
+constexpr int MaxHalvings = 10;
+/// Tolerances below this cannot be met: g itself is computed with rounding.
+constexpr double MinTolerance = 4.0 * DBL_EPSILON;
+/// A Cholesky pivot d_j of G G^T is the squared distance of row j of G from
+/// the span of the rows before it; below this fraction of |G_j|^2 (an angle of
+/// about 5e-7 rad) the invariants count as dependent. Forming G G^T squares the
+/// condition of G, so rows closer than that leave no correct digit in the step.
+constexpr double SingularRatio = 1024.0 * DBL_EPSILON;
+
+using RowMajorMap = Eigen::Map<
+    Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>;
+using VectorMap = Eigen::Map<Eigen::VectorXd>;
+
+/// Scratch vectors of one projection. Projection runs after every step of an
+/// integration, so each thread keeps its storage between calls and it grows
+/// only when a larger problem comes along: the step loop does not allocate.
+struct Workspace {
+  std::vector<double> storage;
+  bool inUse = false; // a constraint function that itself projects gets its own
+
+  /// Carves the buffers for n states and m invariants out of the storage.
+  void layout(int n, int m) {
+    const std::size_t nn = static_cast<std::size_t>(n);
+    const std::size_t mm = static_cast<std::size_t>(m);
+    const std::size_t need = 2 * nn + 5 * mm + mm * nn + mm * mm;
+    if (storage.size() < need)
+      storage.resize(need);
+    double *p = storage.data();
+    auto take = [&p](std::size_t count) {
+      double *start = p;
+      p += count;
+      return start;
+    };
+    xTrial = take(nn);
+    dx = take(nn);
+    g = take(mm);
+    gTrial = take(mm);
+    y = take(mm);
+    weight = take(mm);
+    diag = take(mm);
+    jac = take(mm * nn);
+    normal = take(mm * mm);
+  }
+
+  double *xTrial, *dx, *g, *gTrial, *y, *weight, *diag, *jac, *normal;
+};
+
+/// Marks a workspace as taken for the lifetime of one projection.
+class WorkspaceLease {
+public:
+  explicit WorkspaceLease(Workspace &w) : w(w) { w.inUse = true; }
+  ~WorkspaceLease() { w.inUse = false; }
+  WorkspaceLease(const WorkspaceLease &) = delete;
+  WorkspaceLease &operator=(const WorkspaceLease &) = delete;
+
+private:
+  Workspace &w;
+};
+
+/// The user's invariants at fixed t.
+class Constraints {
+public:
+  Constraints(int n, int m, double t, eqc_constraint_fn fn, void *user)
+      : n(n), m(m), t(t), fn(fn), user(user) {}
+
+  /// Evaluates g (and G when jac is not NULL) at x; EQC_OK, EQC_ERR_RHS when
+  /// the function fails or throws, EQC_ERR_NONFINITE for NaN or Inf.
+  int evaluate(const double *x, double *g, double *jac) const {
+    int code;
+    try {
+      code = fn(user, t, x, g, jac);
+    } catch (...) {
+      code = -1; // must not unwind through the C ABI
+    }
+    if (code != 0)
+      return EQC_ERR_RHS;
+    if (!allFinite(static_cast<std::size_t>(m), g) ||
+        (jac && !allFinite(static_cast<std::size_t>(m) * n, jac)))
+      return EQC_ERR_NONFINITE;
+    return EQC_OK;
+  }
+
+private:
+  static bool allFinite(std::size_t count, const double *v) {
+    for (std::size_t i = 0; i < count; ++i)
+      if (!std::isfinite(v[i]))
+        return false;
+    return true;
+  }
+
+  int n, m;
+  double t;
+  eqc_constraint_fn fn;
+  void *user;
+};
+
+double maxAbs(int count, const double *v) {
+  double worst = 0.0;
+  for (int i = 0; i < count; ++i)
+    worst = std::max(worst, std::fabs(v[i]));
+  return worst;
+}
+
+/// max_i |g_i| / weight_i: the residual in units of the convergence threshold.
+double scaledResidual(int m, const double *g, const double *weight) {
+  double worst = 0.0;
+  for (int i = 0; i < m; ++i) {
+    // A row of G that vanishes (weight 0) is met only where g_i is exactly 0.
+    double r = weight[i] > 0 ? std::fabs(g[i]) / weight[i] : g[i] == 0 ? 0.0 : HUGE_VAL;
+    worst = std::max(worst, r);
+  }
+  return worst;
+}
+
+/// Solves (G G^T) y = g into w.y; EQC_OK or EQC_ERR_SINGULAR.
+int solveNormalEquations(int n, int m, Workspace &w) {
+  RowMajorMap jac(w.jac, m, n);
+  Eigen::Map<Eigen::MatrixXd> normal(w.normal, m, m);
+  normal.noalias() = jac * jac.transpose();
+  for (int i = 0; i < m; ++i)
+    w.diag[i] = normal(i, i);
+  // In place: no allocation per projection.
+  Eigen::LLT<Eigen::Ref<Eigen::MatrixXd>> llt(normal);
+  if (llt.info() != Eigen::Success)
+    return EQC_ERR_SINGULAR;
+  for (int j = 0; j < m; ++j) {
+    double pivot = normal(j, j) * normal(j, j); // L_jj^2 = d_j
+    if (!(pivot > SingularRatio * w.diag[j]))
+      return EQC_ERR_SINGULAR;
+  }
+  VectorMap y(w.y, m);
+  y = VectorMap(w.g, m);
+  llt.solveInPlace(y);
+  return y.allFinite() ? EQC_OK : EQC_ERR_SINGULAR;
+}
+
+/// Requires: m >= 1, x finite, the workspace laid out for (n, m).
+/// Ensures: x is the last accepted iterate and *residual its max |g_i| (NaN if
+/// g could not be evaluated at the starting point).
+int project(int n, int m, double *x, const Constraints &c, double tol,
+            int maxIter, Workspace &w, double &residual) {
+  residual = std::numeric_limits<double>::quiet_NaN();
+  if (int rc = c.evaluate(x, w.g, w.jac))
+    return rc;
+  residual = maxAbs(m, w.g);
+
+  for (int iter = 0;; ++iter) {
+    // weight_i: the most g_i changes, to first order, when every x_j moves by
+    // tol * (1 + |x_j|) (eqc_solve_block's scaled step); it carries the units
+    // of g_i, so scaling an invariant does not change the test.
+    for (int i = 0; i < m; ++i) {
+      double sum = 0.0;
+      for (int j = 0; j < n; ++j)
+        sum += std::fabs(w.jac[static_cast<std::size_t>(i) * n + j]) *
+               (1.0 + std::fabs(x[j]));
+      w.weight[i] = tol * sum;
+    }
+    bool converged = true;
+    for (int i = 0; i < m && converged; ++i)
+      converged = std::fabs(w.g[i]) <= w.weight[i];
+    if (converged)
+      return EQC_OK;
+    if (iter == maxIter)
+      return EQC_ERR_NEWTON;
+
+    if (solveNormalEquations(n, m, w) == EQC_OK) {
+      // The minimum-norm correction: the smallest dx with G dx = -g.
+      VectorMap(w.dx, n).noalias() = -(RowMajorMap(w.jac, m, n).transpose() * VectorMap(w.y, m));
+    } else {
+      // Dependent invariants or a vanishing row of G (consistent start values often sit where
+      // a constraint is stationary in the free states): the minimum-norm least-squares step of
+      // a rank-revealing factorization. Rare, so its allocation does not matter.
+      Eigen::MatrixXd jac = RowMajorMap(w.jac, m, n);
+      Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod(jac);
+      Eigen::VectorXd step = cod.solve(-VectorMap(w.g, m));
+      if (!step.allFinite())
+        return EQC_ERR_SINGULAR;
+      VectorMap(w.dx, n) = step;
+    }
+
+    // Every weight is positive here: a zero row of G makes G G^T singular.
+    // Damping: halve while the scaled residual does not strictly decrease, so
+    // a poor start cannot throw x far off the manifold.
+    const double current = scaledResidual(m, w.g, w.weight);
+    double lambda = 1.0;
+    bool accepted = false;
+    int lastFailure = EQC_OK; // status of the last trial g could not handle
+    bool anyEvaluated = false;
+    for (int halving = 0; halving <= MaxHalvings; ++halving, lambda *= 0.5) {
+      for (int j = 0; j < n; ++j)
+        w.xTrial[j] = x[j] + lambda * w.dx[j];
+      // Most corrections are full steps; fetch G with them to save an
+      // evaluation. G at x is not needed any more once dx is known.
+      const bool full = halving == 0;
+      int rc = c.evaluate(w.xTrial, w.gTrial, full ? w.jac : nullptr);
+      if (rc != EQC_OK) {
+        lastFailure = rc;
+        continue;
+      }
+      anyEvaluated = true;
+      if (scaledResidual(m, w.gTrial, w.weight) < current) {
+        if (!full) {
+          if (int rcJac = c.evaluate(w.xTrial, w.gTrial, w.jac)) {
+            lastFailure = rcJac;
+            break;
+          }
+        }
+        accepted = true;
+        break;
+      }
+    }
+    if (!accepted)
+      return anyEvaluated ? EQC_ERR_NEWTON : lastFailure;
+    std::copy(w.xTrial, w.xTrial + n, x);
+    std::swap(w.g, w.gTrial);
+    residual = maxAbs(m, w.g);
+  }
+}
+
+} // namespace
+
+extern "C" int eqc_project(int n, int m, double t, double *x,
+                           eqc_constraint_fn g, void *user, double tol,
+                           int max_iter, double *residual_norm) {
+  double residual = std::numeric_limits<double>::quiet_NaN();
+  auto report = [&](int status) {
+    if (residual_norm)
+      *residual_norm = residual;
+    return status;
+  };
+  if (n < 0 || m < 0 || !g || (n > 0 && !x) || !std::isfinite(tol) ||
+      !(tol > 0) || max_iter < 1)
+    return report(EQC_ERR_ARGUMENT);
+  for (int j = 0; j < n; ++j)
+    if (!std::isfinite(x[j]))
+      return report(EQC_ERR_NONFINITE);
+  if (m == 0) {
+    residual = 0.0;
+    return report(EQC_OK);
+  }
+  try {
+    thread_local Workspace cached;
+    Workspace local;
+    Workspace &w = cached.inUse ? local : cached;
+    WorkspaceLease lease(w);
+    w.layout(n, m);
+    Constraints constraints(n, m, t, g, user);
+    return report(project(n, m, x, constraints, std::max(tol, MinTolerance),
+                          max_iter, w, residual));
+  } catch (...) {
+    // Only allocation can throw here; there is no out-of-memory code in the
+    // header.
+    return report(EQC_ERR_ARGUMENT);
+  }
+}

@@ -1,0 +1,168 @@
+// End-to-end: high-index models (seeds 001, 002, 004 and the Cartesian pendulum) simulated as ODEs
+// with invariants, against analytic solutions and their conserved quantities.
+#include "Run.h"
+
+#include <cmath>
+
+using namespace eqc::test;
+
+namespace {
+
+void writeFile(const std::string &path, const std::string &text) { std::ofstream(path) << text; }
+
+struct Drift {
+  double energy = 0, length = 0, velocity = 0;
+};
+
+Drift pendulumDrift(const Csv &csv) {
+  Drift d;
+  const double g = 9.81;
+  double e0 = 0;
+  for (size_t k = 0; k < csv.rows.size(); ++k) {
+    double x = csv.at(k, "x"), y = csv.at(k, "y"), vx = csv.at(k, "vx"), vy = csv.at(k, "vy");
+    double e = (vx * vx + vy * vy) / 2 + g * y;
+    if (k == 0)
+      e0 = e;
+    d.energy = std::max(d.energy, std::fabs(e - e0));
+    d.length = std::max(d.length, std::fabs(x * x + y * y - 1));
+    d.velocity = std::max(d.velocity, std::fabs(x * vx + y * vy));
+  }
+  return d;
+}
+
+TEST(IndexReduction, PendulumWithProjectionKeepsEnergyAndLengthFor100s) {
+  std::string dir = scratchDir("pendulum_projection");
+  RunResult r = runEqc("simulate " + example("pendulum.eq") + " --t-end 100 --rtol 1e-10 --stats -o out.csv", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  EXPECT_NE(r.stderrText.find("invariants: 4 hidden constraints, stabilization projection"), std::string::npos)
+      << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  ASSERT_EQ(csv.rows.size(), 10001u);
+  Drift d = pendulumDrift(csv);
+  EXPECT_LT(d.energy, 1e-6);
+  EXPECT_LT(d.length, 1e-9);
+  EXPECT_LT(d.velocity, 1e-9);
+  // The pendulum released horizontally swings through the bottom (x = 0, y = -1) and back.
+  double lowest = 0;
+  for (size_t k = 0; k < csv.rows.size(); ++k)
+    lowest = std::min(lowest, csv.at(k, "y"));
+  EXPECT_LT(lowest, -0.999);
+}
+
+TEST(IndexReduction, PendulumWithBaumgarteStaysOnTheConstraint) {
+  std::string dir = scratchDir("pendulum_baumgarte");
+  RunResult r = runEqc("simulate " + example("pendulum.eq") +
+                           " --reduction invariants --stabilize baumgarte --eta 1 --omega 10 --t-end 10 -o out.csv",
+                       dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Drift d = pendulumDrift(readCsv(dir + "/out.csv"));
+  EXPECT_LT(d.length, 1e-8);
+  EXPECT_LT(d.energy, 1e-5);
+}
+
+TEST(IndexReduction, PendulumWithoutStabilizationDriftsMoreThanWithIt) {
+  std::string dir = scratchDir("pendulum_none");
+  RunResult none = runEqc("simulate " + example("pendulum.eq") + " --stabilize none --rtol 1e-6 --t-end 20 -o none.csv", dir);
+  RunResult proj = runEqc("simulate " + example("pendulum.eq") + " --rtol 1e-6 --t-end 20 -o proj.csv", dir);
+  ASSERT_EQ(none.exitCode, 0) << none.stderrText;
+  ASSERT_EQ(proj.exitCode, 0) << proj.stderrText;
+  double driftNone = pendulumDrift(readCsv(dir + "/none.csv")).length;
+  double driftProj = pendulumDrift(readCsv(dir + "/proj.csv")).length;
+  EXPECT_GT(driftNone, 100 * driftProj);
+  EXPECT_LT(driftProj, 1e-9);
+}
+
+double chainExact(int k, double t) {
+  switch (k) {
+  case 1: return 2 * std::sin(t);
+  case 2: return std::cos(t);
+  case 3: return -std::sin(t) - std::cos(t);
+  case 4: return std::sin(t) - 2 * std::cos(t);
+  case 5: return 2 * std::sin(t);
+  default: return std::cos(t);
+  }
+}
+
+TEST(IndexReduction, Seed001DaeMatchesTheAnalyticSolutionAtT20) {
+  std::string dir = scratchDir("seed001");
+  RunResult r = runEqc("simulate " + example("seed001_dae.eq") +
+                           " --reduction invariants --stabilize projection -o out.csv",
+                       dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  for (size_t k = 0; k < csv.rows.size(); ++k)
+    for (int i = 1; i <= 6; ++i)
+      ASSERT_NEAR(csv.at(k, "x" + std::to_string(i)), chainExact(i, csv.at(k, "time")), 1e-8)
+          << "x" << i << " at t = " << csv.at(k, "time");
+  EXPECT_DOUBLE_EQ(csv.rows.back()[0], 20.0);
+}
+
+TEST(IndexReduction, Seed004HiddenConstraintsHoldWithBaumgarte) {
+  std::string dir = scratchDir("seed004");
+  RunResult r = runEqc("simulate " + example("seed004.eq") + " --stabilize baumgarte --eta 1 --omega 10 -o out.csv", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  const double alpha = 0.5, eta = 1;
+  for (size_t k = 0; k < csv.rows.size(); ++k) {
+    double t = csv.at(k, "time"), x = csv.at(k, "x"), y = csv.at(k, "y"), z = csv.at(k, "z");
+    // The constraint and its (correct) derivative.
+    EXPECT_NEAR(y * (1 - y / 2) + z, 0, 1e-8) << "t = " << t;
+    EXPECT_NEAR(1 + y * ((1 - alpha) * x - t - eta), 0, 1e-8) << "t = " << t;
+    // x_dot from C'' = 0: (y'^2 + y + (alpha x + eta) y') / (y (1 - alpha)) with y' = t - x.
+    double yp = t - x;
+    EXPECT_NEAR(csv.at(k, "x_dot"), (yp * yp + y + (alpha * x + eta) * yp) / (y * (1 - alpha)), 1e-6) << "t = " << t;
+  }
+}
+
+// The small DAEs of seed 002, whose equations the text lost.
+TEST(IndexReduction, Seed002DaeTwoIsAnOdeInX2) {
+  std::string dir = scratchDir("seed002_2");
+  writeFile(dir + "/dae2.eq", "model Dae2\n  Real x1, x2(start = 0.5, fixed = true);\nequation\n"
+                              "  x1 - sin(time) = 0;\n  der(x2) - x1 = 0;\nend Dae2;\n");
+  RunResult r = runEqc("simulate dae2.eq --t-end 3 --rtol 1e-10 -o out.csv", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  for (size_t k = 0; k < csv.rows.size(); ++k) {
+    double t = csv.at(k, "time");
+    EXPECT_NEAR(csv.at(k, "x1"), std::sin(t), 1e-12);
+    EXPECT_NEAR(csv.at(k, "x2"), 0.5 + 1 - std::cos(t), 1e-8);
+  }
+}
+
+TEST(IndexReduction, Seed002DaeThreeHasTheUniqueSolutionUPrime) {
+  std::string dir = scratchDir("seed002_3");
+  writeFile(dir + "/dae3.eq", "model Dae3\n  Real x1, x2;\nequation\n"
+                              "  x2 - sin(time) = 0;\n  x1 - der(x2) = 0;\nend Dae3;\n");
+  RunResult r = runEqc("simulate dae3.eq --t-end 3 -o out.csv", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  for (size_t k = 0; k < csv.rows.size(); ++k) {
+    double t = csv.at(k, "time");
+    EXPECT_NEAR(csv.at(k, "x1"), std::cos(t), 1e-9);
+    EXPECT_NEAR(csv.at(k, "x2"), std::sin(t), 1e-9);
+  }
+}
+
+TEST(IndexReduction, InconsistentFixedValuesAreReportedAtTheConstraint) {
+  std::string dir = scratchDir("inconsistent");
+  writeFile(dir + "/bad.eq", R"(model Bad
+  parameter Real L = 1, g = 9.81;
+  Real x(start = 2, fixed = true), y(start = 0, fixed = true);
+  Real vx, vy, lambda;
+equation
+  der(x) = vx;  der(y) = vy;
+  der(vx) = -lambda*x;  der(vy) = -lambda*y - g;
+  x^2 + y^2 = L^2;
+end Bad;
+)");
+  RunResult r = runEqc("simulate bad.eq -o out.csv", dir);
+  EXPECT_EQ(r.exitCode, 5);
+  EXPECT_NE(r.stderrText.find("bad.eq:8:3: error: at time 0: no consistent initial values: equation 5 cannot be "
+                              "satisfied"),
+            std::string::npos)
+      << r.stderrText;
+  EXPECT_NE(r.stderrText.find("with the fixed start values x = 2, y = 0"), std::string::npos) << r.stderrText;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/out.csv"));
+}
+
+} // namespace

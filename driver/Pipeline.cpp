@@ -96,6 +96,7 @@ ExitCode runPipeline(const std::string &path, const PipelineOptions &options, Co
     return ExitOk;
   BackendOptions backend;
   backend.optLevel = options.optLevel;
+  c.optLevel = options.optLevel;
   if (dumping("codegen"))
     backend.dumpIR = [](const std::string &ir) { std::cout << ir; };
   if (dumping("optimize"))

@@ -34,6 +34,7 @@ struct Compilation {
   std::optional<OdeModel> model;
   std::unique_ptr<JitModel> jit;
   std::vector<std::pair<std::string, double>> timings;
+  int optLevel = 2; ///< for code compiled later (state selections of dummy derivatives)
 };
 
 /// Names of the passes accepted by --dump-after.

@@ -24,7 +24,9 @@ struct RunState {
   int rhsCode = 0;
   // Output.
   std::FILE *file = nullptr;
-  std::vector<Slot> columns;
+  std::vector<int> columns;           ///< variables written, after time
+  const std::vector<Slot> *slots = nullptr; ///< where they live in the active mode
+  double skipOutputAt = NAN;          ///< a restarted segment does not repeat its first row
   std::string line;
   bool writeFailed = false;
   // Invariants (index-reduced models).
@@ -33,7 +35,74 @@ struct RunState {
   int worstInvariantIndex = -1;
   long projections = 0;
   double projectionTol = 1e-12;
+  // Dummy derivatives: the active state selection and its monitor.
+  struct DummyRun *dummy = nullptr;
 };
+
+/// Values of every variable (indexed by variable) from the run-time arrays of a mode.
+void gather(const OdeModel &m, const double *x, const double *dx, const double *a, const std::vector<double> &p,
+            std::vector<double> &values) {
+  values.resize(m.slots.size());
+  for (size_t v = 0; v < m.slots.size(); ++v) {
+    const Slot &s = m.slots[v];
+    values[v] = s.storage == Storage::Param   ? p[s.index]
+                : s.storage == Storage::State ? x[s.index]
+                : s.storage == Storage::Derivative ? dx[s.index]
+                                                   : a[s.index];
+  }
+}
+
+/// One compiled state selection of the dummy-derivative method.
+struct Mode {
+  StateSelection selection;
+  OdeModel model;
+  std::unique_ptr<JitModel> jit;
+};
+
+/// Dynamic state selection: the modes compiled so far, the active one and the switches made.
+struct DummyRun {
+  Compilation *c = nullptr;
+  std::unique_ptr<Differentiator> diff;
+  std::vector<std::unique_ptr<Mode>> modes;
+  Mode *active = nullptr;
+  StateSelection pending;
+  std::vector<double> values, invariantX; // scratch
+  const double *stepState = nullptr;       // the integrator's state array (not an output copy)
+  struct Switch {
+    double t;
+    std::string from, to;
+  };
+  std::vector<Switch> switches;
+  /// Reconsider the selection when its pivots fall below this fraction of the largest entry,
+  /// and switch only to a selection at least twice as well conditioned (hysteresis).
+  double threshold = 0.2;
+  long checks = 0;
+};
+
+constexpr int kSwitchCode = 3000;
+
+/// After every accepted step of a dummy-derivative mode: is the state selection still good?
+int dummyHook(void *user, double t, double *x) {
+  auto *s = static_cast<RunState *>(user);
+  DummyRun &d = *s->dummy;
+  if (x != d.stepState)
+    return 0; // an interpolated output point, not a step: nothing to decide there
+  Mode &m = *d.active;
+  if (m.jit->rhs(t, x, s->scratchDx.data(), s->a.data(), s->p.data()))
+    return 0; // the integrator reports failures of rhs itself
+  gather(m.model, x, s->scratchDx.data(), s->a.data(), s->p, d.values);
+  ++d.checks;
+  const FlatSystem &flat = *d.c->flat;
+  double q = selectionQuality(flat, *d.c->reduced, m.selection, d.values, t, *d.diff);
+  if (q >= d.threshold)
+    return 0;
+  bool ok;
+  StateSelection best = selectStates(flat, *d.c->reduced, d.values, t, *d.diff, ok);
+  if (!ok || best == m.selection || !(best.quality > 2 * q))
+    return 0;
+  d.pending = best;
+  return kSwitchCode;
+}
 
 /// Stabilization by projection: after every accepted step, back onto the invariants.
 int projectionHook(void *user, double t, double *x) {
@@ -60,6 +129,10 @@ void appendNumber(std::string &line, double v) {
 
 int outputCallback(void *user, double t, const double *x) {
   auto *s = static_cast<RunState *>(user);
+  if (t == s->skipOutputAt) {
+    s->skipOutputAt = NAN;
+    return 0;
+  }
   // The algebraic variables and derivatives at an output point come from one more rhs call.
   int code = s->jit->rhs(t, x, s->scratchDx.data(), s->a.data(), s->p.data());
   if (code) {
@@ -67,8 +140,18 @@ int outputCallback(void *user, double t, const double *x) {
     return code;
   }
   if (s->projector) {
+    const double *xi = x;
+    if (s->dummy) { // the invariants of the Pantelides form, evaluated at this mode's solution
+      DummyRun &d = *s->dummy;
+      gather(d.active->model, x, s->scratchDx.data(), s->a.data(), s->p, d.values);
+      const OdeModel &base = *d.c->model;
+      d.invariantX.resize(base.states.size());
+      for (size_t i = 0; i < base.states.size(); ++i)
+        d.invariantX[i] = d.values[base.states[i]];
+      xi = d.invariantX.data();
+    }
     int which = -1;
-    double r = s->projector->maxResidual(t, x, &which);
+    double r = s->projector->maxResidual(t, xi, &which);
     if (!(r <= s->worstInvariant)) {
       s->worstInvariant = r;
       s->worstInvariantTime = t;
@@ -77,7 +160,8 @@ int outputCallback(void *user, double t, const double *x) {
   }
   s->line.clear();
   appendNumber(s->line, t);
-  for (const Slot &col : s->columns) {
+  for (int var : s->columns) {
+    const Slot &col = (*s->slots)[var];
     s->line += ',';
     double v = col.storage == Storage::State      ? x[col.index]
                : col.storage == Storage::Derivative ? s->scratchDx[col.index]
@@ -262,11 +346,12 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
   // Output columns.
   RunState s;
   s.jit = c.jit.get();
+  s.slots = &model.slots;
   std::vector<std::string> header{"time"};
   if (opt.vars.empty()) {
     for (size_t i = 0; i < flat.vars.size(); ++i)
       if (flat.vars[i].role == VarRole::Unknown) {
-        s.columns.push_back(model.slots[i]);
+        s.columns.push_back(static_cast<int>(i));
         header.push_back(flat.vars[i].name);
       }
   } else {
@@ -279,7 +364,7 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
         err << "eqc: error: --vars: model '" << flat.modelName << "' has no variable '" << name << "'\n";
         return ExitUsage;
       }
-      s.columns.push_back(model.slots[found]);
+      s.columns.push_back(found);
       header.push_back(name);
     }
   }
@@ -363,9 +448,98 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
 
   eqc_stats stats;
   t0 = Clock::now();
-  bool project = projector && model.stabilization == Stabilization::Projection;
-  int status = eqc_integrate_with_hook(static_cast<int>(x.size()), rhsCallback, &s, x.data(), &o, outputCallback, &s,
-                                       project ? projectionHook : nullptr, &s, &stats);
+  int status = EQC_OK;
+  const OdeModel *active = &model; // the model whose arrays x and s.a belong to
+  DummyRun dummy;
+  if (projector && opt.reduction == "dummy") {
+    // Dummy derivatives with dynamic state selection: choose dof states at the consistent point,
+    // integrate the index-1 system of that choice, and choose again where its pivots degrade.
+    dummy.c = &c;
+    dummy.diff = std::make_unique<Differentiator>(*flat.ctx);
+    s.dummy = &dummy;
+    gather(model, x.data(), dx.data(), s.a.data(), s.p, dummy.values);
+    double t = o.t_start;
+    std::memset(&stats, 0, sizeof stats);
+    for (int segment = 0;; ++segment) {
+      bool ok;
+      StateSelection sel = segment == 0 ? selectStates(flat, *c.reduced, dummy.values, t, *dummy.diff, ok)
+                                        : dummy.pending;
+      if (segment == 0 && !ok) {
+        c.diags->error(flat.loc, "at time " + brief(t) + ": dummy derivatives: no state selection has nonsingular "
+                                 "dummy blocks at this point (the model may need more differentiations here)");
+        return ExitSimulation;
+      }
+      Mode *mode = nullptr;
+      for (auto &m : dummy.modes)
+        if (m->selection == sel)
+          mode = m.get();
+      if (!mode) {
+        auto m = std::make_unique<Mode>();
+        m->selection = sel;
+        m->model = setupDummyDerivativeModel(flat, *c.reduced, sel);
+        if (!causalizeOdeModel(flat, m->model, *c.diags))
+          return ExitStructure;
+        BackendOptions backend;
+        backend.optLevel = c.optLevel;
+        std::string error;
+        m->jit = jitCompile(flat, m->model, backend, error);
+        if (!m->jit) {
+          err << "eqc: internal error: JIT compilation of a state selection failed: " << error << "\n";
+          return ExitInternal;
+        }
+        dummy.modes.push_back(std::move(m));
+        mode = dummy.modes.back().get();
+      }
+      dummy.active = mode;
+      active = &mode->model;
+      // Start the mode from the values of every variable at t (the dummies' values are the
+      // Newton guesses of its nonlinear blocks).
+      x.assign(mode->model.states.size(), 0.0);
+      for (size_t i = 0; i < x.size(); ++i)
+        x[i] = dummy.values[mode->model.states[i]];
+      s.a.assign(mode->model.algebraics.size(), 0.0);
+      for (size_t i = 0; i < s.a.size(); ++i)
+        s.a[i] = dummy.values[mode->model.algebraics[i]];
+      s.scratchDx.assign(x.size(), 0.0);
+      s.jit = mode->jit.get();
+      s.slots = &mode->model.slots;
+      dummy.stepState = x.data();
+      eqc_options segmentOptions = o;
+      segmentOptions.t_start = t;
+      segmentOptions.output_origin = o.t_start;
+      if (segment > 0)
+        s.skipOutputAt = t;
+      eqc_stats seg;
+      status = eqc_integrate_with_hook(static_cast<int>(x.size()), rhsCallback, &s, x.data(), &segmentOptions,
+                                       outputCallback, &s, dummyHook, &s, &seg);
+      stats.steps += seg.steps;
+      stats.rejected += seg.rejected;
+      stats.rhs_evals += seg.rhs_evals;
+      stats.outputs += seg.outputs;
+      stats.t_reached = seg.t_reached;
+      stats.h_last = seg.h_last;
+      stats.failed_component = seg.failed_component;
+      stats.rhs_code = seg.rhs_code;
+      if (!(status == EQC_ERR_RHS && seg.rhs_code == kSwitchCode))
+        break;
+      t = seg.t_reached;
+      if (mode->jit->rhs(t, x.data(), s.scratchDx.data(), s.a.data(), s.p.data()) != 0)
+        break;
+      gather(mode->model, x.data(), s.scratchDx.data(), s.a.data(), s.p, dummy.values);
+      dummy.switches.push_back({t, describeStates(flat, mode->selection), describeStates(flat, dummy.pending)});
+      if (dummy.switches.size() > 10000 || (dummy.switches.size() > 100 && t - dummy.switches[dummy.switches.size() - 100].t <
+                                                                               1e-6 * (o.t_end - o.t_start))) {
+        c.diags->error(flat.loc, "at time " + brief(t) + ": the state selection switches without end (" +
+                                     std::to_string(dummy.switches.size()) + " switches)");
+        status = EQC_ERR_STOPPED;
+        break;
+      }
+    }
+  } else {
+    bool project = projector && model.stabilization == Stabilization::Projection;
+    status = eqc_integrate_with_hook(static_cast<int>(x.size()), rhsCallback, &s, x.data(), &o, outputCallback, &s,
+                                     project ? projectionHook : nullptr, &s, &stats);
+  }
   double integrateSeconds = std::chrono::duration<double>(Clock::now() - t0).count();
 
   if (opt.stats) {
@@ -374,15 +548,24 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
     for (auto &[phase, secs] : c.timings)
       err << "  " << phase << ": " << formatNumber(std::round(secs * 1e6) / 1e3) << " ms\n";
     err << "  initialization: " << formatNumber(std::round(initSeconds * 1e6) / 1e3) << " ms\n";
+    if (s.dummy) {
+      err << "dummy derivatives: " << dummy.modes.size() << " state selection" << (dummy.modes.size() == 1 ? "" : "s")
+          << " compiled, " << dummy.checks << " checks, " << dummy.switches.size() << " switch"
+          << (dummy.switches.size() == 1 ? "" : "es") << "; initial states: "
+          << describeStates(flat, dummy.modes.front()->selection) << "\n";
+      for (auto &sw : dummy.switches)
+        err << "  switch at time " << brief(sw.t) << ": states " << sw.from << " -> " << sw.to << "\n";
+    }
     if (projector) {
       const char *names[] = {"none", "projection", "Baumgarte"};
-      err << "invariants: " << projector->size() << " hidden constraints, stabilization "
-          << names[static_cast<int>(model.stabilization)] << ", " << s.projections << " projections; largest residual "
+      err << "invariants: " << projector->size() << " hidden constraints, "
+          << (s.dummy ? std::string("dummy derivatives") : std::string("stabilization ") + names[static_cast<int>(model.stabilization)])
+          << ", " << s.projections << " projections; largest residual "
           << brief(s.worstInvariant, 3) << " at time " << brief(s.worstInvariantTime)
           << (s.worstInvariantIndex >= 0 ? " (" + model.invariants.labels[s.worstInvariantIndex] + ")" : "") << "\n";
     }
     err << "consistent initial values:";
-    for (size_t i = 0; i < model.states.size() && i < 50; ++i)
+    for (size_t i = 0; i < model.states.size() && i < 50 && i < initialStates.size(); ++i)
       err << " " << flat.vars[model.states[i]].name << " = " << brief(initialStates[i]);
     err << "\n";
     err << "  integration: " << formatNumber(std::round(integrateSeconds * 1e6) / 1e3) << " ms\n";
@@ -397,9 +580,9 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
   // Failure: say where and why, keep what was computed under a different name.
   std::string at = "at time " + brief(stats.t_reached) + " (step size " + brief(stats.h_last, 3) + "): ";
   if (status == EQC_ERR_RHS) {
-    reportModelCode(c, model.ode, model.simulation, stats.rhs_code, stats.t_reached);
+    reportModelCode(c, active->ode, active->simulation, stats.rhs_code, stats.t_reached);
   } else if (status == EQC_ERR_NONFINITE && stats.failed_component >= 0) {
-    int v = model.states[stats.failed_component];
+    int v = active->states[stats.failed_component];
     c.diags->error(flat.vars[v].loc, at + "'" + flat.vars[v].name + "' or its derivative became NaN or infinite");
   } else {
     std::string why = eqc_status_message(status);
@@ -419,7 +602,7 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
         }
       }
     if (fastest >= 0) {
-      int v = model.states[fastest];
+      int v = active->states[fastest];
       c.diags->error(flat.vars[v].loc, "simulation failed " + at + why + "; the fastest-changing variable is '" +
                                            flat.vars[v].name + "' (" + flat.vars[v].name + " = " +
                                            brief(x[fastest], 3) + ", der(" + flat.vars[v].name +

@@ -21,6 +21,7 @@ struct SimulateOptions {
   std::vector<std::string> vars; ///< columns; empty: every declared unknown
   std::vector<std::pair<std::string, std::string>> parameters; ///< -p name=value
   bool stats = false;
+  std::string reduction = "dummy"; ///< index-reduced models: "dummy" (derivatives) or "invariants"
 };
 
 /// Requires: a Compilation for which runPipeline returned ExitOk.

@@ -58,8 +58,10 @@ options:
   -O0 .. -O3           LLVM optimization level (default -O2)
 
 index-reduced models (differential index > 1):
-  --reduction R        invariants: the ODE of the highest-order equations with every
-                       differentiated equation kept as an invariant (dummy derivatives: not yet)
+  --reduction R        dummy (default): dummy derivatives, dof states chosen numerically at the
+                       consistent initial point and switched when their block degrades;
+                       invariants: the ODE of the highest-order equations with every
+                       differentiated equation kept as an invariant
   --stabilize S        projection (default): project onto the invariants after every step;
                        baumgarte: C'' + 2*eta*omega*C' + omega^2*C = 0 (and the analogous form of
                        other orders); none
@@ -67,6 +69,7 @@ index-reduced models (differential index > 1):
 )";
 
 struct Args {
+  bool reductionGiven = false, stabilizeGiven = false;
   std::string command, file;
   PipelineOptions pipeline;
   SimulateOptions simulate;
@@ -219,17 +222,16 @@ int parseArgs(int argc, char **argv, Args &args) {
     } else if (sim && a == "--reduction") {
       if (!next(v))
         break;
-      if (std::string(v) == "dummy") {
-        error = "--reduction dummy (dummy derivatives) is not implemented yet; use --reduction invariants";
+      if (std::string(v) != "invariants" && std::string(v) != "dummy") {
+        error = std::string("unknown reduction '") + v + "' (known: dummy, invariants)";
         break;
       }
-      if (std::string(v) != "invariants") {
-        error = std::string("unknown reduction '") + v + "' (known: invariants)";
-        break;
-      }
+      args.simulate.reduction = v;
+      args.reductionGiven = true;
     } else if (sim && a == "--stabilize") {
       if (!next(v))
         break;
+      args.stabilizeGiven = true;
       std::string s = v;
       if (s == "none")
         args.pipeline.reduction.stabilization = Stabilization::None;
@@ -261,6 +263,11 @@ int parseArgs(int argc, char **argv, Args &args) {
       break;
     }
   }
+  // --stabilize is about the invariants form; alone it selects that form.
+  if (args.stabilizeGiven && !args.reductionGiven)
+    args.simulate.reduction = "invariants";
+  if (args.stabilizeGiven && args.simulate.reduction == "dummy")
+    error = "--stabilize applies to --reduction invariants (dummy derivatives keep the constraints exactly)";
   if (!error.empty())
     return usageError(error);
   if (args.file.empty())

@@ -5,6 +5,7 @@
 #include <cassert>
 #include <charconv>
 #include <cmath>
+#include <unordered_set>
 
 namespace eqc {
 
@@ -269,9 +270,21 @@ void collectVars(const Expr *e, std::vector<int> &out, std::vector<uint32_t> &se
 }
 
 std::vector<int> collectVars(const Expr *e) {
+  // A visited set proportional to the expression, not to the whole context: this is called once
+  // per equation, and a buffer indexed by node id would make that quadratic in the model size.
   std::vector<int> out;
-  std::vector<uint32_t> seen;
-  collectVars(e, out, seen, 1);
+  std::unordered_set<const Expr *> seen;
+  std::vector<const Expr *> stack{e};
+  while (!stack.empty()) {
+    const Expr *n = stack.back();
+    stack.pop_back();
+    if (!seen.insert(n).second)
+      continue;
+    if (n->kind() == ExprKind::Var)
+      out.push_back(n->var());
+    for (const Expr *op : n->ops())
+      stack.push_back(op);
+  }
   std::sort(out.begin(), out.end());
   return out;
 }

@@ -25,34 +25,40 @@ std::vector<double> baumgarteCoefficients(int order, double eta, double omega) {
 
 namespace {
 
-void assignSlots(const FlatSystem &flat, OdeModel &m) {
-  m.slots.resize(flat.vars.size());
+/// `isState[v]`: v is integrated. The derivative of a state lives in dx at the state's slot, or
+/// feeds dx by a copy when it is a state itself; every other unknown is algebraic.
+void assignSlots(const FlatSystem &flat, OdeModel &m, const std::vector<char> &isState) {
+  m.slots.assign(flat.vars.size(), Slot{Storage::Algebraic, -1});
   for (size_t i = 0; i < flat.vars.size(); ++i) {
     const Variable &v = flat.vars[i];
     int vi = static_cast<int>(i);
     if (v.role == VarRole::Parameter) {
       m.slots[i] = {Storage::Param, static_cast<int>(m.params.size())};
       m.params.push_back(vi);
-    } else if (v.derivative >= 0) {
+    } else if (isState[i]) {
       m.slots[i] = {Storage::State, static_cast<int>(m.states.size())};
       m.states.push_back(vi);
-    } else if (v.role == VarRole::Unknown) {
-      m.slots[i] = {Storage::Algebraic, static_cast<int>(m.algebraics.size())};
-      m.algebraics.push_back(vi);
     }
   }
-  // A highest derivative lives in dx at its state's slot; a derivative that is itself a state
-  // feeds dx by a copy.
-  for (size_t i = 0; i < flat.vars.size(); ++i) {
-    const Variable &v = flat.vars[i];
-    if (v.role != VarRole::Derivative)
-      continue;
-    int of = m.slots[v.derivativeOf].index;
-    if (v.derivative >= 0)
-      m.chainCopies.emplace_back(of, m.slots[i].index);
+  for (int s : m.states) {
+    int d = flat.vars[s].derivative;
+    if (isState[d])
+      m.chainCopies.emplace_back(m.slots[s].index, m.slots[d].index);
     else
-      m.slots[i] = {Storage::Derivative, of};
+      m.slots[d] = {Storage::Derivative, m.slots[s].index};
   }
+  for (size_t i = 0; i < flat.vars.size(); ++i)
+    if (flat.vars[i].role != VarRole::Parameter && m.slots[i].index < 0) {
+      m.slots[i] = {Storage::Algebraic, static_cast<int>(m.algebraics.size())};
+      m.algebraics.push_back(static_cast<int>(i));
+    }
+}
+
+std::vector<char> pantelidesStates(const FlatSystem &flat) {
+  std::vector<char> isState(flat.vars.size(), 0);
+  for (size_t i = 0; i < flat.vars.size(); ++i)
+    isState[i] = flat.vars[i].role != VarRole::Parameter && flat.vars[i].derivative >= 0;
+  return isState;
 }
 
 /// Chooses which non-fixed states the initialization solves for when the equations leave freedom:
@@ -100,7 +106,7 @@ OdeModel setupOdeModel(const FlatSystem &flat, const ReducedSystem &reduced, con
                        Diagnostics &diags) {
   OdeModel m;
   m.stabilization = reduced.differentiated() ? options.stabilization : Stabilization::None;
-  assignSlots(flat, m);
+  assignSlots(flat, m, pantelidesStates(flat));
   const PantelidesResult &p = reduced.pantelides;
   ExprContext &ctx = *flat.ctx;
 
@@ -188,6 +194,29 @@ OdeModel setupOdeModel(const FlatSystem &flat, const ReducedSystem &reduced, con
                                     std::to_string(m.states.size() - m.invariants.residuals.size()) +
                                     " degrees of freedom: that many states can have fixed = true");
   }
+  return m;
+}
+
+OdeModel setupDummyDerivativeModel(const FlatSystem &flat, const ReducedSystem &reduced,
+                                   const StateSelection &selection) {
+  OdeModel m;
+  std::vector<char> isState(flat.vars.size(), 0);
+  for (int s : selection.states)
+    isState[s] = 1;
+  assignSlots(flat, m, isState);
+  // Index 1: every augmented equation, solved for everything but the selected states.
+  const PantelidesResult &p = reduced.pantelides;
+  m.simulation.purpose = "simulation";
+  for (size_t e = 0; e < p.equations.size(); ++e) {
+    m.simulation.residuals.push_back(p.equations[e].residual);
+    m.simulation.locs.push_back(reduced.locs[e]);
+    m.simulation.labels.push_back(reduced.labels[e]);
+  }
+  for (size_t v = 0; v < flat.vars.size(); ++v)
+    if (flat.vars[v].role != VarRole::Parameter && !isState[v] && !(m.slots[v].storage == Storage::State))
+      m.simulation.unknowns.push_back(static_cast<int>(v));
+  m.initialization = m.simulation;
+  m.initialization.purpose = "initialization";
   return m;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "middle/Causalize.h"
+#include "middle/DummyDerivatives.h"
 #include "middle/FlatSystem.h"
 #include "middle/IndexReduction.h"
 
@@ -56,6 +57,12 @@ struct OdeModel {
 /// values over-determine the initialization problem.
 OdeModel setupOdeModel(const FlatSystem &flat, const ReducedSystem &reduced, const ReductionOptions &options,
                        Diagnostics &diags);
+
+/// The index-1 system of a dummy-derivative state selection: all augmented equations solved for
+/// every variable except the selected states (no invariants: the constraints hold exactly).
+/// Requires: `selection` from selectStates on `reduced`.
+OdeModel setupDummyDerivativeModel(const FlatSystem &flat, const ReducedSystem &reduced,
+                                   const StateSelection &selection);
 
 /// reduceIndex followed by setupOdeModel (for tools and tests); nullopt when the structure is singular.
 std::optional<OdeModel> buildOdeModel(FlatSystem &flat, Diagnostics &diags, const ReductionOptions &options = {});

@@ -33,10 +33,10 @@ struct SigmaResult {
   int dof = 0;
 };
 
-/// Requires: a balanced FlatSystem (as many equations as variables of role Unknown).
-/// Ensures: Σ, an HVT (sparse successive shortest augmenting paths, O(n·E log n) worst case, close to
-/// O(E log n) on models where most equations match greedily) and the canonical offsets; nullopt
-/// when Σ has no finite transversal (the system is structurally singular).
+/// Requires: a balanced FlatSystem (as many equations as variables of role Unknown; asserted).
+/// Ensures: Σ, an HVT (sparse successive shortest augmenting paths: O(n·E log n) worst case, close to
+/// O(E log n) on models where most equations match greedily) and the canonical offsets (O(E log n));
+/// nullopt when Σ has no finite transversal (the system is structurally singular).
 std::optional<SigmaResult> runSigmaMethod(const FlatSystem &flat);
 
 /// Σ with the transversal marked `*`, the offsets c and d, value, index and dof as a text table

@@ -194,7 +194,7 @@ int runDopri5(IntegrationProblem &p, double *x, eqc_stats &stats) {
   const int n = p.n;
   const eqc_options &opt = p.opt;
   Dopri5Work w(n);
-  OutputGrid grid(opt.t_start, opt.t_end, opt.interval);
+  OutputGrid grid(opt.t_start, opt.t_end, opt.interval, opt.output_origin);
 
   double t = opt.t_start;
   if (int rc = p.output.emit(t, x))
@@ -269,8 +269,18 @@ int runDopri5(IntegrationProblem &p, double *x, eqc_stats &stats) {
       ++stats.steps;
       stats.t_reached = t;
       bool changed;
-      if (int rc = applyStepHook(p, t, x, w.xNew, stats, changed))
+      if (int rc = applyStepHook(p, t, x, w.xNew, stats, changed)) {
+        // The step itself is valid (the hook asked to stop after it, e.g. to switch the state
+        // selection): the grid times it covers are emitted from its interpolant, unhooked.
+        if (rc != EQC_ERR_NONFINITE)
+          for (; grid.hasNext() && grid.next() <= t; grid.advance()) {
+            double tGrid = grid.next();
+            interpolate(n, (tGrid - tOld) / hTaken, w, w.stage);
+            if (p.output.emit(tGrid, tGrid == t ? x : w.stage))
+              break;
+          }
         return rc;
+      }
       if (changed && !last) {
         // The FSAL stage belongs to the state before the hook; the next step
         // must start from f at the state the hook left.

@@ -134,8 +134,12 @@ int runFixedStep(IntegrationProblem &p, double *x, eqc_stats &stats) {
     // No stage is carried to the next step, so a state changed by the hook
     // needs no re-evaluation here.
     bool changed;
-    if (int rc = applyStepHook(p, t, x, w.xNew, stats, changed))
+    if (int rc = applyStepHook(p, t, x, w.xNew, stats, changed)) {
+      // The step itself is valid (the hook asked to stop after it): its output is not lost.
+      if ((k % stride == 0 || k == total) && rc != EQC_ERR_NONFINITE)
+        p.output.emit(t, x);
       return rc;
+    }
     if (k % stride == 0 || k == total) {
       if (int rc = p.output.emit(t, x))
         return rc;

@@ -5,6 +5,7 @@
 
 #include "eqc/eqc_runtime.h"
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -111,8 +112,15 @@ private:
 /// few ulps before t_end.
 class OutputGrid {
 public:
-  OutputGrid(double tStart, double tEnd, double interval)
-      : tStart(tStart), interval(interval), limit(tEnd - 1e-9 * interval) {}
+  /// With a finite `origin`, the grid is origin + k*interval and starts after tStart.
+  OutputGrid(double tStart, double tEnd, double interval, double origin = NAN)
+      : tStart(std::isfinite(origin) ? origin : tStart), interval(interval), limit(tEnd - 1e-9 * interval) {
+    if (std::isfinite(origin) && interval > 0) {
+      k = std::max<long long>(1, static_cast<long long>(std::floor((tStart - origin) / interval)));
+      while (next() <= tStart + 1e-9 * interval)
+        ++k;
+    }
+  }
 
   /// True if there is a grid time left (never for interval == 0).
   bool hasNext() const { return interval > 0 && next() < limit; }

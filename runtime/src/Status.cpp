@@ -1,6 +1,8 @@
 // Status messages and default options of the eqc runtime's C ABI.
 #include "eqc/eqc_runtime.h"
 
+#include <cmath>
+
 extern "C" const char *eqc_status_message(int status) {
   switch (status) {
   case EQC_OK:
@@ -43,4 +45,5 @@ extern "C" void eqc_options_default(eqc_options *opt) {
   opt->h_init = 0.0;
   opt->h_max = 0.0;
   opt->max_steps = 0;
+  opt->output_origin = NAN;
 }

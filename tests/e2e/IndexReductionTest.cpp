@@ -10,6 +10,8 @@ namespace {
 
 void writeFile(const std::string &path, const std::string &text) { std::ofstream(path) << text; }
 
+double chainExact(int k, double t);
+
 struct Drift {
   double energy = 0, length = 0, velocity = 0;
 };
@@ -32,7 +34,7 @@ Drift pendulumDrift(const Csv &csv) {
 
 TEST(IndexReduction, PendulumWithProjectionKeepsEnergyAndLengthFor100s) {
   std::string dir = scratchDir("pendulum_projection");
-  RunResult r = runEqc("simulate " + example("pendulum.eq") + " --t-end 100 --rtol 1e-10 --stats -o out.csv", dir);
+  RunResult r = runEqc("simulate " + example("pendulum.eq") + " --reduction invariants --t-end 100 --rtol 1e-10 --stats -o out.csv", dir);
   ASSERT_EQ(r.exitCode, 0) << r.stderrText;
   EXPECT_NE(r.stderrText.find("invariants: 4 hidden constraints, stabilization projection"), std::string::npos)
       << r.stderrText;
@@ -49,6 +51,60 @@ TEST(IndexReduction, PendulumWithProjectionKeepsEnergyAndLengthFor100s) {
   EXPECT_LT(lowest, -0.999);
 }
 
+TEST(IndexReduction, PendulumWithDummyDerivativesKeepsEnergyFor100s) {
+  std::string dir = scratchDir("pendulum_dummy");
+  RunResult r = runEqc("simulate " + example("pendulum.eq") + " --t-end 100 --rtol 1e-10 --stats -o out.csv", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  // Released horizontally, x dominates the constraint: y and vy are the first states.
+  EXPECT_NE(r.stderrText.find("initial states: y, vy"), std::string::npos) << r.stderrText;
+  EXPECT_NE(r.stderrText.find("switch at time"), std::string::npos) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  ASSERT_EQ(csv.rows.size(), 10001u); // switches neither lose nor repeat output rows
+  for (size_t k = 1; k < csv.rows.size(); ++k)
+    ASSERT_NEAR(csv.rows[k][0], 0.01 * k, 1e-9);
+  Drift d = pendulumDrift(csv);
+  EXPECT_LT(d.energy, 1e-6);
+  EXPECT_LT(d.length, 1e-12); // the dummy-derivative system satisfies the constraint exactly
+  EXPECT_LT(d.velocity, 1e-11);
+}
+
+TEST(IndexReduction, FullRotationCrossesEveryQuadrantAndSwitchesStates) {
+  std::string dir = scratchDir("pendulum_rotation");
+  RunResult r = runEqc("simulate " + example("pendulum_rotation.eq") + " --stats -o out.csv", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  bool quadrant[2][2] = {{false, false}, {false, false}};
+  double angle = 0, previous = std::atan2(csv.at(0, "y"), csv.at(0, "x"));
+  for (size_t k = 0; k < csv.rows.size(); ++k) {
+    double x = csv.at(k, "x"), y = csv.at(k, "y");
+    quadrant[x > 0][y > 0] = true;
+    double a = std::atan2(y, x), da = a - previous;
+    angle += da > M_PI ? da - 2 * M_PI : da < -M_PI ? da + 2 * M_PI : da;
+    previous = a;
+  }
+  EXPECT_TRUE(quadrant[0][0] && quadrant[0][1] && quadrant[1][0] && quadrant[1][1]);
+  EXPECT_GT(std::fabs(angle), 4 * M_PI) << "at least two full turns in 5 s";
+  Drift d = pendulumDrift(csv);
+  EXPECT_LT(d.energy, 1e-5);
+  EXPECT_LT(d.length, 1e-12);
+  size_t switches = 0;
+  for (size_t at = r.stderrText.find("switch at time"); at != std::string::npos;
+       at = r.stderrText.find("switch at time", at + 1))
+    ++switches;
+  EXPECT_GE(switches, 8u) << r.stderrText; // four per turn
+}
+
+TEST(IndexReduction, Seed001DaeWithDummyDerivativesHasNoStates) {
+  std::string dir = scratchDir("seed001_dummy");
+  RunResult r = runEqc("simulate " + example("seed001_dae.eq") + " --reduction dummy --stats -o out.csv", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  EXPECT_NE(r.stderrText.find("initial states: (none)"), std::string::npos) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  for (size_t k = 0; k < csv.rows.size(); ++k)
+    for (int i = 1; i <= 6; ++i)
+      ASSERT_NEAR(csv.at(k, "x" + std::to_string(i)), chainExact(i, csv.at(k, "time")), 1e-8);
+}
+
 TEST(IndexReduction, PendulumWithBaumgarteStaysOnTheConstraint) {
   std::string dir = scratchDir("pendulum_baumgarte");
   RunResult r = runEqc("simulate " + example("pendulum.eq") +
@@ -63,7 +119,7 @@ TEST(IndexReduction, PendulumWithBaumgarteStaysOnTheConstraint) {
 TEST(IndexReduction, PendulumWithoutStabilizationDriftsMoreThanWithIt) {
   std::string dir = scratchDir("pendulum_none");
   RunResult none = runEqc("simulate " + example("pendulum.eq") + " --stabilize none --rtol 1e-6 --t-end 20 -o none.csv", dir);
-  RunResult proj = runEqc("simulate " + example("pendulum.eq") + " --rtol 1e-6 --t-end 20 -o proj.csv", dir);
+  RunResult proj = runEqc("simulate " + example("pendulum.eq") + " --stabilize projection --rtol 1e-6 --t-end 20 -o proj.csv", dir);
   ASSERT_EQ(none.exitCode, 0) << none.stderrText;
   ASSERT_EQ(proj.exitCode, 0) << proj.stderrText;
   double driftNone = pendulumDrift(readCsv(dir + "/none.csv")).length;

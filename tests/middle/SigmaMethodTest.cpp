@@ -11,7 +11,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <climits>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -237,6 +236,34 @@ TEST(SigmaMethod, PureOde) {
   EXPECT_EQ(r->dof, 4);
 }
 
+// Seed 004 in semi-explicit form (x, y, z, x_dot): the constraint y*(1 - y/2) + z = 0 is
+// differentiated twice, the equations for y' and z' once; x_dot is algebraic. Index 3, dof 1.
+TEST(SigmaMethod, SeedFour) {
+  std::optional<SigmaResult> r = analyze(readSource("examples/seed004.eq"));
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->transversalValue, 1);
+  EXPECT_EQ(r->c, (std::vector<int>{0, 1, 1, 2}));
+  EXPECT_EQ(r->d, (std::vector<int>{1, 2, 2, 0}));
+  EXPECT_EQ(r->index, 3);
+  EXPECT_EQ(r->dof, 1);
+}
+
+// Every example model: consistent offsets, and Pantelides differentiates each equation c_i times.
+TEST(SigmaMethod, ExamplesAgreeWithPantelides) {
+  std::filesystem::path examples =
+      std::filesystem::path(__FILE__).parent_path().parent_path().parent_path() / "examples";
+  std::vector<std::filesystem::path> files;
+  for (const auto &entry : std::filesystem::directory_iterator(examples))
+    if (entry.path().extension() == ".eq")
+      files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  EXPECT_GE(files.size(), 5u);
+  for (const std::filesystem::path &file : files) {
+    SCOPED_TRACE(file.filename().string());
+    analyze(readSource("examples/" + file.filename().string()));
+  }
+}
+
 TEST(SigmaMethod, StructurallySingular) {
   // Three equations in x and y only: no transversal, whatever the derivative orders.
   Parsed q(model("a, b, x, y", "  der(a) + b = x;\n  x + y = 1;\n  x - der(y) = 0;\n  x*y = 3;"));
@@ -246,6 +273,11 @@ TEST(SigmaMethod, StructurallySingular) {
   Parsed u(model("x, y, unused", "  der(x) = y;\n  y = x + der(y);\n  x + y = 1;"));
   ASSERT_TRUE(u.flat) << u.messages.str();
   EXPECT_FALSE(runSigmaMethod(*u.flat));
+  // Not singular: a and b occur only in two equations, but both equations also hold x, so
+  // a, b, x match (a = 1.5x, b = -0.5x); singularity needs k equations in fewer than k unknowns.
+  Parsed r(model("a, b, x", "  a + b = x;\n  a - b = 2*x;\n  der(x) = -x;"));
+  ASSERT_TRUE(r.flat) << r.messages.str();
+  EXPECT_TRUE(runSigmaMethod(*r.flat));
 }
 
 /// Brute force over all permutations: the highest transversal value, or nullopt if none is finite.

@@ -46,6 +46,8 @@ typedef struct eqc_options {
   double h_init;         /**< variable-step: first step, 0 = automatic (Hairer's algorithm) */
   double h_max;          /**< variable-step: largest step, 0 = t_end - t_start */
   long max_steps;        /**< limit on steps (accepted + rejected), 0 = 10^7 */
+  double output_origin;  /**< dopri5: grid times are output_origin + k*interval (NaN = t_start), so a
+                              restarted integration keeps the grid of the first one */
 } eqc_options;
 
 /** Defaults: dopri5, t in [0, 1], dt 1e-3, interval 0, rtol 1e-6, atol 1e-9. */

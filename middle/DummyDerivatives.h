@@ -1,0 +1,39 @@
+// Dummy derivatives (Mattsson–Söderlind): choose dof state variables of the Pantelides-augmented
+// system so that every other variable, the dummy derivatives included, is locally a function of
+// them; the choice is numeric, at a consistent point, and honours stateSelect.
+#pragma once
+
+#include "middle/ExprOps.h"
+#include "middle/FlatSystem.h"
+#include "middle/IndexReduction.h"
+
+#include <string>
+#include <vector>
+
+namespace eqc {
+
+/// One state selection (a "mode" of dynamic state selection).
+struct StateSelection {
+  std::vector<int> states;  ///< variables integrated, ascending
+  std::vector<int> dummies; ///< derivatives made algebraic, ascending
+  /// The smallest pivot of the selected columns relative to the largest entry of its level:
+  /// a measure of how well the dummy blocks are conditioned at the point (1 is best).
+  double quality = 0;
+  bool operator==(const StateSelection &o) const { return states == o.states; }
+};
+
+/// Requires: `reduced` from reduceIndex on `flat`; `values` (indexed by variable) hold a consistent
+/// point at time t, including every derivative. Ensures: a selection with dof states whose dummy
+/// blocks are numerically nonsingular at the point, or `ok == false` when some level has no
+/// nonsingular choice (the point is singular for the model, e.g. alpha = 1 in seed 004).
+StateSelection selectStates(const FlatSystem &flat, const ReducedSystem &reduced, const std::vector<double> &values,
+                            double t, Differentiator &diff, bool &ok);
+
+/// Evaluates how well `selection` is conditioned at a point (same measure as `quality`).
+double selectionQuality(const FlatSystem &flat, const ReducedSystem &reduced, const StateSelection &selection,
+                        const std::vector<double> &values, double t, Differentiator &diff);
+
+/// "x, vx" — for messages and --stats.
+std::string describeStates(const FlatSystem &flat, const StateSelection &s);
+
+} // namespace eqc

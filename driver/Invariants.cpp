@@ -49,6 +49,17 @@ int InvariantProjector::project(double t, double *x, const std::vector<int> &mov
   return status;
 }
 
+int InvariantProjector::rank(double t, const double *x, const std::vector<int> &movable) {
+  eqc_model_invjac_fn invjac = jit_.invariantJacobian();
+  if (!invjac || invjac(t, x, p_.data(), fullJac_.data()))
+    return -1;
+  std::vector<double> sub(m_ * movable.size());
+  for (size_t i = 0; i < m_; ++i)
+    for (size_t c = 0; c < movable.size(); ++c)
+      sub[i * movable.size() + c] = fullJac_[i * n_ + movable[c]];
+  return eqc_matrix_rank(static_cast<int>(m_), static_cast<int>(movable.size()), sub.data(), 1e-10);
+}
+
 double InvariantProjector::maxResidual(double t, const double *x, int *which) {
   if (m_ == 0 || jit_.invariants(t, x, p_.data(), g_.data()))
     return m_ == 0 ? 0.0 : NAN;

@@ -19,6 +19,8 @@ public:
   int project(double t, double *x, const std::vector<int> &movable, double tol, double *residual);
   /// Projection of every state (stabilization after a step).
   int projectAll(double t, double *x, double tol, double *residual) { return project(t, x, all_, tol, residual); }
+  /// Numerical rank of ∂g/∂x restricted to the `movable` states (-1 when it cannot be evaluated).
+  int rank(double t, const double *x, const std::vector<int> &movable);
   /// max_i |g_i(t, x)| and the invariant where it occurs.
   double maxResidual(double t, const double *x, int *which = nullptr);
 

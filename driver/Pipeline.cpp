@@ -72,6 +72,8 @@ ExitCode runPipeline(const std::string &path, const PipelineOptions &options, Co
     return ExitModel;
   if (dumping("flatten"))
     c.flat->print(std::cout);
+  if (options.sigmaMethod) // before Pantelides adds derivative variables to the flat system
+    c.sigma = runSigmaMethod(*c.flat);
   {
     PassTimer t(c, "reduce");
     c.reduced = reduceIndex(*c.flat, diags);
@@ -82,7 +84,18 @@ ExitCode runPipeline(const std::string &path, const PipelineOptions &options, Co
     printReduction(std::cout, *c.flat, *c.reduced);
   {
     PassTimer t(c, "causalize");
-    c.model = setupOdeModel(*c.flat, *c.reduced, options.reduction, diags);
+    // The model's own __eqc annotation decides what the command line left open.
+    ReductionOptions reduction = options.reduction;
+    const Experiment &ex = c.flat->experiment;
+    if (!options.stabilizationGiven && !ex.stabilize.empty())
+      reduction.stabilization = ex.stabilize == "none"         ? Stabilization::None
+                                : ex.stabilize == "baumgarte" ? Stabilization::Baumgarte
+                                                              : Stabilization::Projection;
+    if (!options.etaGiven && !std::isnan(ex.eta))
+      reduction.eta = ex.eta;
+    if (!options.omegaGiven && !std::isnan(ex.omega))
+      reduction.omega = ex.omega;
+    c.model = setupOdeModel(*c.flat, *c.reduced, reduction, diags);
     if (diags.hasErrors() || !causalizeOdeModel(*c.flat, *c.model, diags)) {
       c.model.reset();
       return ExitStructure;

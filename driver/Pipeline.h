@@ -5,6 +5,7 @@
 #include "driver/ExitCodes.h"
 #include "middle/FlatSystem.h"
 #include "middle/OdeModel.h"
+#include "middle/SigmaMethod.h"
 #include "support/Diagnostics.h"
 
 #include <memory>
@@ -23,6 +24,8 @@ struct PipelineOptions {
   bool jit = true;        ///< stop after the middle end when false (`eqc check`)
   int optLevel = 2;
   ReductionOptions reduction;
+  bool stabilizationGiven = false, etaGiven = false, omegaGiven = false; ///< on the command line
+  bool sigmaMethod = false; ///< run the Σ-method on the flat system before index reduction (`eqc reduce`)
 };
 
 /// Everything the pipeline produced; later stages are empty when an earlier one failed.
@@ -30,6 +33,7 @@ struct Compilation {
   SourceManager sources;
   std::unique_ptr<Diagnostics> diags;
   std::optional<FlatSystem> flat;
+  std::optional<SigmaResult> sigma; ///< with PipelineOptions::sigmaMethod: Σ-method of the original system
   std::optional<ReducedSystem> reduced;
   std::optional<OdeModel> model;
   std::unique_ptr<JitModel> jit;

@@ -241,6 +241,8 @@ std::string loopDescription(const FlatSystem &flat, const CausalSystem &cs, cons
   std::string eqs;
   for (size_t i = 0; i < l.equations.size(); ++i)
     eqs += (i ? ", " : "") + sys.labels[l.equations[i]];
+  if (l.linear)
+    return "the linear equations " + eqs + " are singular in " + vars;
   return "Newton's method did not converge solving " + eqs + " for " + vars;
 }
 
@@ -249,8 +251,13 @@ void reportModelCode(Compilation &c, const CausalSystem &cs, const EquationSyste
   std::string at = "at time " + brief(t) + ": ";
   if (code >= 2000 && code < 2100)
     c.diags->error(c.flat->loc, at + "projection onto the hidden constraints failed: " + eqc_status_message(code - 2000));
-  else if (loop >= 0 && loop < static_cast<int>(cs.loops.size()))
+  else if (loop >= 0 && loop < static_cast<int>(cs.loops.size())) {
     c.diags->error(sys.locs[cs.loops[loop].equations.front()], at + loopDescription(*c.flat, cs, sys, loop));
+    if (cs.loops[loop].linear && c.reduced && c.reduced->differentiated())
+      c.diags->note(SourceRange{}, "after index reduction a singular block means that, at this point and for these "
+                                   "parameter values, the model needs more differentiations than its generic "
+                                   "structure (e.g. the coefficient of a highest derivative vanishes)");
+  }
   else
     c.diags->error(SourceRange{}, at + "the model function failed with code " + std::to_string(code));
 }
@@ -411,14 +418,33 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
                      "at time " + brief(o.t_start) + ": no consistent initial values: " + label +
                          " cannot be satisfied (residual " + brief(worst, 3) + ")" +
                          (fixed.empty() ? "" : " with the fixed start values " + fixed));
+      // Why: too many fixed values, or constraints that are dependent for these parameter values.
+      std::vector<int> all(model.states.size());
+      for (size_t i = 0; i < all.size(); ++i)
+        all[i] = static_cast<int>(i);
+      size_t m = projector->size();
+      int rankFree = projector->rank(o.t_start, x.data(), movable);
+      int rankAll = projector->rank(o.t_start, x.data(), all);
+      if (rankAll >= 0 && static_cast<size_t>(rankAll) < std::min(m, all.size()))
+        c.diags->note(SourceRange{}, "the " + std::to_string(m) + " hidden constraints have rank " +
+                                         std::to_string(rankAll) + " here: for these parameter values they are "
+                                         "dependent, so the structure differs from the generic one that index "
+                                         "reduction assumed (more differentiations would be needed)");
+      else if (rankFree >= 0 && static_cast<size_t>(rankFree) < std::min(m, movable.size()))
+        c.diags->note(SourceRange{}, "the fixed start values over-determine the constraints: the model has " +
+                                         std::to_string(model.states.size() - m) +
+                                         " degrees of freedom, so at most that many independent states can be fixed");
       return ExitSimulation;
     }
   }
   int code = projector ? c.jit->rhs(o.t_start, x.data(), dx.data(), s.a.data(), s.p.data())
                        : c.jit->init(o.t_start, x.data(), dx.data(), s.a.data(), s.p.data());
   if (code) {
-    reportModelCode(c, model.init, model.initialization, code, o.t_start);
-    c.diags->note(SourceRange{}, "initialization failed; give better start values to the variables of the loop");
+    const CausalSystem &cs = projector ? model.ode : model.init;
+    reportModelCode(c, cs, projector ? model.simulation : model.initialization, code, o.t_start);
+    int loop = code - EQC_MODEL_LOOP_FAILURE_BASE;
+    if (loop >= 0 && loop < static_cast<int>(cs.loops.size()) && !cs.loops[loop].linear)
+      c.diags->note(SourceRange{}, "initialization failed; give better start values to the variables of the loop");
     return ExitSimulation;
   }
   for (size_t i = 0; i < flat.vars.size(); ++i) {
@@ -451,7 +477,11 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
   int status = EQC_OK;
   const OdeModel *active = &model; // the model whose arrays x and s.a belong to
   DummyRun dummy;
-  if (projector && opt.reduction == "dummy") {
+  std::string reduction = !opt.reduction.empty() ? opt.reduction
+                          : !ex.reduction.empty() ? ex.reduction
+                          : !ex.stabilize.empty() ? "invariants"
+                                                  : "dummy";
+  if (projector && reduction == "dummy") {
     // Dummy derivatives with dynamic state selection: choose dof states at the consistent point,
     // integrate the index-1 system of that choice, and choose again where its pivots degrade.
     dummy.c = &c;

@@ -21,7 +21,9 @@ struct SimulateOptions {
   std::vector<std::string> vars; ///< columns; empty: every declared unknown
   std::vector<std::pair<std::string, std::string>> parameters; ///< -p name=value
   bool stats = false;
-  std::string reduction = "dummy"; ///< index-reduced models: "dummy" (derivatives) or "invariants"
+  /// Index-reduced models: "dummy" (derivatives) or "invariants"; empty: the model's __eqc
+  /// annotation, else dummy (invariants when the annotation names a stabilization).
+  std::string reduction;
 };
 
 /// Requires: a Compilation for which runPipeline returned ExitOk.

@@ -1,5 +1,6 @@
-// `eqc`: the command-line driver (check, simulate); thin on top of the pipeline.
+// `eqc`: the command-line driver (check, simulate, reduce); thin on top of the pipeline.
 #include "driver/Pipeline.h"
+#include "driver/Reduce.h"
 #include "driver/Simulate.h"
 #include "middle/ExprOps.h"
 
@@ -19,6 +20,7 @@ const char *kUsage = R"(usage: eqc <command> [options] model.eq
 commands:
   check       parse and check the model, print the flat system
   simulate    compile the model (JIT) and simulate it, write CSV
+  reduce      show the index reduction: Σ-method, Pantelides, hidden constraints, the final ODE
   help CMD    show the options of a command
 
 Run 'eqc help simulate' for the options of a command.
@@ -68,11 +70,25 @@ index-reduced models (differential index > 1):
   --eta E, --omega W   Baumgarte damping ratio (default 1) and frequency (default 10)
 )";
 
+const char *kReduceHelp = R"(usage: eqc reduce [options] model.eq
+
+Prints the index-reduction derivation of the model: the signature matrix of Pryce's Σ-method with
+the offsets c and d, the structural index and the degrees of freedom; Pantelides' differentiations;
+the differentiated equations; the hidden constraints [alg1], [alg2], ...; the state vector; the
+final ODE (its evaluation sequence) with its invariants and stabilization.
+
+options:
+  --format F           text (default) | markdown | latex (a fragment for a document with amsmath)
+  --stabilize S        projection (default) | baumgarte | none: as for 'eqc simulate'
+  --eta E, --omega W   Baumgarte damping ratio (default 1) and frequency (default 10)
+)";
+
 struct Args {
   bool reductionGiven = false, stabilizeGiven = false;
   std::string command, file;
   PipelineOptions pipeline;
   SimulateOptions simulate;
+  ReportFormat format = ReportFormat::Text;
 };
 
 int usageError(const std::string &message) {
@@ -95,6 +111,8 @@ void printHelp(const std::string &command) {
     std::cout << kCheckHelp << kCommonHelp;
   else if (command == "simulate")
     std::cout << kSimulateHelp << kCommonHelp;
+  else if (command == "reduce")
+    std::cout << kReduceHelp << kCommonHelp;
   else
     std::cout << kUsage;
 }
@@ -116,9 +134,10 @@ int parseArgs(int argc, char **argv, Args &args) {
     printHelp(argc > 2 ? argv[2] : "");
     return ExitOk;
   }
-  if (args.command != "check" && args.command != "simulate")
+  if (args.command != "check" && args.command != "simulate" && args.command != "reduce")
     return usageError("unknown command '" + args.command + "'");
   bool sim = args.command == "simulate";
+  bool red = args.command == "reduce";
   std::string error;
   for (int i = 2; i < argc; ++i) {
     std::string a = argv[i];
@@ -228,10 +247,18 @@ int parseArgs(int argc, char **argv, Args &args) {
       }
       args.simulate.reduction = v;
       args.reductionGiven = true;
-    } else if (sim && a == "--stabilize") {
+    } else if (red && a == "--format") {
+      if (!next(v))
+        break;
+      if (!parseReportFormat(v, args.format)) {
+        error = std::string("unknown format '") + v + "' (known: text, markdown, latex)";
+        break;
+      }
+    } else if ((sim || red) && a == "--stabilize") {
       if (!next(v))
         break;
       args.stabilizeGiven = true;
+      args.pipeline.stabilizationGiven = true;
       std::string s = v;
       if (s == "none")
         args.pipeline.reduction.stabilization = Stabilization::None;
@@ -243,12 +270,14 @@ int parseArgs(int argc, char **argv, Args &args) {
         error = "unknown stabilization '" + s + "' (known: none, projection, baumgarte)";
         break;
       }
-    } else if (sim && a == "--eta") {
+    } else if ((sim || red) && a == "--eta") {
       if (!num(args.pipeline.reduction.eta))
         break;
-    } else if (sim && a == "--omega") {
+      args.pipeline.etaGiven = true;
+    } else if ((sim || red) && a == "--omega") {
       if (!num(args.pipeline.reduction.omega))
         break;
+      args.pipeline.omegaGiven = true;
     } else if (sim && a == "--stats") {
       args.simulate.stats = true;
     } else if (sim && a.size() == 3 && a.rfind("-O", 0) == 0 && a[2] >= '0' && a[2] <= '3') {
@@ -284,9 +313,12 @@ int main(int argc, char **argv) {
     return early;
   bool sim = args.command == "simulate";
   args.pipeline.jit = sim;
+  args.pipeline.sigmaMethod = args.command == "reduce";
   Compilation c;
   ExitCode code = runPipeline(args.file, args.pipeline, c, std::cerr);
-  if (code == ExitOk && !sim && args.pipeline.dumpAfter.empty()) {
+  if (code == ExitOk && args.command == "reduce" && args.pipeline.dumpAfter.empty())
+    code = printReductionReport(c, args.pipeline.reduction, args.format, std::cout);
+  if (code == ExitOk && args.command == "check" && args.pipeline.dumpAfter.empty()) {
     c.flat->print(std::cout);
     std::cout << "\n";
     c.model->ode.print(std::cout, *c.flat, c.model->simulation);

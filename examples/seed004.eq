@@ -16,5 +16,6 @@ equation
   der(y) = time - x;
   der(z) = 1 - time + x - (alpha*x + eta)*y;
   0 = y*(1 - y/2) + z;
-  annotation(experiment(StopTime = 1, Tolerance = 1e-10, Interval = 0.01));
+  annotation(experiment(StopTime = 1, Tolerance = 1e-10, Interval = 0.01),
+             __eqc(reduction = "invariants", stabilize = "baumgarte", eta = 1, omega = 10));
 end Seed004;

@@ -350,8 +350,47 @@ private:
     out.push_back(eq);
   }
 
+  /// eqc's own settings of a model: how to reduce its index and stabilize its invariants.
+  void readEqcAnnotation(const ast::Modifier &m) {
+    Experiment &ex = sys_.experiment;
+    for (const ast::Modifier &a : m.args) {
+      if (a.name == "reduction" || a.name == "stabilize") {
+        static const char *reductions[] = {"dummy", "invariants"};
+        static const char *stabilizations[] = {"none", "projection", "baumgarte"};
+        bool isReduction = a.name == "reduction";
+        bool ok = a.value && a.value->kind == ast::ExprKind::String;
+        if (ok) {
+          ok = false;
+          for (const char *k : isReduction ? std::vector<const char *>(reductions, reductions + 2)
+                                           : std::vector<const char *>(stabilizations, stabilizations + 3))
+            ok = ok || a.value->text == k;
+        }
+        if (!ok) {
+          diags_.error(a.value ? a.value->range : a.range,
+                       isReduction ? "reduction must be \"dummy\" or \"invariants\""
+                                   : "stabilize must be \"none\", \"projection\" or \"baumgarte\"");
+          continue;
+        }
+        (isReduction ? ex.reduction : ex.stabilize) = a.value->text;
+      } else if (a.name == "eta" || a.name == "omega") {
+        Typed t = a.value ? lower(*a.value, Context::Start) : Typed{};
+        if (!t.expr || !t.expr->isConst() || !(t.expr->value() > 0)) {
+          diags_.error(a.value ? a.value->range : a.range, a.name + " must be a positive number");
+          continue;
+        }
+        (a.name == "eta" ? ex.eta : ex.omega) = t.expr->value();
+      } else {
+        diags_.warning(a.range, "unknown eqc setting '" + a.name + "' ignored (known: reduction, stabilize, eta, omega)");
+      }
+    }
+  }
+
   void readAnnotation() {
     for (const ast::Modifier &m : model_.annotation) {
+      if (m.name == "__eqc") {
+        readEqcAnnotation(m);
+        continue;
+      }
       if (m.name != "experiment")
         continue; // Unknown annotations are ignored, as in Modelica.
       for (const ast::Modifier &a : m.args) {

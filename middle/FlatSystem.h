@@ -4,6 +4,7 @@
 #include "middle/Expr.h"
 #include "support/Diagnostics.h"
 
+#include <cmath>
 #include <iosfwd>
 #include <memory>
 #include <string>
@@ -50,6 +51,10 @@ struct Equation {
 struct Experiment {
   double startTime = -1, stopTime = -1, tolerance = -1, interval = -1;
   bool hasStartTime = false;
+  /// From `annotation(__eqc(reduction = "invariants", stabilize = "baumgarte", eta = 1, omega = 10))`;
+  /// empty or NaN when not given. Command-line options take precedence.
+  std::string reduction, stabilize;
+  double eta = NAN, omega = NAN;
 };
 
 /// Everything the middle end needs: variables, equations, initial equations and the context.

@@ -5,12 +5,31 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
+#include <utility>
 
 namespace eqc {
 
 std::string latexEscape(const std::string &text) {
+  // The few non-ASCII symbols eqc's messages use, as math (they need no font setup).
+  static const std::pair<const char *, const char *> symbols[] = {
+      {"Σ", "$\\Sigma$"}, {"σ", "$\\sigma$"}, {"η", "$\\eta$"}, {"ω", "$\\omega$"}, {"−", "$-$"},
+      {"≤", "$\\le$"},    {"≥", "$\\ge$"},    {"²", "$^2$"},      {"→", "$\\to$"}};
   std::string out;
-  for (char ch : text) {
+  for (size_t i = 0; i < text.size(); ++i) {
+    char ch = text[i];
+    if (static_cast<unsigned char>(ch) >= 0x80) {
+      bool replaced = false;
+      for (auto [utf8, tex] : symbols)
+        if (text.compare(i, std::strlen(utf8), utf8) == 0) {
+          out += tex;
+          i += std::strlen(utf8) - 1;
+          replaced = true;
+          break;
+        }
+      if (replaced)
+        continue;
+    }
     switch (ch) {
     case '\\':
       out += "\\textbackslash{}";
@@ -30,6 +49,9 @@ std::string latexEscape(const std::string &text) {
       break;
     case '~':
       out += "\\~{}";
+      break;
+    case '-': // keep `--option` from becoming an en dash
+      out += i + 1 < text.size() && text[i + 1] == '-' ? "-{}" : "-";
       break;
     default:
       out += ch;

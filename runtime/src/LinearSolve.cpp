@@ -61,3 +61,18 @@ extern "C" int eqc_linsolve(int n, double *a, double *b, int nrhs) {
     return EQC_ERR_ARGUMENT;
   }
 }
+
+extern "C" int eqc_matrix_rank(int m, int n, const double *a, double rel_tol) {
+  if (m < 0 || n < 0 || (m * n > 0 && !a) || !(rel_tol >= 0))
+    return -1;
+  if (m == 0 || n == 0)
+    return 0;
+  try {
+    Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> map(a, m, n);
+    Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(map);
+    qr.setThreshold(rel_tol);
+    return static_cast<int>(qr.rank());
+  } catch (...) {
+    return -1;
+  }
+}

@@ -133,6 +133,12 @@ int eqc_integrate_with_hook(int n, eqc_rhs_fn f, void *f_user, double *x, const 
                             eqc_output_fn out, void *out_user, eqc_step_fn hook, void *hook_user,
                             eqc_stats *stats);
 
+/**
+ * Numerical rank of the m-by-n row-major matrix a: singular values above rel_tol times the
+ * largest count (rank-revealing QR). Returns the rank, or -1 on bad arguments.
+ */
+int eqc_matrix_rank(int m, int n, const double *a, double rel_tol);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,753 @@
+// The `eqc reduce` report: one function per section, written through a small renderer that knows
+// the three output formats (plain text at 100 columns, Markdown, a LaTeX fragment).
+#include "driver/Reduce.h"
+
+#include "middle/ExprOps.h"
+#include "middle/LatexPrinter.h"
+#include "middle/SigmaMethod.h"
+
+#include <algorithm>
+#include <functional>
+#include <numeric>
+#include <sstream>
+
+namespace eqc {
+
+bool parseReportFormat(const std::string &name, ReportFormat &out) {
+  if (name == "text" || name == "txt")
+    out = ReportFormat::Text;
+  else if (name == "markdown" || name == "md")
+    out = ReportFormat::Markdown;
+  else if (name == "latex" || name == "tex")
+    out = ReportFormat::Latex;
+  else
+    return false;
+  return true;
+}
+
+namespace {
+
+constexpr size_t kWidth = 100;
+/// A space inside inline mathematics of the text format: printed as ' ', never broken at.
+constexpr char kHardSpace = '\x01';
+
+std::string soften(std::string s) {
+  std::replace(s.begin(), s.end(), kHardSpace, ' ');
+  return s;
+}
+
+/// Display width in code points (the report uses Σ, σ and −).
+size_t columns(const std::string &s) {
+  return static_cast<size_t>(std::count_if(s.begin(), s.end(), [](char ch) { return (ch & 0xC0) != 0x80; }));
+}
+
+std::string padRight(const std::string &s, size_t w) { return s + std::string(w > columns(s) ? w - columns(s) : 0, ' '); }
+std::string padLeft(const std::string &s, size_t w) { return std::string(w > columns(s) ? w - columns(s) : 0, ' ') + s; }
+
+std::string plural(size_t n, const std::string &word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
+
+/// Splits a long line of a formula before ` + ` / ` - `, after `, ` or, failing those, after `*`;
+/// continuation lines get `indent` spaces.
+std::vector<std::string> wrapFormula(const std::string &line, size_t width, size_t indent) {
+  std::vector<std::string> out;
+  std::string rest = line;
+  std::string lead;
+  while (columns(lead) + columns(rest) > width) {
+    size_t room = width > columns(lead) ? width - columns(lead) : 0;
+    // Per priority (0: between terms or arguments, 1: between factors): the last cut that fits.
+    size_t fits[2] = {std::string::npos, std::string::npos}, first = std::string::npos;
+    for (size_t i = 1; i + 2 < rest.size(); ++i) {
+      bool term = rest[i] == ' ' && (rest[i + 1] == '+' || rest[i + 1] == '-') && rest[i + 2] == ' ';
+      bool comma = rest[i - 1] == ',' && rest[i] == ' ';
+      bool factor = rest[i - 1] == '*';
+      if (!term && !comma && !factor)
+        continue;
+      int priority = factor ? 1 : 0;
+      if (columns(rest.substr(0, i)) <= room)
+        fits[priority] = i;
+      else if (first == std::string::npos)
+        first = i;
+    }
+    size_t at = fits[0] != std::string::npos ? fits[0] : fits[1] != std::string::npos ? fits[1] : first;
+    if (at == std::string::npos)
+      break;
+    out.push_back(lead + rest.substr(0, at));
+    rest = rest.substr(rest[at] == ' ' ? at + 1 : at);
+    lead = std::string(indent, ' ');
+  }
+  out.push_back(lead + rest);
+  return out;
+}
+
+/// Words of a paragraph filled to `width`, every line starting with `indent` spaces.
+std::string fill(const std::string &text, size_t width, size_t indent) {
+  std::istringstream words(text);
+  std::string word, line, out;
+  while (words >> word) {
+    if (!line.empty() && indent + columns(line) + 1 + columns(word) > width) {
+      out += std::string(indent, ' ') + soften(line) + "\n";
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + word;
+  }
+  if (!line.empty())
+    out += std::string(indent, ' ') + soften(line) + "\n";
+  return out;
+}
+
+/// One displayed formula `lhs op rhs` with its equation label and an optional tag ([alg1]).
+struct Formula {
+  std::string tag;
+  std::string label;
+  const Expr *lhs = nullptr; ///< nullptr: 0 (or the variable lhsVar)
+  int lhsVar = -1;
+  const Expr *rhs = nullptr;
+  std::string op = "=";
+};
+
+/// Math-mode LaTeX of an equation label: "d^2/dt^2 equation 5 (Baumgarte)" → \tfrac{d^2}{dt^2}…
+std::string latexLabel(const std::string &label) {
+  std::string rest = label, prefix;
+  if (rest.rfind("d/dt ", 0) == 0) {
+    prefix = "\\tfrac{\\mathrm{d}}{\\mathrm{d}t}\\,";
+    rest = rest.substr(5);
+  } else if (rest.rfind("d^", 0) == 0 && rest.find("/dt^") != std::string::npos && rest.find(' ') != std::string::npos) {
+    std::string k = rest.substr(2, rest.find('/') - 2);
+    prefix = "\\tfrac{\\mathrm{d}^{" + latexEscape(k) + "}}{\\mathrm{d}t^{" + latexEscape(k) + "}}\\,";
+    rest = rest.substr(rest.find(' ') + 1);
+  }
+  return prefix + "\\text{" + latexEscape(rest) + "}";
+}
+
+class Renderer {
+public:
+  Renderer(ReportFormat format, const FlatSystem &flat, std::ostream &out) : format_(format), flat_(flat), out_(out) {
+    namer_ = [&flat](int v) { return flat.varName(v); };
+  }
+
+  bool latex() const { return format_ == ReportFormat::Latex; }
+  bool markdown() const { return format_ == ReportFormat::Markdown; }
+  bool text() const { return format_ == ReportFormat::Text; }
+
+  // ---- inline pieces ----
+  /// Prose, escaped for the format.
+  std::string t(const std::string &s) const { return latex() ? latexEscape(s) : s; }
+  /// A variable name.
+  std::string var(int v) const {
+    if (latex())
+      return "$" + latexVarName(flat_.varName(v)) + "$";
+    return markdown() ? "`" + flat_.varName(v) + "`" : flat_.varName(v);
+  }
+  /// Inline mathematics: the plain form for text and Markdown, `tex` for LaTeX.
+  std::string math(const std::string &plain, const std::string &tex) const {
+    if (latex())
+      return "$" + tex + "$";
+    if (markdown())
+      return "`" + plain + "`";
+    std::string unbreakable = plain; // fill() breaks lines at spaces, never inside a formula
+    std::replace(unbreakable.begin(), unbreakable.end(), ' ', kHardSpace);
+    return unbreakable;
+  }
+  /// Text kept on one line (an item of a list in prose).
+  std::string keep(const std::string &s) const {
+    if (!text())
+      return t(s);
+    std::string unbreakable = s;
+    std::replace(unbreakable.begin(), unbreakable.end(), ' ', kHardSpace);
+    return unbreakable;
+  }
+  std::string vars(const std::vector<int> &vs) const {
+    std::string s;
+    for (size_t i = 0; i < vs.size(); ++i)
+      s += (i ? ", " : "") + var(vs[i]);
+    return s;
+  }
+  std::string expr(const Expr *e) const { return latex() ? toLatex(e, namer_) : toString(e, namer_); }
+  /// An expression within prose.
+  std::string inlineExpr(const Expr *e) const {
+    return latex() ? "$" + toLatex(e, namer_) + "$" : markdown() ? "`" + toString(e, namer_) + "`" : toString(e, namer_);
+  }
+
+  // ---- blocks ----
+  void title(const std::string &model) {
+    if (latex()) {
+      out_ << "% eqc reduce: the index reduction of model " << model << " (a fragment; needs amsmath)\n";
+      return;
+    }
+    std::string line = "Index reduction of model " + model;
+    if (markdown())
+      out_ << "# " << line << "\n";
+    else
+      out_ << line << "\n" << std::string(columns(line), '=') << "\n";
+  }
+
+  void section(int number, const std::string &heading) {
+    std::string h = std::to_string(number) + ". " + heading;
+    if (latex())
+      out_ << "\n\\section*{" << latexEscape(h) << "}\n";
+    else if (markdown())
+      out_ << "\n## " << h << "\n";
+    else
+      out_ << "\n" << h << "\n";
+  }
+
+  /// A paragraph of prose made of pieces from t(), var(), math().
+  void para(const std::string &s) {
+    if (text())
+      out_ << fill(s, kWidth, 2);
+    else
+      out_ << "\n" << s << "\n";
+  }
+
+  /// A WARNING line (stands out in every format).
+  void warning(const std::string &s) {
+    if (latex())
+      out_ << "\n\\textbf{WARNING:} " << s << "\n";
+    else if (markdown())
+      out_ << "\n**WARNING:** " << s << "\n";
+    else
+      out_ << fill("WARNING: " + s, kWidth, 2);
+  }
+
+  /// An itemized list; `rows` are (first column, rest) pairs, aligned in text.
+  void list(const std::vector<std::pair<std::string, std::string>> &rows) {
+    if (latex()) {
+      out_ << "\\begin{itemize}\n";
+      for (auto &[a, b] : rows)
+        out_ << "  \\item " << a << (b.empty() ? "" : " " + b) << "\n";
+      out_ << "\\end{itemize}\n";
+      return;
+    }
+    if (markdown()) {
+      out_ << "\n";
+      for (auto &[a, b] : rows)
+        out_ << "- " << a << (b.empty() ? "" : " " + b) << "\n";
+      return;
+    }
+    size_t w = 0;
+    for (auto &row : rows)
+      w = std::max(w, columns(row.first));
+    for (auto &[a, b] : rows)
+      for (const std::string &l : wrapFormula(b.empty() ? a : padRight(a, w) + "  " + b, kWidth - 4, w + 4))
+        out_ << "    " << soften(l) << "\n";
+  }
+
+  void formulas(const std::vector<Formula> &rows) {
+    if (rows.empty())
+      return;
+    if (latex()) {
+      out_ << "\\begin{align*}\n";
+      for (size_t i = 0; i < rows.size(); ++i) {
+        const Formula &f = rows[i];
+        std::string lhs = f.lhsVar >= 0 ? latexVarName(flat_.varName(f.lhsVar)) : f.lhs ? toLatex(f.lhs, namer_) : "0";
+        out_ << "  " << (f.tag.empty() ? "" : "\\text{" + latexEscape(f.tag) + "}\\quad ") << lhs << " &"
+             << (f.op == ":=" ? ":=" : "=") << " " << toLatex(f.rhs, namer_) << " && " << latexLabel(f.label)
+             << (i + 1 < rows.size() ? " \\\\" : "") << "\n";
+      }
+      out_ << "\\end{align*}\n";
+      return;
+    }
+    size_t tagWidth = 0, labelWidth = 0;
+    for (const Formula &f : rows) {
+      tagWidth = std::max(tagWidth, columns(f.tag));
+      labelWidth = std::max(labelWidth, columns(f.label));
+    }
+    size_t indent = text() ? 4 : 0;
+    std::vector<std::string> lines;
+    for (const Formula &f : rows) {
+      std::string lhs = f.lhsVar >= 0 ? flat_.varName(f.lhsVar) : f.lhs ? toString(f.lhs, namer_) : "0";
+      std::string head = (tagWidth ? padRight(f.tag, tagWidth) + "  " : "") + padRight(f.label, labelWidth) + "  ";
+      size_t cont = columns(head) + 4 < 60 ? columns(head) + 4 : 8;
+      for (const std::string &l : wrapFormula(head + lhs + " " + f.op + " " + toString(f.rhs, namer_), kWidth - indent, cont))
+        lines.push_back(l);
+    }
+    if (markdown())
+      out_ << "\n```text\n";
+    for (const std::string &l : lines)
+      out_ << std::string(indent, ' ') << l << "\n";
+    if (markdown())
+      out_ << "```\n";
+  }
+
+  /// A grid: header row, body rows, a last (footer) row after a rule; cells right-aligned except the
+  /// first column. Text falls back to `sparse` when the grid is wider than the page.
+  void table(const std::vector<std::string> &header, const std::vector<std::vector<std::string>> &body,
+             const std::vector<std::string> &footer, const std::vector<std::string> &sparse) {
+    if (latex()) {
+      out_ << "\\begin{center}\n\\begin{tabular}{l|" << std::string(header.size() - 2, 'c') << "|c}\n";
+      auto row = [&](const std::vector<std::string> &r) {
+        for (size_t j = 0; j < r.size(); ++j)
+          out_ << (j ? " & " : "  ") << r[j];
+        out_ << " \\\\\n";
+      };
+      row(header);
+      out_ << "  \\hline\n";
+      for (auto &r : body)
+        row(r);
+      out_ << "  \\hline\n";
+      row(footer);
+      out_ << "\\end{tabular}\n\\end{center}\n";
+      return;
+    }
+    if (markdown()) {
+      auto row = [&](const std::vector<std::string> &r) {
+        out_ << "|";
+        for (const std::string &cell : r)
+          out_ << " " << cell << " |";
+        out_ << "\n";
+      };
+      out_ << "\n";
+      row(header);
+      out_ << "|---|";
+      for (size_t j = 1; j < header.size(); ++j)
+        out_ << "---:|";
+      out_ << "\n";
+      for (auto &r : body)
+        row(r);
+      row(footer);
+      return;
+    }
+    std::vector<size_t> w(header.size(), 0);
+    auto measure = [&](const std::vector<std::string> &r) {
+      for (size_t j = 0; j < r.size(); ++j)
+        w[j] = std::max(w[j], columns(r[j]));
+    };
+    measure(header);
+    for (auto &r : body)
+      measure(r);
+    measure(footer);
+    size_t total = 4 + std::accumulate(w.begin(), w.end(), size_t(0)) + 2 * (w.size() - 1);
+    if (total > kWidth) {
+      for (const std::string &l : sparse)
+        for (const std::string &piece : wrapFormula(l, kWidth - 4, 8))
+          out_ << "    " << piece << "\n";
+      return;
+    }
+    auto row = [&](const std::vector<std::string> &r) {
+      std::string line;
+      for (size_t j = 0; j < r.size(); ++j)
+        line += j == 0 ? padRight(r[j], w[j]) : "  " + padLeft(r[j], w[j]);
+      line.erase(line.find_last_not_of(' ') + 1);
+      out_ << "    " << line << "\n";
+    };
+    row(header);
+    for (auto &r : body)
+      row(r);
+    row(footer);
+  }
+
+private:
+  ReportFormat format_;
+  const FlatSystem &flat_;
+  std::ostream &out_;
+  VarNamer namer_;
+};
+
+/// Per variable: the highest derivative order that occurs in the model's own equations (0 for none).
+std::vector<int> sourceOrders(const FlatSystem &flat) {
+  std::vector<int> order(flat.vars.size(), 0);
+  for (const Equation &eq : flat.equations)
+    for (int v : collectVars(flat.residual(eq))) {
+      int k = 0, base = v;
+      while (flat.vars[base].role == VarRole::Derivative) {
+        base = flat.vars[base].derivativeOf;
+        ++k;
+      }
+      order[base] = std::max(order[base], k);
+    }
+  return order;
+}
+
+/// Parameter values, each evaluated after the parameters its binding uses (cycles are rejected by
+/// the frontend).
+std::vector<double> parameterValues(const FlatSystem &flat) {
+  std::vector<double> values(flat.vars.size(), 0.0);
+  std::vector<char> done(flat.vars.size(), 0);
+  std::function<void(int)> value = [&](int v) {
+    if (done[v])
+      return;
+    done[v] = 1;
+    if (!flat.vars[v].binding)
+      return;
+    for (int dep : collectVars(flat.vars[v].binding))
+      if (flat.vars[dep].role == VarRole::Parameter)
+        value(dep);
+    values[v] = evaluate(flat.vars[v].binding, values);
+  };
+  for (size_t v = 0; v < flat.vars.size(); ++v)
+    if (flat.vars[v].role == VarRole::Parameter)
+      value(static_cast<int>(v));
+  return values;
+}
+
+std::string equationLabel(const Equation &eq) { return "equation " + std::to_string(eq.number); }
+
+class Report {
+public:
+  Report(const Compilation &c, const ReductionOptions &reduction, ReportFormat format, std::ostream &out)
+      : c_(c), flat_(*c.flat), reduced_(*c.reduced), model_(*c.model), reduction_(reduction),
+        r_(format, flat_, out) {}
+
+  void print() {
+    r_.title(flat_.modelName);
+    theModel();
+    sigmaMethod();
+    pantelides();
+    differentiatedEquations();
+    hiddenConstraints();
+    stateVector();
+    finalOde();
+  }
+
+private:
+  void theModel() {
+    r_.section(1, "The model");
+    std::vector<int> order = sourceOrders(flat_);
+    std::vector<int> unknowns, params;
+    size_t differentiated = 0;
+    for (size_t v = 0; v < flat_.vars.size(); ++v) {
+      if (flat_.vars[v].role == VarRole::Unknown) {
+        unknowns.push_back(static_cast<int>(v));
+        differentiated += order[v] > 0;
+      } else if (flat_.vars[v].role == VarRole::Parameter) {
+        params.push_back(static_cast<int>(v));
+      }
+    }
+    std::string description = flat_.description.empty() ? ""
+                              : r_.latex()             ? " ``" + latexEscape(flat_.description) + "''"
+                                                       : " \"" + flat_.description + "\"";
+    r_.para(r_.t("Model " + flat_.modelName) + description + r_.t(": " + plural(unknowns.size(), "unknown") + " (" +
+                 std::to_string(differentiated) + " differentiated, " +
+                 std::to_string(unknowns.size() - differentiated) + " algebraic), " +
+                 plural(params.size(), "parameter") + ", " + plural(flat_.equations.size(), "equation") + "."));
+    std::vector<std::pair<std::string, std::string>> rows;
+    for (int v : unknowns) {
+      const Variable &var = flat_.vars[v];
+      std::string kind = order[v] == 0   ? "algebraic"
+                         : order[v] == 1 ? "differentiated"
+                                         : "differentiated (order " + std::to_string(order[v]) + ")";
+      std::string start = var.hasStart ? r_.t(", start ") + r_.inlineExpr(var.binding) + r_.t(var.fixed ? " (fixed)" : "") : "";
+      rows.emplace_back(r_.var(v), r_.t(kind) + start);
+    }
+    r_.para(r_.t("Unknowns:"));
+    r_.list(rows);
+    if (!params.empty()) {
+      std::vector<double> values = parameterValues(flat_);
+      rows.clear();
+      for (int v : params) {
+        const Expr *b = flat_.vars[v].binding;
+        std::string value = !b ? r_.t("(no value)") : r_.t("= ") + r_.inlineExpr(b);
+        if (b && !b->isConst())
+          value += r_.t(" = " + formatNumber(values[v]));
+        rows.emplace_back(r_.var(v), value);
+      }
+      r_.para(r_.t("Parameters:"));
+      r_.list(rows);
+    }
+    r_.para(r_.t("Equations (numbered as in the source):"));
+    std::vector<Formula> eqs;
+    for (const Equation &eq : flat_.equations) {
+      Formula f;
+      f.label = equationLabel(eq) + (eq.loc.valid() ? " (line " + std::to_string(eq.loc.line) + ")" : "");
+      f.lhs = eq.lhs;
+      f.rhs = eq.rhs;
+      eqs.push_back(f);
+    }
+    r_.formulas(eqs);
+  }
+
+  void sigmaMethod() {
+    r_.section(2, "Structural analysis (Pryce's Σ-method)");
+    if (!c_.sigma) {
+      r_.warning(r_.t("the Σ-method found no finite transversal (or was not run): the system is structurally "
+                      "singular."));
+      return;
+    }
+    const SigmaResult &s = *c_.sigma;
+    const bool tex = r_.latex(), md = r_.markdown();
+    r_.para(r_.t("Signature matrix: ") + r_.math("σ_ij", "\\sigma_{ij}") +
+            r_.t(" is the highest derivative of unknown j in equation i (- where it does not occur); ") +
+            (tex || md ? r_.t("bold") : r_.t("*")) + r_.t(" marks a highest-value transversal (value " +
+                                                          std::to_string(s.transversalValue) + "). ") +
+            r_.t("The offsets are the smallest with ") +
+            r_.math("d_j − c_i ≥ σ_ij", "d_j - c_i \\ge \\sigma_{ij}") +
+            r_.t(", equality on the transversal: equation i is differentiated ") + r_.math("c_i", "c_i") +
+            r_.t(" times, and ") + r_.math("d_j", "d_j") +
+            r_.t(" is the highest derivative of unknown j in the reduced system."));
+    std::vector<std::string> header{tex ? "$\\Sigma$" : "Σ"};
+    for (int v : s.variables)
+      header.push_back(tex ? "$" + latexVarName(flat_.varName(v)) + "$" : md ? "`" + flat_.varName(v) + "`" : flat_.varName(v));
+    if (r_.text()) // values carry a trailing blank or the transversal mark
+      for (size_t j = 1; j < header.size(); ++j)
+        header[j] += " ";
+    header.push_back(tex ? "$c_i$" : "c");
+    std::vector<std::vector<std::string>> body;
+    std::vector<std::string> sparse;
+    for (size_t i = 0; i < s.sigma.size(); ++i) {
+      std::vector<std::string> row(s.variables.size() + 2, tex ? "$-$" : "- ");
+      if (md)
+        std::fill(row.begin(), row.end(), "-");
+      row.front() = equationLabel(flat_.equations[i]);
+      std::string entries;
+      for (auto [j, sigma] : s.sigma[i]) {
+        bool onTransversal = s.transversal[i] == j;
+        std::string n = std::to_string(sigma);
+        row[j + 1] = tex ? (onTransversal ? "$\\mathbf{" + n + "}$" : "$" + n + "$")
+                     : md ? (onTransversal ? "**" + n + "**" : n)
+                          : n + (onTransversal ? "*" : " ");
+        entries += (entries.empty() ? "" : ", ") + flat_.varName(s.variables[j]) + " " + n + (onTransversal ? "*" : "");
+      }
+      row.back() = std::to_string(s.c[i]);
+      body.push_back(row);
+      sparse.push_back(equationLabel(flat_.equations[i]) + " (c = " + std::to_string(s.c[i]) + "): " + entries);
+    }
+    std::vector<std::string> footer{tex ? "$d_j$" : "d"};
+    std::string dList;
+    for (size_t j = 0; j < s.variables.size(); ++j) {
+      footer.push_back(r_.text() ? std::to_string(s.d[j]) + " " : std::to_string(s.d[j]));
+      dList += (j ? ", " : "") + flat_.varName(s.variables[j]) + " " + std::to_string(s.d[j]);
+    }
+    footer.push_back("");
+    sparse.push_back("d: " + dList);
+    r_.table(header, body, footer, sparse);
+
+    int maxC = s.c.empty() ? 0 : *std::max_element(s.c.begin(), s.c.end());
+    std::vector<int> algebraic;
+    for (size_t j = 0; j < s.variables.size(); ++j)
+      if (s.d[j] == 0)
+        algebraic.push_back(s.variables[j]);
+    std::string why = algebraic.empty() ? r_.t(", no unknown has ") + r_.math("d_j = 0", "d_j = 0")
+                                        : r_.t(", plus 1 for the algebraic unknowns (") + r_.math("d_j = 0", "d_j = 0") +
+                                              r_.t("): ") + r_.vars(algebraic);
+    r_.para(r_.t("Structural index " + std::to_string(s.index) + " (max ") + r_.math("c_i", "c_i") +
+            r_.t(" = " + std::to_string(maxC)) + why + r_.t(")."));
+    int sumD = std::accumulate(s.d.begin(), s.d.end(), 0), sumC = std::accumulate(s.c.begin(), s.c.end(), 0);
+    r_.para(r_.t("Degrees of freedom: ") +
+            r_.math("dof = Σd − Σc = " + std::to_string(sumD) + " − " + std::to_string(sumC) + " = " +
+                        std::to_string(sumD - sumC),
+                    "\\mathrm{dof} = \\sum_j d_j - \\sum_i c_i = " + std::to_string(sumD) + " - " +
+                        std::to_string(sumC) + " = " + std::to_string(sumD - sumC)) +
+            r_.t("."));
+    if (sumD - sumC != s.dof)
+      r_.warning(r_.t("the Σ-method reports dof = " + std::to_string(s.dof) + ", not Σd − Σc = " +
+                      std::to_string(sumD - sumC) + "."));
+    if (s.index != maxC + (algebraic.empty() ? 0 : 1))
+      r_.warning(r_.t("the Σ-method reports index " + std::to_string(s.index) + ", not " +
+                      std::to_string(maxC + (algebraic.empty() ? 0 : 1)) + "."));
+  }
+
+  void pantelides() {
+    r_.section(3, "Pantelides' algorithm");
+    const PantelidesResult &p = reduced_.pantelides;
+    int total = std::accumulate(p.differentiations.begin(), p.differentiations.end(), 0);
+    std::string perEquation;
+    for (size_t i = 0; i < flat_.equations.size(); ++i)
+      perEquation += r_.t(i ? ", " : "") +
+                     r_.keep(equationLabel(flat_.equations[i]) + ": " + std::to_string(p.differentiations[i]));
+    r_.para(r_.t(plural(static_cast<size_t>(p.iterations), "failed augmenting path") + ", " +
+                 plural(static_cast<size_t>(total), "differentiation") + ". Differentiations per equation: ") +
+            perEquation + r_.t("."));
+    if (!c_.sigma)
+      return;
+    std::string differences;
+    for (size_t i = 0; i < flat_.equations.size(); ++i)
+      if (p.differentiations[i] != c_.sigma->c[i])
+        differences += (differences.empty() ? "" : ", ") + equationLabel(flat_.equations[i]) + " (Pantelides " +
+                       std::to_string(p.differentiations[i]) + ", c = " + std::to_string(c_.sigma->c[i]) + ")";
+    if (differences.empty())
+      r_.para(r_.t("Pantelides and the Σ-method agree: every equation i is differentiated ") + r_.math("c_i", "c_i") +
+              r_.t(" times."));
+    else
+      r_.warning(r_.t("Pantelides and the Σ-method disagree: " + differences + "."));
+  }
+
+  void differentiatedEquations() {
+    r_.section(4, "The differentiated equations");
+    const PantelidesResult &p = reduced_.pantelides;
+    std::vector<Formula> rows;
+    for (size_t e = 0; e < p.equations.size(); ++e) {
+      if (p.equations[e].order == 0)
+        continue;
+      Formula f;
+      f.label = reduced_.labels[e];
+      f.rhs = p.equations[e].residual;
+      rows.push_back(f);
+    }
+    if (rows.empty()) {
+      r_.para(r_.t("None: the highest-order equations already determine the highest derivatives and the "
+                   "algebraic unknowns (structural index ≤ 1)."));
+      return;
+    }
+    r_.para(r_.t("In the order Pantelides created them (each the total time derivative of the one before; "
+                 "residual form 0 = lhs - rhs):"));
+    r_.formulas(rows);
+  }
+
+  void hiddenConstraints() {
+    r_.section(5, "Hidden constraints");
+    const EquationSystem &inv = model_.invariants;
+    if (inv.residuals.empty()) {
+      r_.para(r_.t("None."));
+      return;
+    }
+    r_.para(r_.t("Every equation that was differentiated further holds along all solutions: it is an invariant "
+                 "of the ODE below."));
+    std::vector<Formula> rows;
+    for (size_t k = 0; k < inv.residuals.size(); ++k) {
+      Formula f;
+      f.tag = "[alg" + std::to_string(k + 1) + "]";
+      f.label = inv.labels[k];
+      f.rhs = inv.residuals[k];
+      rows.push_back(f);
+    }
+    r_.formulas(rows);
+  }
+
+  void stateVector() {
+    r_.section(6, "The state vector");
+    size_t states = model_.states.size(), invariants = model_.invariants.residuals.size();
+    r_.para(r_.t(plural(states, "state") + ": ") + r_.vars(model_.states) + r_.t("."));
+    int count = static_cast<int>(states) - static_cast<int>(invariants);
+    std::string check = plural(states, "state") + " − " + plural(invariants, "invariant") + " = " + std::to_string(count);
+    std::string checkTex = std::to_string(states) + " - " + std::to_string(invariants) + " = " + std::to_string(count);
+    if (!c_.sigma) {
+      r_.para(r_.t("Count: ") + r_.math(check, checkTex) + r_.t("."));
+      return;
+    }
+    if (count == c_.sigma->dof)
+      r_.para(r_.t("Count check: ") + r_.math(check + " = dof", checkTex + " = \\mathrm{dof}") + r_.t("."));
+    else
+      r_.warning(r_.t("count check failed: " + check + ", but the Σ-method gives dof = " +
+                      std::to_string(c_.sigma->dof) + "."));
+  }
+
+  void finalOde() {
+    r_.section(7, "The final ODE");
+    const EquationSystem &sys = model_.simulation;
+    const CausalSystem &ode = model_.ode;
+    r_.para(r_.t("The highest-order equations, solved for ") + r_.vars(sys.unknowns) +
+            r_.t(" (" + plural(sys.unknowns.size(), "unknown") + "), in evaluation order:"));
+    std::vector<Formula> pending;
+    auto flush = [&] {
+      r_.formulas(pending);
+      pending.clear();
+    };
+    for (const CausalStep &step : ode.steps) {
+      if (step.loop < 0) {
+        Formula f;
+        f.label = sys.labels[step.equation];
+        f.lhsVar = step.var;
+        f.op = ":=";
+        f.rhs = step.value;
+        pending.push_back(f);
+        continue;
+      }
+      flush();
+      const AlgebraicLoop &loop = ode.loops[step.loop];
+      r_.para(r_.t("solve for ") + r_.vars(loop.vars) + r_.t(loop.vars.size() > 1 ? " together" : "") +
+              r_.t(loop.linear ? " (linear: by LU):" : " (nonlinear: by Newton):"));
+      for (size_t i = 0; i < loop.residuals.size(); ++i) {
+        Formula f;
+        f.label = sys.labels[loop.equations[i]];
+        f.rhs = loop.residuals[i];
+        pending.push_back(f);
+      }
+      flush();
+    }
+    flush();
+    if (!model_.chainCopies.empty()) {
+      std::vector<int> derivativeStates, computed;
+      for (auto [dx, x] : model_.chainCopies) {
+        derivativeStates.push_back(model_.states[x]);
+        computed.push_back(flat_.vars[model_.states[x]].derivative);
+      }
+      r_.para(r_.t("First-order form: ") + r_.vars(derivativeStates) +
+              r_.t(derivativeStates.size() == 1 ? " is a state itself; its derivative " : " are states themselves; their derivatives ") +
+              r_.vars(computed) + r_.t(derivativeStates.size() == 1 ? " is computed above." : " are computed above."));
+    }
+    size_t k = model_.invariants.residuals.size();
+    if (k == 0) {
+      r_.para(r_.t("No invariants; no stabilization needed."));
+      return;
+    }
+    std::string tags;
+    for (size_t i = 1; i <= k; ++i)
+      tags += (i > 1 ? ", " : "") + std::string("[alg") + std::to_string(i) + "]";
+    r_.para(r_.t("The ODE comes with invariants " + tags + " (section 5)."));
+    switch (model_.stabilization) {
+    case Stabilization::None:
+      r_.para(r_.t("Stabilization: none (--stabilize none): the invariants are not enforced, so the solution "
+                   "may drift off them."));
+      break;
+    case Stabilization::Projection:
+      r_.para(r_.t("Stabilization: projection of the state onto the invariants after every step "
+                   "(--stabilize projection, the default)."));
+      break;
+    case Stabilization::Baumgarte:
+      baumgarte();
+      break;
+    }
+  }
+
+  void baumgarte() {
+    const double eta = reduction_.eta, omega = reduction_.omega;
+    r_.para(r_.t("Stabilization: Baumgarte (--stabilize baumgarte, ") +
+            r_.math("η = " + formatNumber(eta) + ", ω = " + formatNumber(omega),
+                    "\\eta = " + formatNumber(eta) + ", \\omega = " + formatNumber(omega)) +
+            r_.t("): the highest-order equation ") + r_.math("C^(k) = 0", "C^{(k)} = 0") +
+            r_.t(" of an equation C differentiated k times is replaced by ") +
+            r_.math("p(d/dt) C = 0", "p(\\tfrac{\\mathrm{d}}{\\mathrm{d}t})\\, C = 0") + r_.t(" with ") +
+            r_.math("p(s) = (s² + 2ηωs + ω²)^(k/2) (s + ω)^(k mod 2)",
+                    "p(s) = (s^2 + 2\\eta\\omega s + \\omega^2)^{\\lfloor k/2 \\rfloor} (s + \\omega)^{k \\bmod 2}") +
+            r_.t(":"));
+    const PantelidesResult &p = reduced_.pantelides;
+    std::vector<std::pair<std::string, std::string>> combos;
+    for (size_t i = 0; i < flat_.equations.size(); ++i) {
+      int order = p.differentiations[i];
+      if (order == 0)
+        continue;
+      std::vector<double> a = baumgarteCoefficients(order, eta, omega);
+      std::string base = equationLabel(flat_.equations[i]), sum;
+      for (int l = order; l >= 0; --l) {
+        std::string term = derivativeLabel(base, l);
+        std::string coefficient = a[l] == 1 ? "" : formatNumber(a[l]) + "*";
+        sum += (l == order ? "" : " + ") + coefficient + "(" + term + ")";
+      }
+      combos.emplace_back(r_.t(derivativeLabel(base, order) + ":"), r_.t(sum));
+    }
+    r_.list(combos);
+    r_.para(r_.t("The stabilized highest-order equations (as solved above):"));
+    std::vector<Formula> rows;
+    const EquationSystem &sys = model_.simulation;
+    for (size_t e = 0; e < sys.residuals.size(); ++e) {
+      if (sys.labels[e].find("(Baumgarte)") == std::string::npos)
+        continue;
+      Formula f;
+      f.label = sys.labels[e];
+      f.rhs = sys.residuals[e];
+      rows.push_back(f);
+    }
+    r_.formulas(rows);
+  }
+
+  const Compilation &c_;
+  const FlatSystem &flat_;
+  const ReducedSystem &reduced_;
+  const OdeModel &model_;
+  const ReductionOptions &reduction_;
+  Renderer r_;
+};
+
+} // namespace
+
+ExitCode printReductionReport(const Compilation &c, const ReductionOptions &reduction, ReportFormat format,
+                              std::ostream &out) {
+  if (!c.flat || !c.reduced || !c.model) {
+    out.flush();
+    return ExitInternal;
+  }
+  Report(c, reduction, format, out).print();
+  return ExitOk;
+}
+
+} // namespace eqc

@@ -2,6 +2,8 @@
 #include "driver/Simulate.h"
 
 #include "driver/Invariants.h"
+#include "driver/OutputFile.h"
+#include "driver/RunState.h"
 #include "middle/ExprOps.h"
 
 #include <cctype>
@@ -16,173 +18,6 @@
 
 namespace eqc {
 namespace {
-
-/// What the integrator's callbacks need.
-struct RunState {
-  JitModel *jit;
-  std::vector<double> p, a, scratchDx;
-  int rhsCode = 0;
-  // Output.
-  std::FILE *file = nullptr;
-  std::vector<int> columns;           ///< variables written, after time
-  const std::vector<Slot> *slots = nullptr; ///< where they live in the active mode
-  double skipOutputAt = NAN;          ///< a restarted segment does not repeat its first row
-  std::string line;
-  bool writeFailed = false;
-  // Invariants (index-reduced models).
-  InvariantProjector *projector = nullptr;
-  double worstInvariant = 0, worstInvariantTime = 0;
-  int worstInvariantIndex = -1;
-  long projections = 0;
-  double projectionTol = 1e-12;
-  // Dummy derivatives: the active state selection and its monitor.
-  struct DummyRun *dummy = nullptr;
-};
-
-/// Values of every variable (indexed by variable) from the run-time arrays of a mode.
-void gather(const OdeModel &m, const double *x, const double *dx, const double *a, const std::vector<double> &p,
-            std::vector<double> &values) {
-  values.resize(m.slots.size());
-  for (size_t v = 0; v < m.slots.size(); ++v) {
-    const Slot &s = m.slots[v];
-    values[v] = s.storage == Storage::Param   ? p[s.index]
-                : s.storage == Storage::State ? x[s.index]
-                : s.storage == Storage::Derivative ? dx[s.index]
-                                                   : a[s.index];
-  }
-}
-
-/// One compiled state selection of the dummy-derivative method.
-struct Mode {
-  StateSelection selection;
-  OdeModel model;
-  std::unique_ptr<JitModel> jit;
-};
-
-/// Dynamic state selection: the modes compiled so far, the active one and the switches made.
-struct DummyRun {
-  Compilation *c = nullptr;
-  std::unique_ptr<Differentiator> diff;
-  std::vector<std::unique_ptr<Mode>> modes;
-  Mode *active = nullptr;
-  StateSelection pending;
-  std::vector<double> values, invariantX; // scratch
-  const double *stepState = nullptr;       // the integrator's state array (not an output copy)
-  struct Switch {
-    double t;
-    std::string from, to;
-  };
-  std::vector<Switch> switches;
-  /// Reconsider the selection when its pivots fall below this fraction of the largest entry,
-  /// and switch only to a selection at least twice as well conditioned (hysteresis).
-  double threshold = 0.2;
-  long checks = 0;
-};
-
-constexpr int kSwitchCode = 3000;
-
-/// After every accepted step of a dummy-derivative mode: is the state selection still good?
-int dummyHook(void *user, double t, double *x) {
-  auto *s = static_cast<RunState *>(user);
-  DummyRun &d = *s->dummy;
-  if (x != d.stepState)
-    return 0; // an interpolated output point, not a step: nothing to decide there
-  Mode &m = *d.active;
-  if (m.jit->rhs(t, x, s->scratchDx.data(), s->a.data(), s->p.data()))
-    return 0; // the integrator reports failures of rhs itself
-  gather(m.model, x, s->scratchDx.data(), s->a.data(), s->p, d.values);
-  ++d.checks;
-  const FlatSystem &flat = *d.c->flat;
-  double q = selectionQuality(flat, *d.c->reduced, m.selection, d.values, t, *d.diff);
-  if (q >= d.threshold)
-    return 0;
-  bool ok;
-  StateSelection best = selectStates(flat, *d.c->reduced, d.values, t, *d.diff, ok);
-  if (!ok || best == m.selection || !(best.quality > 2 * q))
-    return 0;
-  d.pending = best;
-  return kSwitchCode;
-}
-
-/// Stabilization by projection: after every accepted step, back onto the invariants.
-int projectionHook(void *user, double t, double *x) {
-  auto *s = static_cast<RunState *>(user);
-  double residual;
-  ++s->projections;
-  int status = s->projector->projectAll(t, x, s->projectionTol, &residual);
-  return status == EQC_OK ? 0 : 2000 + status;
-}
-
-int rhsCallback(void *user, double t, const double *x, double *dx) {
-  auto *s = static_cast<RunState *>(user);
-  int code = s->jit->rhs(t, x, dx, s->a.data(), s->p.data());
-  if (code)
-    s->rhsCode = code;
-  return code;
-}
-
-void appendNumber(std::string &line, double v) {
-  char buf[32];
-  auto res = std::to_chars(buf, buf + sizeof buf, v);
-  line.append(buf, res.ptr);
-}
-
-int outputCallback(void *user, double t, const double *x) {
-  auto *s = static_cast<RunState *>(user);
-  if (t == s->skipOutputAt) {
-    s->skipOutputAt = NAN;
-    return 0;
-  }
-  // The algebraic variables and derivatives at an output point come from one more rhs call.
-  int code = s->jit->rhs(t, x, s->scratchDx.data(), s->a.data(), s->p.data());
-  if (code) {
-    s->rhsCode = code;
-    return code;
-  }
-  if (s->projector) {
-    const double *xi = x;
-    if (s->dummy) { // the invariants of the Pantelides form, evaluated at this mode's solution
-      DummyRun &d = *s->dummy;
-      gather(d.active->model, x, s->scratchDx.data(), s->a.data(), s->p, d.values);
-      const OdeModel &base = *d.c->model;
-      d.invariantX.resize(base.states.size());
-      for (size_t i = 0; i < base.states.size(); ++i)
-        d.invariantX[i] = d.values[base.states[i]];
-      xi = d.invariantX.data();
-    }
-    int which = -1;
-    double r = s->projector->maxResidual(t, xi, &which);
-    if (!(r <= s->worstInvariant)) {
-      s->worstInvariant = r;
-      s->worstInvariantTime = t;
-      s->worstInvariantIndex = which;
-    }
-  }
-  s->line.clear();
-  appendNumber(s->line, t);
-  for (int var : s->columns) {
-    const Slot &col = (*s->slots)[var];
-    s->line += ',';
-    double v = col.storage == Storage::State      ? x[col.index]
-               : col.storage == Storage::Derivative ? s->scratchDx[col.index]
-               : col.storage == Storage::Algebraic  ? s->a[col.index]
-                                                   : s->p[col.index];
-    appendNumber(s->line, v);
-  }
-  s->line += '\n';
-  if (std::fwrite(s->line.data(), 1, s->line.size(), s->file) != s->line.size()) {
-    s->writeFailed = true;
-    return 1;
-  }
-  return 0;
-}
-
-/// A number for messages: enough digits to locate, few enough to be stable across CPUs and libms.
-std::string brief(double v, int digits = 8) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.*g", digits, v);
-  return buf;
-}
 
 bool parseDouble(const std::string &text, double &out) {
   char *end = nullptr;
@@ -233,7 +68,8 @@ bool evaluateParameters(const FlatSystem &flat, const OdeModel &model, const Sim
   return true;
 }
 
-std::string loopDescription(const FlatSystem &flat, const CausalSystem &cs, const EquationSystem &sys, int loop) {
+std::string loopDescription(const FlatSystem &flat, const CausalSystem &cs, const EquationSystem &sys,
+                            int loop) {
   const AlgebraicLoop &l = cs.loops[loop];
   std::string vars;
   for (size_t i = 0; i < l.vars.size(); ++i)
@@ -250,67 +86,24 @@ void reportModelCode(Compilation &c, const CausalSystem &cs, const EquationSyste
   int loop = code - EQC_MODEL_LOOP_FAILURE_BASE;
   std::string at = "at time " + brief(t) + ": ";
   if (code >= 2000 && code < 2100)
-    c.diags->error(c.flat->loc, at + "projection onto the hidden constraints failed: " + eqc_status_message(code - 2000));
+    c.diags->error(c.flat->loc,
+                   at + "projection onto the hidden constraints failed: " + eqc_status_message(code - 2000));
   else if (loop >= 0 && loop < static_cast<int>(cs.loops.size())) {
     c.diags->error(sys.locs[cs.loops[loop].equations.front()], at + loopDescription(*c.flat, cs, sys, loop));
     if (cs.loops[loop].linear && c.reduced && c.reduced->differentiated())
-      c.diags->note(SourceRange{}, "after index reduction a singular block means that, at this point and for these "
-                                   "parameter values, the model needs more differentiations than its generic "
-                                   "structure (e.g. the coefficient of a highest derivative vanishes)");
-  }
-  else
+      c.diags->note(SourceRange{},
+                    "after index reduction a singular block means that, at this point and for these "
+                    "parameter values, the model needs more differentiations than its generic "
+                    "structure (e.g. the coefficient of a highest derivative vanishes)");
+  } else
     c.diags->error(SourceRange{}, at + "the model function failed with code " + std::to_string(code));
 }
 
-/// Writes rows to a temporary file next to the target and renames it into place at the end.
-class OutputFile {
-public:
-  bool open(const std::string &path, std::ostream &err) {
-    path_ = path;
-    if (path == "-") {
-      file_ = stdout;
-      return true;
-    }
-    tmp_ = path + ".tmp-XXXXXX";
-    int fd = mkstemp(tmp_.data());
-    if (fd < 0 || !(file_ = fdopen(fd, "w"))) {
-      err << "eqc: error: cannot write '" << path << "': " << std::strerror(errno) << "\n";
-      if (fd >= 0)
-        close(fd);
-      return false;
-    }
-    return true;
-  }
-  std::FILE *get() { return file_; }
-  /// Moves the temporary into place under `finalPath`.
-  bool commit(const std::string &finalPath, std::ostream &err) {
-    if (file_ == stdout)
-      return std::fflush(stdout) == 0;
-    bool ok = std::fflush(file_) == 0 && fsync(fileno(file_)) == 0;
-    ok = std::fclose(file_) == 0 && ok;
-    file_ = nullptr;
-    if (!ok || std::rename(tmp_.c_str(), finalPath.c_str()) != 0) {
-      err << "eqc: error: cannot write '" << finalPath << "': " << std::strerror(errno) << "\n";
-      std::remove(tmp_.c_str());
-      return false;
-    }
-    return true;
-  }
-  ~OutputFile() {
-    if (file_ && file_ != stdout) {
-      std::fclose(file_);
-      std::remove(tmp_.c_str());
-    }
-  }
-
-private:
-  std::string path_, tmp_;
-  std::FILE *file_ = nullptr;
-};
-
 bool selectMethod(const std::string &name, eqc_method &m) {
-  static const std::pair<const char *, eqc_method> methods[] = {
-      {"euler", EQC_METHOD_EULER}, {"heun", EQC_METHOD_HEUN}, {"rk4", EQC_METHOD_RK4}, {"dopri5", EQC_METHOD_DOPRI5}};
+  static const std::pair<const char *, eqc_method> methods[] = {{"euler", EQC_METHOD_EULER},
+                                                                {"heun", EQC_METHOD_HEUN},
+                                                                {"rk4", EQC_METHOD_RK4},
+                                                                {"dopri5", EQC_METHOD_DOPRI5}};
   for (auto &[n, v] : methods)
     if (name == n) {
       m = v;
@@ -339,7 +132,9 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
         << formatNumber(o.t_start) << "\n";
     return ExitUsage;
   }
-  o.interval = !std::isnan(opt.interval) ? opt.interval : ex.interval > 0 ? ex.interval : (o.t_end - o.t_start) / 500;
+  o.interval = !std::isnan(opt.interval) ? opt.interval
+               : ex.interval > 0         ? ex.interval
+                                         : (o.t_end - o.t_start) / 500;
   o.rtol = !std::isnan(opt.rtol) ? opt.rtol : ex.tolerance > 0 ? ex.tolerance : 1e-6;
   o.atol = !std::isnan(opt.atol) ? opt.atol : o.rtol;
   o.dt = !std::isnan(opt.dt) ? opt.dt : std::min(o.interval, (o.t_end - o.t_start) / 100);
@@ -426,14 +221,17 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
       int rankFree = projector->rank(o.t_start, x.data(), movable);
       int rankAll = projector->rank(o.t_start, x.data(), all);
       if (rankAll >= 0 && static_cast<size_t>(rankAll) < std::min(m, all.size()))
-        c.diags->note(SourceRange{}, "the " + std::to_string(m) + " hidden constraints have rank " +
-                                         std::to_string(rankAll) + " here: for these parameter values they are "
-                                         "dependent, so the structure differs from the generic one that index "
-                                         "reduction assumed (more differentiations would be needed)");
+        c.diags->note(SourceRange{},
+                      "the " + std::to_string(m) + " hidden constraints have rank " +
+                          std::to_string(rankAll) +
+                          " here: for these parameter values they are "
+                          "dependent, so the structure differs from the generic one that index "
+                          "reduction assumed (more differentiations would be needed)");
       else if (rankFree >= 0 && static_cast<size_t>(rankFree) < std::min(m, movable.size()))
-        c.diags->note(SourceRange{}, "the fixed start values over-determine the constraints: the model has " +
-                                         std::to_string(model.states.size() - m) +
-                                         " degrees of freedom, so at most that many independent states can be fixed");
+        c.diags->note(SourceRange{},
+                      "the fixed start values over-determine the constraints: the model has " +
+                          std::to_string(model.states.size() - m) +
+                          " degrees of freedom, so at most that many independent states can be fixed");
       return ExitSimulation;
     }
   }
@@ -444,12 +242,13 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
     reportModelCode(c, cs, projector ? model.simulation : model.initialization, code, o.t_start);
     int loop = code - EQC_MODEL_LOOP_FAILURE_BASE;
     if (loop >= 0 && loop < static_cast<int>(cs.loops.size()) && !cs.loops[loop].linear)
-      c.diags->note(SourceRange{}, "initialization failed; give better start values to the variables of the loop");
+      c.diags->note(SourceRange{},
+                    "initialization failed; give better start values to the variables of the loop");
     return ExitSimulation;
   }
   for (size_t i = 0; i < flat.vars.size(); ++i) {
     const Slot &slot = model.slots[i];
-    double v = slot.storage == Storage::State       ? x[slot.index]
+    double v = slot.storage == Storage::State        ? x[slot.index]
                : slot.storage == Storage::Derivative ? dx[slot.index]
                : slot.storage == Storage::Algebraic  ? s.a[slot.index]
                                                      : 0.0;
@@ -477,98 +276,23 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
   int status = EQC_OK;
   const OdeModel *active = &model; // the model whose arrays x and s.a belong to
   DummyRun dummy;
-  std::string reduction = !opt.reduction.empty() ? opt.reduction
+  std::string reduction = !opt.reduction.empty()  ? opt.reduction
                           : !ex.reduction.empty() ? ex.reduction
                           : !ex.stabilize.empty() ? "invariants"
                                                   : "dummy";
   if (projector && reduction == "dummy") {
-    // Dummy derivatives with dynamic state selection: choose dof states at the consistent point,
-    // integrate the index-1 system of that choice, and choose again where its pivots degrade.
+    // Dummy derivatives with dynamic state selection (driver/StateSelection.cpp).
     dummy.c = &c;
-    dummy.diff = std::make_unique<Differentiator>(*flat.ctx);
     s.dummy = &dummy;
     gather(model, x.data(), dx.data(), s.a.data(), s.p, dummy.values);
-    double t = o.t_start;
-    std::memset(&stats, 0, sizeof stats);
-    for (int segment = 0;; ++segment) {
-      bool ok;
-      StateSelection sel = segment == 0 ? selectStates(flat, *c.reduced, dummy.values, t, *dummy.diff, ok)
-                                        : dummy.pending;
-      if (segment == 0 && !ok) {
-        c.diags->error(flat.loc, "at time " + brief(t) + ": dummy derivatives: no state selection has nonsingular "
-                                 "dummy blocks at this point (the model may need more differentiations here)");
-        return ExitSimulation;
-      }
-      Mode *mode = nullptr;
-      for (auto &m : dummy.modes)
-        if (m->selection == sel)
-          mode = m.get();
-      if (!mode) {
-        auto m = std::make_unique<Mode>();
-        m->selection = sel;
-        m->model = setupDummyDerivativeModel(flat, *c.reduced, sel);
-        if (!causalizeOdeModel(flat, m->model, *c.diags))
-          return ExitStructure;
-        BackendOptions backend;
-        backend.optLevel = c.optLevel;
-        std::string error;
-        m->jit = jitCompile(flat, m->model, backend, error);
-        if (!m->jit) {
-          err << "eqc: internal error: JIT compilation of a state selection failed: " << error << "\n";
-          return ExitInternal;
-        }
-        dummy.modes.push_back(std::move(m));
-        mode = dummy.modes.back().get();
-      }
-      dummy.active = mode;
-      active = &mode->model;
-      // Start the mode from the values of every variable at t (the dummies' values are the
-      // Newton guesses of its nonlinear blocks).
-      x.assign(mode->model.states.size(), 0.0);
-      for (size_t i = 0; i < x.size(); ++i)
-        x[i] = dummy.values[mode->model.states[i]];
-      s.a.assign(mode->model.algebraics.size(), 0.0);
-      for (size_t i = 0; i < s.a.size(); ++i)
-        s.a[i] = dummy.values[mode->model.algebraics[i]];
-      s.scratchDx.assign(x.size(), 0.0);
-      s.jit = mode->jit.get();
-      s.slots = &mode->model.slots;
-      dummy.stepState = x.data();
-      eqc_options segmentOptions = o;
-      segmentOptions.t_start = t;
-      segmentOptions.output_origin = o.t_start;
-      if (segment > 0)
-        s.skipOutputAt = t;
-      eqc_stats seg;
-      status = eqc_integrate_with_hook(static_cast<int>(x.size()), rhsCallback, &s, x.data(), &segmentOptions,
-                                       outputCallback, &s, dummyHook, &s, &seg);
-      stats.steps += seg.steps;
-      stats.rejected += seg.rejected;
-      stats.rhs_evals += seg.rhs_evals;
-      stats.outputs += seg.outputs;
-      stats.t_reached = seg.t_reached;
-      stats.h_last = seg.h_last;
-      stats.failed_component = seg.failed_component;
-      stats.rhs_code = seg.rhs_code;
-      if (!(status == EQC_ERR_RHS && seg.rhs_code == kSwitchCode))
-        break;
-      t = seg.t_reached;
-      if (mode->jit->rhs(t, x.data(), s.scratchDx.data(), s.a.data(), s.p.data()) != 0)
-        break;
-      gather(mode->model, x.data(), s.scratchDx.data(), s.a.data(), s.p, dummy.values);
-      dummy.switches.push_back({t, describeStates(flat, mode->selection), describeStates(flat, dummy.pending)});
-      if (dummy.switches.size() > 10000 || (dummy.switches.size() > 100 && t - dummy.switches[dummy.switches.size() - 100].t <
-                                                                               1e-6 * (o.t_end - o.t_start))) {
-        c.diags->error(flat.loc, "at time " + brief(t) + ": the state selection switches without end (" +
-                                     std::to_string(dummy.switches.size()) + " switches)");
-        status = EQC_ERR_STOPPED;
-        break;
-      }
-    }
+    ExitCode failed = ExitOk;
+    status = integrateWithStateSelection(c, s, dummy, o, x, stats, active, failed, err);
+    if (failed != ExitOk)
+      return failed;
   } else {
     bool project = projector && model.stabilization == Stabilization::Projection;
-    status = eqc_integrate_with_hook(static_cast<int>(x.size()), rhsCallback, &s, x.data(), &o, outputCallback, &s,
-                                     project ? projectionHook : nullptr, &s, &stats);
+    status = eqc_integrate_with_hook(static_cast<int>(x.size()), rhsCallback, &s, x.data(), &o,
+                                     outputCallback, &s, project ? projectionHook : nullptr, &s, &stats);
   }
   double integrateSeconds = std::chrono::duration<double>(Clock::now() - t0).count();
 
@@ -579,20 +303,22 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
       err << "  " << phase << ": " << formatNumber(std::round(secs * 1e6) / 1e3) << " ms\n";
     err << "  initialization: " << formatNumber(std::round(initSeconds * 1e6) / 1e3) << " ms\n";
     if (s.dummy) {
-      err << "dummy derivatives: " << dummy.modes.size() << " state selection" << (dummy.modes.size() == 1 ? "" : "s")
-          << " compiled, " << dummy.checks << " checks, " << dummy.switches.size() << " switch"
-          << (dummy.switches.size() == 1 ? "" : "es") << "; initial states: "
-          << describeStates(flat, dummy.modes.front()->selection) << "\n";
+      err << "dummy derivatives: " << dummy.modes.size() << " state selection"
+          << (dummy.modes.size() == 1 ? "" : "s") << " compiled, " << dummy.checks << " checks, "
+          << dummy.switches.size() << " switch" << (dummy.switches.size() == 1 ? "" : "es")
+          << "; initial states: " << describeStates(flat, dummy.modes.front()->selection) << "\n";
       for (auto &sw : dummy.switches)
         err << "  switch at time " << brief(sw.t) << ": states " << sw.from << " -> " << sw.to << "\n";
     }
     if (projector) {
       const char *names[] = {"none", "projection", "Baumgarte"};
       err << "invariants: " << projector->size() << " hidden constraints, "
-          << (s.dummy ? std::string("dummy derivatives") : std::string("stabilization ") + names[static_cast<int>(model.stabilization)])
-          << ", " << s.projections << " projections; largest residual "
-          << brief(s.worstInvariant, 3) << " at time " << brief(s.worstInvariantTime)
-          << (s.worstInvariantIndex >= 0 ? " (" + model.invariants.labels[s.worstInvariantIndex] + ")" : "") << "\n";
+          << (s.dummy ? std::string("dummy derivatives")
+                      : std::string("stabilization ") + names[static_cast<int>(model.stabilization)])
+          << ", " << s.projections << " projections; largest residual " << brief(s.worstInvariant, 3)
+          << " at time " << brief(s.worstInvariantTime)
+          << (s.worstInvariantIndex >= 0 ? " (" + model.invariants.labels[s.worstInvariantIndex] + ")" : "")
+          << "\n";
     }
     err << "consistent initial values:";
     for (size_t i = 0; i < model.states.size() && i < 50 && i < initialStates.size(); ++i)
@@ -613,7 +339,8 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
     reportModelCode(c, active->ode, active->simulation, stats.rhs_code, stats.t_reached);
   } else if (status == EQC_ERR_NONFINITE && stats.failed_component >= 0) {
     int v = active->states[stats.failed_component];
-    c.diags->error(flat.vars[v].loc, at + "'" + flat.vars[v].name + "' or its derivative became NaN or infinite");
+    c.diags->error(flat.vars[v].loc,
+                   at + "'" + flat.vars[v].name + "' or its derivative became NaN or infinite");
   } else {
     std::string why = eqc_status_message(status);
     if (!why.empty() && why.back() == '.')
@@ -633,10 +360,10 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
       }
     if (fastest >= 0) {
       int v = active->states[fastest];
-      c.diags->error(flat.vars[v].loc, "simulation failed " + at + why + "; the fastest-changing variable is '" +
-                                           flat.vars[v].name + "' (" + flat.vars[v].name + " = " +
-                                           brief(x[fastest], 3) + ", der(" + flat.vars[v].name +
-                                           ") = " + brief(s.scratchDx[fastest], 3) + ")");
+      c.diags->error(flat.vars[v].loc,
+                     "simulation failed " + at + why + "; the fastest-changing variable is '" +
+                         flat.vars[v].name + "' (" + flat.vars[v].name + " = " + brief(x[fastest], 3) +
+                         ", der(" + flat.vars[v].name + ") = " + brief(s.scratchDx[fastest], 3) + ")");
     } else {
       c.diags->error(SourceRange{}, "simulation failed " + at + why);
     }
@@ -644,7 +371,8 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
   if (opt.output != "-") {
     std::string partial = opt.output + ".partial";
     if (out.commit(partial, err))
-      err << "eqc: note: the results up to time " << brief(stats.t_reached) << " are in '" << partial << "'\n";
+      err << "eqc: note: the results up to time " << brief(stats.t_reached) << " are in '" << partial
+          << "'\n";
   }
   return ExitSimulation;
 }

@@ -1,0 +1,123 @@
+// The integrator's callbacks: right-hand side, CSV rows, projection and state-selection hooks.
+#include "driver/RunState.h"
+
+#include <charconv>
+#include <cstdio>
+
+namespace eqc {
+
+void gather(const OdeModel &m, const double *x, const double *dx, const double *a,
+            const std::vector<double> &p, std::vector<double> &values) {
+  values.resize(m.slots.size());
+  for (size_t v = 0; v < m.slots.size(); ++v) {
+    const Slot &s = m.slots[v];
+    values[v] = s.storage == Storage::Param        ? p[s.index]
+                : s.storage == Storage::State      ? x[s.index]
+                : s.storage == Storage::Derivative ? dx[s.index]
+                                                   : a[s.index];
+  }
+}
+
+/// After every accepted step of a dummy-derivative mode: is the state selection still good?
+int dummyHook(void *user, double t, double *x) {
+  auto *s = static_cast<RunState *>(user);
+  DummyRun &d = *s->dummy;
+  if (x != d.stepState)
+    return 0; // an interpolated output point, not a step: nothing to decide there
+  Mode &m = *d.active;
+  if (m.jit->rhs(t, x, s->scratchDx.data(), s->a.data(), s->p.data()))
+    return 0; // the integrator reports failures of rhs itself
+  gather(m.model, x, s->scratchDx.data(), s->a.data(), s->p, d.values);
+  ++d.checks;
+  const FlatSystem &flat = *d.c->flat;
+  double q = selectionQuality(flat, *d.c->reduced, m.selection, d.values, t, *d.diff);
+  if (q >= d.threshold)
+    return 0;
+  bool ok;
+  StateSelection best = selectStates(flat, *d.c->reduced, d.values, t, *d.diff, ok);
+  if (!ok || best == m.selection || !(best.quality > 2 * q))
+    return 0;
+  d.pending = best;
+  return kSwitchCode;
+}
+
+/// Stabilization by projection: after every accepted step, back onto the invariants.
+int projectionHook(void *user, double t, double *x) {
+  auto *s = static_cast<RunState *>(user);
+  double residual;
+  ++s->projections;
+  int status = s->projector->projectAll(t, x, s->projectionTol, &residual);
+  return status == EQC_OK ? 0 : kProjectionFailureBase + status;
+}
+
+int rhsCallback(void *user, double t, const double *x, double *dx) {
+  auto *s = static_cast<RunState *>(user);
+  int code = s->jit->rhs(t, x, dx, s->a.data(), s->p.data());
+  if (code)
+    s->rhsCode = code;
+  return code;
+}
+
+static void appendNumber(std::string &line, double v) {
+  char buf[32];
+  auto res = std::to_chars(buf, buf + sizeof buf, v);
+  line.append(buf, res.ptr);
+}
+
+int outputCallback(void *user, double t, const double *x) {
+  auto *s = static_cast<RunState *>(user);
+  if (t == s->skipOutputAt) {
+    s->skipOutputAt = NAN;
+    return 0;
+  }
+  // The algebraic variables and derivatives at an output point come from one more rhs call.
+  int code = s->jit->rhs(t, x, s->scratchDx.data(), s->a.data(), s->p.data());
+  if (code) {
+    s->rhsCode = code;
+    return code;
+  }
+  if (s->projector) {
+    const double *xi = x;
+    if (s->dummy) { // the invariants of the Pantelides form, evaluated at this mode's solution
+      DummyRun &d = *s->dummy;
+      gather(d.active->model, x, s->scratchDx.data(), s->a.data(), s->p, d.values);
+      const OdeModel &base = *d.c->model;
+      d.invariantX.resize(base.states.size());
+      for (size_t i = 0; i < base.states.size(); ++i)
+        d.invariantX[i] = d.values[base.states[i]];
+      xi = d.invariantX.data();
+    }
+    int which = -1;
+    double r = s->projector->maxResidual(t, xi, &which);
+    if (!(r <= s->worstInvariant)) {
+      s->worstInvariant = r;
+      s->worstInvariantTime = t;
+      s->worstInvariantIndex = which;
+    }
+  }
+  s->line.clear();
+  appendNumber(s->line, t);
+  for (int var : s->columns) {
+    const Slot &col = (*s->slots)[var];
+    s->line += ',';
+    double v = col.storage == Storage::State        ? x[col.index]
+               : col.storage == Storage::Derivative ? s->scratchDx[col.index]
+               : col.storage == Storage::Algebraic  ? s->a[col.index]
+                                                    : s->p[col.index];
+    appendNumber(s->line, v);
+  }
+  s->line += '\n';
+  if (std::fwrite(s->line.data(), 1, s->line.size(), s->file) != s->line.size()) {
+    s->writeFailed = true;
+    return 1;
+  }
+  return 0;
+}
+
+std::string brief(double v, int digits) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+  return buf;
+}
+
+} // namespace eqc

@@ -1,0 +1,100 @@
+// The state shared by the simulation driver and the integrator's callbacks (driver-internal).
+#pragma once
+
+#include "backend/Jit.h"
+#include "driver/Invariants.h"
+#include "driver/Pipeline.h"
+#include "middle/DummyDerivatives.h"
+#include "runtime/include/eqc/eqc_runtime.h"
+
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace eqc {
+
+struct DummyRun;
+
+/// What the integrator's callbacks need.
+struct RunState {
+  JitModel *jit;
+  std::vector<double> p, a, scratchDx;
+  int rhsCode = 0;
+  // Output.
+  std::FILE *file = nullptr;
+  std::vector<int> columns;                 ///< variables written, after time
+  const std::vector<Slot> *slots = nullptr; ///< where they live in the active mode
+  double skipOutputAt = NAN;                ///< a restarted segment does not repeat its first row
+  std::string line;
+  bool writeFailed = false;
+  // Invariants (index-reduced models).
+  InvariantProjector *projector = nullptr;
+  double worstInvariant = 0, worstInvariantTime = 0;
+  int worstInvariantIndex = -1;
+  long projections = 0;
+  double projectionTol = 1e-12;
+  // Dummy derivatives: the active state selection and its monitor.
+  DummyRun *dummy = nullptr;
+};
+
+/// One compiled state selection of the dummy-derivative method.
+struct Mode {
+  StateSelection selection;
+  OdeModel model;
+  std::unique_ptr<JitModel> jit;
+};
+
+/// Dynamic state selection: the modes compiled so far, the active one and the switches made.
+struct DummyRun {
+  Compilation *c = nullptr;
+  std::unique_ptr<Differentiator> diff;
+  std::vector<std::unique_ptr<Mode>> modes;
+  Mode *active = nullptr;
+  StateSelection pending;
+  std::vector<double> values, invariantX; // scratch
+  const double *stepState = nullptr;      // the integrator's state array (not an output copy)
+  struct Switch {
+    double t;
+    std::string from, to;
+  };
+  std::vector<Switch> switches;
+  /// Reconsider the selection when its pivots fall below this fraction of the largest entry,
+  /// and switch only to a selection at least twice as well conditioned (hysteresis).
+  double threshold = 0.2;
+  long checks = 0;
+};
+
+/// rhs code that a hook returns to ask for a new state selection.
+constexpr int kSwitchCode = 3000;
+/// rhs codes 2000 + status: the projection onto the invariants failed with that status.
+constexpr int kProjectionFailureBase = 2000;
+
+/// Values of every variable (indexed by variable) from the run-time arrays of a mode.
+void gather(const OdeModel &m, const double *x, const double *dx, const double *a,
+            const std::vector<double> &p, std::vector<double> &values);
+
+/// eqc_rhs_fn over the active mode's generated rhs.
+int rhsCallback(void *user, double t, const double *x, double *dx);
+/// eqc_output_fn: one CSV row (and the invariant residual) per output time.
+int outputCallback(void *user, double t, const double *x);
+/// eqc_step_fn: stabilization by projection onto the invariants.
+int projectionHook(void *user, double t, double *x);
+/// eqc_step_fn: asks for a switch (kSwitchCode) when the state selection degrades.
+int dummyHook(void *user, double t, double *x);
+
+/// A number for messages: enough digits to locate, few enough to be stable across CPUs and libms.
+std::string brief(double v, int digits = 8);
+
+/// Integrates with dummy derivatives from `o.t_start`: selects the states at the consistent point
+/// in `d.values`, compiles each new selection, and restarts where the selection switches.
+/// Requires: `s` set up for output, `d.c` and `d.values` set. Ensures: an eqc_status for the last
+/// segment, `x`, `stats` and `active` describing where it ended; `failed` set (and the status
+/// meaningless) when a selection could not be compiled.
+int integrateWithStateSelection(Compilation &c, RunState &s, DummyRun &d, const eqc_options &o,
+                                std::vector<double> &x, eqc_stats &stats, const OdeModel *&active,
+                                ExitCode &failed, std::ostream &err);
+
+} // namespace eqc

@@ -95,6 +95,7 @@ ExitCode runPipeline(const std::string &path, const PipelineOptions &options, Co
       reduction.eta = ex.eta;
     if (!options.omegaGiven && !std::isnan(ex.omega))
       reduction.omega = ex.omega;
+    c.reduction = reduction;
     c.model = setupOdeModel(*c.flat, *c.reduced, reduction, diags);
     if (diags.hasErrors() || !causalizeOdeModel(*c.flat, *c.model, diags)) {
       c.model.reset();

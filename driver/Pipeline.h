@@ -34,6 +34,7 @@ struct Compilation {
   std::unique_ptr<Diagnostics> diags;
   std::optional<FlatSystem> flat;
   std::optional<SigmaResult> sigma; ///< with PipelineOptions::sigmaMethod: Σ-method of the original system
+  ReductionOptions reduction; ///< in effect: the command line's, else the model's __eqc annotation
   std::optional<ReducedSystem> reduced;
   std::optional<OdeModel> model;
   std::unique_ptr<JitModel> jit;

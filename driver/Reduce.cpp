@@ -7,6 +7,7 @@
 #include "middle/SigmaMethod.h"
 
 #include <algorithm>
+#include <cctype>
 #include <functional>
 #include <numeric>
 #include <sstream>
@@ -105,6 +106,49 @@ struct Formula {
   std::string op = "=";
 };
 
+/// Roughly the printed width of math-mode LaTeX: a command counts as one character, braces and
+/// script markers as none.
+size_t latexWidth(const std::string &tex) {
+  size_t width = 0;
+  for (size_t i = 0; i < tex.size(); ++i) {
+    if (tex[i] == '\\') {
+      while (i + 1 < tex.size() && std::isalpha(static_cast<unsigned char>(tex[i + 1])))
+        ++i;
+      ++width;
+    } else if (tex[i] != '{' && tex[i] != '}' && tex[i] != '^' && tex[i] != '_') {
+      ++width;
+    }
+  }
+  return width;
+}
+
+/// A long sum cut before top-level ` + ` / ` - ` into pieces of about `width` printed characters,
+/// for the continuation lines of align*.
+std::vector<std::string> splitLatexSum(const std::string &tex, size_t width) {
+  std::vector<std::string> pieces;
+  size_t start = 0, lastCut = std::string::npos;
+  int depth = 0;
+  for (size_t i = 0; i + 2 < tex.size(); ++i) {
+    char ch = tex[i];
+    depth += ch == '(' || ch == '{' || ch == '[';
+    depth -= ch == ')' || ch == '}' || ch == ']';
+    bool cut = depth == 0 && ch == ' ' && (tex[i + 1] == '+' || tex[i + 1] == '-') && tex[i + 2] == ' ';
+    if (!cut)
+      continue;
+    if (latexWidth(tex.substr(start, i - start)) > width && lastCut != std::string::npos) {
+      pieces.push_back(tex.substr(start, lastCut - start));
+      start = lastCut + 1;
+    }
+    lastCut = i;
+  }
+  if (latexWidth(tex.substr(start)) > width && lastCut != std::string::npos && lastCut > start) {
+    pieces.push_back(tex.substr(start, lastCut - start));
+    start = lastCut + 1;
+  }
+  pieces.push_back(tex.substr(start));
+  return pieces;
+}
+
 /// Math-mode LaTeX of an equation label: "d^2/dt^2 equation 5 (Baumgarte)" → \tfrac{d^2}{dt^2}…
 std::string latexLabel(const std::string &label) {
   std::string rest = label, prefix;
@@ -148,6 +192,14 @@ public:
     std::replace(unbreakable.begin(), unbreakable.end(), ' ', kHardSpace);
     return unbreakable;
   }
+  /// A command line or option: `code` in Markdown, \\texttt in LaTeX, unbroken in text.
+  std::string code(const std::string &s) const {
+    if (latex())
+      return "\\texttt{" + latexEscape(s) + "}";
+    return markdown() ? "`" + s + "`" : keep(s);
+  }
+  /// An equation label within prose.
+  std::string label(const std::string &s) const { return latex() ? "$" + latexLabel(s) + "$" : keep(s); }
   /// Text kept on one line (an item of a list in prose).
   std::string keep(const std::string &s) const {
     if (!text())
@@ -240,9 +292,12 @@ public:
       for (size_t i = 0; i < rows.size(); ++i) {
         const Formula &f = rows[i];
         std::string lhs = f.lhsVar >= 0 ? latexVarName(flat_.varName(f.lhsVar)) : f.lhs ? toLatex(f.lhs, namer_) : "0";
+        std::vector<std::string> pieces = splitLatexSum(toLatex(f.rhs, namer_), 50);
         out_ << "  " << (f.tag.empty() ? "" : "\\text{" + latexEscape(f.tag) + "}\\quad ") << lhs << " &"
-             << (f.op == ":=" ? ":=" : "=") << " " << toLatex(f.rhs, namer_) << " && " << latexLabel(f.label)
-             << (i + 1 < rows.size() ? " \\\\" : "") << "\n";
+             << (f.op == ":=" ? ":=" : "=") << " " << pieces[0] << " && " << latexLabel(f.label);
+        for (size_t k = 1; k < pieces.size(); ++k)
+          out_ << " \\\\\n    &\\quad " << pieces[k];
+        out_ << (i + 1 < rows.size() ? " \\\\" : "") << "\n";
       }
       out_ << "\\end{align*}\n";
       return;
@@ -384,8 +439,8 @@ std::string equationLabel(const Equation &eq) { return "equation " + std::to_str
 
 class Report {
 public:
-  Report(const Compilation &c, const ReductionOptions &reduction, ReportFormat format, std::ostream &out)
-      : c_(c), flat_(*c.flat), reduced_(*c.reduced), model_(*c.model), reduction_(reduction),
+  Report(const Compilation &c, ReportFormat format, std::ostream &out)
+      : c_(c), flat_(*c.flat), reduced_(*c.reduced), model_(*c.model), reduction_(c.reduction),
         r_(format, flat_, out) {}
 
   void print() {
@@ -673,15 +728,16 @@ private:
     std::string tags;
     for (size_t i = 1; i <= k; ++i)
       tags += (i > 1 ? ", " : "") + std::string("[alg") + std::to_string(i) + "]";
-    r_.para(r_.t("The ODE comes with invariants " + tags + " (section 5)."));
+    r_.para(r_.t("The ODE comes with invariants " + tags + " (section 5). It is the ODE that ") +
+            r_.code("eqc simulate --reduction invariants") +
+            r_.t(" integrates; dummy derivatives (the default reduction of simulate) choose their states "
+                 "numerically at run time instead."));
     switch (model_.stabilization) {
     case Stabilization::None:
-      r_.para(r_.t("Stabilization: none (--stabilize none): the invariants are not enforced, so the solution "
-                   "may drift off them."));
+      r_.para(r_.t("Stabilization: none: the invariants are not enforced, so the solution may drift off them."));
       break;
     case Stabilization::Projection:
-      r_.para(r_.t("Stabilization: projection of the state onto the invariants after every step "
-                   "(--stabilize projection, the default)."));
+      r_.para(r_.t("Stabilization: projection of the state onto the invariants after every step."));
       break;
     case Stabilization::Baumgarte:
       baumgarte();
@@ -691,13 +747,13 @@ private:
 
   void baumgarte() {
     const double eta = reduction_.eta, omega = reduction_.omega;
-    r_.para(r_.t("Stabilization: Baumgarte (--stabilize baumgarte, ") +
+    r_.para(r_.t("Stabilization: Baumgarte with ") +
             r_.math("η = " + formatNumber(eta) + ", ω = " + formatNumber(omega),
                     "\\eta = " + formatNumber(eta) + ", \\omega = " + formatNumber(omega)) +
-            r_.t("): the highest-order equation ") + r_.math("C^(k) = 0", "C^{(k)} = 0") +
+            r_.t(": the highest-order equation ") + r_.math("C^(k) = 0", "C^{(k)} = 0") +
             r_.t(" of an equation C differentiated k times is replaced by ") +
             r_.math("p(d/dt) C = 0", "p(\\tfrac{\\mathrm{d}}{\\mathrm{d}t})\\, C = 0") + r_.t(" with ") +
-            r_.math("p(s) = (s² + 2ηωs + ω²)^(k/2) (s + ω)^(k mod 2)",
+            r_.math("p(s) = (s² + 2ηωs + ω²)^floor(k/2) (s + ω)^(k mod 2)",
                     "p(s) = (s^2 + 2\\eta\\omega s + \\omega^2)^{\\lfloor k/2 \\rfloor} (s + \\omega)^{k \\bmod 2}") +
             r_.t(":"));
     const PantelidesResult &p = reduced_.pantelides;
@@ -711,9 +767,14 @@ private:
       for (int l = order; l >= 0; --l) {
         std::string term = derivativeLabel(base, l);
         std::string coefficient = a[l] == 1 ? "" : formatNumber(a[l]) + "*";
-        sum += (l == order ? "" : " + ") + coefficient + "(" + term + ")";
+        if (r_.latex())
+          sum += (l == order ? "" : " + ") + (a[l] == 1 ? "" : formatNumber(a[l]) + "\\,") + latexLabel(term);
+        else
+          sum += r_.t(l == order ? "" : " + ") + r_.t(coefficient + "(") + r_.label(term) + r_.t(")");
       }
-      combos.emplace_back(r_.t(derivativeLabel(base, order) + ":"), r_.t(sum));
+      if (r_.latex())
+        sum = "$" + sum + "$";
+      combos.emplace_back(r_.label(derivativeLabel(base, order)) + r_.t(":"), sum);
     }
     r_.list(combos);
     r_.para(r_.t("The stabilized highest-order equations (as solved above):"));
@@ -740,13 +801,12 @@ private:
 
 } // namespace
 
-ExitCode printReductionReport(const Compilation &c, const ReductionOptions &reduction, ReportFormat format,
-                              std::ostream &out) {
+ExitCode printReductionReport(const Compilation &c, ReportFormat format, std::ostream &out) {
   if (!c.flat || !c.reduced || !c.model) {
     out.flush();
     return ExitInternal;
   }
-  Report(c, reduction, format, out).print();
+  Report(c, format, out).print();
   return ExitOk;
 }
 

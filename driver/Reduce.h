@@ -20,9 +20,8 @@ bool parseReportFormat(const std::string &name, ReportFormat &out);
 /// the count check states − invariants = dof; the final ODE (evaluation sequence, invariants,
 /// stabilization). LaTeX output is a fragment (no \documentclass) using amsmath.
 /// Requires: runPipeline returned ExitOk with PipelineOptions::sigmaMethod and jit = false (the
-/// flat system, the reduced system and the ODE model are set; `reduction` is what it was given).
+/// flat system, the reduced system, the ODE model and the reduction options in effect are set).
 /// Ensures: ExitOk (the report also states any disagreement it finds, as a WARNING line).
-ExitCode printReductionReport(const Compilation &c, const ReductionOptions &reduction, ReportFormat format,
-                              std::ostream &out);
+ExitCode printReductionReport(const Compilation &c, ReportFormat format, std::ostream &out);
 
 } // namespace eqc

@@ -317,7 +317,7 @@ int main(int argc, char **argv) {
   Compilation c;
   ExitCode code = runPipeline(args.file, args.pipeline, c, std::cerr);
   if (code == ExitOk && args.command == "reduce" && args.pipeline.dumpAfter.empty())
-    code = printReductionReport(c, args.pipeline.reduction, args.format, std::cout);
+    code = printReductionReport(c, args.format, std::cout);
   if (code == ExitOk && args.command == "check" && args.pipeline.dumpAfter.empty()) {
     c.flat->print(std::cout);
     std::cout << "\n";

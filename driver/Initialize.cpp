@@ -1,0 +1,192 @@
+// Consistent initial values: parameters (with overrides), start values, the generated init or the
+// projection onto the hidden constraints of an index-reduced model, then the algebraic variables.
+#include "driver/Initialize.h"
+
+#include "driver/RunState.h"
+#include "middle/ExprOps.h"
+
+#include <cmath>
+#include <functional>
+
+namespace eqc {
+namespace {
+
+bool parseDouble(const std::string &text, double &out) {
+  char *end = nullptr;
+  out = std::strtod(text.c_str(), &end);
+  return !text.empty() && end == text.c_str() + text.size() && std::isfinite(out);
+}
+
+/// Parameter values in dependency order; overridden parameters keep the given value and the
+/// parameters bound to them are recomputed.
+bool evaluateParameters(const FlatSystem &flat, const OdeModel &model,
+                        const std::vector<std::pair<std::string, std::string>> &parameters, std::vector<double> &values,
+                        Diagnostics &diags, std::ostream &err) {
+  std::vector<char> overridden(flat.vars.size(), 0);
+  for (const auto &[name, text] : parameters) {
+    int found = -1;
+    for (size_t i = 0; i < flat.vars.size(); ++i)
+      if (flat.vars[i].name == name && flat.vars[i].role == VarRole::Parameter)
+        found = static_cast<int>(i);
+    if (found < 0) {
+      err << "eqc: error: -p " << name << "=" << text << ": '" << name << "' is not a parameter of model '"
+          << flat.modelName << "'\n";
+      return false;
+    }
+    double v;
+    if (!parseDouble(text, v)) {
+      err << "eqc: error: -p " << name << "=" << text << ": '" << text << "' is not a finite number\n";
+      return false;
+    }
+    values[found] = v;
+    overridden[found] = 1;
+  }
+  std::vector<char> done(overridden);
+  std::function<double(int)> value = [&](int v) -> double {
+    if (!done[v]) {
+      for (int dep : collectVars(flat.vars[v].binding))
+        value(dep);
+      values[v] = evaluate(flat.vars[v].binding, values);
+      done[v] = 1;
+    }
+    return values[v];
+  };
+  for (int v : model.params) {
+    double x = value(v);
+    if (!std::isfinite(x)) {
+      diags.error(flat.vars[v].loc, "parameter '" + flat.vars[v].name + "' evaluates to " + formatNumber(x));
+      return false;
+    }
+  }
+  return true;
+}
+
+} // namespace
+
+static std::string loopDescription(const FlatSystem &flat, const CausalSystem &cs, const EquationSystem &sys,
+                            int loop) {
+  const AlgebraicLoop &l = cs.loops[loop];
+  std::string vars;
+  for (size_t i = 0; i < l.vars.size(); ++i)
+    vars += (i ? ", " : "") + flat.varName(l.vars[i]);
+  std::string eqs;
+  for (size_t i = 0; i < l.equations.size(); ++i)
+    eqs += (i ? ", " : "") + sys.labels[l.equations[i]];
+  if (l.linear)
+    return "the linear equations " + eqs + " are singular in " + vars;
+  return "Newton's method did not converge solving " + eqs + " for " + vars;
+}
+
+void reportModelCode(Compilation &c, const CausalSystem &cs, const EquationSystem &sys, int code, double t) {
+  int loop = code - EQC_MODEL_LOOP_FAILURE_BASE;
+  std::string at = "at time " + brief(t) + ": ";
+  if (code >= 2000 && code < 2100)
+    c.diags->error(c.flat->loc,
+                   at + "projection onto the hidden constraints failed: " + eqc_status_message(code - 2000));
+  else if (loop >= 0 && loop < static_cast<int>(cs.loops.size())) {
+    c.diags->error(sys.locs[cs.loops[loop].equations.front()], at + loopDescription(*c.flat, cs, sys, loop));
+    if (cs.loops[loop].linear && c.reduced && c.reduced->differentiated())
+      c.diags->note(SourceRange{},
+                    "after index reduction a singular block means that, at this point and for these "
+                    "parameter values, the model needs more differentiations than its generic "
+                    "structure (e.g. the coefficient of a highest derivative vanishes)");
+  } else
+    c.diags->error(SourceRange{}, at + "the model function failed with code " + std::to_string(code));
+}
+
+
+ExitCode consistentInitialPoint(Compilation &c, const std::vector<std::pair<std::string, std::string>> &parameters,
+                                double t0, InitialPoint &ip, std::unique_ptr<InvariantProjector> &projector,
+                                std::ostream &err) {
+  FlatSystem &flat = *c.flat;
+  OdeModel &model = *c.model;
+  std::vector<double> values(flat.vars.size(), 0.0);
+  if (!evaluateParameters(flat, model, parameters, values, *c.diags, err))
+    return parameters.empty() ? ExitSimulation : ExitUsage;
+  ip.p.clear();
+  for (int v : model.params)
+    ip.p.push_back(values[v]);
+  std::vector<double> &x = ip.x, &dx = ip.dx;
+  x.assign(model.states.size(), 0.0);
+  dx.assign(model.states.size(), 0.0);
+  ip.a.assign(model.algebraics.size(), 0.0);
+  for (size_t i = 0; i < model.states.size(); ++i) {
+    const Variable &v = flat.vars[model.states[i]];
+    x[i] = v.hasStart ? evaluate(v.binding, values) : 0.0;
+  }
+  for (size_t i = 0; i < model.algebraics.size(); ++i) {
+    const Variable &v = flat.vars[model.algebraics[i]];
+    ip.a[i] = v.hasStart ? evaluate(v.binding, values) : 0.0;
+  }
+
+
+  if (!model.invariants.residuals.empty()) {
+    // Consistent initial values: the non-fixed states move (as little as possible) onto every
+    // hidden constraint; then rhs gives the derivatives and algebraic variables.
+    projector = std::make_unique<InvariantProjector>(*c.jit, model, ip.p);
+    std::vector<int> movable;
+    for (int v : model.freeStates)
+      movable.push_back(model.slots[v].index);
+    double residual = 0;
+    int status = projector->project(t0, x.data(), movable, kProjectionTol, &residual);
+    int which = -1;
+    double worst = projector->maxResidual(t0, x.data(), &which);
+    if (status != EQC_OK || !(worst <= 1e-8)) {
+      std::string fixed;
+      for (int v : model.states)
+        if (flat.vars[v].fixed)
+          fixed += (fixed.empty() ? "" : ", ") + flat.vars[v].name + " = " + brief(x[model.slots[v].index]);
+      std::string label = which >= 0 ? model.invariants.labels[which] : std::string("the constraints");
+      c.diags->error(which >= 0 ? model.invariants.locs[which] : flat.loc,
+                     "at time " + brief(t0) + ": no consistent initial values: " + label +
+                         " cannot be satisfied (residual " + brief(worst, 3) + ")" +
+                         (fixed.empty() ? "" : " with the fixed start values " + fixed));
+      // Why: too many fixed values, or constraints that are dependent for these parameter values.
+      std::vector<int> all(model.states.size());
+      for (size_t i = 0; i < all.size(); ++i)
+        all[i] = static_cast<int>(i);
+      size_t m = projector->size();
+      int rankFree = projector->rank(t0, x.data(), movable);
+      int rankAll = projector->rank(t0, x.data(), all);
+      if (rankAll >= 0 && static_cast<size_t>(rankAll) < std::min(m, all.size()))
+        c.diags->note(SourceRange{},
+                      "the " + std::to_string(m) + " hidden constraints have rank " +
+                          std::to_string(rankAll) +
+                          " here: for these parameter values they are "
+                          "dependent, so the structure differs from the generic one that index "
+                          "reduction assumed (more differentiations would be needed)");
+      else if (rankFree >= 0 && static_cast<size_t>(rankFree) < std::min(m, movable.size()))
+        c.diags->note(SourceRange{},
+                      "the fixed start values over-determine the constraints: the model has " +
+                          std::to_string(model.states.size() - m) +
+                          " degrees of freedom, so at most that many independent states can be fixed");
+      return ExitSimulation;
+    }
+  }
+  int code = projector ? c.jit->rhs(t0, x.data(), dx.data(), ip.a.data(), ip.p.data())
+                       : c.jit->init(t0, x.data(), dx.data(), ip.a.data(), ip.p.data());
+  if (code) {
+    const CausalSystem &cs = projector ? model.ode : model.init;
+    reportModelCode(c, cs, projector ? model.simulation : model.initialization, code, t0);
+    int loop = code - EQC_MODEL_LOOP_FAILURE_BASE;
+    if (loop >= 0 && loop < static_cast<int>(cs.loops.size()) && !cs.loops[loop].linear)
+      c.diags->note(SourceRange{},
+                    "initialization failed; give better start values to the variables of the loop");
+    return ExitSimulation;
+  }
+  for (size_t i = 0; i < flat.vars.size(); ++i) {
+    const Slot &slot = model.slots[i];
+    double v = slot.storage == Storage::State        ? x[slot.index]
+               : slot.storage == Storage::Derivative ? dx[slot.index]
+               : slot.storage == Storage::Algebraic  ? ip.a[slot.index]
+                                                     : 0.0;
+    if (!std::isfinite(v)) {
+      c.diags->error(flat.vars[i].loc, "at time " + brief(t0) + ": initialization gives " +
+                                           flat.varName(static_cast<int>(i)) + " = " + formatNumber(v));
+      return ExitSimulation;
+    }
+  }
+  return ExitOk;
+}
+
+} // namespace eqc

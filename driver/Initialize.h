@@ -1,0 +1,36 @@
+// Consistent initial values of a compiled model (shared by `simulate` and `reduce`).
+#pragma once
+
+#include "driver/ExitCodes.h"
+#include "driver/Invariants.h"
+#include "driver/Pipeline.h"
+
+#include <memory>
+#include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace eqc {
+
+/// Tolerance of the projection onto the hidden constraints (scaled as eqc_project documents).
+constexpr double kProjectionTol = 1e-12;
+
+/// The run-time arrays at a consistent point.
+struct InitialPoint {
+  std::vector<double> p, x, dx, a;
+};
+
+/// Requires: a Compilation with its JIT model. Ensures: parameters evaluated (with `-p`
+/// overrides), states from start values made consistent (the generated init, or for index-reduced
+/// models the minimum-norm projection of the non-fixed states onto every hidden constraint, then
+/// rhs), with `projector` set for index-reduced models; or errors naming the constraint, loop or
+/// variable, and the exit code.
+ExitCode consistentInitialPoint(Compilation &c, const std::vector<std::pair<std::string, std::string>> &parameters,
+                                double t0, InitialPoint &ip, std::unique_ptr<InvariantProjector> &projector,
+                                std::ostream &err);
+
+/// Reports a non-zero code of a generated function (a failed loop, a failed projection).
+void reportModelCode(Compilation &c, const CausalSystem &cs, const EquationSystem &sys, int code, double t);
+
+} // namespace eqc

@@ -3,6 +3,7 @@
 
 #include "backend/Jit.h"
 #include "driver/ExitCodes.h"
+#include "middle/DummyDerivatives.h"
 #include "middle/FlatSystem.h"
 #include "middle/OdeModel.h"
 #include "middle/SigmaMethod.h"
@@ -40,6 +41,11 @@ struct Compilation {
   std::unique_ptr<JitModel> jit;
   std::vector<std::pair<std::string, double>> timings;
   int optLevel = 2; ///< for code compiled later (state selections of dummy derivatives)
+  /// `eqc reduce` of an index-reduced model: the dummy-derivative selection at the consistent
+  /// initial point (time, every variable's value), when it could be computed.
+  std::optional<StateSelection> initialSelection;
+  double initialTime = 0;
+  std::vector<double> initialValues;
 };
 
 /// Names of the passes accepted by --dump-after.

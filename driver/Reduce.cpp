@@ -2,6 +2,8 @@
 // the three output formats (plain text at 100 columns, Markdown, a LaTeX fragment).
 #include "driver/Reduce.h"
 
+#include "driver/RunState.h"
+
 #include "middle/ExprOps.h"
 #include "middle/LatexPrinter.h"
 #include "middle/SigmaMethod.h"
@@ -452,6 +454,7 @@ public:
     hiddenConstraints();
     stateVector();
     finalOde();
+    dummyDerivatives();
   }
 
 private:
@@ -731,7 +734,7 @@ private:
     r_.para(r_.t("The ODE comes with invariants " + tags + " (section 5). It is the ODE that ") +
             r_.code("eqc simulate --reduction invariants") +
             r_.t(" integrates; dummy derivatives (the default reduction of simulate) choose their states "
-                 "numerically at run time instead."));
+                 "numerically instead (section 8)."));
     switch (model_.stabilization) {
     case Stabilization::None:
       r_.para(r_.t("Stabilization: none: the invariants are not enforced, so the solution may drift off them."));
@@ -743,6 +746,35 @@ private:
       baumgarte();
       break;
     }
+  }
+
+  /// The default reduction of `simulate`: the states chosen at the consistent initial point.
+  void dummyDerivatives() {
+    if (!reduced_.differentiated())
+      return;
+    r_.section(8, "Dummy derivatives (the default of simulate)");
+    if (!c_.initialSelection) {
+      r_.para(r_.t("No state selection: the start values give no consistent initial point, or no selection is "
+                   "nonsingular there (see the messages of eqc)."));
+      return;
+    }
+    const StateSelection &s = *c_.initialSelection;
+    std::string values;
+    for (int v : model_.states)
+      // Round-off (4e-16 for a value that is 0) is not part of the derivation.
+      values += (values.empty() ? "" : ", ") + flat_.vars[v].name + " = " +
+                brief(std::fabs(c_.initialValues[v]) < 1e-12 ? 0.0 : c_.initialValues[v]);
+    r_.para(r_.t("The consistent initial point at time " + formatNumber(c_.initialTime) +
+                 " (start values moved as little as possible onto every constraint): " + values + "."));
+    r_.para(r_.t("At that point the Jacobians of the differentiated equations, factored level by level with "
+                 "column pivoting (weighted by stateSelect), make these derivatives dummies (algebraic): ") +
+            r_.vars(s.dummies) + r_.t("."));
+    r_.para(r_.t(s.states.size() == 1 ? "So the state integrated is " : "So the " + plural(s.states.size(), "state") + " integrated are ") + r_.vars(s.states) +
+            r_.t(" (dof = " + std::to_string(s.states.size()) + "), and all equations with their derivatives "
+                 "form an index-1 system in the other variables. The smallest relative pivot is " +
+                 formatNumber(std::round(s.quality * 1e4) / 1e4) +
+                 "; when it falls below 0.2 during the simulation, the selection is made again (eqc simulate "
+                 "--stats lists every switch)."));
   }
 
   void baumgarte() {

@@ -88,6 +88,11 @@ int dummyHook(void *user, double t, double *x);
 /// A number for messages: enough digits to locate, few enough to be stable across CPUs and libms.
 std::string brief(double v, int digits = 8);
 
+/// The dummy-derivative state selection at the consistent initial point at `t0` (start values,
+/// default parameters), stored in `c.initialSelection`; false (with errors reported) when there
+/// is no consistent point or no nonsingular selection.
+bool computeInitialSelection(Compilation &c, double t0, std::ostream &err);
+
 /// Integrates with dummy derivatives from `o.t_start`: selects the states at the consistent point
 /// in `d.values`, compiles each new selection, and restarts where the selection switches.
 /// Requires: `s` set up for output, `d.c` and `d.values` set. Ensures: an eqc_status for the last

@@ -2,9 +2,29 @@
 // integrate the index-1 system of that choice, and choose again where its pivots degrade.
 #include "driver/RunState.h"
 
+#include "driver/Initialize.h"
+
 #include <cstring>
 
 namespace eqc {
+
+bool computeInitialSelection(Compilation &c, double t0, std::ostream &err) {
+  InitialPoint ip;
+  std::unique_ptr<InvariantProjector> projector;
+  if (consistentInitialPoint(c, {}, t0, ip, projector, err) != ExitOk)
+    return false;
+  std::vector<double> values;
+  gather(*c.model, ip.x.data(), ip.dx.data(), ip.a.data(), ip.p, values);
+  Differentiator diff(*c.flat->ctx);
+  bool ok;
+  StateSelection sel = selectStates(*c.flat, *c.reduced, values, t0, diff, ok);
+  if (!ok)
+    return false;
+  c.initialSelection = sel;
+  c.initialTime = t0;
+  c.initialValues = std::move(values);
+  return true;
+}
 
 int integrateWithStateSelection(Compilation &c, RunState &s, DummyRun &dummy, const eqc_options &o,
                                 std::vector<double> &x, eqc_stats &stats, const OdeModel *&active,

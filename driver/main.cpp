@@ -1,5 +1,6 @@
 // `eqc`: the command-line driver (check, simulate, reduce); thin on top of the pipeline.
 #include "driver/Pipeline.h"
+#include "driver/RunState.h"
 #include "driver/Reduce.h"
 #include "driver/Simulate.h"
 #include "middle/ExprOps.h"
@@ -312,12 +313,18 @@ int main(int argc, char **argv) {
   if (early >= 0)
     return early;
   bool sim = args.command == "simulate";
-  args.pipeline.jit = sim;
+  // reduce compiles too: the dummy-derivative selection needs the consistent initial point.
+  args.pipeline.jit = sim || args.command == "reduce";
   args.pipeline.sigmaMethod = args.command == "reduce";
   Compilation c;
   ExitCode code = runPipeline(args.file, args.pipeline, c, std::cerr);
-  if (code == ExitOk && args.command == "reduce" && args.pipeline.dumpAfter.empty())
+  if (code == ExitOk && args.command == "reduce" && args.pipeline.dumpAfter.empty()) {
+    if (c.reduced->differentiated()) {
+      const Experiment &ex = c.flat->experiment;
+      computeInitialSelection(c, ex.hasStartTime ? ex.startTime : 0.0, std::cerr);
+    }
     code = printReductionReport(c, args.format, std::cout);
+  }
   if (code == ExitOk && args.command == "check" && args.pipeline.dumpAfter.empty()) {
     c.flat->print(std::cout);
     std::cout << "\n";

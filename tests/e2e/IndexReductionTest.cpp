@@ -8,9 +8,7 @@ using namespace eqc::test;
 
 namespace {
 
-void writeFile(const std::string &path, const std::string &text) { std::ofstream(path) << text; }
 
-double chainExact(int k, double t);
 
 struct Drift {
   double energy = 0, length = 0, velocity = 0;
@@ -128,16 +126,6 @@ TEST(IndexReduction, PendulumWithoutStabilizationDriftsMoreThanWithIt) {
   EXPECT_LT(driftProj, 1e-9);
 }
 
-double chainExact(int k, double t) {
-  switch (k) {
-  case 1: return 2 * std::sin(t);
-  case 2: return std::cos(t);
-  case 3: return -std::sin(t) - std::cos(t);
-  case 4: return std::sin(t) - 2 * std::cos(t);
-  case 5: return 2 * std::sin(t);
-  default: return std::cos(t);
-  }
-}
 
 TEST(IndexReduction, Seed001DaeMatchesTheAnalyticSolutionAtT20) {
   std::string dir = scratchDir("seed001");

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -85,5 +86,20 @@ inline Csv readCsv(const std::string &path) {
 }
 
 inline std::string example(const std::string &name) { return std::string(EQC_SOURCE_DIR) + "/examples/" + name; }
+
+inline void writeFile(const std::string &path, const std::string &text) { std::ofstream(path) << text; }
+
+/// The analytic solution of the seed 001 chain: x1 = 2 sin t, x2 = cos t, x3 = -sin t - cos t,
+/// x4 = sin t - 2 cos t, x5 = 2 sin t, x6 = cos t.
+inline double chainExact(int k, double t) {
+  switch (k) {
+  case 1: return 2 * std::sin(t);
+  case 2: return std::cos(t);
+  case 3: return -std::sin(t) - std::cos(t);
+  case 4: return std::sin(t) - 2 * std::cos(t);
+  case 5: return 2 * std::sin(t);
+  default: return std::cos(t);
+  }
+}
 
 } // namespace eqc::test

@@ -61,16 +61,6 @@ TEST(Simulate, VarsSelectsColumnsIncludingDerivatives) {
   EXPECT_DOUBLE_EQ(csv.at(0, "der(x)"), 0.0);
 }
 
-double chainExact(int k, double t) {
-  switch (k) {
-  case 1: return 2 * std::sin(t);
-  case 2: return std::cos(t);
-  case 3: return -std::sin(t) - std::cos(t);
-  case 4: return std::sin(t) - 2 * std::cos(t);
-  case 5: return 2 * std::sin(t);
-  default: return std::cos(t);
-  }
-}
 
 // Seed 001: the reduced ODE integrated with dopri5 at rtol 1e-10 matches the analytic solution.
 TEST(Simulate, SeedChainDopri5At1e10MatchesAnalyticAtT20) {
@@ -167,7 +157,6 @@ TEST(Simulate, LotkaVolterraConservesItsInvariant) {
   EXPECT_GT(hi, 9.9);
 }
 
-void writeFile(const std::string &path, const std::string &text) { std::ofstream(path) << text; }
 
 TEST(Simulate, AlgebraicLoopIsSolvedByNewtonOnEveryRow) {
   std::string dir = scratchDir("loop");

@@ -37,6 +37,10 @@ int InvariantProjector::project(double t, double *x, const std::vector<int> &mov
     *residual = 0;
     return EQC_OK;
   }
+  if (movable.empty()) { // nothing may move: the values are consistent or they are not
+    *residual = maxResidual(t, x);
+    return EQC_OK;
+  }
   full_.assign(x, x + n_);
   movable_ = &movable;
   std::vector<double> xs(movable.size());

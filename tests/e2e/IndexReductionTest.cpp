@@ -187,6 +187,21 @@ TEST(IndexReduction, Seed002DaeThreeHasTheUniqueSolutionUPrime) {
   }
 }
 
+TEST(IndexReduction, EveryStateFixedAndConsistentNeedsNoProjection) {
+  std::string dir = scratchDir("all_fixed");
+  writeFile(dir + "/fixed.eq", "model Fixed\n  Real x(start = 0, fixed = true), y;\nequation\n"
+                               "  der(x) = y;\n  x = sin(time);\nend Fixed;\n");
+  for (const char *reduction : {"dummy", "invariants"}) {
+    RunResult r = runEqc(std::string("simulate fixed.eq --t-end 2 --reduction ") + reduction + " -o out.csv", dir);
+    ASSERT_EQ(r.exitCode, 0) << reduction << ": " << r.stderrText;
+    Csv csv = readCsv(dir + "/out.csv");
+    for (size_t k = 0; k < csv.rows.size(); ++k) {
+      EXPECT_NEAR(csv.at(k, "x"), std::sin(csv.at(k, "time")), 1e-8) << reduction;
+      EXPECT_NEAR(csv.at(k, "y"), std::cos(csv.at(k, "time")), 1e-8) << reduction;
+    }
+  }
+}
+
 TEST(IndexReduction, InconsistentFixedValuesAreReportedAtTheConstraint) {
   std::string dir = scratchDir("inconsistent");
   writeFile(dir + "/bad.eq", R"(model Bad

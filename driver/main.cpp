@@ -328,6 +328,10 @@ int main(int argc, char **argv) {
   if (code == ExitOk && args.command == "check" && args.pipeline.dumpAfter.empty()) {
     c.flat->print(std::cout);
     std::cout << "\n";
+    if (c.reduced->differentiated()) {
+      printReduction(std::cout, *c.flat, *c.reduced);
+      std::cout << "// (eqc reduce shows the derivation; this is the ODE with invariants)\n";
+    }
     c.model->ode.print(std::cout, *c.flat, c.model->simulation);
     if (!c.flat->initialEquations.empty())
       c.model->init.print(std::cout, *c.flat, c.model->initialization);

@@ -291,14 +291,32 @@ std::optional<ast::File> parseBuffer(const SourceManager &sources, uint32_t buff
   antlr4::CommonTokenStream tokens(&lexer);
   eqcgrammar::EqcParser parser(&tokens);
   parser.removeErrorListeners();
-  parser.addErrorListener(&collector);
-  parser.setErrorHandler(std::make_shared<StatementErrorStrategy>());
   P::StoredDefinitionContext *tree = nullptr;
+  // Two stages, as ANTLR recommends: the fast SLL prediction bails out at the first problem; only
+  // then is the input parsed again with full LL prediction and error recovery, so that every
+  // syntax error is reported.
+  parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(antlr4::atn::PredictionMode::SLL);
+  parser.setErrorHandler(std::make_shared<antlr4::BailErrorStrategy>());
   try {
     tree = parser.storedDefinition();
+  } catch (const antlr4::ParseCancellationException &) {
+    tree = nullptr;
   } catch (const std::exception &e) {
     diags.error(SourceRange{}, std::string("syntax error: ") + e.what());
     return std::nullopt;
+  }
+  if (!tree) {
+    tokens.seek(0);
+    parser.reset();
+    parser.addErrorListener(&collector);
+    parser.setErrorHandler(std::make_shared<StatementErrorStrategy>());
+    parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(antlr4::atn::PredictionMode::LL);
+    try {
+      tree = parser.storedDefinition();
+    } catch (const std::exception &e) {
+      diags.error(SourceRange{}, std::string("syntax error: ") + e.what());
+      return std::nullopt;
+    }
   }
   if (diags.errorCount() != errorsBefore)
     return std::nullopt;

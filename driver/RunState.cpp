@@ -1,6 +1,8 @@
 // The integrator's callbacks: right-hand side, CSV rows, projection and state-selection hooks.
 #include "driver/RunState.h"
 
+#include "driver/Initialize.h"
+
 #include <charconv>
 #include <cstdio>
 
@@ -46,7 +48,7 @@ int projectionHook(void *user, double t, double *x) {
   auto *s = static_cast<RunState *>(user);
   double residual;
   ++s->projections;
-  int status = s->projector->projectAll(t, x, s->projectionTol, &residual);
+  int status = s->projector->projectAll(t, x, kProjectionTol, &residual);
   return status == EQC_OK ? 0 : kProjectionFailureBase + status;
 }
 

@@ -35,7 +35,6 @@ struct RunState {
   double worstInvariant = 0, worstInvariantTime = 0;
   int worstInvariantIndex = -1;
   long projections = 0;
-  double projectionTol = 1e-12; ///< kProjectionTol (driver/Initialize.h)
   // Dummy derivatives: the active state selection and its monitor.
   DummyRun *dummy = nullptr;
 };

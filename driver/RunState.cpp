@@ -3,6 +3,7 @@
 
 #include "driver/Initialize.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 
@@ -39,6 +40,11 @@ int dummyHook(void *user, double t, double *x) {
   StateSelection best = selectStates(flat, *d.c->reduced, d.values, t, *d.diff, ok);
   if (!ok || best == m.selection || !(best.quality > 2 * q))
     return 0;
+  // stateSelect = always: such a state is given up only when its selection is (nearly) singular.
+  for (int v : m.selection.states)
+    if (flat.vars[v].stateSelect == StateSelect::Always &&
+        !std::binary_search(best.states.begin(), best.states.end(), v) && q > 1e-6)
+      return 0;
   d.pending = best;
   return kSwitchCode;
 }

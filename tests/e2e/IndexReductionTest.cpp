@@ -92,6 +92,34 @@ TEST(IndexReduction, FullRotationCrossesEveryQuadrantAndSwitchesStates) {
   EXPECT_GE(switches, 8u) << r.stderrText; // four per turn
 }
 
+TEST(IndexReduction, DoublePendulumKeepsEnergyAndBothRodsThroughManySwitches) {
+  std::string dir = scratchDir("double_pendulum");
+  RunResult r = runEqc("simulate " + example("double_pendulum.eq") + " --stats -o out.csv", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  ASSERT_EQ(csv.rows.size(), 1001u);
+  const double g = 9.81;
+  double e0 = 0, energy = 0, rods = 0;
+  for (size_t k = 0; k < csv.rows.size(); ++k) {
+    double x1 = csv.at(k, "x1"), y1 = csv.at(k, "y1"), x2 = csv.at(k, "x2"), y2 = csv.at(k, "y2");
+    double vx1 = csv.at(k, "vx1"), vy1 = csv.at(k, "vy1"), vx2 = csv.at(k, "vx2"), vy2 = csv.at(k, "vy2");
+    double e = (vx1 * vx1 + vy1 * vy1 + vx2 * vx2 + vy2 * vy2) / 2 + g * (y1 + y2);
+    if (k == 0)
+      e0 = e;
+    energy = std::max(energy, std::fabs(e - e0));
+    rods = std::max({rods, std::fabs(x1 * x1 + y1 * y1 - 1),
+                     std::fabs((x2 - x1) * (x2 - x1) + (y2 - y1) * (y2 - y1) - 1)});
+  }
+  EXPECT_LT(energy, 1e-5);
+  EXPECT_LT(rods, 1e-12);
+  EXPECT_NE(r.stderrText.find("initial states: y1, y2, vy1, vy2"), std::string::npos) << r.stderrText;
+  size_t switches = 0;
+  for (size_t at = r.stderrText.find("switch at time"); at != std::string::npos;
+       at = r.stderrText.find("switch at time", at + 1))
+    ++switches;
+  EXPECT_GE(switches, 5u);
+}
+
 TEST(IndexReduction, Seed001DaeWithDummyDerivativesHasNoStates) {
   std::string dir = scratchDir("seed001_dummy");
   RunResult r = runEqc("simulate " + example("seed001_dae.eq") + " --reduction dummy --stats -o out.csv", dir);

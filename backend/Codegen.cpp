@@ -87,10 +87,12 @@ public:
   std::unique_ptr<llvm::Module> run(ModelPart part) {
     if (part == ModelPart::Jacobian) {
       emitJacobian();
-      emitInvariantJacobian();
+      emitInvariantJacobian(symbols.invariantJac, model.invariants.residuals);
+      emitInvariantJacobian(symbols.initialConstraintsJac, model.initialConstraints.residuals);
       return std::move(module);
     }
-    emitInvariants();
+    emitInvariants(symbols.invariants, model.invariants.residuals);
+    emitInvariants(symbols.initialConstraints, model.initialConstraints.residuals);
     llvm::Function *rhs = emitSequenceFunction(symbols.rhs, model.ode, model.simulation, "ode");
     if ((model.initialization.unknowns == model.simulation.unknowns &&
          model.initialization.residuals == model.simulation.residuals) ||
@@ -184,27 +186,25 @@ private:
   }
 
   /// g(t, x, p): the hidden constraints, which involve states, parameters and time only.
-  void emitInvariants() {
-    llvm::Function *f = newFunction(symbols.invariants, invariantType(), false);
+  void emitInvariants(const std::string &name, const std::vector<const Expr *> &residuals) {
+    llvm::Function *f = newFunction(name, invariantType(), false);
     auto args = f->arg_begin();
     Frame frame{&*args, &*(args + 1), nullptr, nullptr, &*(args + 2)};
     Value *g = &*(args + 3);
     FunctionEmitter fe(*this, f, frame);
-    const auto &residuals = model.invariants.residuals;
     for (size_t i = 0; i < residuals.size(); ++i)
       fe.b().CreateStore(fe.emit(residuals[i]), fe.b().CreateConstGEP1_64(types.f64, g, i));
     fe.b().CreateRet(fe.b().getInt32(0));
   }
 
   /// G = ∂g/∂x, dense m-by-n.
-  void emitInvariantJacobian() {
-    llvm::Function *f = newFunction(symbols.invariantJac, invariantType(), false);
+  void emitInvariantJacobian(const std::string &name, const std::vector<const Expr *> &residuals) {
+    llvm::Function *f = newFunction(name, invariantType(), false);
     auto args = f->arg_begin();
     Frame frame{&*args, &*(args + 1), nullptr, nullptr, &*(args + 2)};
     Value *jac = &*(args + 3);
     FunctionEmitter fe(*this, f, frame);
     auto &b = fe.b();
-    const auto &residuals = model.invariants.residuals;
     size_t n = model.states.size();
     if (!residuals.empty() && n)
       b.CreateMemSet(jac, b.getInt8(0), b.getInt64(residuals.size() * n * 8), llvm::MaybeAlign(8));

@@ -16,9 +16,10 @@ namespace eqc {
 
 /// Names of the generated entry points: `<prefix>rhs`, `<prefix>init`, `<prefix>jac`.
 struct ModelSymbols {
-  std::string rhs, init, jac, invariants, invariantJac;
+  std::string rhs, init, jac, invariants, invariantJac, initialConstraints, initialConstraintsJac;
   static ModelSymbols forPrefix(const std::string &prefix) {
-    return {prefix + "rhs", prefix + "init", prefix + "jac", prefix + "invariants", prefix + "invariants_jac"};
+    return {prefix + "rhs",        prefix + "init", prefix + "jac", prefix + "invariants", prefix + "invariants_jac",
+            prefix + "initial_constraints", prefix + "initial_constraints_jac"};
   }
 };
 

@@ -21,9 +21,9 @@ namespace eqc {
 
 struct JitModel::Impl {
   std::unique_ptr<llvm::orc::LLJIT> jit;
-  std::string jacSymbol, invariantJacSymbol;
+  std::string jacSymbol, invariantJacSymbol, initialJacSymbol;
   eqc_model_jac_fn jac = nullptr;
-  eqc_model_invjac_fn invariantJac = nullptr;
+  eqc_model_invjac_fn invariantJac = nullptr, initialJac = nullptr;
 
   template <typename Fn> Fn lookup(const std::string &name, Fn &cache) {
     if (!cache) {
@@ -43,6 +43,9 @@ JitModel::~JitModel() = default;
 eqc_model_jac_fn JitModel::jacobian() { return impl->lookup(impl->jacSymbol, impl->jac); }
 eqc_model_invjac_fn JitModel::invariantJacobian() {
   return impl->lookup(impl->invariantJacSymbol, impl->invariantJac);
+}
+eqc_model_invjac_fn JitModel::initialConstraintJacobian() {
+  return impl->lookup(impl->initialJacSymbol, impl->initialJac);
 }
 
 namespace {
@@ -191,7 +194,8 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
     return true;
   };
   if (!lookup(symbols.rhs, result->rhs) || !lookup(symbols.init, result->init) ||
-      !lookup(symbols.invariants, result->invariants))
+      !lookup(symbols.invariants, result->invariants) ||
+      !lookup(symbols.initialConstraints, result->initialConstraints))
     return nullptr;
   if (options.timePhase) {
     options.timePhase("optimize", *optimizeSeconds);
@@ -201,6 +205,7 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
   result->impl->jit = std::move(*jit);
   result->impl->jacSymbol = symbols.jac;
   result->impl->invariantJacSymbol = symbols.invariantJac;
+  result->impl->initialJacSymbol = symbols.initialConstraintsJac;
   return result;
 }
 

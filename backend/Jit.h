@@ -26,10 +26,13 @@ public:
   eqc_model_rhs_fn rhs = nullptr;
   eqc_model_init_fn init = nullptr;
   eqc_model_inv_fn invariants = nullptr;
+  eqc_model_inv_fn initialConstraints = nullptr; ///< invariants, then the initial equations
   /// The ODE Jacobian, compiled on first use (most runs never need it); nullptr on failure.
   eqc_model_jac_fn jacobian();
   /// The Jacobian of the invariants, compiled on first use; nullptr on failure.
   eqc_model_invjac_fn invariantJacobian();
+  /// The Jacobian of the initial constraints, compiled on first use; nullptr on failure.
+  eqc_model_invjac_fn initialConstraintJacobian();
 
   struct Impl;
   std::unique_ptr<Impl> impl;

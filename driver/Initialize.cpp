@@ -124,20 +124,21 @@ ExitCode consistentInitialPoint(Compilation &c, const std::vector<std::pair<std:
     // Consistent initial values: the non-fixed states move (as little as possible) onto every
     // hidden constraint; then rhs gives the derivatives and algebraic variables.
     projector = std::make_unique<InvariantProjector>(*c.jit, model, ip.p);
+    InvariantProjector initial(*c.jit, model, ip.p, /*initial=*/true);
     std::vector<int> movable;
     for (int v : model.freeStates)
       movable.push_back(model.slots[v].index);
     double residual = 0;
-    int status = projector->project(t0, x.data(), movable, kProjectionTol, &residual);
+    int status = initial.project(t0, x.data(), movable, kProjectionTol, &residual);
     int which = -1;
-    double worst = projector->maxResidual(t0, x.data(), &which);
+    double worst = initial.maxResidual(t0, x.data(), &which);
     if (status != EQC_OK || !(worst <= 1e-8)) {
       std::string fixed;
       for (int v : model.states)
         if (flat.vars[v].fixed)
           fixed += (fixed.empty() ? "" : ", ") + flat.vars[v].name + " = " + brief(x[model.slots[v].index]);
-      std::string label = which >= 0 ? model.invariants.labels[which] : std::string("the constraints");
-      c.diags->error(which >= 0 ? model.invariants.locs[which] : flat.loc,
+      std::string label = which >= 0 ? model.initialConstraints.labels[which] : std::string("the constraints");
+      c.diags->error(which >= 0 ? model.initialConstraints.locs[which] : flat.loc,
                      "at time " + brief(t0) + ": no consistent initial values: " + label +
                          " cannot be satisfied (residual " + brief(worst, 3) + ")" +
                          (fixed.empty() ? "" : " with the fixed start values " + fixed));
@@ -145,9 +146,9 @@ ExitCode consistentInitialPoint(Compilation &c, const std::vector<std::pair<std:
       std::vector<int> all(model.states.size());
       for (size_t i = 0; i < all.size(); ++i)
         all[i] = static_cast<int>(i);
-      size_t m = projector->size();
-      int rankFree = projector->rank(t0, x.data(), movable);
-      int rankAll = projector->rank(t0, x.data(), all);
+      size_t m = initial.size();
+      int rankFree = initial.rank(t0, x.data(), movable);
+      int rankAll = initial.rank(t0, x.data(), all);
       if (rankAll >= 0 && static_cast<size_t>(rankAll) < std::min(m, all.size()))
         c.diags->note(SourceRange{},
                       "the " + std::to_string(m) + " hidden constraints have rank " +
@@ -157,9 +158,12 @@ ExitCode consistentInitialPoint(Compilation &c, const std::vector<std::pair<std:
                           "reduction assumed (more differentiations would be needed)");
       else if (rankFree >= 0 && static_cast<size_t>(rankFree) < std::min(m, movable.size()))
         c.diags->note(SourceRange{},
-                      "the fixed start values over-determine the constraints: the model has " +
-                          std::to_string(model.states.size() - m) +
-                          " degrees of freedom, so at most that many independent states can be fixed");
+                      std::string(flat.initialEquations.empty() ? "the fixed start values"
+                                                                : "the fixed start values and the initial equations") +
+                          " over-determine the constraints: the model has " +
+                          std::to_string(model.states.size() - model.invariants.residuals.size()) +
+                          (model.states.size() - model.invariants.residuals.size() == 1 ? " degree" : " degrees") +
+                          " of freedom, so at most that many independent values can be imposed");
       return ExitSimulation;
     }
   }

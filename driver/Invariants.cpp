@@ -7,11 +7,22 @@
 
 namespace eqc {
 
-InvariantProjector::InvariantProjector(JitModel &jit, const OdeModel &model, const std::vector<double> &params)
-    : jit_(jit), p_(params), n_(model.states.size()), m_(model.invariants.residuals.size()), full_(n_),
+InvariantProjector::InvariantProjector(JitModel &jit, const OdeModel &model, const std::vector<double> &params,
+                                       bool initial)
+    : jit_(jit), initial_(initial), p_(params), n_(model.states.size()),
+      m_(initial ? model.initialConstraints.residuals.size() : model.invariants.residuals.size()), full_(n_),
       fullJac_(m_ * n_), g_(m_) {
   for (size_t i = 0; i < n_; ++i)
     all_.push_back(static_cast<int>(i));
+}
+
+int InvariantProjector::evaluate(double t, const double *x, double *g) {
+  return (initial_ ? jit_.initialConstraints : jit_.invariants)(t, x, p_.data(), g);
+}
+
+int InvariantProjector::jacobian(double t, const double *x, double *jac) {
+  eqc_model_invjac_fn fn = initial_ ? jit_.initialConstraintJacobian() : jit_.invariantJacobian();
+  return fn ? fn(t, x, p_.data(), jac) : 1;
 }
 
 int InvariantProjector::constraint(void *user, double t, const double *xs, double *g, double *jac) {
@@ -19,12 +30,11 @@ int InvariantProjector::constraint(void *user, double t, const double *xs, doubl
   const std::vector<int> &cols = *self->movable_;
   for (size_t c = 0; c < cols.size(); ++c)
     self->full_[cols[c]] = xs[c];
-  if (self->jit_.invariants(t, self->full_.data(), self->p_.data(), g))
+  if (self->evaluate(t, self->full_.data(), g))
     return 1;
   if (!jac)
     return 0;
-  eqc_model_invjac_fn invjac = self->jit_.invariantJacobian();
-  if (!invjac || invjac(t, self->full_.data(), self->p_.data(), self->fullJac_.data()))
+  if (self->jacobian(t, self->full_.data(), self->fullJac_.data()))
     return 1;
   for (size_t i = 0; i < self->m_; ++i)
     for (size_t c = 0; c < cols.size(); ++c)
@@ -54,8 +64,7 @@ int InvariantProjector::project(double t, double *x, const std::vector<int> &mov
 }
 
 int InvariantProjector::rank(double t, const double *x, const std::vector<int> &movable) {
-  eqc_model_invjac_fn invjac = jit_.invariantJacobian();
-  if (!invjac || invjac(t, x, p_.data(), fullJac_.data()))
+  if (jacobian(t, x, fullJac_.data()))
     return -1;
   std::vector<double> sub(m_ * movable.size());
   for (size_t i = 0; i < m_; ++i)
@@ -65,7 +74,7 @@ int InvariantProjector::rank(double t, const double *x, const std::vector<int> &
 }
 
 double InvariantProjector::maxResidual(double t, const double *x, int *which) {
-  if (m_ == 0 || jit_.invariants(t, x, p_.data(), g_.data()))
+  if (m_ == 0 || evaluate(t, x, g_.data()))
     return m_ == 0 ? 0.0 : NAN;
   double worst = 0;
   for (size_t i = 0; i < m_; ++i)

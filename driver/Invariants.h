@@ -11,7 +11,9 @@ namespace eqc {
 /// Evaluates the invariants g(t, x) and projects states onto g = 0 (minimum-norm Gauss–Newton).
 class InvariantProjector {
 public:
-  InvariantProjector(JitModel &jit, const OdeModel &model, const std::vector<double> &params);
+  /// With `initial`, the constraints of the consistent initial point (invariants and initial
+  /// equations) instead of the invariants.
+  InvariantProjector(JitModel &jit, const OdeModel &model, const std::vector<double> &params, bool initial = false);
 
   size_t size() const { return m_; }
   /// Moves the states with slots in `movable` onto g(t, x) = 0, changing them as little as
@@ -27,7 +29,11 @@ public:
 private:
   static int constraint(void *user, double t, const double *xs, double *g, double *jac);
 
+  int evaluate(double t, const double *x, double *g);
+  int jacobian(double t, const double *x, double *jac);
+
   JitModel &jit_;
+  bool initial_;
   const std::vector<double> &p_;
   size_t n_, m_;
   std::vector<int> all_;

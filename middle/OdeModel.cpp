@@ -162,10 +162,21 @@ OdeModel setupOdeModel(const FlatSystem &flat, const ReducedSystem &reduced, con
     for (int s : m.states)
       if (!flat.vars[s].fixed)
         m.freeStates.push_back(s);
-    if (!flat.initialEquations.empty())
-      diags.error(flat.initialEquations.front().loc,
-                  "initial equations are not supported yet in models that need index reduction; "
-                  "give the states fixed = true start values instead");
+    m.initialConstraints = m.invariants;
+    m.initialConstraints.purpose = "initialization";
+    for (const Equation &eq : flat.initialEquations) {
+      const Expr *r = flat.residual(eq);
+      for (int v : collectVars(r))
+        if (m.slots[v].storage != Storage::State && m.slots[v].storage != Storage::Param) {
+          diags.error(eq.loc, "initial equation " + std::to_string(eq.number) + " involves '" + flat.varName(v) +
+                                  "', which is not a state after index reduction; in models that need index "
+                                  "reduction, initial equations may involve states, parameters and time only");
+          break;
+        }
+      m.initialConstraints.residuals.push_back(r);
+      m.initialConstraints.locs.push_back(eq.loc);
+      m.initialConstraints.labels.push_back("initial equation " + std::to_string(eq.number));
+    }
     return m;
   }
   if (!flat.initialEquations.empty()) {

@@ -41,6 +41,9 @@ struct OdeModel {
   EquationSystem simulation;   ///< highest-order equations; unknowns: highest derivatives and algebraics
   CausalSystem ode;            ///< computes dx and a from (t, x, p)
   EquationSystem invariants;   ///< hidden constraints g(t, x) = 0 (residuals and labels only)
+  /// Index-reduced models: the invariants followed by the initial equations (on states only),
+  /// the constraints that the consistent initial point satisfies.
+  EquationSystem initialConstraints;
   EquationSystem initialization; ///< every equation; unknowns: non-fixed states, derivatives, algebraics
   CausalSystem init;
   std::vector<int> freeStates; ///< states determined by the (initial) equations rather than start values

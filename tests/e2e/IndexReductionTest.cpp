@@ -230,6 +230,38 @@ TEST(IndexReduction, EveryStateFixedAndConsistentNeedsNoProjection) {
   }
 }
 
+TEST(IndexReduction, InitialEquationsOnStatesJoinTheConstraintsOfTheInitialPoint) {
+  std::string dir = scratchDir("initial_equations");
+  std::string model = R"(model PendulumInit
+  parameter Real L = 1, g = 9.81;
+  Real x(start = 1), y(start = 0);
+  Real vx(start = 0), vy;
+  Real lambda;
+equation
+  der(x) = vx;  der(y) = vy;
+  der(vx) = -lambda*x;  der(vy) = -lambda*y - g;
+  x^2 + y^2 = L^2;
+initial equation
+  y = -0.6;
+  vy = 0;
+)";
+  writeFile(dir + "/init.eq", model + "end PendulumInit;\n");
+  RunResult r = runEqc("simulate init.eq --t-end 1 -o out.csv", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  EXPECT_NEAR(csv.at(0, "x"), 0.8, 1e-12); // the start value x = 1 moved onto the circle
+  EXPECT_NEAR(csv.at(0, "y"), -0.6, 1e-12);
+  EXPECT_NEAR(csv.at(0, "vx"), 0, 1e-12);
+  EXPECT_NEAR(csv.at(0, "lambda"), 9.81 * 0.6, 1e-9); // at rest the rod carries the weight
+  // An initial equation on a variable that is not a state after reduction is refused clearly.
+  writeFile(dir + "/bad.eq", model + "  lambda = 3;\nend PendulumInit;\n");
+  RunResult bad = runEqc("simulate bad.eq -o out2.csv", dir);
+  EXPECT_EQ(bad.exitCode, 4);
+  EXPECT_NE(bad.stderrText.find("bad.eq:13:3: error: initial equation 3 involves 'lambda', which is not a state"),
+            std::string::npos)
+      << bad.stderrText;
+}
+
 TEST(IndexReduction, InconsistentFixedValuesAreReportedAtTheConstraint) {
   std::string dir = scratchDir("inconsistent");
   writeFile(dir + "/bad.eq", R"(model Bad

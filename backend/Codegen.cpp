@@ -251,18 +251,19 @@ private:
     b.CreateRet(b.CreateCall(target, args));
   }
 
-  llvm::Function *emitSequenceFunction(const std::string &name, const CausalSystem &cs, const EquationSystem &sys,
-                                       const std::string &tag) {
-    auto *type = llvm::FunctionType::get(types.i32, {types.f64, types.f64ptr, types.f64ptr, types.f64ptr, types.f64ptr}, false);
-    llvm::Function *f = newFunction(name, type, false);
+  /// Emits steps [begin, end) of a causal sequence into a function with the rhs signature.
+  void emitSteps(llvm::Function *f, const CausalSystem &cs, size_t begin, size_t end, const std::string &name,
+                 const std::string &tag, bool copies) {
     auto args = f->arg_begin();
     Frame frame{&*args, &*(args + 1), &*(args + 2), &*(args + 3), &*(args + 4)};
     FunctionEmitter fe(*this, f, frame);
-    for (auto [to, from] : model.chainCopies) {
-      Value *v = fe.b().CreateLoad(types.f64, fe.b().CreateConstGEP1_64(types.f64, frame.x, from));
-      fe.b().CreateStore(v, fe.b().CreateConstGEP1_64(types.f64, frame.dx, to));
-    }
-    for (const CausalStep &step : cs.steps) {
+    if (copies)
+      for (auto [to, from] : model.chainCopies) {
+        Value *v = fe.b().CreateLoad(types.f64, fe.b().CreateConstGEP1_64(types.f64, frame.x, from));
+        fe.b().CreateStore(v, fe.b().CreateConstGEP1_64(types.f64, frame.dx, to));
+      }
+    for (size_t k = begin; k < end; ++k) {
+      const CausalStep &step = cs.steps[k];
       if (step.loop < 0) {
         Value *v = fe.emit(step.value);
         fe.b().CreateStore(v, fe.address(step.var));
@@ -274,12 +275,48 @@ private:
         emitLinearSolve(fe, loop, step.loop);
         continue;
       }
-      llvm::Function *blockFn =
-          emitLoopFunction(name + "_" + tag + "_loop" + std::to_string(step.loop), loop);
+      llvm::Function *blockFn = emitLoopFunction(name + "_" + tag + "_loop" + std::to_string(step.loop), loop);
       emitLoopSolve(fe, frame, loop, blockFn, step.loop);
     }
-    (void)sys;
     fe.b().CreateRet(fe.b().getInt32(0));
+  }
+
+  /// Steps per function: LLVM's code generation is superlinear in the size of one function, so a
+  /// large model is compiled as a sequence of functions of this many steps (values flow between
+  /// them through the dx and a arrays, which are written anyway).
+  static constexpr size_t kStepsPerFunction = 512;
+
+  llvm::Function *emitSequenceFunction(const std::string &name, const CausalSystem &cs, const EquationSystem &sys,
+                                       const std::string &tag) {
+    (void)sys;
+    auto *type = llvm::FunctionType::get(types.i32, {types.f64, types.f64ptr, types.f64ptr, types.f64ptr, types.f64ptr}, false);
+    llvm::Function *f = newFunction(name, type, false);
+    size_t n = cs.steps.size();
+    if (n <= kStepsPerFunction) {
+      emitSteps(f, cs, 0, n, name, tag, true);
+      return f;
+    }
+    llvm::IRBuilder<> b(&f->getEntryBlock());
+    std::vector<Value *> args;
+    for (auto &a : f->args())
+      args.push_back(&a);
+    for (auto [to, from] : model.chainCopies) {
+      Value *v = b.CreateLoad(types.f64, b.CreateConstGEP1_64(types.f64, args[1], from));
+      b.CreateStore(v, b.CreateConstGEP1_64(types.f64, args[2], to));
+    }
+    for (size_t begin = 0, part = 0; begin < n; begin += kStepsPerFunction, ++part) {
+      llvm::Function *chunk = newFunction(name + "_" + tag + "_part" + std::to_string(part), type, true);
+      chunk->addFnAttr(llvm::Attribute::NoInline);
+      emitSteps(chunk, cs, begin, std::min(n, begin + kStepsPerFunction), name, tag, false);
+      Value *status = b.CreateCall(chunk, args);
+      llvm::BasicBlock *fail = llvm::BasicBlock::Create(ctx, "fail", f);
+      llvm::BasicBlock *ok = llvm::BasicBlock::Create(ctx, "ok", f);
+      b.CreateCondBr(b.CreateICmpNE(status, b.getInt32(0)), fail, ok);
+      b.SetInsertPoint(fail);
+      b.CreateRet(status);
+      b.SetInsertPoint(ok);
+    }
+    b.CreateRet(b.getInt32(0));
     return f;
   }
 

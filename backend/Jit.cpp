@@ -24,9 +24,18 @@ struct JitModel::Impl {
   std::string jacSymbol, invariantJacSymbol, initialJacSymbol;
   eqc_model_jac_fn jac = nullptr;
   eqc_model_invjac_fn invariantJac = nullptr, initialJac = nullptr;
+  /// Generates and adds the Jacobian module on first use (IR generation is linear in the model but
+  /// not free, and most runs never need a Jacobian).
+  std::function<bool()> addJacobianModule;
 
   template <typename Fn> Fn lookup(const std::string &name, Fn &cache) {
     if (!cache) {
+      if (addJacobianModule) {
+        auto add = std::move(addJacobianModule);
+        addJacobianModule = nullptr;
+        if (!add())
+          return nullptr;
+      }
       auto sym = jit->lookup(name);
       if (!sym) {
         llvm::consumeError(sym.takeError());
@@ -109,7 +118,10 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
   auto context = std::make_unique<llvm::LLVMContext>();
   ModelSymbols symbols = ModelSymbols::forPrefix("eqc_" + flat.modelName + "_");
   std::unique_ptr<llvm::Module> simulation = generateModelIR(flat, model, *context, symbols, ModelPart::Simulation);
-  std::unique_ptr<llvm::Module> jacobian = generateModelIR(flat, model, *context, symbols, ModelPart::Jacobian);
+  // The Jacobian module is generated now only when its IR is to be printed, else on first use.
+  std::unique_ptr<llvm::Module> jacobian;
+  if (options.dumpIR)
+    jacobian = generateModelIR(flat, model, *context, symbols, ModelPart::Jacobian);
   if (options.timePhase)
     options.timePhase("codegen", seconds(start));
   if (options.dumpIR) {
@@ -128,10 +140,13 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
     error = llvm::toString(tm.takeError());
     return nullptr;
   }
-  for (llvm::Module *m : {simulation.get(), jacobian.get()}) {
-    m->setDataLayout((*tm)->createDataLayout());
-    m->setTargetTriple((*tm)->getTargetTriple().str());
-  }
+  const llvm::DataLayout layout = (*tm)->createDataLayout();
+  const std::string triple = (*tm)->getTargetTriple().str();
+  for (llvm::Module *m : {simulation.get(), jacobian.get()})
+    if (m) {
+      m->setDataLayout(layout);
+      m->setTargetTriple(triple);
+    }
 
   auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*jtmb)).create();
   if (!jit) {
@@ -178,10 +193,11 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
   lib.addGenerator(std::move(*generator));
   llvm::orc::ThreadSafeContext tsc(std::move(context));
   for (auto *m : {&simulation, &jacobian})
-    if (auto err = (*jit)->addIRModule(llvm::orc::ThreadSafeModule(std::move(*m), tsc))) {
-      error = llvm::toString(std::move(err));
-      return nullptr;
-    }
+    if (*m)
+      if (auto err = (*jit)->addIRModule(llvm::orc::ThreadSafeModule(std::move(*m), tsc))) {
+        error = llvm::toString(std::move(err));
+        return nullptr;
+      }
   start = Clock::now();
   auto result = std::make_unique<JitModel>();
   auto lookup = [&](const std::string &name, auto &fn) {
@@ -206,6 +222,21 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
   result->impl->jacSymbol = symbols.jac;
   result->impl->invariantJacSymbol = symbols.invariantJac;
   result->impl->initialJacSymbol = symbols.initialConstraintsJac;
+  if (!options.dumpIR) {
+    // Requires (documented in Jit.h): `flat` and `model` outlive the JitModel.
+    llvm::orc::LLJIT *raw = result->impl->jit.get();
+    result->impl->addJacobianModule = [&flat, &model, symbols, tsc, layout, triple, raw]() mutable {
+      auto lock = tsc.getLock();
+      std::unique_ptr<llvm::Module> m = generateModelIR(flat, model, *tsc.getContext(), symbols, ModelPart::Jacobian);
+      m->setDataLayout(layout);
+      m->setTargetTriple(triple);
+      if (auto err = raw->addIRModule(llvm::orc::ThreadSafeModule(std::move(m), tsc))) {
+        llvm::consumeError(std::move(err));
+        return false;
+      }
+      return true;
+    };
+  }
   return result;
 }
 

@@ -38,7 +38,8 @@ public:
   std::unique_ptr<Impl> impl;
 };
 
-/// Requires: a causalized OdeModel. Ensures: a JitModel, or nullptr with `error` set (LLVM
+/// Requires: a causalized OdeModel; `flat` and `model` outlive the JitModel (its Jacobians are
+/// generated from them on first use). Ensures: a JitModel, or nullptr with `error` set (LLVM
 /// failures are internal errors or resource problems, not user errors).
 std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, const BackendOptions &options,
                                      std::string &error);

@@ -51,6 +51,21 @@ TEST(Simulate, OscillatorRk4FixedStepWithOverrides) {
   EXPECT_DOUBLE_EQ(csv.rows.back()[0], 5.0);
 }
 
+TEST(Simulate, OverriddenParametersRecomputeTheParametersBoundToThem) {
+  std::string dir = scratchDir("param_deps");
+  writeFile(dir + "/deps.eq", "model Deps\n  parameter Real a = 2;\n  parameter Real b = 3*a, c = b + 1;\n"
+                              "  Real x(start = 0, fixed = true);\nequation\n  der(x) = c;\nend Deps;\n");
+  RunResult r = runEqc("simulate deps.eq --t-end 1 -o out.csv", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  EXPECT_NEAR(readCsv(dir + "/out.csv").rows.back()[1], 7.0, 1e-12); // c = 3*2 + 1
+  r = runEqc("simulate deps.eq --t-end 1 -p a=5 -o out.csv", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  EXPECT_NEAR(readCsv(dir + "/out.csv").rows.back()[1], 16.0, 1e-12); // c = 3*5 + 1
+  r = runEqc("simulate deps.eq --t-end 1 -p a=5 -p b=1 -o out.csv", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  EXPECT_NEAR(readCsv(dir + "/out.csv").rows.back()[1], 2.0, 1e-12); // an overridden b keeps its value
+}
+
 TEST(Simulate, VarsSelectsColumnsIncludingDerivatives) {
   std::string dir = scratchDir("osc_vars");
   RunResult r = runEqc("simulate " + example("oscillator.eq") + " --vars 'a,der(x)' --t-end 1 -o out.csv", dir);

@@ -3,6 +3,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace eqc {
@@ -14,6 +15,12 @@ bool OutputFile::open(const std::string &path, std::ostream &err) {
   }
   tmp_ = path + ".tmp-XXXXXX";
   int fd = mkstemp(tmp_.data());
+  if (fd >= 0) {
+    // mkstemp creates the file 0600; a result file gets the usual permissions (0666 & ~umask).
+    mode_t mask = umask(0);
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
+  }
   if (fd < 0 || !(file_ = fdopen(fd, "w"))) {
     err << "eqc: error: cannot write '" << path << "': " << std::strerror(errno) << "\n";
     if (fd >= 0) {

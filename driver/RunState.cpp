@@ -105,15 +105,19 @@ int outputCallback(void *user, double t, const double *x) {
   }
   s->line.clear();
   appendNumber(s->line, t);
-  for (int var : s->columns) {
-    const Slot &col = (*s->slots)[var];
+  for (size_t k = 0; k < s->columns.size(); ++k) {
+    const Slot &col = (*s->slots)[s->columns[k]];
     s->line += ',';
     double v = col.storage == Storage::State        ? x[col.index]
                : col.storage == Storage::Derivative ? s->scratchDx[col.index]
                : col.storage == Storage::Algebraic  ? s->a[col.index]
                                                     : s->p[col.index];
     appendNumber(s->line, v);
+    if (s->recordForPlot)
+      s->plotColumns[k].push_back(v);
   }
+  if (s->recordForPlot)
+    s->plotTime.push_back(t);
   s->line += '\n';
   if (std::fwrite(s->line.data(), 1, s->line.size(), s->file) != s->line.size()) {
     s->writeFailed = true;

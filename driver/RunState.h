@@ -30,6 +30,9 @@ struct RunState {
   double skipOutputAt = NAN;                ///< a restarted segment does not repeat its first row
   std::string line;
   bool writeFailed = false;
+  bool recordForPlot = false;            ///< keep the written rows for --plot
+  std::vector<double> plotTime;
+  std::vector<std::vector<double>> plotColumns; ///< per written variable
   // Invariants (index-reduced models).
   InvariantProjector *projector = nullptr;
   double worstInvariant = 0, worstInvariantTime = 0;

@@ -5,6 +5,7 @@
 #include "driver/Invariants.h"
 #include "driver/OutputFile.h"
 #include "driver/RunState.h"
+#include "driver/SvgPlot.h"
 #include "middle/ExprOps.h"
 
 #include <cctype>
@@ -106,6 +107,8 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
   double initSeconds = std::chrono::duration<double>(Clock::now() - t0).count();
   const std::vector<double> initialStates = x;
 
+  s.recordForPlot = !opt.plot.empty();
+  s.plotColumns.assign(s.columns.size(), {});
   OutputFile out;
   if (!out.open(opt.output, err))
     return ExitOutput;
@@ -175,8 +178,18 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
     err << "eqc: error: writing '" << opt.output << "' failed: " << std::strerror(errno) << "\n";
     return ExitOutput;
   }
-  if (status == EQC_OK)
-    return out.commit(opt.output, err) ? ExitOk : ExitOutput;
+  if (status == EQC_OK) {
+    if (!out.commit(opt.output, err))
+      return ExitOutput;
+    if (!opt.plot.empty()) {
+      std::vector<PlotSeries> series;
+      for (size_t k = 0; k < s.columns.size(); ++k)
+        series.push_back({header[k + 1], std::move(s.plotColumns[k])});
+      if (!writeSvgPlot(opt.plot, flat.modelName, s.plotTime, series, err))
+        return ExitOutput;
+    }
+    return ExitOk;
+  }
 
   // Failure: say where and why, keep what was computed under a different name.
   std::string at = "at time " + brief(stats.t_reached) + " (step size " + brief(stats.h_last, 3) + "): ";

@@ -21,6 +21,7 @@ struct SimulateOptions {
   std::vector<std::string> vars; ///< columns; empty: every declared unknown
   std::vector<std::pair<std::string, std::string>> parameters; ///< -p name=value
   bool stats = false;
+  std::string plot; ///< SVG file of the written columns against time (empty: none)
   /// Index-reduced models: "dummy" (derivatives) or "invariants"; empty: the model's __eqc
   /// annotation, else dummy (invariants when the annotation names a stabilization).
   std::string reduction;

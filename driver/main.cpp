@@ -58,6 +58,7 @@ options:
   --vars a,b,der(x)    the columns to write (default: all unknowns)
   -p NAME=VALUE        override a parameter (repeatable)
   --stats              print solver statistics and the time of each phase to stderr
+  --plot FILE.svg      also draw the written columns against time as an SVG line plot
   -O0 .. -O3           LLVM optimization level (default -O2)
 
 index-reduced models (differential index > 1):
@@ -279,6 +280,10 @@ int parseArgs(int argc, char **argv, Args &args) {
       if (!num(args.pipeline.reduction.omega))
         break;
       args.pipeline.omegaGiven = true;
+    } else if (sim && a == "--plot") {
+      if (!next(v))
+        break;
+      args.simulate.plot = v;
     } else if (sim && a == "--stats") {
       args.simulate.stats = true;
     } else if (sim && a.size() == 3 && a.rfind("-O", 0) == 0 && a[2] >= '0' && a[2] <= '3') {

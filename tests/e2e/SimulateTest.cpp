@@ -260,6 +260,29 @@ TEST(Simulate, FailedRunKeepsThePreviousResultAndWritesPartial) {
     EXPECT_EQ(e.path().filename().string().find(".tmp-"), std::string::npos) << e.path();
 }
 
+TEST(Simulate, PlotWritesAnSvgWithOneCurvePerVariable) {
+  std::string dir = scratchDir("plot");
+  RunResult r = runEqc("simulate " + example("oscillator.eq") + " --vars x,v --plot plot.svg -o out.csv", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  std::ifstream in(dir + "/plot.svg");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string svg = ss.str();
+  EXPECT_EQ(svg.rfind("<?xml", 0), 0u);
+  EXPECT_NE(svg.find("</svg>"), std::string::npos) << "written whole";
+  size_t curves = 0;
+  for (size_t at = svg.find("<polyline"); at != std::string::npos; at = svg.find("<polyline", at + 1))
+    ++curves;
+  EXPECT_EQ(curves, 2u);
+  EXPECT_NE(svg.find(">x</text>"), std::string::npos) << "legend";
+  EXPECT_NE(svg.find(">v</text>"), std::string::npos) << "legend";
+  EXPECT_NE(svg.find(">Oscillator</text>"), std::string::npos) << "title";
+  EXPECT_NE(svg.find(">10</text>"), std::string::npos) << "a time tick at StopTime";
+  // Result files get the usual permissions, not mkstemp's 0600.
+  EXPECT_NE(std::filesystem::status(dir + "/plot.svg").permissions() & std::filesystem::perms::others_read,
+            std::filesystem::perms::none);
+}
+
 TEST(Simulate, StatsReportStepsAndPhases) {
   std::string dir = scratchDir("stats");
   RunResult r = runEqc("simulate " + example("oscillator.eq") + " --stats -o out.csv", dir);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <cstdio>
 
 namespace eqc {
@@ -58,8 +59,42 @@ int projectionHook(void *user, double t, double *x) {
   return status == EQC_OK ? 0 : kProjectionFailureBase + status;
 }
 
+/// Seconds on a monotonic clock.
+static double now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+/// Redraws the progress line at most five times a second.
+static void showProgress(RunState &s, double t) {
+  double wall = now();
+  if (wall - s.progressStart < 1.0 || wall - s.progressLast < 0.2)
+    return;
+  s.progressLast = wall;
+  double done = std::clamp((t - s.tStart) / (s.tEnd - s.tStart), 0.0, 1.0);
+  int filled = static_cast<int>(done * 30);
+  std::fprintf(stderr, "\r[%.*s%.*s] time %.6g of %.6g (%3.0f%%), %ld rhs evaluations, %.3g simulated s per s ",
+               filled, "##############################", 30 - filled, "..............................", t, s.tEnd,
+               done * 100, s.rhsCalls, (t - s.tStart) / (wall - s.progressStart));
+  std::fflush(stderr);
+}
+
+void finishProgress(RunState &s) {
+  if (s.progress && s.progressLast > 0) {
+    std::fprintf(stderr, "\r%*s\r", 110, "");
+    std::fflush(stderr);
+  }
+}
+
+void startProgress(RunState &s, double tStart, double tEnd) {
+  s.tStart = tStart;
+  s.tEnd = tEnd;
+  s.progressStart = now();
+  s.progressLast = 0;
+}
+
 int rhsCallback(void *user, double t, const double *x, double *dx) {
   auto *s = static_cast<RunState *>(user);
+  ++s->rhsCalls;
   int code = s->jit->rhs(t, x, dx, s->a.data(), s->p.data());
   if (code)
     s->rhsCode = code;
@@ -118,6 +153,8 @@ int outputCallback(void *user, double t, const double *x) {
   }
   if (s->recordForPlot)
     s->plotTime.push_back(t);
+  if (s->progress)
+    showProgress(*s, t);
   s->line += '\n';
   if (std::fwrite(s->line.data(), 1, s->line.size(), s->file) != s->line.size()) {
     s->writeFailed = true;

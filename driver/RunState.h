@@ -31,6 +31,11 @@ struct RunState {
   std::string line;
   bool writeFailed = false;
   bool recordForPlot = false;            ///< keep the written rows for --plot
+  // Progress bar (stderr is a terminal, not --quiet): shown once a run takes more than a second.
+  bool progress = false;
+  double progressStart = 0, progressLast = 0; ///< wall-clock seconds
+  double tStart = 0, tEnd = 1;
+  long rhsCalls = 0;
   std::vector<double> plotTime;
   std::vector<std::vector<double>> plotColumns; ///< per written variable
   // Invariants (index-reduced models).
@@ -86,6 +91,10 @@ int outputCallback(void *user, double t, const double *x);
 int projectionHook(void *user, double t, double *x);
 /// eqc_step_fn: asks for a switch (kSwitchCode) when the state selection degrades.
 int dummyHook(void *user, double t, double *x);
+
+/// The progress line on stderr: starts the clock, and clears the line at the end.
+void startProgress(RunState &s, double tStart, double tEnd);
+void finishProgress(RunState &s);
 
 /// A number for messages: enough digits to locate, few enough to be stable across CPUs and libms.
 std::string brief(double v, int digits = 8);

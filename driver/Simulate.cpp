@@ -6,6 +6,8 @@
 #include "driver/OutputFile.h"
 #include "driver/RunState.h"
 #include "driver/SvgPlot.h"
+
+#include <unistd.h>
 #include "middle/ExprOps.h"
 
 #include <cctype>
@@ -108,6 +110,8 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
   const std::vector<double> initialStates = x;
 
   s.recordForPlot = !opt.plot.empty();
+  s.progress = !opt.quiet && isatty(STDERR_FILENO);
+  startProgress(s, o.t_start, o.t_end);
   s.plotColumns.assign(s.columns.size(), {});
   OutputFile out;
   if (!out.open(opt.output, err))
@@ -142,6 +146,7 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
     status = eqc_integrate_with_hook(static_cast<int>(x.size()), rhsCallback, &s, x.data(), &o,
                                      outputCallback, &s, project ? projectionHook : nullptr, &s, &stats);
   }
+  finishProgress(s);
   double integrateSeconds = std::chrono::duration<double>(Clock::now() - t0).count();
 
   if (opt.stats) {

@@ -22,6 +22,7 @@ struct SimulateOptions {
   std::vector<std::pair<std::string, std::string>> parameters; ///< -p name=value
   bool stats = false;
   std::string plot; ///< SVG file of the written columns against time (empty: none)
+  bool quiet = false; ///< no progress bar
   /// Index-reduced models: "dummy" (derivatives) or "invariants"; empty: the model's __eqc
   /// annotation, else dummy (invariants when the annotation names a stabilization).
   std::string reduction;

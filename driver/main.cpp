@@ -59,6 +59,7 @@ options:
   -p NAME=VALUE        override a parameter (repeatable)
   --stats              print solver statistics and the time of each phase to stderr
   --plot FILE.svg      also draw the written columns against time as an SVG line plot
+  --quiet              no progress bar (shown on a terminal for runs longer than a second)
   -O0 .. -O3           LLVM optimization level (default -O2)
 
 index-reduced models (differential index > 1):
@@ -284,6 +285,8 @@ int parseArgs(int argc, char **argv, Args &args) {
       if (!next(v))
         break;
       args.simulate.plot = v;
+    } else if (sim && a == "--quiet") {
+      args.simulate.quiet = true;
     } else if (sim && a == "--stats") {
       args.simulate.stats = true;
     } else if (sim && a.size() == 3 && a.rfind("-O", 0) == 0 && a[2] >= '0' && a[2] <= '3') {

@@ -138,8 +138,15 @@ int outputCallback(void *user, double t, const double *x) {
       s->worstInvariantIndex = which;
     }
   }
+  if (s->progress)
+    showProgress(*s, t);
+  // --every N: keep every N-th output row, and always the last one.
+  if (s->every > 1 && (s->outputIndex++ % s->every) != 0 && t < s->tEnd)
+    return 0;
   s->line.clear();
+  s->row.clear();
   appendNumber(s->line, t);
+  s->row.push_back(t);
   for (size_t k = 0; k < s->columns.size(); ++k) {
     const Slot &col = (*s->slots)[s->columns[k]];
     s->line += ',';
@@ -148,15 +155,20 @@ int outputCallback(void *user, double t, const double *x) {
                : col.storage == Storage::Algebraic  ? s->a[col.index]
                                                     : s->p[col.index];
     appendNumber(s->line, v);
+    s->row.push_back(v);
     if (s->recordForPlot)
       s->plotColumns[k].push_back(v);
   }
   if (s->recordForPlot)
     s->plotTime.push_back(t);
-  if (s->progress)
-    showProgress(*s, t);
-  s->line += '\n';
-  if (std::fwrite(s->line.data(), 1, s->line.size(), s->file) != s->line.size()) {
+  bool ok;
+  if (s->binary) {
+    ok = std::fwrite(s->row.data(), sizeof(double), s->row.size(), s->file) == s->row.size();
+  } else {
+    s->line += '\n';
+    ok = std::fwrite(s->line.data(), 1, s->line.size(), s->file) == s->line.size();
+  }
+  if (!ok) {
     s->writeFailed = true;
     return 1;
   }

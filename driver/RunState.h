@@ -29,6 +29,9 @@ struct RunState {
   const std::vector<Slot> *slots = nullptr; ///< where they live in the active mode
   double skipOutputAt = NAN;                ///< a restarted segment does not repeat its first row
   std::string line;
+  std::vector<double> row;
+  bool binary = false;      ///< the .eqcres format (README.md) instead of CSV
+  long every = 1, outputIndex = 0;
   bool writeFailed = false;
   bool recordForPlot = false;            ///< keep the written rows for --plot
   // Progress bar (stderr is a terminal, not --quiet): shown once a run takes more than a second.

@@ -7,6 +7,7 @@
 #include "driver/RunState.h"
 #include "driver/SvgPlot.h"
 
+#include <cstdint>
 #include <unistd.h>
 #include "middle/ExprOps.h"
 
@@ -18,6 +19,7 @@
 #include <cstring>
 #include <functional>
 #include <iostream>
+#include <cstdint>
 #include <unistd.h>
 
 namespace eqc {
@@ -117,11 +119,26 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
   if (!out.open(opt.output, err))
     return ExitOutput;
   s.file = out.get();
-  std::string headerLine;
-  for (size_t i = 0; i < header.size(); ++i)
-    headerLine += (i ? "," : "") + header[i];
-  headerLine += '\n';
-  std::fputs(headerLine.c_str(), s.file);
+  s.every = opt.every;
+  s.binary = opt.binary;
+  if (s.binary) {
+    // .eqcres: "EQCRES1" and a NUL, the column count (uint32), each name as uint32 length + bytes,
+    // then the rows as native-endian float64 (time first).
+    std::string head("EQCRES1", 8);
+    auto put32 = [&head](uint32_t v) { head.append(reinterpret_cast<const char *>(&v), 4); };
+    put32(static_cast<uint32_t>(header.size()));
+    for (const std::string &name : header) {
+      put32(static_cast<uint32_t>(name.size()));
+      head += name;
+    }
+    std::fwrite(head.data(), 1, head.size(), s.file);
+  } else {
+    std::string headerLine;
+    for (size_t i = 0; i < header.size(); ++i)
+      headerLine += (i ? "," : "") + header[i];
+    headerLine += '\n';
+    std::fputs(headerLine.c_str(), s.file);
+  }
 
   eqc_stats stats;
   t0 = Clock::now();

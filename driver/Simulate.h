@@ -23,6 +23,8 @@ struct SimulateOptions {
   bool stats = false;
   std::string plot; ///< SVG file of the written columns against time (empty: none)
   bool quiet = false; ///< no progress bar
+  bool binary = false; ///< write the .eqcres binary format (also chosen by an .eqcres file name)
+  long every = 1;      ///< keep every N-th output row (and the last)
   /// Index-reduced models: "dummy" (derivatives) or "invariants"; empty: the model's __eqc
   /// annotation, else dummy (invariants when the annotation names a stabilization).
   std::string reduction;

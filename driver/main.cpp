@@ -60,6 +60,8 @@ options:
   --stats              print solver statistics and the time of each phase to stderr
   --plot FILE.svg      also draw the written columns against time as an SVG line plot
   --quiet              no progress bar (shown on a terminal for runs longer than a second)
+  --every N            keep every N-th output row (and the last)
+  --binary             write the compact .eqcres format (the default for -o FILE.eqcres)
   -O0 .. -O3           LLVM optimization level (default -O2)
 
 index-reduced models (differential index > 1):
@@ -285,6 +287,17 @@ int parseArgs(int argc, char **argv, Args &args) {
       if (!next(v))
         break;
       args.simulate.plot = v;
+    } else if (sim && a == "--every") {
+      double n;
+      if (!num(n))
+        break;
+      if (n < 1 || n != std::floor(n)) {
+        error = "--every expects a positive whole number";
+        break;
+      }
+      args.simulate.every = static_cast<long>(n);
+    } else if (sim && a == "--binary") {
+      args.simulate.binary = true;
     } else if (sim && a == "--quiet") {
       args.simulate.quiet = true;
     } else if (sim && a == "--stats") {
@@ -346,7 +359,10 @@ int main(int argc, char **argv) {
   }
   if (code == ExitOk && sim) {
     if (args.simulate.output.empty())
-      args.simulate.output = c.flat->modelName + ".csv";
+      args.simulate.output = c.flat->modelName + (args.simulate.binary ? ".eqcres" : ".csv");
+    const std::string &o = args.simulate.output;
+    if (o.size() > 7 && o.compare(o.size() - 7, 7, ".eqcres") == 0)
+      args.simulate.binary = true;
     code = simulate(c, args.simulate, std::cerr);
   }
   if (args.pipeline.timePasses)

@@ -2,6 +2,8 @@
 #include "Run.h"
 
 #include <cmath>
+#include <cstring>
+#include <iterator>
 
 using namespace eqc::test;
 
@@ -281,6 +283,42 @@ TEST(Simulate, PlotWritesAnSvgWithOneCurvePerVariable) {
   // Result files get the usual permissions, not mkstemp's 0600.
   EXPECT_NE(std::filesystem::status(dir + "/plot.svg").permissions() & std::filesystem::perms::others_read,
             std::filesystem::perms::none);
+}
+
+TEST(Simulate, BinaryResultsAndThinnedOutputHoldTheSameNumbers) {
+  std::string dir = scratchDir("binary");
+  ASSERT_EQ(runEqc("simulate " + example("oscillator.eq") + " -o out.csv", dir).exitCode, 0);
+  RunResult r = runEqc("simulate " + example("oscillator.eq") + " --every 10 -o out.eqcres", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  std::ifstream in(dir + "/out.eqcres", std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_GE(bytes.size(), 12u);
+  EXPECT_EQ(bytes.substr(0, 8), std::string("EQCRES1", 8));
+  size_t at = 8;
+  auto get32 = [&] {
+    uint32_t v;
+    std::memcpy(&v, bytes.data() + at, 4);
+    at += 4;
+    return v;
+  };
+  uint32_t columns = get32();
+  std::vector<std::string> names;
+  for (uint32_t c = 0; c < columns; ++c) {
+    uint32_t len = get32();
+    names.push_back(bytes.substr(at, len));
+    at += len;
+  }
+  EXPECT_EQ(names, csv.names);
+  size_t rows = (bytes.size() - at) / (8 * columns);
+  ASSERT_EQ((bytes.size() - at) % (8 * columns), 0u);
+  ASSERT_EQ(rows, 101u); // 1001 rows thinned to every 10th, the last kept
+  for (size_t k = 0; k < rows; ++k)
+    for (uint32_t c = 0; c < columns; ++c) {
+      double v;
+      std::memcpy(&v, bytes.data() + at + 8 * (k * columns + c), 8);
+      EXPECT_EQ(v, csv.rows[10 * k][c]) << "row " << k << " column " << names[c];
+    }
 }
 
 TEST(Simulate, StatsReportStepsAndPhases) {

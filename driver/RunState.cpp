@@ -101,6 +101,17 @@ int rhsCallback(void *user, double t, const double *x, double *dx) {
   return code;
 }
 
+int jacCallback(void *user, double t, const double *x, double *jac) {
+  auto *s = static_cast<RunState *>(user);
+  eqc_model_jac_fn fn = s->jit->jacobian();
+  if (!fn)
+    return 1;
+  // The generated Jacobian reads the algebraic variables and derivatives at (t, x).
+  if (int code = s->jit->rhs(t, x, s->scratchDx.data(), s->a.data(), s->p.data()))
+    return code;
+  return fn(t, x, s->scratchDx.data(), s->a.data(), s->p.data(), jac);
+}
+
 static void appendNumber(std::string &line, double v) {
   char buf[32];
   auto res = std::to_chars(buf, buf + sizeof buf, v);

@@ -88,6 +88,8 @@ void gather(const OdeModel &m, const double *x, const double *dx, const double *
 
 /// eqc_rhs_fn over the active mode's generated rhs.
 int rhsCallback(void *user, double t, const double *x, double *dx);
+/// eqc_jac_fn over the active mode's generated ODE Jacobian (evaluates rhs at the point first).
+int jacCallback(void *user, double t, const double *x, double *jac);
 /// eqc_output_fn: one CSV row (and the invariant residual) per output time.
 int outputCallback(void *user, double t, const double *x);
 /// eqc_step_fn: stabilization by projection onto the invariants.

@@ -29,7 +29,9 @@ bool selectMethod(const std::string &name, eqc_method &m) {
   static const std::pair<const char *, eqc_method> methods[] = {{"euler", EQC_METHOD_EULER},
                                                                 {"heun", EQC_METHOD_HEUN},
                                                                 {"rk4", EQC_METHOD_RK4},
-                                                                {"dopri5", EQC_METHOD_DOPRI5}};
+                                                                {"dopri5", EQC_METHOD_DOPRI5},
+                                                                {"dop853", EQC_METHOD_DOP853},
+                                                                {"beuler", EQC_METHOD_BEULER}};
   for (auto &[n, v] : methods)
     if (name == n) {
       m = v;
@@ -48,7 +50,7 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
   eqc_options o;
   eqc_options_default(&o);
   if (!selectMethod(opt.method, o.method)) {
-    err << "eqc: error: unknown method '" << opt.method << "' (known: euler, heun, rk4, dopri5)\n";
+    err << "eqc: error: unknown method '" << opt.method << "' (known: euler, heun, rk4, beuler, dopri5, dop853)\n";
     return ExitUsage;
   }
   o.t_start = !std::isnan(opt.tStart) ? opt.tStart : ex.hasStartTime ? ex.startTime : 0.0;
@@ -160,7 +162,7 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
       return failed;
   } else {
     bool project = projector && model.stabilization == Stabilization::Projection;
-    status = eqc_integrate_with_hook(static_cast<int>(x.size()), rhsCallback, &s, x.data(), &o,
+    status = eqc_integrate_ex(static_cast<int>(x.size()), rhsCallback, &s, jacCallback, &s, x.data(), &o,
                                      outputCallback, &s, project ? projectionHook : nullptr, &s, &stats);
   }
   finishProgress(s);
@@ -168,7 +170,11 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
 
   if (opt.stats) {
     err << "method " << opt.method << ": " << stats.steps << " steps, " << stats.rejected << " rejected, "
-        << stats.rhs_evals << " rhs evaluations, " << stats.outputs << " output points\n";
+        << stats.rhs_evals << " rhs evaluations, " << stats.outputs << " output points";
+    if (stats.lu_decompositions)
+      err << ", " << stats.jac_evals << " Jacobians, " << stats.lu_decompositions << " LU decompositions, "
+          << stats.newton_iterations << " Newton iterations";
+    err << "\n";
     for (auto &[phase, secs] : c.timings)
       err << "  " << phase << ": " << formatNumber(std::round(secs * 1e6) / 1e3) << " ms\n";
     err << "  initialization: " << formatNumber(std::round(initSeconds * 1e6) / 1e3) << " ms\n";

@@ -90,7 +90,7 @@ int integrateWithStateSelection(Compilation &c, RunState &s, DummyRun &dummy, co
     if (segment > 0)
       s.skipOutputAt = t;
     eqc_stats seg;
-    status = eqc_integrate_with_hook(static_cast<int>(x.size()), rhsCallback, &s, x.data(), &segmentOptions,
+    status = eqc_integrate_ex(static_cast<int>(x.size()), rhsCallback, &s, jacCallback, &s, x.data(), &segmentOptions,
                                      outputCallback, &s, dummyHook, &s, &seg);
     stats.steps += seg.steps;
     stats.rejected += seg.rejected;

@@ -48,7 +48,9 @@ row (time and every unknown by default). Defaults come from annotation(experimen
 
 options:
   -o, --output FILE    CSV output file, '-' for stdout (default: <Model>.csv)
-  --method M           euler | heun | rk4 | dopri5 (default dopri5, variable step)
+  --method M           euler | heun | rk4 | beuler (fixed step; beuler: backward Euler with the
+                       generated Jacobian, for stiff models) | dopri5 (default) | dop853 (variable
+                       step, dense output)
   --dt H               step size of the fixed-step methods (default: min(interval, span/100))
   --t-start T          start time (default: StartTime or 0)
   --t-end T            stop time (default: StopTime or start + 1)

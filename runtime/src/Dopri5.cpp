@@ -57,54 +57,6 @@ struct Dopri5Work {
       *r5; ///< dense-output polynomial of the last accepted step
 };
 
-/// Smallest step that still advances t by more than rounding noise.
-double minStep(double t) {
-  return 10.0 * DBL_EPSILON * std::max(1.0, std::fabs(t));
-}
-
-/// Ratio e / sk that tolerates sk == 0 (atol == 0 at a zero state): exact zero
-/// error stays zero.
-double scaled(double e, double sk) { return e == 0.0 ? 0.0 : e / sk; }
-
-/// Hairer's initial step (HNW I, II.4): a step whose explicit Euler error
-/// estimate matches the tolerance, bounded by 100 times a first guess from |x|
-/// / |f|. Uses w.stage and w.k2.
-int initialStep(IntegrationProblem &p, double t, const double *x, Dopri5Work &w,
-                double &h) {
-  const int n = p.n;
-  const eqc_options &opt = p.opt;
-  double dnf = 0.0, dny = 0.0;
-  for (int i = 0; i < n; ++i) {
-    double sk = opt.atol + opt.rtol * std::fabs(x[i]);
-    dnf += std::pow(scaled(w.k1[i], sk), 2);
-    dny += std::pow(scaled(x[i], sk), 2);
-  }
-  h = (dnf <= 1e-10 || dny <= 1e-10) ? 1e-6 : std::sqrt(dny / dnf) * 0.01;
-  h = std::min(h, opt.h_max);
-
-  for (int i = 0; i < n; ++i)
-    w.stage[i] = x[i] + h * w.k1[i];
-  if (int rc = p.rhs(t + h, w.stage, w.k2))
-    return rc;
-  double der2 = 0.0;
-  for (int i = 0; i < n; ++i) {
-    double sk = opt.atol + opt.rtol * std::fabs(x[i]);
-    der2 += std::pow(scaled(w.k2[i] - w.k1[i], sk), 2);
-  }
-  der2 = std::sqrt(der2) / h;
-  double der12 = std::max(std::fabs(der2), std::sqrt(dnf));
-  double h1;
-  if (!std::isfinite(der12))
-    h1 = h * 1e-3; // f blew up at t + h: start small and let step rejection
-                   // take over
-  else if (der12 <= 1e-15)
-    h1 = std::max(1e-6, h * 1e-3);
-  else
-    h1 = std::pow(0.01 / der12, 1.0 / 5.0);
-  h = std::min({100.0 * h, h1, opt.h_max});
-  return EQC_OK;
-}
-
 /// Runs the six new stages of a step of size h from (t, x); k1 = f(t, x) is in
 /// w.k1, and w.xNew, w.k7 = f(tNew, xNew) receive the 5th-order solution.
 int evaluateStages(IntegrationProblem &p, double t, double h, double tNew,
@@ -208,7 +160,7 @@ int runDopri5(IntegrationProblem &p, double *x, eqc_stats &stats) {
 
   double h = std::min(opt.h_init, opt.h_max);
   if (opt.h_init == 0) {
-    if (int rc = initialStep(p, t, x, w, h))
+    if (int rc = initialStep(p, t, x, w.k1, w.stage, w.k2, 5, h))
       return rc;
   }
 

@@ -1,10 +1,12 @@
-// Fixed-step explicit integrators: Euler, Heun (explicit trapezoid) and
-// classical Runge-Kutta 4.
+// Fixed-step integrators: Euler, Heun (explicit trapezoid), classical
+// Runge-Kutta 4 and backward Euler (its Newton solve is in BackwardEuler.cpp).
+#include "BackwardEuler.h"
 #include "Integrator.h"
 
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <memory>
 
 namespace eqc::rt {
 
@@ -44,7 +46,7 @@ int takeStep(eqc_method method, int n, RhsEvaluator &rhs, double t, double h,
     return EQC_OK;
   }
   default: { // EQC_METHOD_RK4; the dispatcher only sends fixed-step methods
-             // here.
+             // here, and beuler does not come through takeStep.
     const double half = 0.5 * h;
     for (int i = 0; i < n; ++i)
       w.stage[i] = x[i] + half * w.k1[i];
@@ -94,6 +96,11 @@ int runFixedStep(IntegrationProblem &p, double *x, eqc_stats &stats) {
   FixedStepWork w(n);
   const long long total = stepCount(opt);
   const long long stride = outputStride(opt);
+  // Only the implicit method needs f's Jacobian and a Newton solver; it needs
+  // no f(t, x) at the start of a step.
+  std::unique_ptr<BackwardEulerSolver> implicitSolver;
+  if (opt.method == EQC_METHOD_BEULER)
+    implicitSolver = std::make_unique<BackwardEulerSolver>(p, stats);
 
   double t = opt.t_start;
   if (int rc = p.output.emit(t, x))
@@ -116,12 +123,14 @@ int runFixedStep(IntegrationProblem &p, double *x, eqc_stats &stats) {
         k == total ? opt.t_end : opt.t_start + static_cast<double>(k) * opt.dt;
     const double h = tNew - t;
     stats.h_last = h;
-    if (!haveK1) {
+    if (!haveK1 && !implicitSolver) {
       if (int rc = p.rhs(t, x, w.k1))
         return rc;
     }
     haveK1 = false;
-    if (int rc = takeStep(opt.method, n, p.rhs, t, h, x, w))
+    int rc = implicitSolver ? implicitSolver->step(tNew, h, x, w.xNew)
+                            : takeStep(opt.method, n, p.rhs, t, h, x, w);
+    if (rc != EQC_OK)
       return rc;
     if (int bad = firstNonFinite(n, w.xNew); bad >= 0) {
       stats.failed_component = bad;

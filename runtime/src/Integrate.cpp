@@ -1,5 +1,5 @@
-// eqc_integrate and eqc_integrate_with_hook: validate options, resolve defaults
-// and dispatch to an integration method.
+// eqc_integrate, eqc_integrate_with_hook and eqc_integrate_ex: validate
+// options, resolve defaults and dispatch to an integration method.
 #include "Integrator.h"
 
 #include <cmath>
@@ -34,8 +34,10 @@ bool optionsValid(const eqc_options &opt) {
   case EQC_METHOD_EULER:
   case EQC_METHOD_HEUN:
   case EQC_METHOD_RK4:
+  case EQC_METHOD_BEULER:
     return isFinite(opt.dt) && opt.dt > 0;
   case EQC_METHOD_DOPRI5:
+  case EQC_METHOD_DOP853:
     return isFinite(opt.rtol) && opt.rtol > 0 && isFinite(opt.atol) &&
            opt.atol >= 0 && isFinite(opt.h_init) && opt.h_init >= 0 &&
            isFinite(opt.h_max) && opt.h_max >= 0;
@@ -53,15 +55,18 @@ void resetStats(eqc_stats &stats, double tStart) {
   stats.failed_component = -1;
   stats.rhs_code = 0;
   stats.hook_calls = 0;
+  stats.jac_evals = 0;
+  stats.lu_decompositions = 0;
+  stats.newton_iterations = 0;
 }
 
 } // namespace
 
-extern "C" int eqc_integrate_with_hook(int n, eqc_rhs_fn f, void *f_user,
-                                       double *x, const eqc_options *opt,
-                                       eqc_output_fn out, void *out_user,
-                                       eqc_step_fn hook, void *hook_user,
-                                       eqc_stats *stats) {
+extern "C" int eqc_integrate_ex(int n, eqc_rhs_fn f, void *f_user,
+                                eqc_jac_fn jac, void *jac_user, double *x,
+                                const eqc_options *opt, eqc_output_fn out,
+                                void *out_user, eqc_step_fn hook,
+                                void *hook_user, eqc_stats *stats) {
   // Callers that do not care about statistics may pass NULL; the methods always
   // need somewhere to count.
   eqc_stats localStats;
@@ -80,7 +85,8 @@ extern "C" int eqc_integrate_with_hook(int n, eqc_rhs_fn f, void *f_user,
     RhsEvaluator rhs(f, f_user, st);
     OutputSink output(out, out_user, st);
     StepHook stepHook(hook, hook_user, st);
-    IntegrationProblem problem{n, rhs, output, stepHook, *opt};
+    JacobianEvaluator jacobian(jac, jac_user, st);
+    IntegrationProblem problem{n, rhs, output, stepHook, jacobian, *opt};
     eqc_options &effective = problem.opt;
     if (effective.max_steps == 0)
       effective.max_steps = DefaultMaxSteps;
@@ -88,6 +94,8 @@ extern "C" int eqc_integrate_with_hook(int n, eqc_rhs_fn f, void *f_user,
       effective.h_max = effective.t_end - effective.t_start;
     if (effective.method == EQC_METHOD_DOPRI5)
       return runDopri5(problem, x, st);
+    if (effective.method == EQC_METHOD_DOP853)
+      return runDop853(problem, x, st);
     return runFixedStep(problem, x, st);
   } catch (const std::bad_alloc &) {
     // The only exception the methods can raise themselves: the work vectors for
@@ -96,6 +104,15 @@ extern "C" int eqc_integrate_with_hook(int n, eqc_rhs_fn f, void *f_user,
   } catch (...) {
     return EQC_ERR_ARGUMENT;
   }
+}
+
+extern "C" int eqc_integrate_with_hook(int n, eqc_rhs_fn f, void *f_user,
+                                       double *x, const eqc_options *opt,
+                                       eqc_output_fn out, void *out_user,
+                                       eqc_step_fn hook, void *hook_user,
+                                       eqc_stats *stats) {
+  return eqc_integrate_ex(n, f, f_user, nullptr, nullptr, x, opt, out,
+                          out_user, hook, hook_user, stats);
 }
 
 extern "C" int eqc_integrate(int n, eqc_rhs_fn f, void *f_user, double *x,

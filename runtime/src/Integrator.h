@@ -6,6 +6,7 @@
 #include "eqc/eqc_runtime.h"
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <vector>
 
@@ -106,6 +107,37 @@ private:
   eqc_stats &stats;
 };
 
+/// Calls the user's Jacobian callback, counts the calls and records a non-zero
+/// return code; available() is false without one (finite differences then).
+class JacobianEvaluator {
+public:
+  JacobianEvaluator(eqc_jac_fn fn, void *user, eqc_stats &stats)
+      : fn(fn), user(user), stats(stats) {}
+
+  bool available() const { return fn != nullptr; }
+
+  /// Evaluates jac = df/dx (row-major) at (t, x); returns EQC_OK or
+  /// EQC_ERR_RHS (with stats.rhs_code set).
+  int operator()(double t, const double *x, double *jac) {
+    ++stats.jac_evals;
+    int code;
+    try {
+      code = fn(user, t, x, jac);
+    } catch (...) {
+      code = -1; // as for the rhs: a throwing callback must not unwind through C
+    }
+    if (code == 0)
+      return EQC_OK;
+    stats.rhs_code = code;
+    return EQC_ERR_RHS;
+  }
+
+private:
+  eqc_jac_fn fn;
+  void *user;
+  eqc_stats &stats;
+};
+
 /// The output times t_start + k*interval (k >= 1) strictly before t_end; t_end
 /// itself is emitted separately. Grid points within 1e-9*interval of t_end are
 /// dropped so that floating-point accumulation never produces a second output a
@@ -141,6 +173,7 @@ struct IntegrationProblem {
   RhsEvaluator &rhs;
   OutputSink &output;
   StepHook &hook;
+  JacobianEvaluator &jacobian; ///< used by the implicit methods only
   eqc_options
       opt; ///< h_max and max_steps already replaced by their effective values
 };
@@ -191,7 +224,57 @@ inline int applyOutputHook(IntegrationProblem &p, double t, double *copy,
   return EQC_OK;
 }
 
-/// Integrates with euler, heun or rk4.
+/// Smallest step that still advances t by more than rounding noise.
+inline double minStep(double t) {
+  return 10.0 * DBL_EPSILON * std::max(1.0, std::fabs(t));
+}
+
+/// Ratio e / sk that tolerates sk == 0 (atol == 0 at a zero state): exact zero
+/// error stays zero.
+inline double scaled(double e, double sk) { return e == 0.0 ? 0.0 : e / sk; }
+
+/// Hairer's initial step (HNW I, II.4) for a method of the given order: a step
+/// whose explicit Euler error estimate matches the tolerance, bounded by 100
+/// times a first guess from |x| / |f|. f0 = f(t, x); stage and f1 are scratch.
+inline int initialStep(IntegrationProblem &p, double t, const double *x,
+                       const double *f0, double *stage, double *f1, int order,
+                       double &h) {
+  const int n = p.n;
+  const eqc_options &opt = p.opt;
+  double dnf = 0.0, dny = 0.0;
+  for (int i = 0; i < n; ++i) {
+    double sk = opt.atol + opt.rtol * std::fabs(x[i]);
+    dnf += std::pow(scaled(f0[i], sk), 2);
+    dny += std::pow(scaled(x[i], sk), 2);
+  }
+  h = (dnf <= 1e-10 || dny <= 1e-10) ? 1e-6 : std::sqrt(dny / dnf) * 0.01;
+  h = std::min(h, opt.h_max);
+
+  for (int i = 0; i < n; ++i)
+    stage[i] = x[i] + h * f0[i];
+  if (int rc = p.rhs(t + h, stage, f1))
+    return rc;
+  double der2 = 0.0;
+  for (int i = 0; i < n; ++i) {
+    double sk = opt.atol + opt.rtol * std::fabs(x[i]);
+    der2 += std::pow(scaled(f1[i] - f0[i], sk), 2);
+  }
+  der2 = std::sqrt(der2) / h;
+  double der12 = std::max(std::fabs(der2), std::sqrt(dnf));
+  double h1;
+  if (!std::isfinite(der12))
+    h1 = h * 1e-3; // f blew up at t + h: start small and let step rejection
+                   // take over
+  else if (der12 <= 1e-15)
+    h1 = std::max(1e-6, h * 1e-3);
+  else
+    h1 = std::pow(0.01 / der12, 1.0 / order);
+  h = std::min({100.0 * h, h1, opt.h_max});
+  return EQC_OK;
+}
+
+/// Integrates with euler, heun, rk4 or beuler (backward Euler, see
+/// BackwardEuler.h).
 /// Requires: validated options, x = x(t_start), stats zeroed with t_reached =
 /// t_start. Ensures: the hook has seen every accepted step; x and
 /// stats.t_reached hold the last valid state and time, also on failure.
@@ -200,6 +283,11 @@ int runFixedStep(IntegrationProblem &p, double *x, eqc_stats &stats);
 /// Integrates with Dormand-Prince 5(4), PI step control and dense output.
 /// Requires and ensures the same as runFixedStep.
 int runDopri5(IntegrationProblem &p, double *x, eqc_stats &stats);
+
+/// Integrates with Hairer's DOP853 (order 8, error estimators of order 5 and
+/// 3), step control and dense output of order 7.
+/// Requires and ensures the same as runFixedStep.
+int runDop853(IntegrationProblem &p, double *x, eqc_stats &stats);
 
 } // namespace eqc::rt
 

@@ -9,8 +9,8 @@
 
 namespace eqc::rt {
 
-int solveDense(Eigen::PartialPivLU<Eigen::MatrixXd> &lu,
-               const Eigen::MatrixXd &a, Eigen::Ref<Eigen::MatrixXd> b) {
+int factorDense(Eigen::PartialPivLU<Eigen::MatrixXd> &lu,
+                const Eigen::MatrixXd &a) {
   const Eigen::Index n = a.rows();
   if (n == 0)
     return EQC_OK;
@@ -29,6 +29,15 @@ int solveDense(Eigen::PartialPivLU<Eigen::MatrixXd> &lu,
     if (pivot == 0.0 || pivot <= tolerance * columnMax)
       return EQC_ERR_SINGULAR;
   }
+  return EQC_OK;
+}
+
+int solveDense(Eigen::PartialPivLU<Eigen::MatrixXd> &lu,
+               const Eigen::MatrixXd &a, Eigen::Ref<Eigen::MatrixXd> b) {
+  if (a.rows() == 0)
+    return EQC_OK;
+  if (int rc = factorDense(lu, a))
+    return rc;
   b = lu.solve(b);
   return b.allFinite() ? EQC_OK : EQC_ERR_SINGULAR;
 }

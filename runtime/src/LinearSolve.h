@@ -7,6 +7,11 @@
 
 namespace eqc::rt {
 
+/// Factors a with partial pivoting into lu. Returns EQC_OK, or
+/// EQC_ERR_SINGULAR if a is not finite or a pivot is negligible.
+int factorDense(Eigen::PartialPivLU<Eigen::MatrixXd> &lu,
+                const Eigen::MatrixXd &a);
+
 /// Factors a with partial pivoting and overwrites b with a^-1 b.
 /// Returns EQC_OK, or EQC_ERR_SINGULAR if a pivot is negligible or the solution
 /// is not finite (b is then unspecified).

@@ -11,8 +11,8 @@ extern "C" const char *eqc_status_message(int status) {
     return "An argument was invalid: a negative size, a null pointer or an "
            "out-of-range option.";
   case EQC_ERR_RHS:
-    return "The model's right-hand side (or its invariants or post-step hook) "
-           "returned a non-zero code.";
+    return "The model's right-hand side (or its Jacobian, invariants or "
+           "post-step hook) returned a non-zero code.";
   case EQC_ERR_NONFINITE:
     return "A state or derivative became NaN or infinite.";
   case EQC_ERR_STEP_UNDERFLOW:
@@ -21,8 +21,8 @@ extern "C" const char *eqc_status_message(int status) {
   case EQC_ERR_MAX_STEPS:
     return "The step-count limit was reached before the end time.";
   case EQC_ERR_NEWTON:
-    return "The Newton iteration of an algebraic block or of a projection onto "
-           "invariants did not converge.";
+    return "The Newton iteration of an algebraic block, of a projection onto "
+           "invariants or of an implicit integration step did not converge.";
   case EQC_ERR_SINGULAR:
     return "A matrix in a linear solve was singular.";
   case EQC_ERR_STOPPED:

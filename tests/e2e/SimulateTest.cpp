@@ -68,6 +68,34 @@ TEST(Simulate, OverriddenParametersRecomputeTheParametersBoundToThem) {
   EXPECT_NEAR(readCsv(dir + "/out.csv").rows.back()[1], 2.0, 1e-12); // an overridden b keeps its value
 }
 
+TEST(Simulate, Dop853MatchesTheAnalyticSolutionWithFewSteps) {
+  std::string dir = scratchDir("dop853");
+  RunResult r = runEqc("simulate " + example("chain6.eq") + " --method dop853 --rtol 1e-10 --stats -o out.csv", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  const auto &last = readCsv(dir + "/out.csv").rows.back();
+  for (int k = 1; k <= 6; ++k)
+    EXPECT_NEAR(last[k], chainExact(k, 20.0), 1e-7) << "x" << k;
+  long steps = std::atol(r.stderrText.c_str() + r.stderrText.find("method dop853: ") + 15);
+  EXPECT_GT(steps, 0);
+  EXPECT_LT(steps, 200) << r.stderrText; // dopri5 needs about 476 here
+}
+
+TEST(Simulate, BackwardEulerUsesTheGeneratedJacobianOnAStiffModel) {
+  std::string dir = scratchDir("beuler");
+  writeFile(dir + "/stiff.eq", "model Stiff\n  parameter Real k = 1000;\n  Real y(start = 0, fixed = true);\n"
+                               "equation\n  der(y) = -k*(y - cos(time));\nend Stiff;\n");
+  RunResult r = runEqc("simulate stiff.eq --method beuler --dt 0.05 --t-end 2 --stats -o out.csv", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  EXPECT_NE(r.stderrText.find(" Jacobians, "), std::string::npos) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  for (size_t k = 2; k < csv.rows.size(); ++k) // after the initial layer, on the slow manifold
+    EXPECT_NEAR(csv.at(k, "y"), std::cos(csv.at(k, "time")), 2e-3) << "t = " << csv.at(k, "time");
+  // The explicit method at the same step explodes (amplification |1 - k*dt| = 49 per step).
+  RunResult e = runEqc("simulate stiff.eq --method euler --dt 0.05 --t-end 2 -o euler.csv", dir);
+  ASSERT_EQ(e.exitCode, 0) << e.stderrText;
+  EXPECT_GT(std::fabs(readCsv(dir + "/euler.csv").rows.back()[1]), 1e10);
+}
+
 TEST(Simulate, VarsSelectsColumnsIncludingDerivatives) {
   std::string dir = scratchDir("osc_vars");
   RunResult r = runEqc("simulate " + example("oscillator.eq") + " --vars 'a,der(x)' --t-end 1 -o out.csv", dir);

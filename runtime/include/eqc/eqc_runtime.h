@@ -33,21 +33,27 @@ typedef enum eqc_method {
   EQC_METHOD_EULER = 0,  /**< explicit Euler, fixed step, order 1 */
   EQC_METHOD_HEUN = 1,   /**< Heun (explicit trapezoid), fixed step, order 2 */
   EQC_METHOD_RK4 = 2,    /**< classical Runge-Kutta, fixed step, order 4 */
-  EQC_METHOD_DOPRI5 = 3  /**< Dormand-Prince 5(4), variable step, PI control, dense output */
+  EQC_METHOD_DOPRI5 = 3, /**< Dormand-Prince 5(4), variable step, PI control, dense output */
+  EQC_METHOD_DOP853 = 4, /**< Hairer's DOP853: Dormand-Prince 8(5,3), variable step, dense
+                              output of order 7 */
+  EQC_METHOD_BEULER = 5  /**< backward Euler, fixed step, order 1, each step solved by
+                              simplified Newton (see eqc_integrate_ex) */
 } eqc_method;
 
 /** Integrator options; fill with eqc_options_default() and change what you need. */
 typedef struct eqc_options {
   eqc_method method;
   double t_start, t_end; /**< t_end > t_start */
-  double dt;             /**< fixed-step methods: the step (last step shortened to hit t_end) */
+  double dt;             /**< fixed-step methods (euler, heun, rk4, beuler): the step (last step
+                              shortened to hit t_end) */
   double interval;       /**< output spacing from t_start; 0: every (accepted) step */
   double rtol, atol;     /**< variable-step: error tolerances, weight atol + rtol*|x| */
   double h_init;         /**< variable-step: first step, 0 = automatic (Hairer's algorithm) */
   double h_max;          /**< variable-step: largest step, 0 = t_end - t_start */
   long max_steps;        /**< limit on steps (accepted + rejected), 0 = 10^7 */
-  double output_origin;  /**< dopri5: grid times are output_origin + k*interval (NaN = t_start), so a
-                              restarted integration keeps the grid of the first one */
+  double output_origin;  /**< dopri5, dop853: grid times are output_origin + k*interval
+                              (NaN = t_start), so a restarted integration keeps the grid of the
+                              first one */
 } eqc_options;
 
 /** Defaults: dopri5, t in [0, 1], dt 1e-3, interval 0, rtol 1e-6, atol 1e-9. */
@@ -64,6 +70,10 @@ typedef struct eqc_stats {
   int failed_component;   /**< state index with NaN/Inf on EQC_ERR_NONFINITE, else -1 */
   int rhs_code;           /**< the non-zero value returned by the rhs on EQC_ERR_RHS, else 0 */
   long hook_calls;        /**< calls of the post-step hook (eqc_integrate_with_hook), else 0 */
+  long jac_evals;         /**< calls of the Jacobian callback (eqc_integrate_ex); finite-difference
+                               Jacobians count in rhs_evals instead */
+  long lu_decompositions; /**< LU factorizations of the Newton matrix I - h*J (beuler) */
+  long newton_iterations; /**< Newton iterations, one linear solve each (beuler) */
 } eqc_stats;
 
 /**
@@ -123,8 +133,8 @@ typedef int (*eqc_step_fn)(void *user, double t, double *x);
 
 /**
  * eqc_integrate with a post-step hook (NULL: same as eqc_integrate). After the hook changes x,
- * methods with FSAL (dopri5) re-evaluate f at the new x; dense-output values handed to the
- * output callback are passed through the hook as well (on a copy), so outputs lie on the
+ * methods with FSAL (dopri5, dop853) re-evaluate f at the new x; dense-output values handed to
+ * the output callback are passed through the hook as well (on a copy), so outputs lie on the
  * manifold too. The initial state is not passed through the hook. When the hook fails on a
  * step's state or makes it non-finite (EQC_ERR_NONFINITE), x is that step's result before the
  * hook, at stats->t_reached; failing on an output copy leaves x at the last step's state.
@@ -132,6 +142,29 @@ typedef int (*eqc_step_fn)(void *user, double t, double *x);
 int eqc_integrate_with_hook(int n, eqc_rhs_fn f, void *f_user, double *x, const eqc_options *opt,
                             eqc_output_fn out, void *out_user, eqc_step_fn hook, void *hook_user,
                             eqc_stats *stats);
+
+/** Jacobian J[i*n + j] = d f_i / d x_j (row-major) at (t, x); returns 0 or non-zero on failure. */
+typedef int (*eqc_jac_fn)(void *user, double t, const double *x, double *jac);
+
+/**
+ * eqc_integrate_with_hook plus a Jacobian for the implicit methods (NULL: finite differences).
+ *
+ * beuler solves x_{k+1} = x_k + h f(t_{k+1}, x_{k+1}) by simplified Newton from x_k with the
+ * matrix I - h J: J and its LU factors are kept across iterations and steps, and J is
+ * re-evaluated before the first step and, at most once per step, when the ratio of successive
+ * Newton steps exceeds 0.5 or 10 iterations did not converge (J at the current iterate), or
+ * when the iteration diverges or meets a non-finite f (J at x_k, Newton restarted there). I - h J is refactored when h changes by more
+ * than 1e-6 relative. Converged when the scaled step d = max_j |dx_j| / (1 + |x_j|), or the
+ * remaining error estimated from the contraction rate r as d r / (1 - r), is <= 1e-10.
+ * Without jac, J comes from forward differences at the current iterate with increments
+ * sqrt(DBL_EPSILON) * max(|x_j|, 1) (n calls of f, counted in rhs_evals). If Newton does not
+ * converge with a fresh J, the integration stops with EQC_ERR_NEWTON (EQC_ERR_SINGULAR if
+ * I - h J is singular); a failing jac gives EQC_ERR_RHS with rhs_code set. x and
+ * stats->t_reached then hold the last accepted step. Other methods ignore jac.
+ */
+int eqc_integrate_ex(int n, eqc_rhs_fn f, void *f_user, eqc_jac_fn jac, void *jac_user, double *x,
+                     const eqc_options *opt, eqc_output_fn out, void *out_user, eqc_step_fn hook,
+                     void *hook_user, eqc_stats *stats);
 
 /**
  * Numerical rank of the m-by-n row-major matrix a: singular values above rel_tol times the

@@ -90,12 +90,15 @@ int integrateWithStateSelection(Compilation &c, RunState &s, DummyRun &dummy, co
     if (segment > 0)
       s.skipOutputAt = t;
     eqc_stats seg;
-    status = eqc_integrate_ex(static_cast<int>(x.size()), rhsCallback, &s, jacCallback, &s, x.data(), &segmentOptions,
-                                     outputCallback, &s, dummyHook, &s, &seg);
+    status = eqc_integrate_ex(static_cast<int>(x.size()), rhsCallback, &s, jacCallback, &s, x.data(),
+                              &segmentOptions, outputCallback, &s, dummyHook, &s, &seg);
     stats.steps += seg.steps;
     stats.rejected += seg.rejected;
     stats.rhs_evals += seg.rhs_evals;
     stats.outputs += seg.outputs;
+    stats.jac_evals += seg.jac_evals;
+    stats.lu_decompositions += seg.lu_decompositions;
+    stats.newton_iterations += seg.newton_iterations;
     stats.t_reached = seg.t_reached;
     stats.h_last = seg.h_last;
     stats.failed_component = seg.failed_component;

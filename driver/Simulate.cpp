@@ -31,7 +31,8 @@ bool selectMethod(const std::string &name, eqc_method &m) {
                                                                 {"rk4", EQC_METHOD_RK4},
                                                                 {"dopri5", EQC_METHOD_DOPRI5},
                                                                 {"dop853", EQC_METHOD_DOP853},
-                                                                {"beuler", EQC_METHOD_BEULER}};
+                                                                {"beuler", EQC_METHOD_BEULER},
+                                                                {"radau5", EQC_METHOD_RADAU5}};
   for (auto &[n, v] : methods)
     if (name == n) {
       m = v;
@@ -50,7 +51,7 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
   eqc_options o;
   eqc_options_default(&o);
   if (!selectMethod(opt.method, o.method)) {
-    err << "eqc: error: unknown method '" << opt.method << "' (known: euler, heun, rk4, beuler, dopri5, dop853)\n";
+    err << "eqc: error: unknown method '" << opt.method << "' (known: euler, heun, rk4, beuler, dopri5, dop853, radau5)\n";
     return ExitUsage;
   }
   o.t_start = !std::isnan(opt.tStart) ? opt.tStart : ex.hasStartTime ? ex.startTime : 0.0;

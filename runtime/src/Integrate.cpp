@@ -38,6 +38,7 @@ bool optionsValid(const eqc_options &opt) {
     return isFinite(opt.dt) && opt.dt > 0;
   case EQC_METHOD_DOPRI5:
   case EQC_METHOD_DOP853:
+  case EQC_METHOD_RADAU5:
     return isFinite(opt.rtol) && opt.rtol > 0 && isFinite(opt.atol) &&
            opt.atol >= 0 && isFinite(opt.h_init) && opt.h_init >= 0 &&
            isFinite(opt.h_max) && opt.h_max >= 0;
@@ -96,6 +97,8 @@ extern "C" int eqc_integrate_ex(int n, eqc_rhs_fn f, void *f_user,
       return runDopri5(problem, x, st);
     if (effective.method == EQC_METHOD_DOP853)
       return runDop853(problem, x, st);
+    if (effective.method == EQC_METHOD_RADAU5)
+      return runRadau5(problem, x, st);
     return runFixedStep(problem, x, st);
   } catch (const std::bad_alloc &) {
     // The only exception the methods can raise themselves: the work vectors for

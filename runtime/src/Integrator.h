@@ -289,6 +289,11 @@ int runDopri5(IntegrationProblem &p, double *x, eqc_stats &stats);
 /// Requires and ensures the same as runFixedStep.
 int runDop853(IntegrationProblem &p, double *x, eqc_stats &stats);
 
+/// Integrates with Hairer & Wanner's RADAU5 (Radau IIA of order 5, simplified
+/// Newton with kept Jacobian and LU factors, dense output of order 3).
+/// Requires and ensures the same as runFixedStep.
+int runRadau5(IntegrationProblem &p, double *x, eqc_stats &stats);
+
 } // namespace eqc::rt
 
 #endif // EQC_RUNTIME_INTEGRATOR_H

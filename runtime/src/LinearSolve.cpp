@@ -6,11 +6,14 @@
 
 #include <cfloat>
 #include <cmath>
+#include <complex>
 
 namespace eqc::rt {
 
-int factorDense(Eigen::PartialPivLU<Eigen::MatrixXd> &lu,
-                const Eigen::MatrixXd &a) {
+namespace {
+
+template <typename Matrix>
+int factorDenseImpl(Eigen::PartialPivLU<Matrix> &lu, const Matrix &a) {
   const Eigen::Index n = a.rows();
   if (n == 0)
     return EQC_OK;
@@ -21,15 +24,27 @@ int factorDense(Eigen::PartialPivLU<Eigen::MatrixXd> &lu,
   // norm: scaling an unknown (a change of units, common in models) scales its
   // column and its pivot alike, so a badly scaled but regular Jacobian is not
   // mistaken for a singular one.
-  const Eigen::MatrixXd &factors = lu.matrixLU();
+  const Matrix &factors = lu.matrixLU();
   const double tolerance = static_cast<double>(n) * DBL_EPSILON;
   for (Eigen::Index j = 0; j < n; ++j) {
-    double pivot = std::fabs(factors(j, j));
+    double pivot = std::abs(factors(j, j));
     double columnMax = a.col(j).cwiseAbs().maxCoeff();
     if (pivot == 0.0 || pivot <= tolerance * columnMax)
       return EQC_ERR_SINGULAR;
   }
   return EQC_OK;
+}
+
+} // namespace
+
+int factorDense(Eigen::PartialPivLU<Eigen::MatrixXd> &lu,
+                const Eigen::MatrixXd &a) {
+  return factorDenseImpl(lu, a);
+}
+
+int factorDense(Eigen::PartialPivLU<Eigen::MatrixXcd> &lu,
+                const Eigen::MatrixXcd &a) {
+  return factorDenseImpl(lu, a);
 }
 
 int solveDense(Eigen::PartialPivLU<Eigen::MatrixXd> &lu,

@@ -12,6 +12,10 @@ namespace eqc::rt {
 int factorDense(Eigen::PartialPivLU<Eigen::MatrixXd> &lu,
                 const Eigen::MatrixXd &a);
 
+/// The same for a complex matrix (radau5's complex Newton block).
+int factorDense(Eigen::PartialPivLU<Eigen::MatrixXcd> &lu,
+                const Eigen::MatrixXcd &a);
+
 /// Factors a with partial pivoting and overwrites b with a^-1 b.
 /// Returns EQC_OK, or EQC_ERR_SINGULAR if a pivot is negligible or the solution
 /// is not finite (b is then unspecified).

@@ -9,6 +9,12 @@ using namespace eqc::test;
 
 namespace {
 
+/// The step count that --stats reports for `method`, or -1.
+long statsSteps(const std::string &text, const std::string &method) {
+  size_t at = text.find("method " + method + ": ");
+  return at == std::string::npos ? -1 : std::atol(text.c_str() + at + 9 + method.size());
+}
+
 /// x'' + c x' + k x = 0, x(0) = 1, x'(0) = 0 (underdamped).
 double oscillator(double t, double k, double c, double *v = nullptr) {
   double wd = std::sqrt(k - c * c / 4), s = -c / 2;
@@ -72,10 +78,11 @@ TEST(Simulate, Dop853MatchesTheAnalyticSolutionWithFewSteps) {
   std::string dir = scratchDir("dop853");
   RunResult r = runEqc("simulate " + example("chain6.eq") + " --method dop853 --rtol 1e-10 --stats -o out.csv", dir);
   ASSERT_EQ(r.exitCode, 0) << r.stderrText;
-  const auto &last = readCsv(dir + "/out.csv").rows.back();
+  Csv csv = readCsv(dir + "/out.csv");
+  const auto &last = csv.rows.back();
   for (int k = 1; k <= 6; ++k)
     EXPECT_NEAR(last[k], chainExact(k, 20.0), 1e-7) << "x" << k;
-  long steps = std::atol(r.stderrText.c_str() + r.stderrText.find("method dop853: ") + 15);
+  long steps = statsSteps(r.stderrText, "dop853");
   EXPECT_GT(steps, 0);
   EXPECT_LT(steps, 200) << r.stderrText; // dopri5 needs about 476 here
 }
@@ -94,6 +101,33 @@ TEST(Simulate, BackwardEulerUsesTheGeneratedJacobianOnAStiffModel) {
   RunResult e = runEqc("simulate stiff.eq --method euler --dt 0.05 --t-end 2 -o euler.csv", dir);
   ASSERT_EQ(e.exitCode, 0) << e.stderrText;
   EXPECT_GT(std::fabs(readCsv(dir + "/euler.csv").rows.back()[1]), 1e10);
+}
+
+// ROBER to t = 1e11 with the reference of the Test Set for IVP Solvers (Mazzia & Magherini, Bari).
+TEST(Simulate, Radau5SolvesRoberToTheTestSetReference) {
+  std::string dir = scratchDir("rober");
+  RunResult r = runEqc("simulate " + example("rober.eq") + " --method radau5 --rtol 1e-6 --atol 1e-10 --stats -o out.csv", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  const auto &last = csv.rows.back();
+  ASSERT_DOUBLE_EQ(last[0], 1e11);
+  EXPECT_NEAR(last[1] / 0.2083340149701255e-07, 1, 1e-4);
+  EXPECT_NEAR(last[2] / 0.8333360770334713e-13, 1, 1e-4);
+  EXPECT_NEAR(last[3] / 0.9999999791665050, 1, 1e-9);
+  long steps = statsSteps(r.stderrText, "radau5");
+  EXPECT_GT(steps, 0);
+  EXPECT_LT(steps, 2000) << r.stderrText;
+}
+
+// VDPOL (mu = 1e6) at t = 2, reference from the same Test Set.
+TEST(Simulate, Radau5SolvesVanDerPolMu1e6) {
+  std::string dir = scratchDir("vdpol");
+  RunResult r = runEqc("simulate " + example("vdpol.eq") + " --method radau5 --rtol 1e-6 -o out.csv", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  const auto &last = csv.rows.back();
+  EXPECT_NEAR(last[1] / 0.1706167732170483e1, 1, 1e-4);
+  EXPECT_NEAR(last[2] / -0.8928097010247975, 1, 1e-4);
 }
 
 TEST(Simulate, VarsSelectsColumnsIncludingDerivatives) {

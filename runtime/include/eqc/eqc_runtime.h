@@ -36,8 +36,10 @@ typedef enum eqc_method {
   EQC_METHOD_DOPRI5 = 3, /**< Dormand-Prince 5(4), variable step, PI control, dense output */
   EQC_METHOD_DOP853 = 4, /**< Hairer's DOP853: Dormand-Prince 8(5,3), variable step, dense
                               output of order 7 */
-  EQC_METHOD_BEULER = 5  /**< backward Euler, fixed step, order 1, each step solved by
+  EQC_METHOD_BEULER = 5, /**< backward Euler, fixed step, order 1, each step solved by
                               simplified Newton (see eqc_integrate_ex) */
+  EQC_METHOD_RADAU5 = 6  /**< Hairer & Wanner's RADAU5: Radau IIA, order 5, stiffly accurate,
+                              variable step, dense output of order 3 (see eqc_integrate_ex) */
 } eqc_method;
 
 /** Integrator options; fill with eqc_options_default() and change what you need. */
@@ -51,7 +53,7 @@ typedef struct eqc_options {
   double h_init;         /**< variable-step: first step, 0 = automatic (Hairer's algorithm) */
   double h_max;          /**< variable-step: largest step, 0 = t_end - t_start */
   long max_steps;        /**< limit on steps (accepted + rejected), 0 = 10^7 */
-  double output_origin;  /**< dopri5, dop853: grid times are output_origin + k*interval
+  double output_origin;  /**< dopri5, dop853, radau5: grid times are output_origin + k*interval
                               (NaN = t_start), so a restarted integration keeps the grid of the
                               first one */
 } eqc_options;
@@ -72,8 +74,10 @@ typedef struct eqc_stats {
   long hook_calls;        /**< calls of the post-step hook (eqc_integrate_with_hook), else 0 */
   long jac_evals;         /**< calls of the Jacobian callback (eqc_integrate_ex); finite-difference
                                Jacobians count in rhs_evals instead */
-  long lu_decompositions; /**< LU factorizations of the Newton matrix I - h*J (beuler) */
-  long newton_iterations; /**< Newton iterations, one linear solve each (beuler) */
+  long lu_decompositions; /**< LU factorizations of the Newton matrix I - h*J (beuler); radau5
+                               counts its real and its complex matrix as one each */
+  long newton_iterations; /**< Newton iterations, one linear solve each (beuler; radau5: one
+                               real and one complex solve each) */
 } eqc_stats;
 
 /**
@@ -160,7 +164,29 @@ typedef int (*eqc_jac_fn)(void *user, double t, const double *x, double *jac);
  * sqrt(DBL_EPSILON) * max(|x_j|, 1) (n calls of f, counted in rhs_evals). If Newton does not
  * converge with a fresh J, the integration stops with EQC_ERR_NEWTON (EQC_ERR_SINGULAR if
  * I - h J is singular); a failing jac gives EQC_ERR_RHS with rhs_code set. x and
- * stats->t_reached then hold the last accepted step. Other methods ignore jac.
+ * stats->t_reached then hold the last accepted step.
+ *
+ * radau5 follows Hairer & Wanner's RADAU5 (Solving ODEs II, IV.8) with its default parameters.
+ * rtol and atol are first transformed as RADAU5 does (rtol' = 0.1 rtol^(2/3), atol' = rtol'
+ * atol / rtol), so that the global error is about rtol. Each step solves the collocation system
+ * by simplified Newton on the transformed stages with one real LU of (gamma/h) I - J and one
+ * complex LU of ((alpha + i beta)/h) I - J, at most 7 iterations, starting from the previous
+ * step's collocation polynomial; converged when the contraction estimate theta/(1-theta)
+ * times the scaled step is <= max(10 eps/rtol', min(0.03, sqrt(rtol'))). J (callback, or
+ * forward differences with increments sqrt(DBL_EPSILON) * max(|x_j|, atol), sqrt(DBL_EPSILON)
+ * where both are 0) is taken at the last accepted state, and kept after an accepted step
+ * unless its last Newton contraction exceeded 0.001; the LU factors are kept
+ * while h is unchanged, and h itself is kept when the new step would be 1 to 1.2 times it and J
+ * is kept. Step sizes come from the embedded error estimate (re-estimated once more on the
+ * first step and after a rejection) and Gustafsson's predictive controller, within 1/8 and 5
+ * times the last step. Newton divergence, 7 iterations without convergence, a non-finite f
+ * or a singular matrix halve the step (slow convergence shrinks it as RADAU5 predicts); when
+ * the step falls below the representable minimum the integration stops with EQC_ERR_NEWTON
+ * (EQC_ERR_NONFINITE with failed_component if f was non-finite), and the fifth singular matrix
+ * stops it with EQC_ERR_SINGULAR; error-test rejections give EQC_ERR_STEP_UNDERFLOW. Outputs
+ * between steps come from the collocation polynomial. A failing f or jac gives EQC_ERR_RHS with
+ * rhs_code set; x and stats->t_reached hold the last accepted step (after a failing hook, as
+ * eqc_integrate_with_hook says). Other methods ignore jac.
  */
 int eqc_integrate_ex(int n, eqc_rhs_fn f, void *f_user, eqc_jac_fn jac, void *jac_user, double *x,
                      const eqc_options *opt, eqc_output_fn out, void *out_user, eqc_step_fn hook,

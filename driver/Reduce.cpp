@@ -47,7 +47,6 @@ size_t columns(const std::string &s) {
 std::string padRight(const std::string &s, size_t w) { return s + std::string(w > columns(s) ? w - columns(s) : 0, ' '); }
 std::string padLeft(const std::string &s, size_t w) { return std::string(w > columns(s) ? w - columns(s) : 0, ' ') + s; }
 
-std::string plural(size_t n, const std::string &word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
 
 /// Splits a long line of a formula before ` + ` / ` - `, after `, ` or, failing those, after `*`;
 /// continuation lines get `indent` spaces.

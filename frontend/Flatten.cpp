@@ -426,9 +426,6 @@ private:
     size_t neq = sys_.equations.size();
     if (neq == unknowns.size())
       return;
-    auto plural = [](size_t n, const char *word) {
-      return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
-    };
     diags_.error(model_.range, "model '" + model_.name + "' has " + plural(neq, "equation") + " but " +
                                    plural(unknowns.size(), "unknown") + " (" +
                                    (neq > unknowns.size() ? "too many equations" : "too few equations") + ")");

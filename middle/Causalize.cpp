@@ -49,7 +49,6 @@ std::optional<Matching> matchEquations(const FlatSystem &flat, const EquationSys
     return m;
   SingularParts parts = singularParts(g, m);
   const std::string subject = sys.purpose == "model" ? "the model" : "the " + sys.purpose + " problem";
-  auto plural = [](size_t n, const char *w) { return std::to_string(n) + " " + w + (n == 1 ? "" : "s"); };
   if (!parts.overRows.empty()) {
     SourceRange at = sys.locs[parts.overRows.front()];
     size_t nr = parts.overRows.size(), nc = parts.overCols.size();

@@ -193,7 +193,6 @@ OdeModel setupOdeModel(const FlatSystem &flat, const ReducedSystem &reduced, con
       if (flat.vars[s].fixed)
         fixed += (fixed.empty() ? "" : ", ") + flat.vars[s].name;
     SourceRange at = flat.initialEquations.empty() ? flat.loc : flat.initialEquations.front().loc;
-    auto plural = [](size_t n, const char *w) { return std::to_string(n) + " " + w + (n == 1 ? "" : "s"); };
     diags.error(at, "the initialization problem has " + plural(init.residuals.size(), "equation") + " for " +
                         plural(init.unknowns.size(), "unknown") + ": the fixed start values (" +
                         (fixed.empty() ? std::string("none") : fixed) + ") and " +

@@ -38,6 +38,11 @@ private:
   std::vector<Buffer> buffers_;
 };
 
+/// "1 equation", "3 equations": counts in messages.
+inline std::string plural(size_t n, const std::string &word) {
+  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
 enum class Severity { Error, Warning, Note };
 
 /// One message with an optional location; notes attach to the preceding error or warning.

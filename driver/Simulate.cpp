@@ -32,7 +32,8 @@ bool selectMethod(const std::string &name, eqc_method &m) {
                                                                 {"dopri5", EQC_METHOD_DOPRI5},
                                                                 {"dop853", EQC_METHOD_DOP853},
                                                                 {"beuler", EQC_METHOD_BEULER},
-                                                                {"radau5", EQC_METHOD_RADAU5}};
+                                                                {"radau5", EQC_METHOD_RADAU5},
+                                                                {"auto", EQC_METHOD_AUTO}};
   for (auto &[n, v] : methods)
     if (name == n) {
       m = v;
@@ -51,7 +52,7 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
   eqc_options o;
   eqc_options_default(&o);
   if (!selectMethod(opt.method, o.method)) {
-    err << "eqc: error: unknown method '" << opt.method << "' (known: euler, heun, rk4, beuler, dopri5, dop853, radau5)\n";
+    err << "eqc: error: unknown method '" << opt.method << "' (known: euler, heun, rk4, beuler, dopri5, dop853, radau5, auto)\n";
     return ExitUsage;
   }
   o.t_start = !std::isnan(opt.tStart) ? opt.tStart : ex.hasStartTime ? ex.startTime : 0.0;
@@ -176,6 +177,11 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
       err << ", " << stats.jac_evals << " Jacobians, " << stats.lu_decompositions << " LU decompositions, "
           << stats.newton_iterations << " Newton iterations";
     err << "\n";
+    if (o.method == EQC_METHOD_AUTO)
+      err << (std::isnan(stats.switch_time) ? std::string("auto: dopri5 throughout (no stiffness detected)")
+                                            : "auto: dopri5, then radau5 from time " + brief(stats.switch_time) +
+                                                  " (stiffness detected)")
+          << "\n";
     for (auto &[phase, secs] : c.timings)
       err << "  " << phase << ": " << formatNumber(std::round(secs * 1e6) / 1e3) << " ms\n";
     err << "  initialization: " << formatNumber(std::round(initSeconds * 1e6) / 1e3) << " ms\n";

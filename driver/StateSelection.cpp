@@ -4,6 +4,7 @@
 
 #include "driver/Initialize.h"
 
+#include <cmath>
 #include <cstring>
 
 namespace eqc {
@@ -34,6 +35,7 @@ int integrateWithStateSelection(Compilation &c, RunState &s, DummyRun &dummy, co
   int status = EQC_OK;
   double t = o.t_start;
   std::memset(&stats, 0, sizeof stats);
+  stats.switch_time = NAN;
   for (int segment = 0;; ++segment) {
     bool ok;
     StateSelection sel =
@@ -99,6 +101,9 @@ int integrateWithStateSelection(Compilation &c, RunState &s, DummyRun &dummy, co
     stats.jac_evals += seg.jac_evals;
     stats.lu_decompositions += seg.lu_decompositions;
     stats.newton_iterations += seg.newton_iterations;
+    stats.method_used = seg.method_used;
+    if (std::isnan(stats.switch_time) && !std::isnan(seg.switch_time))
+      stats.switch_time = seg.switch_time;
     stats.t_reached = seg.t_reached;
     stats.h_last = seg.h_last;
     stats.failed_component = seg.failed_component;

@@ -50,7 +50,8 @@ options:
   -o, --output FILE    CSV output file, '-' for stdout (default: <Model>.csv)
   --method M           euler | heun | rk4 | beuler (fixed step; beuler: backward Euler with the
                        generated Jacobian, for stiff models) | dopri5 (default) | dop853 (variable
-                       step, dense output) | radau5 (stiff, variable step, generated Jacobian)
+                       step, dense output) | radau5 (stiff, variable step, generated Jacobian) |
+                       auto (dopri5, switching to radau5 where stiffness is detected)
   --dt H               step size of the fixed-step methods (default: min(interval, span/100))
   --t-start T          start time (default: StartTime or 0)
   --t-end T            stop time (default: StopTime or start + 1)

@@ -40,6 +40,44 @@ constexpr double FacMin = 0.2;  // fac1: the step shrinks at most by 5 per step
 constexpr double FacMax = 10.0; // fac2: and grows at most by 10
 constexpr double NonFiniteShrink = 0.1;
 
+// Hairer's stiffness test (dopri5.f, iasti/nonsti), run after every accepted
+// step: h|lambda| beyond the stability boundary on StiffSteps accepted steps,
+// not interrupted by NonStiffSteps steps below it, declares stiffness.
+constexpr double StiffBoundary = 3.25;
+constexpr int StiffSteps = 15;
+constexpr int NonStiffSteps = 6;
+
+/// Counts accepted steps whose dominant eigenvalue estimate lies outside
+/// dopri5's stability region.
+class StiffnessDetector {
+public:
+  /// Feeds the accepted step of size h; stage6 is its sixth stage state, k6 and
+  /// k7 the derivatives there and at xNew. Returns true when stiffness is declared.
+  bool accepted(int n, double h, const double *stage6, const double *xNew,
+                const double *k6, const double *k7) {
+    double num = 0.0, den = 0.0;
+    for (int i = 0; i < n; ++i) {
+      num += (k7[i] - k6[i]) * (k7[i] - k6[i]);
+      den += (xNew[i] - stage6[i]) * (xNew[i] - stage6[i]);
+    }
+    // Both stages at the same state: no new information, keep the last estimate.
+    if (den > 0.0)
+      hLambda = h * std::sqrt(num / den);
+    if (hLambda > StiffBoundary) {
+      nonStiff = 0;
+      return ++stiff >= StiffSteps;
+    }
+    if (++nonStiff == NonStiffSteps)
+      stiff = 0;
+    return false;
+  }
+
+private:
+  double hLambda = 0.0; ///< hlamb: the last estimate of h|lambda|
+  int stiff = 0;        ///< iasti
+  int nonStiff = 0;     ///< nonsti
+};
+
 /// Work vectors for one integration, allocated once so the step loop never
 /// allocates.
 struct Dopri5Work {
@@ -142,10 +180,12 @@ int nonFiniteComponent(int n, const Dopri5Work &w) {
 
 } // namespace
 
-int runDopri5(IntegrationProblem &p, double *x, eqc_stats &stats) {
+int runDopri5(IntegrationProblem &p, double *x, eqc_stats &stats,
+              bool detectStiffness) {
   const int n = p.n;
   const eqc_options &opt = p.opt;
   Dopri5Work w(n);
+  StiffnessDetector stiffness;
   OutputGrid grid(opt.t_start, opt.t_end, opt.interval, opt.output_origin);
 
   double t = opt.t_start;
@@ -210,6 +250,9 @@ int runDopri5(IntegrationProblem &p, double *x, eqc_stats &stats) {
       fac = std::clamp(fac / Safety, 1.0 / FacMax, 1.0 / FacMin);
       double hNew = h / fac;
       facOld = std::max(err, 1e-4);
+      // w.stage still holds the sixth stage's state here.
+      const bool stiff = detectStiffness &&
+                         stiffness.accepted(n, h, w.stage, w.xNew, w.k6, w.k7);
 
       const double tOld = t;
       const double hTaken = tNew - tOld;
@@ -233,7 +276,7 @@ int runDopri5(IntegrationProblem &p, double *x, eqc_stats &stats) {
           }
         return rc;
       }
-      if (changed && !last) {
+      if (changed && !last && !stiff) {
         // The FSAL stage belongs to the state before the hook; the next step
         // must start from f at the state the hook left.
         if (int rc = p.rhs(t, x, w.k1))
@@ -263,6 +306,8 @@ int runDopri5(IntegrationProblem &p, double *x, eqc_stats &stats) {
       }
       if (last)
         return EQC_OK;
+      if (stiff)
+        return StiffnessDetected;
 
       hNew = std::min(hNew, opt.h_max);
       if (rejected)

@@ -39,6 +39,7 @@ bool optionsValid(const eqc_options &opt) {
   case EQC_METHOD_DOPRI5:
   case EQC_METHOD_DOP853:
   case EQC_METHOD_RADAU5:
+  case EQC_METHOD_AUTO:
     return isFinite(opt.rtol) && opt.rtol > 0 && isFinite(opt.atol) &&
            opt.atol >= 0 && isFinite(opt.h_init) && opt.h_init >= 0 &&
            isFinite(opt.h_max) && opt.h_max >= 0;
@@ -59,6 +60,8 @@ void resetStats(eqc_stats &stats, double tStart) {
   stats.jac_evals = 0;
   stats.lu_decompositions = 0;
   stats.newton_iterations = 0;
+  stats.method_used = -1;
+  stats.switch_time = NAN;
 }
 
 } // namespace
@@ -93,6 +96,9 @@ extern "C" int eqc_integrate_ex(int n, eqc_rhs_fn f, void *f_user,
       effective.max_steps = DefaultMaxSteps;
     if (effective.h_max == 0)
       effective.h_max = effective.t_end - effective.t_start;
+    st.method_used = effective.method;
+    if (effective.method == EQC_METHOD_AUTO)
+      return runAuto(problem, x, st);
     if (effective.method == EQC_METHOD_DOPRI5)
       return runDopri5(problem, x, st);
     if (effective.method == EQC_METHOD_DOP853)

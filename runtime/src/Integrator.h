@@ -68,6 +68,13 @@ public:
     return code == 0 ? EQC_OK : EQC_ERR_STOPPED;
   }
 
+  /// Treats t as already reported, so that a method taking over at t (auto's
+  /// switch) does not emit it again, nor emit it at all when it is off the grid.
+  void markEmitted(double t) {
+    hasLast = true;
+    lastTime = t;
+  }
+
 private:
   eqc_output_fn fn;
   void *user;
@@ -280,9 +287,17 @@ inline int initialStep(IntegrationProblem &p, double t, const double *x,
 /// stats.t_reached hold the last valid state and time, also on failure.
 int runFixedStep(IntegrationProblem &p, double *x, eqc_stats &stats);
 
+/// Internal result of runDopri5 with stiffness detection: the problem became
+/// stiff. Never returned through the C ABI.
+constexpr int StiffnessDetected = -1;
+
 /// Integrates with Dormand-Prince 5(4), PI step control and dense output.
-/// Requires and ensures the same as runFixedStep.
-int runDopri5(IntegrationProblem &p, double *x, eqc_stats &stats);
+/// Requires and ensures the same as runFixedStep. With detectStiffness, runs
+/// Hairer's stiffness test after every accepted step and, once it fires, stops
+/// after that step (hooked, its outputs emitted) with StiffnessDetected; x and
+/// stats.t_reached then hold that step's state and time (t_reached < t_end).
+int runDopri5(IntegrationProblem &p, double *x, eqc_stats &stats,
+              bool detectStiffness = false);
 
 /// Integrates with Hairer's DOP853 (order 8, error estimators of order 5 and
 /// 3), step control and dense output of order 7.
@@ -293,6 +308,11 @@ int runDop853(IntegrationProblem &p, double *x, eqc_stats &stats);
 /// Newton with kept Jacobian and LU factors, dense output of order 3).
 /// Requires and ensures the same as runFixedStep.
 int runRadau5(IntegrationProblem &p, double *x, eqc_stats &stats);
+
+/// Integrates with dopri5 until Hairer's stiffness test fires, then with radau5
+/// from that state to t_end (see EQC_METHOD_AUTO); sets stats.method_used and
+/// stats.switch_time. Requires and ensures the same as runFixedStep.
+int runAuto(IntegrationProblem &p, double *x, eqc_stats &stats);
 
 } // namespace eqc::rt
 

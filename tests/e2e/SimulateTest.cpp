@@ -130,6 +130,21 @@ TEST(Simulate, Radau5SolvesVanDerPolMu1e6) {
   EXPECT_NEAR(last[2] / -0.8928097010247975, 1, 1e-4);
 }
 
+TEST(Simulate, AutoSwitchesToRadau5OnRoberAndNotOnTheOscillator) {
+  std::string dir = scratchDir("auto");
+  RunResult r = runEqc("simulate " + example("rober.eq") + " --method auto --rtol 1e-6 --atol 1e-10 --stats -o out.csv", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  EXPECT_NE(r.stderrText.find("auto: dopri5, then radau5 from time 0.04"), std::string::npos) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  const auto &last = csv.rows.back();
+  EXPECT_NEAR(last[1] / 0.2083340149701255e-07, 1, 1e-4);
+  EXPECT_NEAR(last[3] / 0.9999999791665050, 1, 1e-9);
+  EXPECT_LT(statsSteps(r.stderrText, "auto"), 2000);
+  RunResult o = runEqc("simulate " + example("oscillator.eq") + " --method auto --stats -o osc.csv", dir);
+  ASSERT_EQ(o.exitCode, 0) << o.stderrText;
+  EXPECT_NE(o.stderrText.find("auto: dopri5 throughout"), std::string::npos) << o.stderrText;
+}
+
 TEST(Simulate, VarsSelectsColumnsIncludingDerivatives) {
   std::string dir = scratchDir("osc_vars");
   RunResult r = runEqc("simulate " + example("oscillator.eq") + " --vars 'a,der(x)' --t-end 1 -o out.csv", dir);

@@ -38,8 +38,10 @@ typedef enum eqc_method {
                               output of order 7 */
   EQC_METHOD_BEULER = 5, /**< backward Euler, fixed step, order 1, each step solved by
                               simplified Newton (see eqc_integrate_ex) */
-  EQC_METHOD_RADAU5 = 6  /**< Hairer & Wanner's RADAU5: Radau IIA, order 5, stiffly accurate,
+  EQC_METHOD_RADAU5 = 6, /**< Hairer & Wanner's RADAU5: Radau IIA, order 5, stiffly accurate,
                               variable step, dense output of order 3 (see eqc_integrate_ex) */
+  EQC_METHOD_AUTO = 7    /**< dopri5 until stiffness is detected, then radau5 to t_end (see
+                              eqc_integrate_ex) */
 } eqc_method;
 
 /** Integrator options; fill with eqc_options_default() and change what you need. */
@@ -53,7 +55,7 @@ typedef struct eqc_options {
   double h_init;         /**< variable-step: first step, 0 = automatic (Hairer's algorithm) */
   double h_max;          /**< variable-step: largest step, 0 = t_end - t_start */
   long max_steps;        /**< limit on steps (accepted + rejected), 0 = 10^7 */
-  double output_origin;  /**< dopri5, dop853, radau5: grid times are output_origin + k*interval
+  double output_origin;  /**< dopri5, dop853, radau5, auto: grid times are output_origin + k*interval
                               (NaN = t_start), so a restarted integration keeps the grid of the
                               first one */
 } eqc_options;
@@ -78,6 +80,10 @@ typedef struct eqc_stats {
                                counts its real and its complex matrix as one each */
   long newton_iterations; /**< Newton iterations, one linear solve each (beuler; radau5: one
                                real and one complex solve each) */
+  int method_used;        /**< the method that ran last: opt->method, except auto, which gives
+                               EQC_METHOD_DOPRI5 or, after a switch, EQC_METHOD_RADAU5; -1 when
+                               the arguments were rejected */
+  double switch_time;     /**< auto: time of the switch to radau5; NaN without a switch */
 } eqc_stats;
 
 /**
@@ -186,7 +192,17 @@ typedef int (*eqc_jac_fn)(void *user, double t, const double *x, double *jac);
  * stops it with EQC_ERR_SINGULAR; error-test rejections give EQC_ERR_STEP_UNDERFLOW. Outputs
  * between steps come from the collocation polynomial. A failing f or jac gives EQC_ERR_RHS with
  * rhs_code set; x and stats->t_reached hold the last accepted step (after a failing hook, as
- * eqc_integrate_with_hook says). Other methods ignore jac.
+ * eqc_integrate_with_hook says).
+ *
+ * auto starts with dopri5 and runs Hairer's stiffness test (dopri5.f) after every accepted
+ * step: h |lambda| is estimated as h ||f(x_new) - f(s6)|| / ||x_new - s6|| from the last two
+ * stages (s6 the sixth stage's state); when it exceeds 3.25 on 15 accepted steps, counted
+ * until 6 steps below it reset the count, the problem is stiff. Then radau5 (with jac, rtol,
+ * atol, h_max and the remaining max_steps; its first step chosen automatically) continues
+ * from that step's state and time to t_end. Outputs keep the grid of t_start (or
+ * output_origin) and no time is reported twice; the hook sees every accepted step of both
+ * methods. There is no switch back to dopri5. stats sum both phases; method_used and
+ * switch_time tell which method finished and when it took over. Other methods ignore jac.
  */
 int eqc_integrate_ex(int n, eqc_rhs_fn f, void *f_user, eqc_jac_fn jac, void *jac_user, double *x,
                      const eqc_options *opt, eqc_output_fn out, void *out_user, eqc_step_fn hook,

@@ -12,22 +12,12 @@
 
 using eqc::test::makeOptions;
 using eqc::test::Recorder;
+using eqc::test::Lambda;
+using eqc::test::linearDecay;
+using eqc::test::oscillator;
 
 namespace {
 
-constexpr double Lambda = -0.7;
-
-int linearDecay(void *, double, const double *x, double *dxdt) {
-  dxdt[0] = Lambda * x[0];
-  return 0;
-}
-
-/// x'' = -x as a first-order system; x(0) = (1, 0) gives (cos t, -sin t).
-int oscillator(void *, double, const double *x, double *dxdt) {
-  dxdt[0] = x[1];
-  dxdt[1] = -x[0];
-  return 0;
-}
 
 /// y' = sum_k (k+1) c_k t^k for k < degree, so y = sum_k c_k t^(k+1) has the
 /// given degree; the coefficients make every power matter.

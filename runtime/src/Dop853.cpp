@@ -226,7 +226,6 @@ constexpr double Expo1 = 1.0 / 8.0 - Beta * 0.2;
 constexpr double Safety = 0.9;
 constexpr double FacMin = 0.333; // fac1: the step shrinks at most by 3 per step
 constexpr double FacMax = 6.0;   // fac2: and grows at most by 6
-constexpr double NonFiniteShrink = 0.1;
 constexpr int DenseCoefficients = 8;
 
 /// Work vectors for one integration, allocated once so the step loop never
@@ -391,15 +390,8 @@ int runDop853(IntegrationProblem &p, double *x, eqc_stats &stats) {
       bad = firstNonFinite(n, w.k[FsalStage]);
     }
     if (bad >= 0 || std::isnan(err)) {
-      // Often a step that left the model's domain; a much shorter step may
-      // stay inside it.
-      ++stats.rejected;
-      rejected = true;
-      h *= NonFiniteShrink;
-      if (h < minStep(t)) {
-        stats.failed_component = bad >= 0 ? bad : 0;
-        return EQC_ERR_NONFINITE;
-      }
+      if (int rc = rejectNonFiniteStep(h, t, bad, rejected, stats))
+        return rc;
       continue;
     }
 

@@ -38,7 +38,6 @@ constexpr double Expo1 = 0.2 - Beta * 0.75;
 constexpr double Safety = 0.9;
 constexpr double FacMin = 0.2;  // fac1: the step shrinks at most by 5 per step
 constexpr double FacMax = 10.0; // fac2: and grows at most by 10
-constexpr double NonFiniteShrink = 0.1;
 
 // Hairer's stiffness test (dopri5.f, iasti/nonsti), run after every accepted
 // step: h|lambda| beyond the stability boundary on StiffSteps accepted steps,
@@ -230,15 +229,8 @@ int runDopri5(IntegrationProblem &p, double *x, eqc_stats &stats,
 
     int bad = nonFiniteComponent(n, w);
     if (bad >= 0 || std::isnan(err)) {
-      // Often a step that left the model's domain; a much shorter step may stay
-      // inside it.
-      ++stats.rejected;
-      rejected = true;
-      h *= NonFiniteShrink;
-      if (h < minStep(t)) {
-        stats.failed_component = bad >= 0 ? bad : 0;
-        return EQC_ERR_NONFINITE;
-      }
+      if (int rc = rejectNonFiniteStep(h, t, bad, rejected, stats))
+        return rc;
       continue;
     }
 

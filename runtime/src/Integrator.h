@@ -236,6 +236,21 @@ inline double minStep(double t) {
   return 10.0 * DBL_EPSILON * std::max(1.0, std::fabs(t));
 }
 
+/// Rejects a step that produced NaN or Inf (component `bad`, or -1 for the error estimate): such a
+/// step often left the model's domain, and a much shorter one may stay inside it. Returns EQC_OK
+/// to retry with the shorter h, or EQC_ERR_NONFINITE once h falls below minStep(t).
+inline int rejectNonFiniteStep(double &h, double t, int bad, bool &rejected, eqc_stats &stats) {
+  constexpr double NonFiniteShrink = 0.1;
+  ++stats.rejected;
+  rejected = true;
+  h *= NonFiniteShrink;
+  if (h < minStep(t)) {
+    stats.failed_component = bad >= 0 ? bad : 0;
+    return EQC_ERR_NONFINITE;
+  }
+  return EQC_OK;
+}
+
 /// Ratio e / sk that tolerates sk == 0 (atol == 0 at a zero state): exact zero
 /// error stays zero.
 inline double scaled(double e, double sk) { return e == 0.0 ? 0.0 : e / sk; }

@@ -3,6 +3,7 @@
 
 #include "backend/ModelAbi.h"
 #include "middle/ExprOps.h"
+#include "middle/JacobianPattern.h"
 
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Intrinsics.h>
@@ -84,9 +85,10 @@ public:
       : flat(flat), model(model), ctx(c), types(c), symbols(symbols),
         module(std::make_unique<llvm::Module>(flat.modelName, c)), diff(*flat.ctx) {}
 
-  std::unique_ptr<llvm::Module> run(ModelPart part) {
+  std::unique_ptr<llvm::Module> run(ModelPart part, SparsityPattern *jacobianPattern) {
     if (part == ModelPart::Jacobian) {
-      emitJacobian();
+      SparsityPattern unused;
+      emitJacobian(jacobianPattern ? *jacobianPattern : unused);
       emitInvariantJacobian(symbols.invariantJac, model.invariants.residuals);
       emitInvariantJacobian(symbols.initialConstraintsJac, model.initialConstraints.residuals);
       return std::move(module);
@@ -320,113 +322,113 @@ private:
     return f;
   }
 
-  /// Forward-mode tangents through the evaluation sequence, one column per state; only the steps
-  /// that depend on that state are visited, so the cost follows the Jacobian's structure.
-  void emitJacobian() {
+  /// Forward-mode tangents through the evaluation sequence, one column per state, written as the
+  /// values of the structural pattern (compressed sparse columns); only the steps that depend on
+  /// a state are visited, so the cost follows the Jacobian's structure. Columns are emitted into
+  /// internal functions of about kStepsPerFunction steps each, as the sequence functions are.
+  void emitJacobian(SparsityPattern &pattern) {
     auto *type = llvm::FunctionType::get(types.i32, {types.f64, types.f64ptr, types.f64ptr, types.f64ptr, types.f64ptr, types.f64ptr}, false);
     llvm::Function *f = newFunction(symbols.jac, type, false);
-    auto args = f->arg_begin();
-    Frame frame{&*args, &*(args + 1), &*(args + 2), &*(args + 3), &*(args + 4)};
-    Value *jac = &*(args + 5);
-    FunctionEmitter fe(*this, f, frame);
-    auto &b = fe.b();
-    const size_t n = model.states.size();
-    if (n)
-      b.CreateMemSet(jac, b.getInt8(0), b.getInt64(n * n * 8), llvm::MaybeAlign(8));
+    llvm::IRBuilder<> top(&f->back());
+    std::vector<Value *> args;
+    for (auto &arg : f->args())
+      args.push_back(&arg);
 
-    for (auto [to, from] : model.chainCopies)
-      b.CreateStore(llvm::ConstantFP::get(types.f64, 1.0), b.CreateConstGEP1_64(types.f64, jac, to * n + from));
     const CausalSystem &cs = model.ode;
-    // Variables read by each step, and the steps reading each variable.
-    std::vector<std::vector<int>> reads(cs.steps.size());
-    std::unordered_map<int, std::vector<int>> readers;
-    for (size_t s = 0; s < cs.steps.size(); ++s) {
-      const CausalStep &step = cs.steps[s];
-      std::vector<int> vars;
-      if (step.loop < 0)
-        vars = collectVars(step.value);
-      else
-        for (const Expr *r : cs.loops[step.loop].residuals)
-          for (int v : collectVars(r))
-            vars.push_back(v);
-      std::sort(vars.begin(), vars.end());
-      vars.erase(std::unique(vars.begin(), vars.end()), vars.end());
-      for (int v : vars)
-        if (flat.vars[v].role != VarRole::Parameter)
-          readers[v].push_back(static_cast<int>(s));
-      reads[s] = std::move(vars);
-    }
-    auto targets = [&](const CausalStep &step) {
-      return step.loop < 0 ? std::vector<int>{step.var} : cs.loops[step.loop].vars;
-    };
+    StepDependencies deps(flat, cs);
+    pattern = odeJacobianPattern(flat, model, deps);
+    const size_t n = model.states.size();
     auto *linsolveType = llvm::FunctionType::get(types.i32, {types.i32, types.f64ptr, types.f64ptr, types.i32}, false);
     llvm::Function *linsolve = declareExternal("eqc_linsolve", linsolveType);
-    std::vector<int> mark(cs.steps.size(), -1);
+
+    llvm::Function *part = nullptr;
+    std::unique_ptr<FunctionEmitter> fe;
+    size_t partSteps = 0, parts = 0;
+    auto finishPart = [&]() {
+      if (!part)
+        return;
+      fe->b().CreateRet(fe->b().getInt32(0));
+      Value *status = top.CreateCall(part, args);
+      llvm::BasicBlock *fail = llvm::BasicBlock::Create(ctx, "fail", f);
+      llvm::BasicBlock *ok = llvm::BasicBlock::Create(ctx, "ok", f);
+      top.CreateCondBr(top.CreateICmpNE(status, top.getInt32(0)), fail, ok);
+      top.SetInsertPoint(fail);
+      top.CreateRet(status);
+      top.SetInsertPoint(ok);
+      part = nullptr;
+      fe.reset();
+    };
+    std::vector<int> affected;
     for (size_t j = 0; j < n; ++j) {
-      std::unordered_map<int, Value *> tangent{{model.states[j], llvm::ConstantFP::get(types.f64, 1.0)}};
-      // Steps reachable from x_j, in evaluation order.
-      std::vector<int> affected, work{model.states[j]};
-      while (!work.empty()) {
-        int v = work.back();
-        work.pop_back();
-        auto it = readers.find(v);
-        if (it == readers.end())
-          continue;
-        for (int s : it->second)
-          if (mark[s] != static_cast<int>(j)) {
-            mark[s] = static_cast<int>(j);
-            affected.push_back(s);
-            for (int t : targets(cs.steps[s]))
-              work.push_back(t);
-          }
+      deps.reachableSteps(model.states[j], affected);
+      if (part && partSteps + affected.size() > kStepsPerFunction)
+        finishPart();
+      if (!part) {
+        part = newFunction(symbols.jac + "_part" + std::to_string(parts++), type, true);
+        part->addFnAttr(llvm::Attribute::NoInline);
+        auto pa = part->arg_begin();
+        fe = std::make_unique<FunctionEmitter>(*this, part, Frame{&*pa, &*(pa + 1), &*(pa + 2), &*(pa + 3), &*(pa + 4)});
+        partSteps = 0;
       }
-      std::sort(affected.begin(), affected.end());
-      auto chain = [&](const Expr *e, const std::vector<int> &vars, const std::vector<int> &skip) -> Value * {
-        Value *sum = nullptr;
-        for (int u : vars) {
-          auto t = tangent.find(u);
-          if (t == tangent.end() || std::find(skip.begin(), skip.end(), u) != skip.end())
-            continue;
-          const Expr *partial = diff.diff(e, u);
-          if (partial->isConst(0))
-            continue;
-          Value *term = b.CreateFMul(fe.emit(partial), t->second);
-          sum = sum ? b.CreateFAdd(sum, term) : term;
-        }
-        return sum;
-      };
-      for (int s : affected) {
-        const CausalStep &step = cs.steps[s];
-        if (step.loop < 0) {
-          if (Value *t = chain(step.value, reads[s], {}))
-            tangent[step.var] = t;
-          continue;
-        }
-        // J_w w' = -Σ ∂F/∂u u' for the loop unknowns w.
-        const AlgebraicLoop &loop = cs.loops[step.loop];
-        int m = static_cast<int>(loop.vars.size());
-        llvm::IRBuilder<> entry(&f->getEntryBlock(), f->getEntryBlock().begin());
-        Value *mat = entry.CreateAlloca(types.f64, b.getInt32(m * m));
-        Value *rhs = entry.CreateAlloca(types.f64, b.getInt32(m));
-        for (int k = 0; k < m * m; ++k)
-          b.CreateStore(fe.emit(loop.jacobian[k]), b.CreateConstGEP1_64(types.f64, mat, k));
-        for (int i = 0; i < m; ++i) {
-          Value *t = chain(loop.residuals[i], reads[s], loop.vars);
-          Value *v = t ? b.CreateFNeg(t) : llvm::ConstantFP::get(types.f64, 0.0);
-          b.CreateStore(v, b.CreateConstGEP1_64(types.f64, rhs, i));
-        }
-        Value *status = b.CreateCall(linsolve, {b.getInt32(m), mat, rhs, b.getInt32(1)});
-        fe.returnIfFailed(status, b.getInt32(EQC_MODEL_LOOP_FAILURE_BASE + step.loop));
-        for (int i = 0; i < m; ++i)
-          tangent[loop.vars[i]] = b.CreateLoad(types.f64, b.CreateConstGEP1_64(types.f64, rhs, i));
-      }
-      for (size_t i = 0; i < n; ++i) {
-        auto t = tangent.find(flat.vars[model.states[i]].derivative);
-        if (t != tangent.end())
-          b.CreateStore(t->second, b.CreateConstGEP1_64(types.f64, jac, i * n + j));
-      }
+      partSteps += affected.size() + 1;
+      emitJacobianColumn(*fe, part, static_cast<int>(j), affected, deps, pattern, linsolve);
     }
-    b.CreateRet(b.getInt32(0));
+    finishPart();
+    top.CreateRet(top.getInt32(0));
+  }
+
+  /// Column j of the Jacobian into `values` (the last argument of `fn`) at the pattern's entries.
+  void emitJacobianColumn(FunctionEmitter &fe, llvm::Function *fn, int j, const std::vector<int> &affected,
+                          const StepDependencies &deps, const SparsityPattern &pattern, llvm::Function *linsolve) {
+    auto &b = fe.b();
+    const CausalSystem &cs = model.ode;
+    Value *values = &*(fn->arg_begin() + 5);
+    std::unordered_map<int, Value *> tangent{{model.states[j], llvm::ConstantFP::get(types.f64, 1.0)}};
+    auto chain = [&](const Expr *e, const std::vector<int> &vars, const std::vector<int> &skip) -> Value * {
+      Value *sum = nullptr;
+      for (int u : vars) {
+        auto t = tangent.find(u);
+        if (t == tangent.end() || std::find(skip.begin(), skip.end(), u) != skip.end())
+          continue;
+        const Expr *partial = diff.diff(e, u);
+        if (partial->isConst(0))
+          continue;
+        Value *term = b.CreateFMul(fe.emit(partial), t->second);
+        sum = sum ? b.CreateFAdd(sum, term) : term;
+      }
+      return sum;
+    };
+    for (int s : affected) {
+      const CausalStep &step = cs.steps[s];
+      if (step.loop < 0) {
+        if (Value *t = chain(step.value, deps.reads(s), {}))
+          tangent[step.var] = t;
+        continue;
+      }
+      // J_w w' = -Σ ∂F/∂u u' for the loop unknowns w.
+      const AlgebraicLoop &loop = cs.loops[step.loop];
+      int m = static_cast<int>(loop.vars.size());
+      llvm::IRBuilder<> entry(&fn->getEntryBlock(), fn->getEntryBlock().begin());
+      Value *mat = entry.CreateAlloca(types.f64, b.getInt32(m * m));
+      Value *rhs = entry.CreateAlloca(types.f64, b.getInt32(m));
+      for (int k = 0; k < m * m; ++k)
+        b.CreateStore(fe.emit(loop.jacobian[k]), b.CreateConstGEP1_64(types.f64, mat, k));
+      for (int i = 0; i < m; ++i) {
+        Value *t = chain(loop.residuals[i], deps.reads(s), loop.vars);
+        Value *v = t ? b.CreateFNeg(t) : llvm::ConstantFP::get(types.f64, 0.0);
+        b.CreateStore(v, b.CreateConstGEP1_64(types.f64, rhs, i));
+      }
+      Value *status = b.CreateCall(linsolve, {b.getInt32(m), mat, rhs, b.getInt32(1)});
+      fe.returnIfFailed(status, b.getInt32(EQC_MODEL_LOOP_FAILURE_BASE + step.loop));
+      for (int i = 0; i < m; ++i)
+        tangent[loop.vars[i]] = b.CreateLoad(types.f64, b.CreateConstGEP1_64(types.f64, rhs, i));
+    }
+    // A chain copy's derivative is a state: the seed itself (1) when it is states[j].
+    for (int k = pattern.colStart[j]; k < pattern.colStart[j + 1]; ++k) {
+      auto t = tangent.find(flat.vars[model.states[pattern.rowIndex[k]]].derivative);
+      Value *v = t != tangent.end() ? t->second : llvm::ConstantFP::get(types.f64, 0.0);
+      b.CreateStore(v, b.CreateConstGEP1_64(types.f64, values, k));
+    }
   }
 };
 
@@ -628,8 +630,9 @@ Value *FunctionEmitter::compute(const Expr *e) {
 } // namespace
 
 std::unique_ptr<llvm::Module> generateModelIR(FlatSystem &flat, const OdeModel &model, llvm::LLVMContext &context,
-                                              const ModelSymbols &symbols, ModelPart part) {
-  std::unique_ptr<llvm::Module> m = ModuleEmitter(flat, model, context, symbols).run(part);
+                                              const ModelSymbols &symbols, ModelPart part,
+                                              SparsityPattern *jacobianPattern) {
+  std::unique_ptr<llvm::Module> m = ModuleEmitter(flat, model, context, symbols).run(part, jacobianPattern);
   std::string err;
   llvm::raw_string_ostream os(err);
   if (llvm::verifyModule(*m, &os)) {

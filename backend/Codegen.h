@@ -2,6 +2,7 @@
 #pragma once
 
 #include "middle/FlatSystem.h"
+#include "middle/JacobianPattern.h"
 #include "middle/OdeModel.h"
 
 #include <memory>
@@ -28,9 +29,11 @@ struct ModelSymbols {
 enum class ModelPart { Simulation, Jacobian };
 
 /// Requires: a causalized OdeModel. Ensures: a verified module defining the functions of
-/// backend/ModelAbi.h under `symbols` (rhs and init, or jac), which call eqc_solve_block and
-/// eqc_linsolve of the runtime.
+/// backend/ModelAbi.h under `symbols` (rhs and init, or jac and the invariant Jacobians), which
+/// call eqc_solve_block and eqc_linsolve of the runtime; for ModelPart::Jacobian,
+/// `*jacobianPattern` (when given) receives the pattern whose values jac writes.
 std::unique_ptr<llvm::Module> generateModelIR(FlatSystem &flat, const OdeModel &model, llvm::LLVMContext &context,
-                                              const ModelSymbols &symbols, ModelPart part);
+                                              const ModelSymbols &symbols, ModelPart part,
+                                              SparsityPattern *jacobianPattern = nullptr);
 
 } // namespace eqc

@@ -24,6 +24,8 @@ struct JitModel::Impl {
   std::string jacSymbol, invariantJacSymbol, initialJacSymbol;
   eqc_model_jac_fn jac = nullptr;
   eqc_model_invjac_fn invariantJac = nullptr, initialJac = nullptr;
+  SparsityPattern pattern; ///< of jac's values, set when the Jacobian module is generated
+  bool havePattern = false;
   /// Generates and adds the Jacobian module on first use (IR generation is linear in the model but
   /// not free, and most runs never need a Jacobian).
   std::function<bool()> addJacobianModule;
@@ -50,6 +52,11 @@ struct JitModel::Impl {
 JitModel::~JitModel() = default;
 
 eqc_model_jac_fn JitModel::jacobian() { return impl->lookup(impl->jacSymbol, impl->jac); }
+const SparsityPattern *JitModel::jacobianPattern() {
+  if (!jacobian() || !impl->havePattern)
+    return nullptr;
+  return &impl->pattern;
+}
 eqc_model_invjac_fn JitModel::invariantJacobian() {
   return impl->lookup(impl->invariantJacSymbol, impl->invariantJac);
 }
@@ -120,8 +127,9 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
   std::unique_ptr<llvm::Module> simulation = generateModelIR(flat, model, *context, symbols, ModelPart::Simulation);
   // The Jacobian module is generated now only when its IR is to be printed, else on first use.
   std::unique_ptr<llvm::Module> jacobian;
+  SparsityPattern pattern;
   if (options.dumpIR)
-    jacobian = generateModelIR(flat, model, *context, symbols, ModelPart::Jacobian);
+    jacobian = generateModelIR(flat, model, *context, symbols, ModelPart::Jacobian, &pattern);
   if (options.timePhase)
     options.timePhase("codegen", seconds(start));
   if (options.dumpIR) {
@@ -222,12 +230,18 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
   result->impl->jacSymbol = symbols.jac;
   result->impl->invariantJacSymbol = symbols.invariantJac;
   result->impl->initialJacSymbol = symbols.initialConstraintsJac;
-  if (!options.dumpIR) {
+  if (options.dumpIR) {
+    result->impl->pattern = std::move(pattern);
+    result->impl->havePattern = true;
+  } else {
     // Requires (documented in Jit.h): `flat` and `model` outlive the JitModel.
     llvm::orc::LLJIT *raw = result->impl->jit.get();
-    result->impl->addJacobianModule = [&flat, &model, symbols, tsc, layout, triple, raw]() mutable {
+    JitModel::Impl *impl = result->impl.get();
+    result->impl->addJacobianModule = [&flat, &model, symbols, tsc, layout, triple, raw, impl]() mutable {
       auto lock = tsc.getLock();
-      std::unique_ptr<llvm::Module> m = generateModelIR(flat, model, *tsc.getContext(), symbols, ModelPart::Jacobian);
+      std::unique_ptr<llvm::Module> m =
+          generateModelIR(flat, model, *tsc.getContext(), symbols, ModelPart::Jacobian, &impl->pattern);
+      impl->havePattern = true;
       m->setDataLayout(layout);
       m->setTargetTriple(triple);
       if (auto err = raw->addIRModule(llvm::orc::ThreadSafeModule(std::move(m), tsc))) {

@@ -4,6 +4,7 @@
 
 #include "backend/ModelAbi.h"
 #include "middle/FlatSystem.h"
+#include "middle/JacobianPattern.h"
 #include "middle/OdeModel.h"
 
 #include <functional>
@@ -27,8 +28,12 @@ public:
   eqc_model_init_fn init = nullptr;
   eqc_model_inv_fn invariants = nullptr;
   eqc_model_inv_fn initialConstraints = nullptr; ///< invariants, then the initial equations
-  /// The ODE Jacobian, compiled on first use (most runs never need it); nullptr on failure.
+  /// The ODE Jacobian's values in the order of jacobianPattern(), compiled on first use (most
+  /// runs never need it); nullptr on failure.
   eqc_model_jac_fn jacobian();
+  /// The structure of jacobian()'s values (compressed sparse columns over the states); compiles
+  /// the Jacobian when needed; nullptr on failure.
+  const SparsityPattern *jacobianPattern();
   /// The Jacobian of the invariants, compiled on first use; nullptr on failure.
   eqc_model_invjac_fn invariantJacobian();
   /// The Jacobian of the initial constraints, compiled on first use; nullptr on failure.

@@ -13,9 +13,13 @@ extern "C" {
 typedef int (*eqc_model_rhs_fn)(double t, const double *x, double *dx, double *a, const double *p);
 /** Consistent initial values: states not fixed by start values, dx and a, at time t. */
 typedef int (*eqc_model_init_fn)(double t, double *x, double *dx, double *a, const double *p);
-/** J[i*n + j] = d f_i / d x_j at (t, x); requires that rhs was just evaluated at the same point. */
+/**
+ * The ODE Jacobian's structurally non-zero entries d f_i / d x_j at (t, x): values[k] for entry k
+ * of the model's sparsity pattern (compressed sparse columns, as eqc_sparsity of the runtime).
+ * Requires that rhs was just evaluated at the same point.
+ */
 typedef int (*eqc_model_jac_fn)(double t, const double *x, const double *dx, const double *a,
-                                const double *p, double *jac);
+                                const double *p, double *values);
 
 /** The hidden constraints g(t, x) of an index-reduced model (g has one entry per invariant). */
 typedef int (*eqc_model_inv_fn)(double t, const double *x, const double *p, double *g);

@@ -101,7 +101,7 @@ int rhsCallback(void *user, double t, const double *x, double *dx) {
   return code;
 }
 
-int jacCallback(void *user, double t, const double *x, double *jac) {
+int jacCallback(void *user, double t, const double *x, double *values) {
   auto *s = static_cast<RunState *>(user);
   eqc_model_jac_fn fn = s->jit->jacobian();
   if (!fn)
@@ -109,7 +109,26 @@ int jacCallback(void *user, double t, const double *x, double *jac) {
   // The generated Jacobian reads the algebraic variables and derivatives at (t, x).
   if (int code = s->jit->rhs(t, x, s->scratchDx.data(), s->a.data(), s->p.data()))
     return code;
-  return fn(t, x, s->scratchDx.data(), s->a.data(), s->p.data(), jac);
+  return fn(t, x, s->scratchDx.data(), s->a.data(), s->p.data(), values);
+}
+
+static int prepareJacobian(void *user, eqc_jacobian *jac) {
+  auto *s = static_cast<RunState *>(user);
+  const SparsityPattern *pattern = s->jit->jacobianPattern();
+  if (!pattern)
+    return 1;
+  s->sparsity = {static_cast<int>(pattern->nnz()), pattern->colStart.data(), pattern->rowIndex.data()};
+  jac->pattern = &s->sparsity;
+  jac->sparse = jacCallback;
+  return 0;
+}
+
+eqc_jacobian modelJacobian(RunState &s) {
+  eqc_jacobian jac{};
+  jac.user = &s;
+  jac.prepare = prepareJacobian;
+  jac.solver = s.linearSolver;
+  return jac;
 }
 
 static void appendNumber(std::string &line, double v) {

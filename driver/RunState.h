@@ -23,6 +23,9 @@ struct RunState {
   JitModel *jit;
   std::vector<double> p, a, scratchDx;
   int rhsCode = 0;
+  // The generated Jacobian (compiled when an implicit method first needs it).
+  eqc_linear_solver linearSolver = EQC_LINEAR_AUTO;
+  eqc_sparsity sparsity{};
   // Output.
   std::FILE *file = nullptr;
   std::vector<int> columns;                 ///< variables written, after time
@@ -88,8 +91,12 @@ void gather(const OdeModel &m, const double *x, const double *dx, const double *
 
 /// eqc_rhs_fn over the active mode's generated rhs.
 int rhsCallback(void *user, double t, const double *x, double *dx);
-/// eqc_jac_fn over the active mode's generated ODE Jacobian (evaluates rhs at the point first).
-int jacCallback(void *user, double t, const double *x, double *jac);
+/// eqc_sparse_jac_fn over the active mode's generated ODE Jacobian (evaluates rhs at the point
+/// first).
+int jacCallback(void *user, double t, const double *x, double *values);
+/// The Jacobian description for the runtime: the active mode's generated sparse Jacobian and its
+/// pattern, compiled when an implicit method first needs them; s.linearSolver picks the solver.
+eqc_jacobian modelJacobian(RunState &s);
 /// eqc_output_fn: one CSV row (and the invariant residual) per output time.
 int outputCallback(void *user, double t, const double *x);
 /// eqc_step_fn: stabilization by projection onto the invariants.

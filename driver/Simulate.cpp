@@ -55,6 +55,15 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
     err << "eqc: error: unknown method '" << opt.method << "' (known: euler, heun, rk4, beuler, dopri5, dop853, radau5, auto)\n";
     return ExitUsage;
   }
+  eqc_linear_solver linearSolver = EQC_LINEAR_AUTO;
+  if (opt.linearSolver == "dense")
+    linearSolver = EQC_LINEAR_DENSE;
+  else if (opt.linearSolver == "sparse")
+    linearSolver = EQC_LINEAR_SPARSE;
+  else if (opt.linearSolver != "auto") {
+    err << "eqc: error: unknown linear solver '" << opt.linearSolver << "' (known: auto, dense, sparse)\n";
+    return ExitUsage;
+  }
   o.t_start = !std::isnan(opt.tStart) ? opt.tStart : ex.hasStartTime ? ex.startTime : 0.0;
   o.t_end = !std::isnan(opt.tEnd) ? opt.tEnd : ex.stopTime > 0 ? ex.stopTime : o.t_start + 1.0;
   if (!(o.t_end > o.t_start)) {
@@ -78,6 +87,7 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
   // Output columns.
   RunState s;
   s.jit = c.jit.get();
+  s.linearSolver = linearSolver;
   s.slots = &model.slots;
   std::vector<std::string> header{"time"};
   if (opt.vars.empty()) {
@@ -164,8 +174,9 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
       return failed;
   } else {
     bool project = projector && model.stabilization == Stabilization::Projection;
-    status = eqc_integrate_ex(static_cast<int>(x.size()), rhsCallback, &s, jacCallback, &s, x.data(), &o,
-                                     outputCallback, &s, project ? projectionHook : nullptr, &s, &stats);
+    eqc_jacobian jacobian = modelJacobian(s);
+    status = eqc_integrate_jac(static_cast<int>(x.size()), rhsCallback, &s, &jacobian, x.data(), &o, outputCallback,
+                               &s, project ? projectionHook : nullptr, &s, &stats);
   }
   finishProgress(s);
   double integrateSeconds = std::chrono::duration<double>(Clock::now() - t0).count();
@@ -177,6 +188,13 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
       err << ", " << stats.jac_evals << " Jacobians, " << stats.lu_decompositions << " LU decompositions, "
           << stats.newton_iterations << " Newton iterations";
     err << "\n";
+    if (stats.linear_solver != EQC_LINEAR_AUTO)
+      err << "linear algebra: "
+          << (stats.linear_solver == EQC_LINEAR_SPARSE
+                  ? "sparse LU (" + std::to_string(s.sparsity.nnz) + " structural non-zeros of " +
+                        std::to_string(x.size()) + " x " + std::to_string(x.size()) + ")"
+                  : std::string("dense LU"))
+          << "\n";
     if (o.method == EQC_METHOD_AUTO)
       err << (std::isnan(stats.switch_time) ? std::string("auto: dopri5 throughout (no stiffness detected)")
                                             : "auto: dopri5, then radau5 from time " + brief(stats.switch_time) +

@@ -15,7 +15,8 @@ namespace eqc {
 
 struct SimulateOptions {
   std::string output;   ///< CSV path; "-" for stdout
-  std::string method = "dopri5";
+  std::string method = "auto";
+  std::string linearSolver = "auto"; ///< implicit methods: auto | dense | sparse
   double tStart = NAN, tEnd = NAN, interval = NAN, dt = NAN, rtol = NAN, atol = NAN;
   long maxSteps = 0;
   std::vector<std::string> vars; ///< columns; empty: every declared unknown

@@ -92,8 +92,9 @@ int integrateWithStateSelection(Compilation &c, RunState &s, DummyRun &dummy, co
     if (segment > 0)
       s.skipOutputAt = t;
     eqc_stats seg;
-    status = eqc_integrate_ex(static_cast<int>(x.size()), rhsCallback, &s, jacCallback, &s, x.data(),
-                              &segmentOptions, outputCallback, &s, dummyHook, &s, &seg);
+    eqc_jacobian jacobian = modelJacobian(s);
+    status = eqc_integrate_jac(static_cast<int>(x.size()), rhsCallback, &s, &jacobian, x.data(), &segmentOptions,
+                               outputCallback, &s, dummyHook, &s, &seg);
     stats.steps += seg.steps;
     stats.rejected += seg.rejected;
     stats.rhs_evals += seg.rhs_evals;
@@ -102,6 +103,8 @@ int integrateWithStateSelection(Compilation &c, RunState &s, DummyRun &dummy, co
     stats.lu_decompositions += seg.lu_decompositions;
     stats.newton_iterations += seg.newton_iterations;
     stats.method_used = seg.method_used;
+    if (seg.linear_solver != EQC_LINEAR_AUTO)
+      stats.linear_solver = seg.linear_solver;
     if (std::isnan(stats.switch_time) && !std::isnan(seg.switch_time))
       stats.switch_time = seg.switch_time;
     stats.t_reached = seg.t_reached;

@@ -48,15 +48,19 @@ row (time and every unknown by default). Defaults come from annotation(experimen
 
 options:
   -o, --output FILE    CSV output file, '-' for stdout (default: <Model>.csv)
-  --method M           euler | heun | rk4 | beuler (fixed step; beuler: backward Euler with the
-                       generated Jacobian, for stiff models) | dopri5 (default) | dop853 (variable
-                       step, dense output) | radau5 (stiff, variable step, generated Jacobian) |
-                       auto (dopri5, switching to radau5 where stiffness is detected)
+  --method M           auto (default: dopri5, switching to radau5 where stiffness is detected) |
+                       euler | heun | rk4 | beuler (fixed step; beuler: backward Euler with the
+                       generated Jacobian, for stiff models) | dopri5 | dop853 (variable step,
+                       dense output) | radau5 (stiff, variable step, generated Jacobian)
+  --linear-solver L    auto (default) | dense | sparse: the Newton matrices of beuler and radau5;
+                       auto takes the sparse LU for 64 or more states with at most 10% of the
+                       Jacobian's entries structurally non-zero
   --dt H               step size of the fixed-step methods (default: min(interval, span/100))
   --t-start T          start time (default: StartTime or 0)
   --t-end T            stop time (default: StopTime or start + 1)
   --interval H         output spacing (default: Interval or span/500)
-  --rtol R, --atol A   tolerances of dopri5 (default: Tolerance or 1e-6; atol = rtol)
+  --rtol R, --atol A   tolerances of the variable-step methods (default: Tolerance or 1e-6;
+                       atol = rtol)
   --max-steps N        limit on the number of steps
   --vars a,b,der(x)    the columns to write (default: all unknowns)
   -p NAME=VALUE        override a parameter (repeatable)
@@ -198,6 +202,10 @@ int parseArgs(int argc, char **argv, Args &args) {
       if (!next(v))
         break;
       args.simulate.method = v;
+    } else if (sim && a == "--linear-solver") {
+      if (!next(v))
+        break;
+      args.simulate.linearSolver = v;
     } else if (sim && a == "--dt") {
       if (!num(args.simulate.dt))
         break;

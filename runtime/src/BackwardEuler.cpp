@@ -23,35 +23,19 @@ constexpr double StepChangeTolerance = 1e-6;
 } // namespace
 
 BackwardEulerSolver::BackwardEulerSolver(IntegrationProblem &p, eqc_stats &stats)
-    : p(p), stats(stats), n(p.n), fz(n), residual(n), dz(n), perturbed(n), fPerturbed(n), jacobian(n, n),
-      newtonMatrix(n, n), lu(n) {}
+    : p(p), stats(stats), n(p.n), fz(n), residual(n), dz(n), jacobian(n, p.jacobian, stats), lu(jacobian) {}
 
 int BackwardEulerSolver::updateJacobian(double t, const double *z) {
   haveJacobian = true;
   factoredStep = 0.0;
-  if (p.jacobian.available())
-    return p.jacobian(t, z, jacobian.data());
-  // Forward differences; the increment actually represented is used, so the
-  // quotient carries no extra rounding of delta.
-  std::copy(z, z + n, perturbed.data());
-  for (int j = 0; j < n; ++j) {
-    const double delta = (z[j] + std::sqrt(DBL_EPSILON) * std::max(std::fabs(z[j]), 1.0)) - z[j];
-    perturbed[j] = z[j] + delta;
-    int rc = p.rhs(t, perturbed.data(), fPerturbed.data());
-    perturbed[j] = z[j];
-    if (rc != EQC_OK)
-      return rc;
-    for (int i = 0; i < n; ++i)
-      jacobian(i, j) = (fPerturbed[i] - fz[i]) / delta;
-  }
-  return EQC_OK;
+  return jacobian.evaluate(p.rhs, t, z, fz.data(), nullptr);
 }
 
 int BackwardEulerSolver::factor(double h) {
-  newtonMatrix = -h * jacobian;
-  newtonMatrix.diagonal().array() += 1.0;
+  // I - h J = h (I/h - J): the shifted matrix's factors serve, with the
+  // residual divided by h.
   ++stats.lu_decompositions;
-  int rc = factorDense(lu, newtonMatrix);
+  int rc = lu.factor(1.0 / h);
   factoredStep = rc == EQC_OK ? h : 0.0;
   return rc;
 }
@@ -83,8 +67,8 @@ int BackwardEulerSolver::step(double tNew, double h, const double *x, double *z)
     double norm = 0.0;
     if (ok) {
       for (int i = 0; i < n; ++i)
-        residual[i] = x[i] + h * fz[i] - z[i];
-      dz = lu.solve(residual); // distinct vectors: no aliasing temporary
+        residual[i] = (x[i] + h * fz[i] - z[i]) / h;
+      lu.solve(residual, dz);
       ++stats.newton_iterations;
       ++iterations;
       for (int i = 0; i < n; ++i) {

@@ -4,7 +4,7 @@
 #define EQC_RUNTIME_BACKWARDEULER_H
 
 #include "Integrator.h"
-#include "LinearSolve.h"
+#include "Jacobian.h"
 
 namespace eqc::rt {
 
@@ -27,16 +27,15 @@ public:
 private:
   /// J at (t, z) from the callback or by forward differences; fz = f(t, z).
   int updateJacobian(double t, const double *z);
-  /// Factors I - h J; on success later iterations with this h reuse it.
+  /// Factors I - h J (as I/h - J); on success later iterations with this h reuse it.
   int factor(double h);
 
   IntegrationProblem &p;
   eqc_stats &stats;
   const int n;
-  Eigen::VectorXd fz, residual, dz, perturbed, fPerturbed;
-  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> jacobian;
-  Eigen::MatrixXd newtonMatrix;
-  Eigen::PartialPivLU<Eigen::MatrixXd> lu;
+  Eigen::VectorXd fz, residual, dz;
+  JacobianMatrix jacobian;
+  ShiftedLU<double> lu; ///< factors of I/h - J
   bool haveJacobian = false;
   double factoredStep = 0.0; ///< h of the current LU factors, 0 for none
 };

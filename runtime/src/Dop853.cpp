@@ -292,7 +292,7 @@ double errorNorm(const IntegrationProblem &p, double h, const double *x, const D
       e5 += E5[j] * w.k[j][e];
       e3 += (A[FsalStage][j] - Bhh[j]) * w.k[j][e];
     }
-    double sk = p.opt.atol + p.opt.rtol * std::max(std::fabs(x[e]), std::fabs(w.xNew[e]));
+    double sk = p.weight(e, std::max(std::fabs(x[e]), std::fabs(w.xNew[e])));
     err5 += std::pow(scaled(e5, sk), 2);
     err3 += std::pow(scaled(e3, sk), 2);
   }

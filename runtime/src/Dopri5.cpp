@@ -139,8 +139,7 @@ double errorNorm(const IntegrationProblem &p, double h, const double *x,
   for (int i = 0; i < n; ++i) {
     double e = h * (E1 * w.k1[i] + E3 * w.k3[i] + E4 * w.k4[i] + E5 * w.k5[i] +
                     E6 * w.k6[i] + E7 * w.k7[i]);
-    double sk = p.opt.atol +
-                p.opt.rtol * std::max(std::fabs(x[i]), std::fabs(w.xNew[i]));
+    double sk = p.weight(i, std::max(std::fabs(x[i]), std::fabs(w.xNew[i])));
     sum += std::pow(scaled(e, sk), 2);
   }
   return std::sqrt(sum / n);

@@ -99,8 +99,11 @@ int runFixedStep(IntegrationProblem &p, double *x, eqc_stats &stats) {
   // Only the implicit method needs f's Jacobian and a Newton solver; it needs
   // no f(t, x) at the start of a step.
   std::unique_ptr<BackwardEulerSolver> implicitSolver;
-  if (opt.method == EQC_METHOD_BEULER)
+  if (opt.method == EQC_METHOD_BEULER) {
+    if (int rc = prepareJacobian(p, stats))
+      return rc;
     implicitSolver = std::make_unique<BackwardEulerSolver>(p, stats);
+  }
 
   double t = opt.t_start;
   if (int rc = p.output.emit(t, x))

@@ -1,6 +1,7 @@
 // eqc_integrate, eqc_integrate_with_hook and eqc_integrate_ex: validate
 // options, resolve defaults and dispatch to an integration method.
 #include "Integrator.h"
+#include "Jacobian.h"
 
 #include <cmath>
 #include <cstring>
@@ -17,7 +18,7 @@ bool isFinite(double v) { return std::isfinite(v); }
 
 /// Checks the options that the chosen method reads; unknown methods are
 /// rejected too.
-bool optionsValid(const eqc_options &opt) {
+bool optionsValid(int n, const eqc_options &opt) {
   if (!isFinite(opt.t_start) || !isFinite(opt.t_end) ||
       !(opt.t_end > opt.t_start))
     return false;
@@ -40,12 +41,55 @@ bool optionsValid(const eqc_options &opt) {
   case EQC_METHOD_DOP853:
   case EQC_METHOD_RADAU5:
   case EQC_METHOD_AUTO:
+    if (opt.atol_vector)
+      for (int i = 0; i < n; ++i)
+        if (!isFinite(opt.atol_vector[i]) || opt.atol_vector[i] < 0)
+          return false;
     return isFinite(opt.rtol) && opt.rtol > 0 && isFinite(opt.atol) &&
            opt.atol >= 0 && isFinite(opt.h_init) && opt.h_init >= 0 &&
            isFinite(opt.h_max) && opt.h_max >= 0;
   }
   return false;
 }
+
+} // namespace
+
+namespace eqc::rt {
+
+bool jacobianValid(int n, const eqc_jacobian &jac) {
+  std::underlying_type_t<eqc_linear_solver> solver;
+  static_assert(sizeof solver == sizeof jac.solver,
+                "eqc_linear_solver is stored as its underlying type");
+  std::memcpy(&solver, &jac.solver, sizeof solver);
+  if (solver != EQC_LINEAR_AUTO && solver != EQC_LINEAR_DENSE &&
+      solver != EQC_LINEAR_SPARSE)
+    return false;
+  if (jac.pattern)
+    return sparsityValid(n, *jac.pattern);
+  return solver != EQC_LINEAR_SPARSE && !jac.sparse;
+}
+
+int prepareJacobian(IntegrationProblem &p, eqc_stats &stats) {
+  if (!p.jacobian.prepare)
+    return EQC_OK;
+  auto prepare = p.jacobian.prepare;
+  p.jacobian.prepare = nullptr; // once, even when auto hands the problem on
+  int code;
+  try {
+    code = prepare(p.jacobian.user, &p.jacobian);
+  } catch (...) {
+    code = -1;
+  }
+  if (code != 0) {
+    stats.rhs_code = code;
+    return EQC_ERR_RHS;
+  }
+  return jacobianValid(p.n, p.jacobian) ? EQC_OK : EQC_ERR_ARGUMENT;
+}
+
+} // namespace eqc::rt
+
+namespace {
 
 void resetStats(eqc_stats &stats, double tStart) {
   stats.steps = 0;
@@ -62,22 +106,30 @@ void resetStats(eqc_stats &stats, double tStart) {
   stats.newton_iterations = 0;
   stats.method_used = -1;
   stats.switch_time = NAN;
+  stats.linear_solver = EQC_LINEAR_AUTO;
 }
 
 } // namespace
 
-extern "C" int eqc_integrate_ex(int n, eqc_rhs_fn f, void *f_user,
-                                eqc_jac_fn jac, void *jac_user, double *x,
-                                const eqc_options *opt, eqc_output_fn out,
-                                void *out_user, eqc_step_fn hook,
-                                void *hook_user, eqc_stats *stats) {
+extern "C" int eqc_integrate_jac(int n, eqc_rhs_fn f, void *f_user,
+                                 const eqc_jacobian *jac, double *x,
+                                 const eqc_options *opt, eqc_output_fn out,
+                                 void *out_user, eqc_step_fn hook,
+                                 void *hook_user, eqc_stats *stats) {
   // Callers that do not care about statistics may pass NULL; the methods always
   // need somewhere to count.
   eqc_stats localStats;
   eqc_stats &st = stats ? *stats : localStats;
   resetStats(st, opt ? opt->t_start : 0.0);
-  if (n < 0 || !f || !opt || (n > 0 && !x) || !optionsValid(*opt))
+  if (n < 0 || !f || !opt || (n > 0 && !x) || !optionsValid(n, *opt))
     return EQC_ERR_ARGUMENT;
+  eqc_jacobian jacobian{};
+  if (jac) {
+    jacobian = *jac;
+    // A description completed by prepare is checked when it is prepared.
+    if (!jacobian.prepare && !jacobianValid(n, jacobian))
+      return EQC_ERR_ARGUMENT;
+  }
 
   int bad = firstNonFinite(n, x);
   if (bad >= 0) {
@@ -89,7 +141,6 @@ extern "C" int eqc_integrate_ex(int n, eqc_rhs_fn f, void *f_user,
     RhsEvaluator rhs(f, f_user, st);
     OutputSink output(out, out_user, st);
     StepHook stepHook(hook, hook_user, st);
-    JacobianEvaluator jacobian(jac, jac_user, st);
     IntegrationProblem problem{n, rhs, output, stepHook, jacobian, *opt};
     eqc_options &effective = problem.opt;
     if (effective.max_steps == 0)
@@ -113,6 +164,18 @@ extern "C" int eqc_integrate_ex(int n, eqc_rhs_fn f, void *f_user,
   } catch (...) {
     return EQC_ERR_ARGUMENT;
   }
+}
+
+extern "C" int eqc_integrate_ex(int n, eqc_rhs_fn f, void *f_user,
+                                eqc_jac_fn jac, void *jac_user, double *x,
+                                const eqc_options *opt, eqc_output_fn out,
+                                void *out_user, eqc_step_fn hook,
+                                void *hook_user, eqc_stats *stats) {
+  eqc_jacobian dense{};
+  dense.dense = jac;
+  dense.user = jac_user;
+  return eqc_integrate_jac(n, f, f_user, &dense, x, opt, out, out_user, hook,
+                           hook_user, stats);
 }
 
 extern "C" int eqc_integrate_with_hook(int n, eqc_rhs_fn f, void *f_user,

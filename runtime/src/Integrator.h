@@ -114,37 +114,6 @@ private:
   eqc_stats &stats;
 };
 
-/// Calls the user's Jacobian callback, counts the calls and records a non-zero
-/// return code; available() is false without one (finite differences then).
-class JacobianEvaluator {
-public:
-  JacobianEvaluator(eqc_jac_fn fn, void *user, eqc_stats &stats)
-      : fn(fn), user(user), stats(stats) {}
-
-  bool available() const { return fn != nullptr; }
-
-  /// Evaluates jac = df/dx (row-major) at (t, x); returns EQC_OK or
-  /// EQC_ERR_RHS (with stats.rhs_code set).
-  int operator()(double t, const double *x, double *jac) {
-    ++stats.jac_evals;
-    int code;
-    try {
-      code = fn(user, t, x, jac);
-    } catch (...) {
-      code = -1; // as for the rhs: a throwing callback must not unwind through C
-    }
-    if (code == 0)
-      return EQC_OK;
-    stats.rhs_code = code;
-    return EQC_ERR_RHS;
-  }
-
-private:
-  eqc_jac_fn fn;
-  void *user;
-  eqc_stats &stats;
-};
-
 /// The output times t_start + k*interval (k >= 1) strictly before t_end; t_end
 /// itself is emitted separately. Grid points within 1e-9*interval of t_end are
 /// dropped so that floating-point accumulation never produces a second output a
@@ -180,9 +149,14 @@ struct IntegrationProblem {
   RhsEvaluator &rhs;
   OutputSink &output;
   StepHook &hook;
-  JacobianEvaluator &jacobian; ///< used by the implicit methods only
+  eqc_jacobian jacobian; ///< used by the implicit methods only; pattern validated
   eqc_options
       opt; ///< h_max and max_steps already replaced by their effective values
+
+  /// The absolute tolerance of component i.
+  double atol(int i) const { return opt.atol_vector ? opt.atol_vector[i] : opt.atol; }
+  /// The error weight atol_i + rtol * size of component i.
+  double weight(int i, double size) const { return atol(i) + opt.rtol * size; }
 };
 
 /// Returns the index of the first non-finite entry of v[0..n), or -1 if all are
@@ -265,7 +239,7 @@ inline int initialStep(IntegrationProblem &p, double t, const double *x,
   const eqc_options &opt = p.opt;
   double dnf = 0.0, dny = 0.0;
   for (int i = 0; i < n; ++i) {
-    double sk = opt.atol + opt.rtol * std::fabs(x[i]);
+    double sk = p.weight(i, std::fabs(x[i]));
     dnf += std::pow(scaled(f0[i], sk), 2);
     dny += std::pow(scaled(x[i], sk), 2);
   }
@@ -278,7 +252,7 @@ inline int initialStep(IntegrationProblem &p, double t, const double *x,
     return rc;
   double der2 = 0.0;
   for (int i = 0; i < n; ++i) {
-    double sk = opt.atol + opt.rtol * std::fabs(x[i]);
+    double sk = p.weight(i, std::fabs(x[i]));
     der2 += std::pow(scaled(f1[i] - f0[i], sk), 2);
   }
   der2 = std::sqrt(der2) / h;
@@ -294,6 +268,15 @@ inline int initialStep(IntegrationProblem &p, double t, const double *x,
   h = std::min({100.0 * h, h1, opt.h_max});
   return EQC_OK;
 }
+
+/// Checks a Jacobian description: a known solver, a valid pattern, and a
+/// pattern wherever the sparse solver (or a values callback) needs one.
+bool jacobianValid(int n, const eqc_jacobian &jac);
+
+/// Before an implicit method's first use of p.jacobian: runs its prepare
+/// callback (once) and checks the result. Returns EQC_OK, EQC_ERR_RHS (prepare
+/// failed, stats.rhs_code set) or EQC_ERR_ARGUMENT (invalid description).
+int prepareJacobian(IntegrationProblem &p, eqc_stats &stats);
 
 /// Integrates with euler, heun, rk4 or beuler (backward Euler, see
 /// BackwardEuler.h).

@@ -3,7 +3,7 @@
 // embedded error estimate, Gustafsson's predictive step control and the
 // collocation polynomial as dense output.
 #include "Integrator.h"
-#include "LinearSolve.h"
+#include "Jacobian.h"
 
 #include <algorithm>
 #include <cfloat>
@@ -45,8 +45,6 @@ constexpr double KeepJacobian = 0.001;        ///< thet: recompute J when theta 
 constexpr double Quot1 = 1.0, Quot2 = 1.2;    ///< keep h (and the LU) for hnew/h in this range
 constexpr int MaxSingular = 5;                ///< singular Newton matrices before giving up
 
-using RowMajorMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-
 /// Why the last attempt failed, so that a step size shrinking to nothing is
 /// reported by its cause.
 enum class Failure { None, Newton, NonFinite };
@@ -57,12 +55,15 @@ class Radau5Solver {
 public:
   Radau5Solver(IntegrationProblem &p, eqc_stats &stats)
       : p(p), stats(stats), n(p.n), f0(n), z1(n), z2(n), z3(n), w1(n), w2(n), w3(n), cont1(n), cont2(n),
-        cont3(n), yNew(n), stage(n), scratch(n), fPerturbed(n), scale(n), jacobian(n, n), e1(n, n), e2(n, n),
-        lu1(n), lu2(n), rhs2(n), solution2(n) {
+        cont3(n), yNew(n), stage(n), scratch(n), fPerturbed(n), scale(n), atolScaled(n), atolUser(n),
+        jacobian(n, p.jacobian, stats), lu1(jacobian), lu2(jacobian), rhs2(n), solution2(n) {
     // RADAU5's tolerance transformation: the embedded estimate is of order 3,
     // and this choice makes the global error of the order-5 solution about rtol.
     rtol = 0.1 * std::pow(p.opt.rtol, 2.0 / 3.0);
-    atol = rtol * (p.opt.atol / p.opt.rtol);
+    for (int i = 0; i < n; ++i) {
+      atolUser[i] = p.atol(i);
+      atolScaled[i] = rtol * (atolUser[i] / p.opt.rtol);
+    }
     fnewt = std::max(10.0 * DBL_EPSILON / rtol, std::min(0.03, std::sqrt(rtol)));
   }
 
@@ -89,13 +90,12 @@ private:
   IntegrationProblem &p;
   eqc_stats &stats;
   const int n;
-  double rtol, atol, fnewt;
+  double rtol, fnewt;
   Eigen::VectorXd f0, z1, z2, z3, w1, w2, w3, cont1, cont2, cont3, yNew, stage, scratch, fPerturbed, scale;
-  RowMajorMatrix jacobian;
-  Eigen::MatrixXd e1;
-  Eigen::MatrixXcd e2;
-  Eigen::PartialPivLU<Eigen::MatrixXd> lu1;
-  Eigen::PartialPivLU<Eigen::MatrixXcd> lu2;
+  std::vector<double> atolScaled, atolUser; ///< RADAU5's transformed atol, and the user's
+  JacobianMatrix jacobian;
+  ShiftedLU<double> lu1;
+  ShiftedLU<std::complex<double>> lu2;
   Eigen::VectorXcd rhs2, solution2; ///< the complex block's right-hand side and solution
   double theta = KeepJacobian; ///< contraction of the last Newton iteration
   double faccon = 1.0;         ///< theta / (1 - theta) of the last iteration, kept across steps
@@ -105,7 +105,7 @@ private:
 
 void Radau5Solver::computeScale(const double *x) {
   for (int i = 0; i < n; ++i)
-    scale[i] = atol + rtol * std::fabs(x[i]);
+    scale[i] = atolScaled[i] + rtol * std::fabs(x[i]);
 }
 
 double Radau5Solver::rms(const Eigen::VectorXd &v) const {
@@ -118,37 +118,18 @@ double Radau5Solver::rms(const Eigen::VectorXd &v) const {
 }
 
 int Radau5Solver::evaluateJacobian(double t, const double *x) {
-  if (p.jacobian.available())
-    return p.jacobian(t, x, jacobian.data());
-  // Forward differences from f0 = f(t, x). Unlike beuler the increment is
-  // relative to max(|x_j|, atol), not max(|x_j|, 1): a long stiff step
-  // multiplies every error of J by h, and on components far below 1 (ROBER's
-  // y2 ~ 1e-13) an increment of sqrt(eps) makes the quadratic terms of f
-  // swamp the true derivative.
-  std::copy(x, x + n, stage.data());
-  for (int j = 0; j < n; ++j) {
-    const double size = std::max(std::fabs(x[j]), p.opt.atol);
-    const double delta = (x[j] + std::sqrt(DBL_EPSILON) * (size > 0.0 ? size : 1.0)) - x[j];
-    stage[j] = x[j] + delta;
-    int rc = p.rhs(t, stage.data(), fPerturbed.data());
-    stage[j] = x[j];
-    if (rc != EQC_OK)
-      return rc;
-    for (int i = 0; i < n; ++i)
-      jacobian(i, j) = (fPerturbed[i] - f0[i]) / delta;
-  }
-  return EQC_OK;
+  // Finite differences relative to max(|x_j|, atol_j), not max(|x_j|, 1) as
+  // beuler: a long stiff step multiplies every error of J by h, and on
+  // components far below 1 (ROBER's y2 ~ 1e-13) an increment of sqrt(eps)
+  // makes the quadratic terms of f swamp the true derivative.
+  return jacobian.evaluate(p.rhs, t, x, f0.data(), atolUser.data());
 }
 
 int Radau5Solver::factor(double h) {
-  e1 = -jacobian;
-  e1.diagonal().array() += Gamma / h;
-  e2 = (-jacobian).cast<std::complex<double>>();
-  e2.diagonal().array() += std::complex<double>(Alpha / h, Beta / h);
   stats.lu_decompositions += 2;
-  if (int rc = factorDense(lu1, e1))
+  if (int rc = lu1.factor(Gamma / h))
     return rc;
-  return factorDense(lu2, e2);
+  return lu2.factor(std::complex<double>(Alpha / h, Beta / h));
 }
 
 int Radau5Solver::newton(double t, double h, const double *x, bool &slow, double &hFactor) {
@@ -180,9 +161,9 @@ int Radau5Solver::newton(double t, double h, const double *x, bool &slow, double
       const double s3 = Ti31 * a1 + Ti32 * a2 + Ti33 * a3;
       rhs2[i] = std::complex<double>(s2 - alphaH * w2[i] + betaH * w3[i], s3 - alphaH * w3[i] - betaH * w2[i]);
     }
-    scratch = lu1.solve(z1);
+    lu1.solve(z1, scratch);
     z1.swap(scratch);
-    solution2 = lu2.solve(rhs2); // distinct vectors: no aliasing temporary
+    lu2.solve(rhs2, solution2);
     for (int i = 0; i < n; ++i) {
       z2[i] = solution2[i].real();
       z3[i] = solution2[i].imag();
@@ -233,7 +214,7 @@ int Radau5Solver::errorEstimate(double t, double h, const double *x, bool second
   for (int i = 0; i < n; ++i)
     yNew[i] = (Dd1 * z1[i] + Dd2 * z2[i] + Dd3 * z3[i]) / h;
   scratch = f0 + yNew;
-  stage = lu1.solve(scratch);
+  lu1.solve(scratch, stage);
   err = std::max(rms(stage), 1e-10);
   if (!(err >= 1.0) || !secondTry)
     return EQC_OK;
@@ -245,7 +226,7 @@ int Radau5Solver::errorEstimate(double t, double h, const double *x, bool second
   if (int rc = p.rhs(t, stage.data(), fPerturbed.data()))
     return rc;
   scratch = fPerturbed + yNew;
-  stage = lu1.solve(scratch);
+  lu1.solve(scratch, stage);
   err = std::max(rms(stage), 1e-10);
   return EQC_OK;
 }
@@ -294,7 +275,7 @@ int Radau5Solver::run(double *x) {
     // transformed tolerances the estimate is measured against.
     IntegrationProblem scaledProblem = p;
     scaledProblem.opt.rtol = rtol;
-    scaledProblem.opt.atol = atol;
+    scaledProblem.opt.atol_vector = atolScaled.data();
     if (int rc = initialStep(scaledProblem, t, x, f0.data(), stage.data(), scratch.data(), 3, h))
       return rc;
   }
@@ -479,6 +460,8 @@ int Radau5Solver::run(double *x) {
 } // namespace
 
 int runRadau5(IntegrationProblem &p, double *x, eqc_stats &stats) {
+  if (int rc = prepareJacobian(p, stats))
+    return rc;
   Radau5Solver solver(p, stats);
   return solver.run(x);
 }

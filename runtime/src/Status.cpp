@@ -35,13 +35,14 @@ extern "C" const char *eqc_status_message(int status) {
 extern "C" void eqc_options_default(eqc_options *opt) {
   if (!opt)
     return;
-  opt->method = EQC_METHOD_DOPRI5;
+  opt->method = EQC_METHOD_AUTO;
   opt->t_start = 0.0;
   opt->t_end = 1.0;
   opt->dt = 1e-3;
   opt->interval = 0.0;
   opt->rtol = 1e-6;
   opt->atol = 1e-9;
+  opt->atol_vector = nullptr;
   opt->h_init = 0.0;
   opt->h_max = 0.0;
   opt->max_steps = 0;

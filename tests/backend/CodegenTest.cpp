@@ -157,7 +157,16 @@ end J;
   const int n = 3;
   std::vector<double> p{1.3}, x{0.4, -0.7, 1.1}, dx(n), a(m.model->algebraics.size(), 0.3), jac(n * n);
   ASSERT_EQ(m.jit->rhs(0.0, x.data(), dx.data(), a.data(), p.data()), 0);
-  ASSERT_EQ(m.jit->jacobian()(0.0, x.data(), dx.data(), a.data(), p.data(), jac.data()), 0);
+  const SparsityPattern *pattern = m.jit->jacobianPattern();
+  ASSERT_TRUE(pattern);
+  // der(x2) = -k x1 + b^2 with b = b(a(x1, x3), x3): no x2; every other f_i reaches every x_j.
+  EXPECT_EQ(pattern->colStart, (std::vector<int>{0, 3, 5, 8}));
+  EXPECT_EQ(pattern->rowIndex, (std::vector<int>{0, 1, 2, 0, 2, 0, 1, 2}));
+  std::vector<double> values(pattern->nnz());
+  ASSERT_EQ(m.jit->jacobian()(0.0, x.data(), dx.data(), a.data(), p.data(), values.data()), 0);
+  for (int j = 0; j < n; ++j)
+    for (int k = pattern->colStart[j]; k < pattern->colStart[j + 1]; ++k)
+      jac[pattern->rowIndex[k] * n + j] = values[k];
   for (int j = 0; j < n; ++j) {
     const double h = 1e-6;
     std::vector<double> xp = x, xm = x, fp(n), fm(n), ap = a, am = a;
@@ -167,6 +176,44 @@ end J;
     ASSERT_EQ(m.jit->rhs(0.0, xm.data(), fm.data(), am.data(), p.data()), 0);
     for (int i = 0; i < n; ++i)
       EXPECT_NEAR(jac[i * n + j], (fp[i] - fm[i]) / (2 * h), 1e-7) << "J[" << i << "][" << j << "]";
+  }
+}
+
+// A chain written as scalars: the pattern is tridiagonal (3n - 2 entries, never n^2), and the
+// values are the constant second differences.
+TEST(Codegen, JacobianPatternOfAChainIsTridiagonal) {
+  const int n = 40;
+  std::string src = "model Chain\n";
+  for (int i = 1; i <= n; ++i)
+    src += "  Real u" + std::to_string(i) + "(start = " + std::to_string(i) + ");\n";
+  src += "  Real q;\nequation\n";
+  for (int i = 1; i <= n; ++i) {
+    std::string left = i > 1 ? "u" + std::to_string(i - 1) : "0";
+    std::string right = i < n ? "u" + std::to_string(i + 1) : "q";
+    src += "  der(u" + std::to_string(i) + ") = " + left + " - 2*u" + std::to_string(i) + " + " + right + ";\n";
+  }
+  src += "  q = 0.5*u" + std::to_string(n) + ";\nend Chain;\n"; // through an algebraic variable
+  Compiled m(src);
+  ASSERT_TRUE(m.jit) << m.messages.str();
+  const SparsityPattern *pattern = m.jit->jacobianPattern();
+  ASSERT_TRUE(pattern);
+  ASSERT_EQ(pattern->nnz(), static_cast<size_t>(3 * n - 2));
+  std::vector<double> x(n, 1.0), dx(n), a(m.model->algebraics.size()), values(pattern->nnz());
+  ASSERT_EQ(m.jit->rhs(0.0, x.data(), dx.data(), a.data(), nullptr), 0);
+  ASSERT_EQ(m.jit->jacobian()(0.0, x.data(), dx.data(), a.data(), nullptr, values.data()), 0);
+  for (int j = 0; j < n; ++j) {
+    // The states are u1..un in declaration order.
+    std::vector<int> rows(pattern->rowIndex.begin() + pattern->colStart[j],
+                          pattern->rowIndex.begin() + pattern->colStart[j + 1]);
+    std::vector<int> expected;
+    for (int i = std::max(0, j - 1); i <= std::min(n - 1, j + 1); ++i)
+      expected.push_back(i);
+    ASSERT_EQ(rows, expected) << "column " << j;
+    for (int k = pattern->colStart[j]; k < pattern->colStart[j + 1]; ++k) {
+      int i = pattern->rowIndex[k];
+      double want = i == j ? (j == n - 1 ? -1.5 : -2.0) : 1.0;
+      EXPECT_EQ(values[k], want) << i << "," << j;
+    }
   }
 }
 

@@ -52,6 +52,8 @@ typedef struct eqc_options {
                               shortened to hit t_end) */
   double interval;       /**< output spacing from t_start; 0: every (accepted) step */
   double rtol, atol;     /**< variable-step: error tolerances, weight atol + rtol*|x| */
+  const double *atol_vector; /**< variable-step: n absolute tolerances, one per component, used
+                                  instead of atol when not NULL (read, not kept, by the call) */
   double h_init;         /**< variable-step: first step, 0 = automatic (Hairer's algorithm) */
   double h_max;          /**< variable-step: largest step, 0 = t_end - t_start */
   long max_steps;        /**< limit on steps (accepted + rejected), 0 = 10^7 */
@@ -60,8 +62,17 @@ typedef struct eqc_options {
                               first one */
 } eqc_options;
 
-/** Defaults: dopri5, t in [0, 1], dt 1e-3, interval 0, rtol 1e-6, atol 1e-9. */
+/** Defaults: auto, t in [0, 1], dt 1e-3, interval 0, rtol 1e-6, atol 1e-9, atol_vector NULL. */
 void eqc_options_default(eqc_options *opt);
+
+/** Linear algebra of the implicit methods (beuler, radau5, auto's radau5 phase). */
+typedef enum eqc_linear_solver {
+  EQC_LINEAR_AUTO = 0,  /**< sparse when a pattern is given, n >= 64 and at most 10% of the
+                             entries are structurally non-zero; dense otherwise */
+  EQC_LINEAR_DENSE = 1, /**< n-by-n matrices, LU with partial pivoting */
+  EQC_LINEAR_SPARSE = 2 /**< compressed sparse columns, Eigen's SparseLU with COLAMD ordering;
+                             memory and work follow the pattern and its fill-in */
+} eqc_linear_solver;
 
 /** What an integration did; valid after success and after failure. */
 typedef struct eqc_stats {
@@ -84,6 +95,9 @@ typedef struct eqc_stats {
                                EQC_METHOD_DOPRI5 or, after a switch, EQC_METHOD_RADAU5; -1 when
                                the arguments were rejected */
   double switch_time;     /**< auto: time of the switch to radau5; NaN without a switch */
+  int linear_solver;      /**< the implicit methods' linear algebra: EQC_LINEAR_DENSE or
+                               EQC_LINEAR_SPARSE (see eqc_integrate_jac); EQC_LINEAR_AUTO (0)
+                               when no implicit method ran */
 } eqc_stats;
 
 /**
@@ -207,6 +221,59 @@ typedef int (*eqc_jac_fn)(void *user, double t, const double *x, double *jac);
 int eqc_integrate_ex(int n, eqc_rhs_fn f, void *f_user, eqc_jac_fn jac, void *jac_user, double *x,
                      const eqc_options *opt, eqc_output_fn out, void *out_user, eqc_step_fn hook,
                      void *hook_user, eqc_stats *stats);
+
+/**
+ * The structurally non-zero entries of an n-by-n matrix in compressed sparse column form: the
+ * entries of column j are k = col_start[j] .. col_start[j+1]-1, in rows row_index[k], strictly
+ * increasing within a column. col_start has n + 1 entries, col_start[0] = 0, col_start[n] = nnz.
+ */
+typedef struct eqc_sparsity {
+  int nnz;
+  const int *col_start;
+  const int *row_index;
+} eqc_sparsity;
+
+/**
+ * Sparse Jacobian: values[k] = d f_i / d x_j for entry k of the pattern (row i = row_index[k],
+ * column j); returns 0 or non-zero on failure.
+ */
+typedef int (*eqc_sparse_jac_fn)(void *user, double t, const double *x, double *values);
+
+/**
+ * How the implicit methods get J = df/dx. Zero-initialize and set what you have: `dense` (a full
+ * row-major J), and/or a `pattern` with or without `sparse` values. With a pattern and no values
+ * callback, J comes from forward differences that perturb structurally independent columns
+ * together (Curtis-Powell-Reid), so it costs one f per group, not per column. Without a pattern
+ * the dense callback or n forward differences give a dense J. `solver` picks the linear algebra
+ * (EQC_LINEAR_AUTO: see eqc_linear_solver); the sparse solver needs a pattern, and ignores
+ * `dense`; the dense solver uses `dense`, else scatters `sparse` values. `user` goes to all
+ * callbacks.
+ *
+ * `prepare` (may be NULL) is called once per integration, when an implicit method first needs J
+ * (auto: at its switch to radau5; never when no implicit method runs), with a copy of this
+ * description that it may complete: a compiler that generates J on demand sets the pattern and
+ * the callbacks there. A non-zero return stops the integration with EQC_ERR_RHS (rhs_code set).
+ * The pattern must stay valid until the integration returns.
+ */
+typedef struct eqc_jacobian eqc_jacobian;
+struct eqc_jacobian {
+  eqc_jac_fn dense;
+  eqc_sparse_jac_fn sparse;
+  void *user;
+  const eqc_sparsity *pattern;
+  eqc_linear_solver solver;
+  int (*prepare)(void *user, eqc_jacobian *jac);
+};
+
+/**
+ * eqc_integrate_ex with a dense or sparse Jacobian description (jac may be NULL: dense finite
+ * differences). An invalid pattern (see eqc_sparsity) or EQC_LINEAR_SPARSE without one gives
+ * EQC_ERR_ARGUMENT (checked after `prepare` when there is one). stats->linear_solver says which
+ * linear algebra ran.
+ */
+int eqc_integrate_jac(int n, eqc_rhs_fn f, void *f_user, const eqc_jacobian *jac, double *x,
+                      const eqc_options *opt, eqc_output_fn out, void *out_user, eqc_step_fn hook,
+                      void *hook_user, eqc_stats *stats);
 
 /**
  * Numerical rank of the m-by-n row-major matrix a: singular values above rel_tol times the

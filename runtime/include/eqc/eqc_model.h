@@ -1,0 +1,124 @@
+/* eqc compiled models: the functions eqc generates for a model (JIT and object code alike), the
+ * model's function table, and simulations of it (C ABI, no global state). */
+#ifndef EQC_MODEL_H
+#define EQC_MODEL_H
+
+#include "eqc_runtime.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Return codes at or above this value mean: the algebraic loop (code - base) failed to converge. */
+#define EQC_MODEL_LOOP_FAILURE_BASE 1000
+
+/** dx = f(t, x, p) and the algebraic variables a (a also holds Newton guesses between calls). */
+typedef int (*eqc_model_rhs_fn)(double t, const double *x, double *dx, double *a, const double *p);
+/** Consistent initial values: states not fixed by start values, dx and a, at time t. */
+typedef int (*eqc_model_init_fn)(double t, double *x, double *dx, double *a, const double *p);
+/**
+ * The ODE Jacobian's structurally non-zero entries d f_i / d x_j at (t, x): values[k] for entry k
+ * of the model's sparsity pattern (compressed sparse columns, as eqc_sparsity).
+ * Requires that rhs was just evaluated at the same point.
+ */
+typedef int (*eqc_model_jac_fn)(double t, const double *x, const double *dx, const double *a,
+                                const double *p, double *values);
+/** The hidden constraints g(t, x) of an index-reduced model (g has one entry per invariant). */
+typedef int (*eqc_model_inv_fn)(double t, const double *x, const double *p, double *g);
+/** G[i*n + j] = d g_i / d x_j (m-by-n, row-major, n states). */
+typedef int (*eqc_model_invjac_fn)(double t, const double *x, const double *p, double *jac);
+
+/** The version of eqc_model this header describes; a model with another version is refused. */
+#define EQC_MODEL_ABI_VERSION 1
+
+/**
+ * A compiled model: sizes, names, defaults and functions. Everything is constant and owned by
+ * whoever made the table (a compiled object, or the JIT); a simulation only reads it.
+ */
+typedef struct eqc_model {
+  int abi_version;          /**< EQC_MODEL_ABI_VERSION */
+  const char *name;         /**< the model's name */
+  int n_states, n_algebraics, n_params, n_invariants;
+  const char *const *state_names;     /**< n_states names (x[i]) */
+  const char *const *algebraic_names; /**< n_algebraics names (a[i]) */
+  const char *const *param_names;     /**< n_params names (p[i]) */
+  const double *param_defaults;       /**< n_params default values */
+  const double *state_start;          /**< n_states start values */
+  const double *algebraic_start;      /**< n_algebraics start values (Newton guesses) */
+  eqc_model_rhs_fn rhs;               /**< required */
+  eqc_model_init_fn init;             /**< may be NULL: the start values are consistent */
+  eqc_model_jac_fn jac;               /**< may be NULL: finite differences */
+  const eqc_sparsity *jac_pattern;    /**< the pattern of jac's values (required with jac) */
+  eqc_model_inv_fn invariants;        /**< may be NULL when n_invariants = 0 */
+  eqc_model_invjac_fn invariants_jac; /**< may be NULL: no projection onto the invariants */
+} eqc_model;
+
+/** A simulation of one model: its parameters, state, options and statistics. */
+typedef struct eqc_sim eqc_sim;
+
+/**
+ * Creates a simulation of `model` at time 0 with its default parameters and start values, the
+ * options of eqc_options_default, and projection onto the invariants after every step when the
+ * model has invariants and their Jacobian. Returns NULL when the model table is invalid (wrong
+ * abi_version, negative sizes, missing names or functions) or memory is short. The model must
+ * outlive the simulation. Simulations share nothing: any number may run, in any threads.
+ */
+eqc_sim *eqc_sim_new(const eqc_model *model);
+/** Frees a simulation (NULL is ignored). */
+void eqc_sim_free(eqc_sim *sim);
+
+/** The integrator options used by the next eqc_sim_run (t_start and t_end are set by the run). */
+int eqc_sim_set_options(eqc_sim *sim, const eqc_options *opt);
+/** Projection onto the invariants after every step: 1 on (needs invariants_jac), 0 off. */
+int eqc_sim_set_projection(eqc_sim *sim, int on);
+
+/** The index of a parameter, state or algebraic variable by name, or -1. */
+int eqc_sim_param_index(const eqc_sim *sim, const char *name);
+int eqc_sim_state_index(const eqc_sim *sim, const char *name);
+int eqc_sim_algebraic_index(const eqc_sim *sim, const char *name);
+
+/** Sets parameter `index`; EQC_ERR_ARGUMENT for a bad index or a non-finite value. */
+int eqc_sim_set_param(eqc_sim *sim, int index, double value);
+/** Sets state `index` (a start value before eqc_sim_initialize, or the state between runs). */
+int eqc_sim_set_state(eqc_sim *sim, int index, double value);
+/** Sets the time (before the first run, or to restart from the current state at another time). */
+int eqc_sim_set_time(eqc_sim *sim, double t);
+
+/**
+ * Makes the state consistent at the current time: runs the model's init (free states,
+ * derivatives, algebraic variables), then, with projection on, projects onto the invariants.
+ * eqc_sim_run calls it itself before the first run and after eqc_sim_set_state/set_param.
+ */
+int eqc_sim_initialize(eqc_sim *sim);
+
+/**
+ * Called at each output point with the time, the states, their derivatives and the algebraic
+ * variables; non-zero stops the run (EQC_ERR_STOPPED).
+ */
+typedef int (*eqc_sim_output_fn)(void *user, double t, const double *x, const double *dx,
+                                 const double *a);
+
+/**
+ * Integrates from the current time to t_end (> current time) with the options set, calling out
+ * (may be NULL) at the start, on the output grid (options.interval from the current time; 0:
+ * every step) and at t_end. Runs continue one another: the state and time carry over, and the
+ * next run starts with the last step size. Returns an eqc_status; on failure the state and time
+ * are those of the last valid step, and eqc_sim_last_error says what happened, where and when.
+ */
+int eqc_sim_run(eqc_sim *sim, double t_end, eqc_sim_output_fn out, void *user);
+
+/** The current time, states (n_states), derivatives and algebraic variables at it. */
+double eqc_sim_time(const eqc_sim *sim);
+const double *eqc_sim_states(const eqc_sim *sim);
+const double *eqc_sim_derivatives(const eqc_sim *sim);
+const double *eqc_sim_algebraics(const eqc_sim *sim);
+/** Statistics of the last run; largest invariant residual after projection in *invariant_residual (may be NULL). */
+const eqc_stats *eqc_sim_stats(const eqc_sim *sim, double *invariant_residual);
+/** An English sentence about the last failure ("" after success), valid until the next call. */
+const char *eqc_sim_last_error(const eqc_sim *sim);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* EQC_MODEL_H */

@@ -1,0 +1,319 @@
+// eqc_sim: a simulation of a compiled model's function table (eqc_model.h) on
+// top of eqc_integrate_jac and eqc_project, with all state in the handle.
+#include "eqc/eqc_model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <new>
+#include <string>
+#include <vector>
+
+namespace {
+
+/// Projection tolerance and iteration limit (as the CLI's stabilization).
+constexpr double ProjectionTolerance = 1e-10;
+constexpr int ProjectionIterations = 20;
+
+bool namesValid(int n, const char *const *names) {
+  if (n == 0)
+    return true;
+  if (!names)
+    return false;
+  for (int i = 0; i < n; ++i)
+    if (!names[i])
+      return false;
+  return true;
+}
+
+bool modelValid(const eqc_model *m) {
+  if (!m || m->abi_version != EQC_MODEL_ABI_VERSION || !m->rhs)
+    return false;
+  if (m->n_states < 0 || m->n_algebraics < 0 || m->n_params < 0 || m->n_invariants < 0)
+    return false;
+  if (!namesValid(m->n_states, m->state_names) || !namesValid(m->n_algebraics, m->algebraic_names) ||
+      !namesValid(m->n_params, m->param_names))
+    return false;
+  if (m->n_params > 0 && !m->param_defaults)
+    return false;
+  if (m->jac && !m->jac_pattern)
+    return false;
+  return m->n_invariants == 0 || m->invariants;
+}
+
+int indexOf(int n, const char *const *names, const char *name) {
+  if (!name)
+    return -1;
+  for (int i = 0; i < n; ++i)
+    if (std::strcmp(names[i], name) == 0)
+      return i;
+  return -1;
+}
+
+} // namespace
+
+struct eqc_sim {
+  const eqc_model *model;
+  int n, m;
+  std::vector<double> x, dx, a, p, g, invJac;
+  double t = 0.0;
+  eqc_options options;
+  bool project;
+  bool initialized = false;
+  double lastStep = 0.0;
+  eqc_stats stats{};
+  double worstInvariant = 0.0;
+  std::string error;
+  int modelCode = 0; ///< the model function's last non-zero return
+  double lastOutput = NAN; ///< a run does not report again the time the previous one ended with
+  // During a run.
+  double skipOutputAt = NAN;
+  eqc_sim_output_fn out = nullptr;
+  void *outUser = nullptr;
+
+  explicit eqc_sim(const eqc_model *model)
+      : model(model), n(model->n_states), m(model->n_invariants), x(n, 0.0), dx(n, 0.0),
+        a(model->n_algebraics, 0.0), p(model->param_defaults, model->param_defaults + model->n_params), g(m),
+        invJac(static_cast<size_t>(m) * n), project(m > 0 && model->invariants_jac) {
+    if (model->state_start)
+      std::copy(model->state_start, model->state_start + n, x.begin());
+    if (model->algebraic_start)
+      std::copy(model->algebraic_start, model->algebraic_start + a.size(), a.begin());
+    eqc_options_default(&options);
+  }
+
+  void fail(const std::string &message) { error = message; }
+  std::string where(double time) const {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "at time %.10g", time);
+    return buf;
+  }
+  std::string modelFailure(int code) const {
+    if (code >= EQC_MODEL_LOOP_FAILURE_BASE)
+      return "the Newton iteration of algebraic loop " + std::to_string(code - EQC_MODEL_LOOP_FAILURE_BASE) +
+             " of model '" + model->name + "' did not converge";
+    return "the model '" + std::string(model->name) + "' returned " + std::to_string(code);
+  }
+
+  static int rhs(void *user, double t, const double *x, double *dx) {
+    auto *s = static_cast<eqc_sim *>(user);
+    int code = s->model->rhs(t, x, dx, s->a.data(), s->p.data());
+    if (code)
+      s->modelCode = code;
+    return code;
+  }
+  static int jac(void *user, double t, const double *x, double *values) {
+    auto *s = static_cast<eqc_sim *>(user);
+    std::vector<double> &scratch = s->dx; // dx is rewritten by the next rhs call anyway
+    if (int code = s->model->rhs(t, x, scratch.data(), s->a.data(), s->p.data()))
+      return code;
+    return s->model->jac(t, x, scratch.data(), s->a.data(), s->p.data(), values);
+  }
+  static int constraints(void *user, double t, const double *x, double *g, double *G) {
+    auto *s = static_cast<eqc_sim *>(user);
+    if (int code = s->model->invariants(t, x, s->p.data(), g))
+      return code;
+    return G ? s->model->invariants_jac(t, x, s->p.data(), G) : 0;
+  }
+  static int projectHook(void *user, double t, double *x) {
+    auto *s = static_cast<eqc_sim *>(user);
+    double residual = 0.0;
+    int status = eqc_project(s->n, s->m, t, x, constraints, s, ProjectionTolerance, ProjectionIterations, &residual);
+    if (status != EQC_OK)
+      return 2000 + status;
+    s->worstInvariant = std::max(s->worstInvariant, residual);
+    return 0;
+  }
+  static int output(void *user, double t, const double *x) {
+    auto *s = static_cast<eqc_sim *>(user);
+    if (!s->out || t == s->skipOutputAt)
+      return 0;
+    // The derivatives and algebraic variables at an output point come from one more rhs call.
+    if (int code = s->model->rhs(t, x, s->dx.data(), s->a.data(), s->p.data())) {
+      s->modelCode = code;
+      return code;
+    }
+    s->lastOutput = t;
+    return s->out(s->outUser, t, x, s->dx.data(), s->a.data());
+  }
+
+  int initialize() {
+    error.clear();
+    if (model->init) {
+      if (int code = model->init(t, x.data(), dx.data(), a.data(), p.data())) {
+        fail(where(t) + ": initialization failed: " + modelFailure(code));
+        return EQC_ERR_RHS;
+      }
+    }
+    if (project) {
+      double residual = 0.0;
+      int status = eqc_project(n, m, t, x.data(), constraints, this, ProjectionTolerance, ProjectionIterations,
+                               &residual);
+      if (status != EQC_OK) {
+        fail(where(t) + ": the start values cannot be projected onto the invariants: " + eqc_status_message(status));
+        return status;
+      }
+    }
+    if (int code = model->rhs(t, x.data(), dx.data(), a.data(), p.data())) {
+      fail(where(t) + ": " + modelFailure(code));
+      return EQC_ERR_RHS;
+    }
+    initialized = true;
+    lastOutput = NAN;
+    return EQC_OK;
+  }
+
+  int run(double tEnd, eqc_sim_output_fn fn, void *user) {
+    error.clear();
+    if (!(tEnd > t) || !std::isfinite(tEnd)) {
+      fail("eqc_sim_run: the end time must be finite and after the current time");
+      return EQC_ERR_ARGUMENT;
+    }
+    if (!initialized)
+      if (int rc = initialize())
+        return rc;
+    eqc_options o = options;
+    o.t_start = t;
+    o.t_end = tEnd;
+    if (lastStep > 0 && o.h_init == 0)
+      o.h_init = lastStep;
+    eqc_sparsity pattern{};
+    eqc_jacobian jacobian{};
+    if (model->jac) {
+      pattern = *model->jac_pattern;
+      jacobian.pattern = &pattern;
+      jacobian.sparse = jac;
+      jacobian.user = this;
+    }
+    out = fn;
+    outUser = user;
+    skipOutputAt = lastOutput;
+    modelCode = 0;
+    worstInvariant = 0.0;
+    int status = eqc_integrate_jac(n, rhs, this, &jacobian, x.data(), &o, output, this,
+                                   project ? projectHook : nullptr, this, &stats);
+    out = nullptr;
+    t = stats.t_reached;
+    if (stats.h_last > 0)
+      lastStep = stats.h_last;
+    // The derivatives and algebraic variables at the state reached.
+    int code = model->rhs(t, x.data(), dx.data(), a.data(), p.data());
+    if (status == EQC_OK && code != 0) {
+      fail(where(t) + ": " + modelFailure(code));
+      return EQC_ERR_RHS;
+    }
+    if (status != EQC_OK)
+      describeFailure(status);
+    return status;
+  }
+
+  void describeFailure(int status) {
+    std::string msg = where(stats.t_reached) + ": " + eqc_status_message(status);
+    if (status == EQC_ERR_NONFINITE && stats.failed_component >= 0 && stats.failed_component < n)
+      msg += std::string(" (state ") + model->state_names[stats.failed_component] + ")";
+    if (status == EQC_ERR_RHS) {
+      if (stats.rhs_code >= 2000 && stats.rhs_code < 2100)
+        msg += std::string(": the projection onto the invariants failed: ") + eqc_status_message(stats.rhs_code - 2000);
+      else
+        msg += ": " + modelFailure(stats.rhs_code);
+    }
+    char buf[64];
+    std::snprintf(buf, sizeof buf, " (step size %.3g)", stats.h_last);
+    fail(msg + buf);
+  }
+};
+
+extern "C" {
+
+eqc_sim *eqc_sim_new(const eqc_model *model) {
+  if (!modelValid(model))
+    return nullptr;
+  try {
+    return new eqc_sim(model);
+  } catch (...) {
+    return nullptr;
+  }
+}
+
+void eqc_sim_free(eqc_sim *sim) { delete sim; }
+
+int eqc_sim_set_options(eqc_sim *sim, const eqc_options *opt) {
+  if (!sim || !opt)
+    return EQC_ERR_ARGUMENT;
+  sim->options = *opt;
+  sim->options.atol_vector = nullptr; // not kept: the caller's array may go away
+  return EQC_OK;
+}
+
+int eqc_sim_set_projection(eqc_sim *sim, int on) {
+  if (!sim || (on && !(sim->m > 0 && sim->model->invariants_jac)))
+    return EQC_ERR_ARGUMENT;
+  sim->project = on != 0;
+  sim->initialized = false;
+  return EQC_OK;
+}
+
+int eqc_sim_param_index(const eqc_sim *sim, const char *name) {
+  return sim ? indexOf(sim->model->n_params, sim->model->param_names, name) : -1;
+}
+int eqc_sim_state_index(const eqc_sim *sim, const char *name) {
+  return sim ? indexOf(sim->n, sim->model->state_names, name) : -1;
+}
+int eqc_sim_algebraic_index(const eqc_sim *sim, const char *name) {
+  return sim ? indexOf(sim->model->n_algebraics, sim->model->algebraic_names, name) : -1;
+}
+
+int eqc_sim_set_param(eqc_sim *sim, int index, double value) {
+  if (!sim || index < 0 || index >= sim->model->n_params || !std::isfinite(value))
+    return EQC_ERR_ARGUMENT;
+  sim->p[index] = value;
+  sim->initialized = false;
+  return EQC_OK;
+}
+
+int eqc_sim_set_state(eqc_sim *sim, int index, double value) {
+  if (!sim || index < 0 || index >= sim->n || !std::isfinite(value))
+    return EQC_ERR_ARGUMENT;
+  sim->x[index] = value;
+  sim->initialized = false;
+  return EQC_OK;
+}
+
+int eqc_sim_set_time(eqc_sim *sim, double t) {
+  if (!sim || !std::isfinite(t))
+    return EQC_ERR_ARGUMENT;
+  sim->t = t;
+  sim->initialized = false;
+  return EQC_OK;
+}
+
+int eqc_sim_initialize(eqc_sim *sim) { return sim ? sim->initialize() : EQC_ERR_ARGUMENT; }
+
+int eqc_sim_run(eqc_sim *sim, double t_end, eqc_sim_output_fn out, void *user) {
+  if (!sim)
+    return EQC_ERR_ARGUMENT;
+  try {
+    return sim->run(t_end, out, user);
+  } catch (...) {
+    sim->fail("eqc_sim_run: out of memory");
+    return EQC_ERR_ARGUMENT;
+  }
+}
+
+double eqc_sim_time(const eqc_sim *sim) { return sim ? sim->t : NAN; }
+const double *eqc_sim_states(const eqc_sim *sim) { return sim ? sim->x.data() : nullptr; }
+const double *eqc_sim_derivatives(const eqc_sim *sim) { return sim ? sim->dx.data() : nullptr; }
+const double *eqc_sim_algebraics(const eqc_sim *sim) { return sim ? sim->a.data() : nullptr; }
+
+const eqc_stats *eqc_sim_stats(const eqc_sim *sim, double *invariant_residual) {
+  if (!sim)
+    return nullptr;
+  if (invariant_residual)
+    *invariant_residual = sim->worstInvariant;
+  return &sim->stats;
+}
+
+const char *eqc_sim_last_error(const eqc_sim *sim) { return sim ? sim->error.c_str() : "no simulation"; }
+
+} // extern "C"

@@ -1,0 +1,280 @@
+// Tests of the embedding interface (eqc_model.h): simulations of hand-written
+// model tables — parameters and states by name, runs that continue each other,
+// two simulations of two models interleaved in one process, projection onto
+// invariants, the sparse Jacobian of a table, and failure messages.
+#include "TestSupport.h"
+#include "eqc/eqc_model.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace {
+
+// x'' = -k x with the energy as an algebraic variable: x = cos(sqrt(k) t).
+int oscillatorRhs(double, const double *x, double *dx, double *a, const double *p) {
+  dx[0] = x[1];
+  dx[1] = -p[0] * x[0];
+  a[0] = 0.5 * (x[1] * x[1] + p[0] * x[0] * x[0]);
+  return 0;
+}
+const char *const oscillatorStates[] = {"x", "v"};
+const char *const oscillatorAlgebraics[] = {"E"};
+const char *const oscillatorParams[] = {"k"};
+const double oscillatorDefaults[] = {4.0};
+const double oscillatorStart[] = {1.0, 0.0};
+const eqc_model oscillatorModel = {EQC_MODEL_ABI_VERSION, "Oscillator", 2, 1, 1, 0, oscillatorStates,
+                                   oscillatorAlgebraics, oscillatorParams, oscillatorDefaults, oscillatorStart,
+                                   nullptr, oscillatorRhs, nullptr, nullptr, nullptr, nullptr, nullptr};
+
+// y' = -r y: y = exp(-r t).
+int decayRhs(double, const double *x, double *dx, double *, const double *p) {
+  dx[0] = -p[0] * x[0];
+  return 0;
+}
+const char *const decayStates[] = {"y"};
+const char *const decayParams[] = {"r"};
+const double decayDefaults[] = {0.5};
+const double decayStart[] = {2.0};
+const eqc_model decayModel = {EQC_MODEL_ABI_VERSION, "Decay", 1, 0, 1, 0, decayStates, nullptr, decayParams,
+                              decayDefaults, decayStart, nullptr, decayRhs, nullptr, nullptr, nullptr, nullptr,
+                              nullptr};
+
+// The pendulum as an ODE with invariants (index reduced by hand): lambda from
+// the twice-differentiated length constraint.
+int pendulumRhs(double, const double *x, double *dx, double *a, const double *p) {
+  const double g = p[0];
+  const double lambda = (x[2] * x[2] + x[3] * x[3] - g * x[1]) / (x[0] * x[0] + x[1] * x[1]);
+  a[0] = lambda;
+  dx[0] = x[2];
+  dx[1] = x[3];
+  dx[2] = -lambda * x[0];
+  dx[3] = -lambda * x[1] - g;
+  return 0;
+}
+int pendulumInvariants(double, const double *x, const double *p, double *g) {
+  g[0] = x[0] * x[0] + x[1] * x[1] - p[1] * p[1];
+  g[1] = 2 * (x[0] * x[2] + x[1] * x[3]);
+  return 0;
+}
+int pendulumInvariantJacobian(double, const double *x, const double *, double *G) {
+  const double row0[4] = {2 * x[0], 2 * x[1], 0, 0}, row1[4] = {2 * x[2], 2 * x[3], 2 * x[0], 2 * x[1]};
+  std::copy(row0, row0 + 4, G);
+  std::copy(row1, row1 + 4, G + 4);
+  return 0;
+}
+const char *const pendulumStates[] = {"x", "y", "vx", "vy"};
+const char *const pendulumAlgebraics[] = {"lambda"};
+const char *const pendulumParams[] = {"g", "L"};
+const double pendulumDefaults[] = {9.81, 1.0};
+const double pendulumStart[] = {0.6, -0.8, 0.0, 0.0};
+const eqc_model pendulumModel = {EQC_MODEL_ABI_VERSION, "Pendulum", 4, 1, 2, 2, pendulumStates,
+                                 pendulumAlgebraics, pendulumParams, pendulumDefaults, pendulumStart,
+                                 nullptr, pendulumRhs, nullptr, nullptr, nullptr, pendulumInvariants,
+                                 pendulumInvariantJacobian};
+
+struct Sim {
+  eqc_sim *sim;
+  explicit Sim(const eqc_model &m) : sim(eqc_sim_new(&m)) {}
+  ~Sim() { eqc_sim_free(sim); }
+};
+
+struct Recording {
+  std::vector<double> times, first, algebraic;
+  static int record(void *user, double t, const double *x, const double *, const double *a) {
+    auto *r = static_cast<Recording *>(user);
+    r->times.push_back(t);
+    r->first.push_back(x[0]);
+    r->algebraic.push_back(a ? a[0] : 0.0);
+    return 0;
+  }
+};
+
+eqc_options dopri(double rtol, double interval) {
+  eqc_options o;
+  eqc_options_default(&o);
+  o.method = EQC_METHOD_DOPRI5;
+  o.rtol = rtol;
+  o.atol = rtol * 1e-3;
+  o.interval = interval;
+  return o;
+}
+
+TEST(Simulation, ParametersByNameAndRunsThatContinue) {
+  Sim s(oscillatorModel);
+  ASSERT_TRUE(s.sim);
+  eqc_options o = dopri(1e-10, 0.25);
+  ASSERT_EQ(eqc_sim_set_options(s.sim, &o), EQC_OK);
+  EXPECT_EQ(eqc_sim_param_index(s.sim, "k"), 0);
+  EXPECT_EQ(eqc_sim_param_index(s.sim, "nope"), -1);
+  EXPECT_EQ(eqc_sim_state_index(s.sim, "v"), 1);
+  EXPECT_EQ(eqc_sim_algebraic_index(s.sim, "E"), 0);
+  ASSERT_EQ(eqc_sim_set_param(s.sim, eqc_sim_param_index(s.sim, "k"), 9.0), EQC_OK); // omega = 3
+  Recording r;
+  ASSERT_EQ(eqc_sim_run(s.sim, 1.0, Recording::record, &r), EQC_OK) << eqc_sim_last_error(s.sim);
+  ASSERT_EQ(eqc_sim_run(s.sim, 2.0, Recording::record, &r), EQC_OK) << eqc_sim_last_error(s.sim);
+  // 0, 0.25, ..., 2: nine points, t = 1 once although it ends one run and starts the next.
+  ASSERT_EQ(r.times.size(), 9u);
+  for (size_t i = 0; i < r.times.size(); ++i) {
+    EXPECT_DOUBLE_EQ(r.times[i], 0.25 * static_cast<double>(i));
+    EXPECT_NEAR(r.first[i], std::cos(3.0 * r.times[i]), 1e-8) << r.times[i];
+    EXPECT_NEAR(r.algebraic[i], 4.5, 1e-8); // E = k/2
+  }
+  EXPECT_EQ(eqc_sim_time(s.sim), 2.0);
+  EXPECT_NEAR(eqc_sim_states(s.sim)[1], -3.0 * std::sin(6.0), 1e-8);
+  EXPECT_NEAR(eqc_sim_derivatives(s.sim)[1], -9.0 * std::cos(6.0), 1e-7);
+  EXPECT_STREQ(eqc_sim_last_error(s.sim), "");
+  const eqc_stats *stats = eqc_sim_stats(s.sim, nullptr);
+  ASSERT_TRUE(stats);
+  EXPECT_GT(stats->steps, 0);
+  EXPECT_EQ(stats->t_reached, 2.0);
+}
+
+// Two models in one process, their runs interleaved: each gives bit for bit
+// what it gives alone.
+TEST(Simulation, TwoSimulationsOfTwoModelsDoNotShareState) {
+  auto alone = [](const eqc_model &m, std::vector<double> &states) {
+    Sim s(m);
+    eqc_options o = dopri(1e-9, 0.1);
+    eqc_sim_set_options(s.sim, &o);
+    for (double t : {0.5, 1.0, 1.5})
+      EXPECT_EQ(eqc_sim_run(s.sim, t, nullptr, nullptr), EQC_OK);
+    states.assign(eqc_sim_states(s.sim), eqc_sim_states(s.sim) + m.n_states);
+  };
+  std::vector<double> oscillatorAlone, decayAlone;
+  alone(oscillatorModel, oscillatorAlone);
+  alone(decayModel, decayAlone);
+
+  Sim a(oscillatorModel), b(decayModel);
+  eqc_options o = dopri(1e-9, 0.1);
+  eqc_sim_set_options(a.sim, &o);
+  eqc_sim_set_options(b.sim, &o);
+  for (double t : {0.5, 1.0, 1.5}) {
+    ASSERT_EQ(eqc_sim_run(a.sim, t, nullptr, nullptr), EQC_OK);
+    ASSERT_EQ(eqc_sim_run(b.sim, t, nullptr, nullptr), EQC_OK);
+  }
+  EXPECT_EQ(eqc_sim_states(a.sim)[0], oscillatorAlone[0]);
+  EXPECT_EQ(eqc_sim_states(a.sim)[1], oscillatorAlone[1]);
+  EXPECT_EQ(eqc_sim_states(b.sim)[0], decayAlone[0]);
+  EXPECT_NEAR(eqc_sim_states(b.sim)[0], 2.0 * std::exp(-0.75), 1e-8);
+  EXPECT_NEAR(eqc_sim_states(a.sim)[0], std::cos(3.0), 1e-8);
+}
+
+TEST(Simulation, ProjectionKeepsThePendulumOnItsInvariants) {
+  Sim s(pendulumModel);
+  eqc_options o = dopri(1e-6, 0.1);
+  eqc_sim_set_options(s.sim, &o);
+  // A start off the circle is projected onto it first.
+  ASSERT_EQ(eqc_sim_set_state(s.sim, 0, 0.7), EQC_OK);
+  ASSERT_EQ(eqc_sim_run(s.sim, 20.0, nullptr, nullptr), EQC_OK) << eqc_sim_last_error(s.sim);
+  const double *x = eqc_sim_states(s.sim);
+  EXPECT_NEAR(x[0] * x[0] + x[1] * x[1], 1.0, 1e-9);
+  EXPECT_NEAR(x[0] * x[2] + x[1] * x[3], 0.0, 1e-9);
+  double residual = -1;
+  const eqc_stats *stats = eqc_sim_stats(s.sim, &residual);
+  EXPECT_GT(stats->hook_calls, 0);
+  EXPECT_LT(residual, 1e-9);
+  EXPECT_GE(residual, 0.0);
+
+  // Without projection the drift at this tolerance is orders of magnitude larger.
+  Sim free(pendulumModel);
+  eqc_sim_set_options(free.sim, &o);
+  ASSERT_EQ(eqc_sim_set_projection(free.sim, 0), EQC_OK);
+  ASSERT_EQ(eqc_sim_run(free.sim, 20.0, nullptr, nullptr), EQC_OK);
+  const double *y = eqc_sim_states(free.sim);
+  EXPECT_GT(std::fabs(y[0] * y[0] + y[1] * y[1] - 1.0), 1e-7);
+  EXPECT_EQ(eqc_sim_set_projection(Sim(oscillatorModel).sim, 1), EQC_ERR_ARGUMENT); // no invariants
+}
+
+// A table with a sparse Jacobian: the 1-D heat equation; radau5 takes the
+// sparse LU.
+constexpr int HeatSize = 200;
+int heatRhs(double, const double *u, double *du, double *, const double *p) {
+  for (int i = 0; i < HeatSize; ++i)
+    du[i] = p[0] * ((i > 0 ? u[i - 1] : 0.0) - 2.0 * u[i] + (i + 1 < HeatSize ? u[i + 1] : 0.0));
+  return 0;
+}
+int heatJac(double, const double *, const double *, const double *, const double *p, double *values) {
+  int k = 0;
+  for (int j = 0; j < HeatSize; ++j)
+    for (int i = std::max(0, j - 1); i <= std::min(HeatSize - 1, j + 1); ++i)
+      values[k++] = i == j ? -2.0 * p[0] : p[0];
+  return 0;
+}
+
+TEST(Simulation, SparseJacobianOfTheTable) {
+  std::vector<int> colStart{0}, rows;
+  std::vector<std::string> names;
+  std::vector<const char *> namePointers;
+  std::vector<double> start;
+  for (int j = 0; j < HeatSize; ++j) {
+    for (int i = std::max(0, j - 1); i <= std::min(HeatSize - 1, j + 1); ++i)
+      rows.push_back(i);
+    colStart.push_back(static_cast<int>(rows.size()));
+    names.push_back("u" + std::to_string(j + 1));
+    start.push_back(std::sin(M_PI * (j + 1) / (HeatSize + 1)));
+  }
+  for (auto &n : names)
+    namePointers.push_back(n.c_str());
+  eqc_sparsity pattern{static_cast<int>(rows.size()), colStart.data(), rows.data()};
+  const char *const paramNames[] = {"k"};
+  const double k = (HeatSize + 1.0) * (HeatSize + 1.0);
+  eqc_model heat = {EQC_MODEL_ABI_VERSION, "Heat", HeatSize, 0, 1, 0, namePointers.data(), nullptr, paramNames, &k,
+                    start.data(), nullptr, heatRhs, nullptr, heatJac, &pattern, nullptr, nullptr};
+  Sim s(heat);
+  ASSERT_TRUE(s.sim);
+  eqc_options o = dopri(1e-8, 0);
+  o.method = EQC_METHOD_RADAU5;
+  o.atol = 1e-12;
+  eqc_sim_set_options(s.sim, &o);
+  ASSERT_EQ(eqc_sim_run(s.sim, 0.05, nullptr, nullptr), EQC_OK) << eqc_sim_last_error(s.sim);
+  const eqc_stats *stats = eqc_sim_stats(s.sim, nullptr);
+  EXPECT_EQ(stats->linear_solver, EQC_LINEAR_SPARSE);
+  EXPECT_GT(stats->jac_evals, 0);
+  const double sn = std::sin(M_PI / (2.0 * (HeatSize + 1)));
+  const double decay = std::exp(-4.0 * k * sn * sn * 0.05);
+  for (int i = 0; i < HeatSize; ++i)
+    EXPECT_NEAR(eqc_sim_states(s.sim)[i], decay * start[i], 1e-8) << i;
+}
+
+int blowUp(double t, const double *x, double *dx, double *, const double *) {
+  dx[0] = 1.0;
+  dx[1] = t < 0.5 ? 0.0 : NAN;
+  (void)x;
+  return 0;
+}
+const char *const blowUpStates[] = {"clock", "bad"};
+const double blowUpStart[] = {0.0, 0.0};
+
+TEST(Simulation, FailuresAreReportedWithTimeAndVariable) {
+  eqc_model bad = oscillatorModel;
+  bad.abi_version = EQC_MODEL_ABI_VERSION + 1;
+  EXPECT_EQ(eqc_sim_new(&bad), nullptr);
+  bad = oscillatorModel;
+  bad.rhs = nullptr;
+  EXPECT_EQ(eqc_sim_new(&bad), nullptr);
+  EXPECT_EQ(eqc_sim_new(nullptr), nullptr);
+
+  Sim s(oscillatorModel);
+  EXPECT_EQ(eqc_sim_set_param(s.sim, 1, 1.0), EQC_ERR_ARGUMENT);
+  EXPECT_EQ(eqc_sim_set_param(s.sim, 0, NAN), EQC_ERR_ARGUMENT);
+  EXPECT_EQ(eqc_sim_set_state(s.sim, -1, 1.0), EQC_ERR_ARGUMENT);
+  EXPECT_EQ(eqc_sim_run(s.sim, 0.0, nullptr, nullptr), EQC_ERR_ARGUMENT);
+  EXPECT_NE(std::string(eqc_sim_last_error(s.sim)).find("end time"), std::string::npos);
+
+  eqc_model nan = {EQC_MODEL_ABI_VERSION, "BlowUp", 2, 0, 0, 0, blowUpStates, nullptr, nullptr, nullptr,
+                   blowUpStart, nullptr, blowUp, nullptr, nullptr, nullptr, nullptr, nullptr};
+  Sim f(nan);
+  eqc_options o = dopri(1e-6, 0.1);
+  eqc_sim_set_options(f.sim, &o);
+  EXPECT_EQ(eqc_sim_run(f.sim, 1.0, nullptr, nullptr), EQC_ERR_NONFINITE);
+  std::string message = eqc_sim_last_error(f.sim);
+  EXPECT_NE(message.find("(state bad)"), std::string::npos) << message;
+  EXPECT_NE(message.find("at time 0.5"), std::string::npos) << message;
+  EXPECT_LT(eqc_sim_time(f.sim), 0.5 + 1e-9);
+  EXPECT_GT(eqc_sim_time(f.sim), 0.45);
+}
+
+} // namespace

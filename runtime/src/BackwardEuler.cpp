@@ -13,6 +13,8 @@ namespace {
 /// Converged when max_j |dx_j| / (1 + |x_j|) falls to this (as eqc_solve_block).
 constexpr double NewtonTolerance = 1e-10;
 constexpr int MaxIterations = 10;
+/// The last resort, full Newton (J at every iterate), may take this many.
+constexpr int MaxFullIterations = 30;
 /// A kept Jacobian that shrinks the Newton step by less than this per
 /// iteration is too stale: re-evaluate it.
 constexpr double MaxContraction = 0.5;
@@ -46,17 +48,22 @@ int BackwardEulerSolver::step(double tNew, double h, const double *x, double *z)
   // failure is final.
   bool wantJacobian = !haveJacobian;
   bool fresh = wantJacobian;
+  // full: the simplified iteration failed even with a fresh J (a J far from
+  // the solution, as at a start where some coupling is still zero): Newton
+  // with J at every iterate, from x.
+  bool full = false;
   double previousNorm = 0.0;
   int iterations = 0;
   for (;;) {
     if (int rc = p.rhs(tNew, z, fz.data()))
       return rc;
     bool ok = fz.allFinite();
-    if (ok && wantJacobian) {
+    if (ok && (wantJacobian || full)) {
       if (int rc = updateJacobian(tNew, z))
         return rc;
       wantJacobian = false;
-      iterations = 0;
+      if (!full)
+        iterations = 0;
     }
     if (ok && !(std::fabs(h - factoredStep) <= StepChangeTolerance * h)) {
       int rc = factor(h);
@@ -84,12 +91,25 @@ int BackwardEulerSolver::step(double tNew, double h, const double *x, double *z)
     if (ok && (norm <= NewtonTolerance || (iterations > 1 && contraction < 1.0 &&
                                            contraction / (1.0 - contraction) * norm <= NewtonTolerance)))
       return EQC_OK;
+    if (full) {
+      // Far from the solution the full iteration's steps may grow before it
+      // converges (quadratically); only a non-finite value or the iteration
+      // limit ends it.
+      if (ok && iterations < MaxFullIterations)
+        continue;
+      return EQC_ERR_NEWTON;
+    }
     const bool diverging = !ok || contraction >= 1.0;
     const bool slow = contraction > MaxContraction || iterations >= MaxIterations;
     if (!diverging && (!slow || (fresh && iterations < MaxIterations)))
       continue;
-    if (fresh)
-      return EQC_ERR_NEWTON;
+    if (fresh) {
+      full = true;
+      std::copy(x, x + n, z);
+      previousNorm = 0.0;
+      iterations = 0;
+      continue;
+    }
     // Refactor once: from the current iterate while it still converges (it is
     // nearer the solution), else from the start.
     if (diverging)

@@ -1,6 +1,8 @@
 // The integrator's callbacks: right-hand side, CSV rows, projection and state-selection hooks.
 #include "driver/RunState.h"
 
+#include "driver/Interrupt.h"
+
 #include "driver/Initialize.h"
 
 #include <algorithm>
@@ -94,6 +96,8 @@ void startProgress(RunState &s, double tStart, double tEnd) {
 
 int rhsCallback(void *user, double t, const double *x, double *dx) {
   auto *s = static_cast<RunState *>(user);
+  if (pendingInterrupt())
+    return kInterruptCode;
   ++s->rhsCalls;
   int code = s->jit->rhs(t, x, dx, s->a.data(), s->p.data());
   if (code)

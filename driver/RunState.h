@@ -80,6 +80,8 @@ struct DummyRun {
   long checks = 0;
 };
 
+/// rhs code of every model call after SIGINT or SIGTERM (driver/Interrupt.h).
+constexpr int kInterruptCode = 4000;
 /// rhs code that a hook returns to ask for a new state selection.
 constexpr int kSwitchCode = 3000;
 /// rhs codes 2000 + status: the projection onto the invariants failed with that status.

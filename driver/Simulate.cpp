@@ -3,6 +3,7 @@
 
 #include "driver/Initialize.h"
 #include "driver/Invariants.h"
+#include "driver/Interrupt.h"
 #include "driver/OutputFile.h"
 #include "driver/RunState.h"
 #include "driver/SvgPlot.h"
@@ -129,6 +130,8 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
   s.progress = !opt.quiet && isatty(STDERR_FILENO);
   startProgress(s, o.t_start, o.t_end);
   s.plotColumns.assign(s.columns.size(), {});
+  // From here on an interrupt stops the run cleanly (the output file is about to exist).
+  installInterruptHandlers();
   OutputFile out;
   if (!out.open(opt.output, err))
     return ExitOutput;
@@ -246,6 +249,17 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
 
   // Failure: say where and why, keep what was computed under a different name.
   std::string at = "at time " + brief(stats.t_reached) + " (step size " + brief(stats.h_last, 3) + "): ";
+  if (int signal = pendingInterrupt()) {
+    err << "eqc: error: interrupted by " << interruptName(signal) << " at time " << brief(stats.t_reached) << " of "
+        << brief(o.t_end) << "\n";
+    if (opt.output != "-") {
+      std::string partial = opt.output + ".partial";
+      if (out.commit(partial, err))
+        err << "eqc: note: the results up to time " << brief(stats.t_reached) << " are in '" << partial
+            << "'; '" << opt.output << "' is unchanged\n";
+    }
+    return static_cast<ExitCode>(128 + signal);
+  }
   if (status == EQC_ERR_RHS) {
     reportModelCode(c, active->ode, active->simulation, stats.rhs_code, stats.t_reached);
   } else if (status == EQC_ERR_NONFINITE && stats.failed_component >= 0) {

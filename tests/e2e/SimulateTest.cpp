@@ -442,6 +442,40 @@ TEST(Simulate, Radau5UsesTheGeneratedSparseJacobianOnTheHeatEquation) {
       << bad.stderrText;
 }
 
+// SIGINT during integration: the run stops at the next model call, the rows so far go to
+// out.csv.partial, the previous out.csv is untouched, no temporary file is left, and the exit
+// status is 128 + SIGINT.
+TEST(Simulate, InterruptKeepsThePreviousResultAndThePartialOne) {
+  std::string dir = scratchDir("interrupt");
+  writeFile(dir + "/out.csv", "previous\n");
+  // Billions of steps: still integrating when the signal comes. The signal is sent once the
+  // temporary output file exists, i.e. after compilation.
+  std::string script = "cd '" + dir + "' && ('" EQC_BINARY "' simulate " + example("oscillator.eq") +
+                       " --method dopri5 --t-end 1e9 --max-steps 2000000000 --interval 1000 -o out.csv "
+                       "2>err.txt & pid=$!; i=0; while [ $i -lt 600 ] && ! ls out.csv.tmp-* >/dev/null 2>&1; "
+                       "do sleep 0.05; i=$((i+1)); done; sleep 0.2; kill -INT $pid; wait $pid; echo \"exit=$?\")";
+  FILE *pipe = popen(script.c_str(), "r");
+  ASSERT_TRUE(pipe);
+  char buf[256] = {0};
+  std::string text;
+  while (fgets(buf, sizeof buf, pipe))
+    text += buf;
+  pclose(pipe);
+  EXPECT_NE(text.find("exit=130"), std::string::npos) << text;
+  std::ifstream errFile(dir + "/err.txt");
+  std::string err((std::istreambuf_iterator<char>(errFile)), std::istreambuf_iterator<char>());
+  EXPECT_NE(err.find("eqc: error: interrupted by SIGINT at time "), std::string::npos) << err;
+  EXPECT_NE(err.find("are in 'out.csv.partial'; 'out.csv' is unchanged"), std::string::npos) << err;
+  std::ifstream previous(dir + "/out.csv");
+  std::string line;
+  std::getline(previous, line);
+  EXPECT_EQ(line, "previous");
+  Csv partial = readCsv(dir + "/out.csv.partial");
+  EXPECT_GE(partial.rows.size(), 2u);
+  for (auto &entry : std::filesystem::directory_iterator(dir))
+    EXPECT_EQ(entry.path().filename().string().find(".tmp-"), std::string::npos) << entry.path();
+}
+
 TEST(Simulate, StatsReportStepsAndPhases) {
   std::string dir = scratchDir("stats");
   RunResult r = runEqc("simulate " + example("oscillator.eq") + " --stats -o out.csv", dir);

@@ -1,0 +1,67 @@
+// An eqc_model over the JIT's functions, with names from the flat system and values from the
+// consistent initial point.
+#include "driver/ModelTable.h"
+
+#include "driver/Initialize.h"
+
+namespace eqc {
+
+std::unique_ptr<ModelTable> ModelTable::build(Compilation &c, double t0, std::ostream &err) {
+  if (!c.jit || !c.model || !c.flat) {
+    err << "eqc: error: the model is not compiled\n";
+    return nullptr;
+  }
+  InitialPoint ip;
+  std::unique_ptr<InvariantProjector> projector;
+  if (consistentInitialPoint(c, {}, t0, ip, projector, err) != ExitOk)
+    return nullptr;
+  const FlatSystem &flat = *c.flat;
+  const OdeModel &m = *c.model;
+  auto table = std::unique_ptr<ModelTable>(new ModelTable);
+  ModelTable &t = *table;
+  t.name_ = flat.modelName;
+  auto names = [&](const std::vector<int> &vars, std::vector<std::string> &out, std::vector<const char *> &ptrs) {
+    for (int v : vars)
+      out.push_back(flat.varName(v));
+    for (const std::string &s : out)
+      ptrs.push_back(s.c_str());
+  };
+  names(m.states, t.stateNames_, t.statePtrs_);
+  names(m.algebraics, t.algebraicNames_, t.algebraicPtrs_);
+  names(m.params, t.paramNames_, t.paramPtrs_);
+  t.params_ = ip.p;
+  t.states_ = ip.x;
+  t.algebraics_ = ip.a;
+
+  eqc_model &d = t.model_;
+  d.abi_version = EQC_MODEL_ABI_VERSION;
+  d.name = t.name_.c_str();
+  d.n_states = static_cast<int>(m.states.size());
+  d.n_algebraics = static_cast<int>(m.algebraics.size());
+  d.n_params = static_cast<int>(m.params.size());
+  d.n_invariants = static_cast<int>(m.invariants.residuals.size());
+  d.state_names = t.statePtrs_.data();
+  d.algebraic_names = t.algebraicPtrs_.data();
+  d.param_names = t.paramPtrs_.data();
+  d.param_defaults = t.params_.data();
+  d.state_start = t.states_.data();
+  d.algebraic_start = t.algebraics_.data();
+  d.rhs = c.jit->rhs;
+  // Index-reduced models start from the projected point; their init only evaluates rhs.
+  d.init = d.n_invariants == 0 ? c.jit->init : nullptr;
+  d.jac = c.jit->jacobian();
+  const SparsityPattern *pattern = c.jit->jacobianPattern();
+  if (!d.jac || !pattern) {
+    err << "eqc: internal error: the model's Jacobian could not be compiled\n";
+    return nullptr;
+  }
+  t.pattern_ = {static_cast<int>(pattern->nnz()), pattern->colStart.data(), pattern->rowIndex.data()};
+  d.jac_pattern = &t.pattern_;
+  if (d.n_invariants > 0) {
+    d.invariants = c.jit->invariants;
+    d.invariants_jac = c.jit->invariantJacobian();
+  }
+  return table;
+}
+
+} // namespace eqc

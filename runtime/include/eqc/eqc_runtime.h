@@ -210,8 +210,9 @@ typedef int (*eqc_jac_fn)(void *user, double t, const double *x, double *jac);
  *
  * auto starts with dopri5 and runs Hairer's stiffness test (dopri5.f) after every accepted
  * step: h |lambda| is estimated as h ||f(x_new) - f(s6)|| / ||x_new - s6|| from the last two
- * stages (s6 the sixth stage's state); when it exceeds 3.25 on 15 accepted steps, counted
- * until 6 steps below it reset the count, the problem is stiff. Then radau5 (with jac, rtol,
+ * stages (s6 the sixth stage's state); when it exceeds 2 on 15 accepted steps, counted until 6
+ * steps below it reset the count, the problem is stiff (dopri5.f's boundary 3.25 is never
+ * reached at tight tolerances, where the step controller holds h |lambda| at 2.5-3). Then radau5 (with jac, rtol,
  * atol, h_max and the remaining max_steps; its first step chosen automatically) continues
  * from that step's state and time to t_end. Outputs keep the grid of t_start (or
  * output_origin) and no time is reported twice; the hook sees every accepted step of both

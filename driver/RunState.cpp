@@ -127,6 +127,17 @@ static int prepareJacobian(void *user, eqc_jacobian *jac) {
   return 0;
 }
 
+void applyStateTolerances(RunState &s, const OdeModel &m, eqc_options &o) {
+  if (s.variableAtol.empty()) {
+    o.atol_vector = nullptr;
+    return;
+  }
+  s.atolStates.resize(m.states.size());
+  for (size_t i = 0; i < m.states.size(); ++i)
+    s.atolStates[i] = s.variableAtol[m.states[i]];
+  o.atol_vector = s.atolStates.data();
+}
+
 eqc_jacobian modelJacobian(RunState &s) {
   eqc_jacobian jac{};
   jac.user = &s;

@@ -26,6 +26,9 @@ struct RunState {
   // The generated Jacobian (compiled when an implicit method first needs it).
   eqc_linear_solver linearSolver = EQC_LINEAR_AUTO;
   eqc_sparsity sparsity{};
+  // Absolute tolerance per variable: atol * |nominal| where a state declares a nominal value
+  // (empty: the scalar atol for every state); atolStates holds the active mode's vector.
+  std::vector<double> variableAtol, atolStates;
   // Output.
   std::FILE *file = nullptr;
   std::vector<int> columns;                 ///< variables written, after time
@@ -96,6 +99,9 @@ int rhsCallback(void *user, double t, const double *x, double *dx);
 /// eqc_sparse_jac_fn over the active mode's generated ODE Jacobian (evaluates rhs at the point
 /// first).
 int jacCallback(void *user, double t, const double *x, double *values);
+/// Points o.atol_vector at the per-state absolute tolerances of `m` (from s.variableAtol), or
+/// leaves the scalar atol when no state has a nominal value.
+void applyStateTolerances(RunState &s, const OdeModel &m, eqc_options &o);
 /// The Jacobian description for the runtime: the active mode's generated sparse Jacobian and its
 /// pattern, compiled when an implicit method first needs them; s.linearSolver picks the solver.
 eqc_jacobian modelJacobian(RunState &s);

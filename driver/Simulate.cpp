@@ -7,9 +7,6 @@
 #include "driver/OutputFile.h"
 #include "driver/RunState.h"
 #include "driver/SvgPlot.h"
-
-#include <cstdint>
-#include <unistd.h>
 #include "middle/ExprOps.h"
 
 #include <cctype>
@@ -17,10 +14,10 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdint>
 #include <cstring>
 #include <functional>
 #include <iostream>
-#include <cstdint>
 #include <unistd.h>
 
 namespace eqc {
@@ -125,6 +122,29 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
   std::vector<double> x = ip.x, dx = ip.dx;
   double initSeconds = std::chrono::duration<double>(Clock::now() - t0).count();
   const std::vector<double> initialStates = x;
+
+  // nominal = ... scales the absolute tolerance of a variable, as Modelica tools do.
+  {
+    std::vector<double> values;
+    gather(model, x.data(), dx.data(), s.a.data(), s.p, values);
+    bool any = false;
+    std::vector<double> atol(flat.vars.size(), o.atol);
+    for (size_t v = 0; v < flat.vars.size(); ++v) {
+      if (!flat.vars[v].nominal)
+        continue;
+      double nominal = evaluate(flat.vars[v].nominal, values);
+      if (!std::isfinite(nominal) || nominal == 0.0) {
+        c.diags->error(flat.vars[v].loc, "the nominal value of '" + flat.vars[v].name + "' is " +
+                                             formatNumber(nominal) + ": it must be finite and non-zero");
+        return ExitModel;
+      }
+      atol[v] = o.atol * std::fabs(nominal);
+      any = true;
+    }
+    if (any)
+      s.variableAtol = std::move(atol);
+    applyStateTolerances(s, model, o);
+  }
 
   s.recordForPlot = !opt.plot.empty();
   s.progress = !opt.quiet && isatty(STDERR_FILENO);

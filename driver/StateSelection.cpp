@@ -87,6 +87,7 @@ int integrateWithStateSelection(Compilation &c, RunState &s, DummyRun &dummy, co
     s.slots = &mode->model.slots;
     dummy.stepState = x.data();
     eqc_options segmentOptions = o;
+    applyStateTolerances(s, mode->model, segmentOptions);
     segmentOptions.t_start = t;
     segmentOptions.output_origin = o.t_start;
     if (segment > 0)

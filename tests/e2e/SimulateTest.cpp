@@ -478,6 +478,23 @@ TEST(Simulate, InterruptKeepsThePreviousResultAndThePartialOne) {
     EXPECT_EQ(entry.path().filename().string().find(".tmp-"), std::string::npos) << entry.path();
 }
 
+// nominal = n scales a state's absolute tolerance to atol * |n| (as Modelica tools do): a state of
+// size 1e-9 under the default atol = rtol = 1e-6 is not controlled at all without it, and resolved
+// to the relative tolerance with it.
+TEST(Simulate, NominalScalesTheAbsoluteTolerance) {
+  std::string dir = scratchDir("nominal");
+  auto run = [&](const std::string &attribute) {
+    writeFile(dir + "/small.eq", "model Small\n  Real y(start = 1e-9, fixed = true" + attribute +
+                                     ");\nequation\n  der(y) = -y;\nend Small;\n");
+    RunResult r = runEqc("simulate small.eq --method dopri5 --t-end 5 -o out.csv", dir);
+    EXPECT_EQ(r.exitCode, 0) << r.stderrText;
+    return readCsv(dir + "/out.csv").rows.back()[1];
+  };
+  const double exact = 1e-9 * std::exp(-5.0);
+  EXPECT_LT(std::fabs(run(", nominal = 1e-9") / exact - 1), 1e-4); // measured 2.0e-5
+  EXPECT_GT(std::fabs(run("") / exact - 1), 1.0);                   // measured 179 (two steps)
+}
+
 TEST(Simulate, StatsReportStepsAndPhases) {
   std::string dir = scratchDir("stats");
   RunResult r = runEqc("simulate " + example("oscillator.eq") + " --stats -o out.csv", dir);

@@ -87,7 +87,9 @@ void setMachineScheduler(bool enabled) {
   auto it = options.find("enable-misched");
   if (it != options.end())
     if (auto *opt = static_cast<llvm::cl::opt<bool> *>(it->second))
-      opt->setValue(enabled);
+      // The pass reads the option only when it occurred (else the subtarget's default): setValue
+      // alone would not count.
+      opt->addOccurrence(0, "enable-misched", enabled ? "true" : "false");
 }
 
 void optimize(llvm::Module &m, llvm::TargetMachine &tm, int level) {

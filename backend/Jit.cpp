@@ -86,10 +86,14 @@ void setMachineScheduler(bool enabled) {
   auto &options = llvm::cl::getRegisteredOptions();
   auto it = options.find("enable-misched");
   if (it != options.end())
-    if (auto *opt = static_cast<llvm::cl::opt<bool> *>(it->second))
-      // The pass reads the option only when it occurred (else the subtarget's default): setValue
-      // alone would not count.
-      opt->addOccurrence(0, "enable-misched", enabled ? "true" : "false");
+    if (auto *opt = static_cast<llvm::cl::opt<bool> *>(it->second)) {
+      // The pass reads the option only once it has occurred (else it takes the subtarget's
+      // default), so the first setting counts as an occurrence; an option may occur once.
+      if (opt->getNumOccurrences() == 0)
+        opt->addOccurrence(0, "enable-misched", enabled ? "true" : "false");
+      else
+        opt->setValue(enabled);
+    }
 }
 
 void optimize(llvm::Module &m, llvm::TargetMachine &tm, int level) {

@@ -33,6 +33,7 @@ test-asan: deps
 
 bench: build
 	$(BUILD)/bench/eqc_bench_rhs --n 500 --csv $(BUILD)/bench-rhs.csv
+	@if [ -x $(BUILD)/bench/eqc_bench_workprecision ]; then $(BUILD)/bench/eqc_bench_workprecision --csv $(BUILD)/bench-workprecision.csv; else echo "bench: eqc_bench_workprecision not built (needs SUNDIALS: bench/install-peers.sh)"; fi
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)

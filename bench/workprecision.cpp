@@ -1,0 +1,816 @@
+// `eqc_bench_workprecision`: work-precision of eqc's runtime (dopri5, dop853, radau5, auto)
+// against SUNDIALS CVODE (BDF + Newton + dense LU with the analytic Jacobian on the stiff
+// problems, Adams + fixed-point iteration on the non-stiff ones), on the same hand-written C
+// right-hand sides (bench/wp_problems.c).
+//
+// For each problem and each tolerance of the sweep, every solver runs once untimed (statistics,
+// error at t_end, and the number of runs per timed batch), then R rounds each time one batch of
+// every solver in rotated order, so that eqc and CVODE share the machine's noise. Times are
+// medians over the rounds. The summary compares times at matched achieved error (log-log
+// interpolation along each work-precision curve), never at matched rtol; see bench/README.md.
+#include "bench/wp_problems.h"
+#include "eqc/eqc_runtime.h"
+
+#include <cvode/cvode.h>
+#include <nvector/nvector_serial.h>
+#include <sundials/sundials_context.h>
+#include <sunlinsol/sunlinsol_dense.h>
+#include <sunmatrix/sunmatrix_dense.h>
+#include <sunnonlinsol/sunnonlinsol_fixedpoint.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+static_assert(sizeof(realtype) == sizeof(double), "SUNDIALS must be built in double precision");
+
+namespace {
+
+const char *kUsage = R"(usage: eqc_bench_workprecision [options]
+
+Work-precision of eqc's integrators against SUNDIALS CVODE on ROBER, HIRES, VDPOL (mu = 1e6),
+Arenstorf and Pleiades. Prints a Markdown summary of time ratios eqc/CVODE at matched error.
+
+options:
+  --csv FILE          write every (problem, solver, tolerance) as one CSV row
+  --problems LIST     comma-separated subset, e.g. ROBER,HIRES (default: all)
+  --eqc-methods LIST  eqc methods for every problem (dopri5,dop853,radau5,auto); default:
+                      radau5,auto on the stiff problems, dopri5,dop853,auto on the others
+  --rtol-max X        loosest rtol of the sweep (default 1e-3)
+  --rtol-min X        tightest rtol of the sweep (default 1e-12)
+  --per-decade K      tolerances per decade (default 2)
+  --reps R            timed rounds per tolerance (default 7)
+  --batch-ms MS       target duration of one timed batch of runs (default 20)
+  --rober-tend T      end time of ROBER (default 1e11, the Test Set's); other values compute
+                      their reference with eqc's radau5 at rtol 1e-13
+  --smoke             the ctest: rtol 1e-4 and 1e-6, one round, one run per batch; checks the
+                      Jacobians, that every run succeeds and that the error is plausible
+  -h, --help          this help
+)";
+
+struct Options {
+  std::string csv;
+  std::vector<std::string> problems;
+  std::vector<std::string> eqcMethods;
+  double rtolMax = 1e-3, rtolMin = 1e-12;
+  int perDecade = 2;
+  int reps = 7;
+  double batchMs = 20.0;
+  double roberTend = 1e11;
+  bool smoke = false;
+};
+
+std::vector<std::string> splitList(const std::string &s) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  std::string item;
+  while (std::getline(ss, item, ','))
+    if (!item.empty())
+      out.push_back(item);
+  return out;
+}
+
+bool parseArgs(int argc, char **argv, Options &o) {
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&](const char *name) -> const char * {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "eqc_bench_workprecision: %s needs a value\n", name);
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    if (a == "-h" || a == "--help") {
+      std::fputs(kUsage, stdout);
+      std::exit(0);
+    } else if (a == "--csv")
+      o.csv = value("--csv");
+    else if (a == "--problems")
+      o.problems = splitList(value("--problems"));
+    else if (a == "--eqc-methods")
+      o.eqcMethods = splitList(value("--eqc-methods"));
+    else if (a == "--rtol-max")
+      o.rtolMax = std::atof(value("--rtol-max"));
+    else if (a == "--rtol-min")
+      o.rtolMin = std::atof(value("--rtol-min"));
+    else if (a == "--per-decade")
+      o.perDecade = std::atoi(value("--per-decade"));
+    else if (a == "--reps")
+      o.reps = std::atoi(value("--reps"));
+    else if (a == "--batch-ms")
+      o.batchMs = std::atof(value("--batch-ms"));
+    else if (a == "--rober-tend")
+      o.roberTend = std::atof(value("--rober-tend"));
+    else if (a == "--smoke")
+      o.smoke = true;
+    else {
+      std::fprintf(stderr, "eqc_bench_workprecision: unknown option %s\n%s", a.c_str(), kUsage);
+      return false;
+    }
+  }
+  if (!(o.rtolMax > 0) || !(o.rtolMin > 0) || o.rtolMin > o.rtolMax || o.perDecade < 1 ||
+      o.reps < 1 || o.batchMs < 0 || !(o.roberTend > 0)) {
+    std::fprintf(stderr, "eqc_bench_workprecision: invalid option value\n");
+    return false;
+  }
+  return true;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t m = v.size() / 2;
+  return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
+}
+
+using Clock = std::chrono::steady_clock;
+
+// ---- the problems as the bench uses them (ROBER's span may be changed) ----
+
+struct Problem {
+  wp_problem p;
+  std::vector<double> ref;
+  std::string refSource;
+};
+
+// ---- solvers ----
+
+enum class Kind { Eqc, CvodeBdf, CvodeAdams };
+
+struct Solver {
+  Kind kind;
+  eqc_method method = EQC_METHOD_DOPRI5; // Eqc only
+  std::string name;                      // "eqc radau5", "CVODE BDF", ...
+  bool isCvode() const { return kind != Kind::Eqc; }
+};
+
+std::optional<eqc_method> methodByName(const std::string &s) {
+  if (s == "dopri5")
+    return EQC_METHOD_DOPRI5;
+  if (s == "dop853")
+    return EQC_METHOD_DOP853;
+  if (s == "radau5")
+    return EQC_METHOD_RADAU5;
+  if (s == "auto")
+    return EQC_METHOD_AUTO;
+  return std::nullopt;
+}
+
+const char *methodName(int m) {
+  switch (m) {
+  case EQC_METHOD_DOPRI5:
+    return "dopri5";
+  case EQC_METHOD_DOP853:
+    return "dop853";
+  case EQC_METHOD_RADAU5:
+    return "radau5";
+  case EQC_METHOD_AUTO:
+    return "auto";
+  default:
+    return "?";
+  }
+}
+
+struct RunResult {
+  bool ok = false;
+  std::string message; // status text when !ok
+  long steps = 0, rejected = 0, rhsEvals = 0, jacEvals = 0, lus = 0, nonlinIters = 0;
+  std::vector<double> y;
+  std::string methodUsed; // eqc auto: which method finished
+  double switchTime = NAN;
+};
+
+RunResult runEqc(const Problem &pr, eqc_method method, double rtol, double atol) {
+  const wp_problem &p = pr.p;
+  eqc_options opt;
+  eqc_options_default(&opt);
+  opt.method = method;
+  opt.t_start = 0.0;
+  opt.t_end = p.t_end;
+  opt.rtol = rtol;
+  opt.atol = atol;
+  opt.max_steps = 50000000;
+  RunResult r;
+  r.y.assign(p.y0, p.y0 + p.n);
+  eqc_stats st;
+  const int rc = eqc_integrate_ex(p.n, p.rhs, nullptr, p.jac, nullptr, r.y.data(), &opt, nullptr,
+                                  nullptr, nullptr, nullptr, &st);
+  r.ok = rc == EQC_OK;
+  if (!r.ok)
+    r.message = std::string(eqc_status_message(rc)) + " at t = " + std::to_string(st.t_reached);
+  r.steps = st.steps;
+  r.rejected = st.rejected;
+  r.rhsEvals = st.rhs_evals;
+  r.jacEvals = st.jac_evals;
+  r.lus = st.lu_decompositions;
+  r.nonlinIters = st.newton_iterations;
+  r.methodUsed = methodName(st.method_used);
+  r.switchTime = st.switch_time;
+  return r;
+}
+
+// CVODE calls the same C functions through these adapters; the Jacobian is written row-major
+// into a scratch buffer and transposed into CVODE's column-major dense matrix.
+struct CvodeUser {
+  const wp_problem *p;
+  std::vector<double> rowMajor;
+};
+
+int cvRhs(realtype t, N_Vector y, N_Vector ydot, void *user) {
+  const auto *u = static_cast<CvodeUser *>(user);
+  return u->p->rhs(nullptr, t, N_VGetArrayPointer(y), N_VGetArrayPointer(ydot)) == 0 ? 0 : -1;
+}
+
+int cvJac(realtype t, N_Vector y, N_Vector, SUNMatrix J, void *user, N_Vector, N_Vector,
+          N_Vector) {
+  auto *u = static_cast<CvodeUser *>(user);
+  const int n = u->p->n;
+  if (u->p->jac(nullptr, t, N_VGetArrayPointer(y), u->rowMajor.data()) != 0)
+    return -1;
+  double *col = SUNDenseMatrix_Data(J); // column-major, leading dimension n
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i)
+      col[j * n + i] = u->rowMajor[i * n + j];
+  return 0;
+}
+
+std::string cvLastError;
+
+void cvErrHandler(int code, const char *module, const char *function, char *msg, void *) {
+  cvLastError = std::string(module) + "/" + function + " (" + std::to_string(code) + "): " + msg;
+}
+
+RunResult runCvode(SUNContext ctx, const Problem &pr, bool bdf, double rtol, double atol) {
+  const wp_problem &p = pr.p;
+  RunResult r;
+  CvodeUser user{&p, std::vector<double>(size_t(p.n) * p.n)};
+  N_Vector y = N_VNew_Serial(p.n, ctx);
+  std::copy(p.y0, p.y0 + p.n, N_VGetArrayPointer(y));
+  void *mem = CVodeCreate(bdf ? CV_BDF : CV_ADAMS, ctx);
+  SUNMatrix A = nullptr;
+  SUNLinearSolver LS = nullptr;
+  SUNNonlinearSolver NLS = nullptr;
+  int flag = CVodeInit(mem, cvRhs, 0.0, y);
+  if (flag == CV_SUCCESS)
+    flag = CVodeSetUserData(mem, &user);
+  if (flag == CV_SUCCESS)
+    flag = CVodeSStolerances(mem, rtol, atol);
+  if (flag == CV_SUCCESS)
+    flag = CVodeSetErrHandlerFn(mem, cvErrHandler, nullptr);
+  if (flag == CV_SUCCESS)
+    flag = CVodeSetMaxNumSteps(mem, 50000000);
+  if (flag == CV_SUCCESS)
+    flag = CVodeSetMaxHnilWarns(mem, -1);
+  if (flag == CV_SUCCESS)
+    flag = CVodeSetStopTime(mem, p.t_end);
+  if (flag == CV_SUCCESS) {
+    if (bdf) {
+      A = SUNDenseMatrix(p.n, p.n, ctx);
+      LS = SUNLinSol_Dense(y, A, ctx);
+      flag = CVodeSetLinearSolver(mem, LS, A);
+      if (flag == CV_SUCCESS)
+        flag = CVodeSetJacFn(mem, cvJac);
+    } else {
+      NLS = SUNNonlinSol_FixedPoint(y, 0, ctx);
+      flag = CVodeSetNonlinearSolver(mem, NLS);
+    }
+  }
+  realtype t = 0.0;
+  if (flag == CV_SUCCESS)
+    flag = CVode(mem, p.t_end, y, &t, CV_NORMAL);
+  r.ok = flag == CV_SUCCESS || flag == CV_TSTOP_RETURN;
+  if (r.ok && t != p.t_end) {
+    r.ok = false;
+    r.message = "stopped at t = " + std::to_string(t);
+  }
+  if (!r.ok && r.message.empty())
+    r.message = "flag " + std::to_string(flag) + " at t = " + std::to_string(t) + ": " + cvLastError;
+  long v = 0;
+  CVodeGetNumSteps(mem, &v), r.steps = v;
+  long etf = 0, ncf = 0;
+  CVodeGetNumErrTestFails(mem, &etf);
+  CVodeGetNumNonlinSolvConvFails(mem, &ncf);
+  r.rejected = etf + ncf;
+  CVodeGetNumRhsEvals(mem, &v), r.rhsEvals = v;
+  CVodeGetNumNonlinSolvIters(mem, &v), r.nonlinIters = v;
+  if (bdf) {
+    long lsRhs = 0;
+    CVodeGetNumLinRhsEvals(mem, &lsRhs); // 0 with the analytic Jacobian
+    r.rhsEvals += lsRhs;
+    CVodeGetNumJacEvals(mem, &v), r.jacEvals = v;
+    CVodeGetNumLinSolvSetups(mem, &v), r.lus = v; // one dense LU of I - gamma J each
+  }
+  r.y.assign(N_VGetArrayPointer(y), N_VGetArrayPointer(y) + p.n);
+  r.methodUsed = bdf ? "BDF" : "Adams";
+  CVodeFree(&mem);
+  if (LS)
+    SUNLinSolFree(LS);
+  if (A)
+    SUNMatDestroy(A);
+  if (NLS)
+    SUNNonlinSolFree(NLS);
+  N_VDestroy(y);
+  return r;
+}
+
+RunResult runSolver(SUNContext ctx, const Problem &pr, const Solver &s, double rtol, double atol) {
+  if (s.kind == Kind::Eqc)
+    return runEqc(pr, s.method, rtol, atol);
+  return runCvode(ctx, pr, s.kind == Kind::CvodeBdf, rtol, atol);
+}
+
+/// The Test Set's mixed error: max_i |y_i - ref_i| / (atol/rtol + |ref_i|), i.e. 10^-mescd.
+double mixedError(const Problem &pr, const std::vector<double> &y) {
+  double e = 0;
+  for (int i = 0; i < pr.p.n; ++i)
+    e = std::max(e, std::fabs(y[i] - pr.ref[i]) / (pr.p.atol_ratio + std::fabs(pr.ref[i])));
+  return std::isfinite(e) ? e : INFINITY;
+}
+
+/// max_i |y_i - ref_i| / |ref_i| over the components with ref_i != 0 (10^-scd).
+double relativeError(const Problem &pr, const std::vector<double> &y) {
+  double e = 0;
+  for (int i = 0; i < pr.p.n; ++i)
+    if (pr.ref[i] != 0)
+      e = std::max(e, std::fabs(y[i] - pr.ref[i]) / std::fabs(pr.ref[i]));
+  return std::isfinite(e) ? e : INFINITY;
+}
+
+struct Point {
+  std::string problem;
+  const Solver *solver;
+  double rtol, atol;
+  RunResult run;
+  double errMixed = NAN, errRel = NAN;
+  int runsPerBatch = 1;
+  std::vector<double> times; // seconds per run, one per round
+  double tMedian = NAN, tMin = NAN, tMax = NAN;
+};
+
+/// Jacobian against central differences at y0 and at a perturbed state; returns the largest
+/// difference relative to max(|J_ij|, row scale).
+double checkJacobian(const wp_problem &p) {
+  const int n = p.n;
+  double worst = 0;
+  for (int trial = 0; trial < 2; ++trial) {
+    std::vector<double> y(p.y0, p.y0 + n);
+    if (trial == 1)
+      for (int i = 0; i < n; ++i)
+        y[i] = y[i] * (1.0 + 0.01 * (i % 3 + 1)) + 1e-3 * ((i % 2) ? 1 : -1) * (1 + std::fabs(y[i]));
+    std::vector<double> J(size_t(n) * n), fp(n), fm(n);
+    p.jac(nullptr, 0.0, y.data(), J.data());
+    std::vector<double> fd(size_t(n) * n);
+    for (int j = 0; j < n; ++j) {
+      const double h = 1e-6 * std::max(1e-3, std::fabs(y[j]));
+      std::vector<double> yp = y, ym = y;
+      yp[j] += h, ym[j] -= h;
+      p.rhs(nullptr, 0.0, yp.data(), fp.data());
+      p.rhs(nullptr, 0.0, ym.data(), fm.data());
+      for (int i = 0; i < n; ++i)
+        fd[size_t(i) * n + j] = (fp[i] - fm[i]) / (2 * h);
+    }
+    for (int i = 0; i < n; ++i) {
+      double rowScale = 0;
+      for (int j = 0; j < n; ++j)
+        rowScale = std::max(rowScale, std::fabs(J[size_t(i) * n + j]));
+      for (int j = 0; j < n; ++j) {
+        const double d = std::fabs(J[size_t(i) * n + j] - fd[size_t(i) * n + j]);
+        worst = std::max(worst, d / std::max(rowScale, 1e-300));
+      }
+    }
+  }
+  return worst;
+}
+
+// ---- matched-error comparison ----
+
+/// A run that reports success with a mixed error at or above this (no correct digit) is counted
+/// as a wrong answer: listed, and left out of the curves.
+constexpr double kWrong = 1.0;
+
+struct CurvePoint {
+  double logErr, logTime, logRhs, logSteps, logJac, logLu;
+};
+
+double log10OrNan(long v) { return v > 0 ? std::log10(double(v)) : NAN; }
+
+/// Curve of one solver on one problem: its successful points in sweep order (loose to tight
+/// rtol), keeping only those whose error is below that of every looser point, so that the error
+/// decreases monotonically along the curve (a tighter rtol that does not improve the error only
+/// costs more and is dropped).
+std::vector<CurvePoint> curveOf(const std::vector<Point> &points, const std::string &problem,
+                                const Solver *s) {
+  std::vector<CurvePoint> c;
+  double best = INFINITY;
+  for (const Point &p : points)
+    if (p.problem == problem && p.solver == s && p.run.ok && p.errMixed > 0 &&
+        p.errMixed < kWrong && p.errMixed < best) {
+      best = p.errMixed;
+      c.push_back({std::log10(p.errMixed), std::log10(p.tMedian), log10OrNan(p.run.rhsEvals),
+                   log10OrNan(p.run.steps), log10OrNan(p.run.jacEvals), log10OrNan(p.run.lus)});
+    }
+  return c;
+}
+
+/// Linear interpolation in log-log at log error e between the two neighbouring points of the
+/// (monotone) curve that bracket it. No extrapolation.
+std::optional<CurvePoint> interpolate(const std::vector<CurvePoint> &c, double e) {
+  for (size_t k = 0; k + 1 < c.size(); ++k) {
+    const CurvePoint &a = c[k], &b = c[k + 1];
+    const double lo = std::min(a.logErr, b.logErr), hi = std::max(a.logErr, b.logErr);
+    if (e < lo || e > hi)
+      continue;
+    if (hi == lo)
+      return a;
+    const double w = (e - a.logErr) / (b.logErr - a.logErr);
+    auto lerp = [w](double u, double v) { return u + w * (v - u); };
+    return CurvePoint{e, lerp(a.logTime, b.logTime), lerp(a.logRhs, b.logRhs),
+                      lerp(a.logSteps, b.logSteps), lerp(a.logJac, b.logJac), lerp(a.logLu, b.logLu)};
+  }
+  if (c.size() == 1 && c[0].logErr == e)
+    return c[0];
+  return std::nullopt;
+}
+
+std::string fmtRatio(double r) {
+  char buf[32];
+  if (r >= 100)
+    std::snprintf(buf, sizeof buf, "%.0f", r);
+  else if (r >= 10)
+    std::snprintf(buf, sizeof buf, "%.1f", r);
+  else
+    std::snprintf(buf, sizeof buf, "%.2f", r);
+  return buf;
+}
+
+std::string fmtErr(double e) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1e", e);
+  return buf;
+}
+
+std::string csvEscape(const std::string &s) {
+  if (s.find_first_of(",\"\n") == std::string::npos)
+    return s;
+  std::string out = "\"";
+  for (char c : s)
+    out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Options o;
+  if (!parseArgs(argc, argv, o))
+    return 2;
+  if (o.smoke) {
+    o.rtolMax = 1e-4, o.rtolMin = 1e-6, o.perDecade = 1, o.reps = 1, o.batchMs = 0;
+  }
+
+  SUNContext ctx = nullptr;
+  if (SUNContext_Create(nullptr, &ctx) != 0) {
+    std::fprintf(stderr, "eqc_bench_workprecision: SUNContext_Create failed\n");
+    return 1;
+  }
+
+  // Problems.
+  std::vector<Problem> problems;
+  for (int i = 0; i < wp_problem_count; ++i) {
+    const wp_problem &p = wp_problems[i];
+    if (!o.problems.empty() &&
+        std::find(o.problems.begin(), o.problems.end(), p.name) == o.problems.end())
+      continue;
+    problems.push_back({p, std::vector<double>(p.ref, p.ref + p.n), p.ref_source});
+  }
+  if (problems.empty()) {
+    std::fprintf(stderr, "eqc_bench_workprecision: no problem selected\n");
+    return 2;
+  }
+  int failures = 0;
+  for (Problem &pr : problems) {
+    const double jacErr = checkJacobian(pr.p);
+    if (jacErr > 1e-5) {
+      std::fprintf(stderr, "%s: analytic Jacobian differs from central differences by %.2e\n",
+                   pr.p.name, jacErr);
+      ++failures;
+    }
+    if (std::string(pr.p.name) == "ROBER" && o.roberTend != pr.p.t_end) {
+      pr.p.t_end = o.roberTend;
+      RunResult ref = runEqc(pr, EQC_METHOD_RADAU5, 1e-13, 1e-17);
+      if (!ref.ok) {
+        std::fprintf(stderr, "ROBER: reference run failed: %s\n", ref.message.c_str());
+        return 1;
+      }
+      pr.ref = ref.y;
+      pr.refSource = "eqc radau5, rtol 1e-13, atol 1e-17 (computed by this run)";
+    }
+  }
+  if (failures)
+    return 1;
+
+  // Solvers.
+  std::vector<Solver> solvers;
+  auto addEqc = [&](eqc_method m) {
+    solvers.push_back({Kind::Eqc, m, std::string("eqc ") + methodName(m)});
+  };
+  for (const char *m : {"dopri5", "dop853", "radau5", "auto"})
+    addEqc(*methodByName(m));
+  solvers.push_back({Kind::CvodeBdf, EQC_METHOD_DOPRI5, "CVODE BDF"});
+  solvers.push_back({Kind::CvodeAdams, EQC_METHOD_DOPRI5, "CVODE Adams"});
+  auto solverFor = [&](Kind k, eqc_method m) -> const Solver * {
+    for (const Solver &s : solvers)
+      if (s.kind == k && (k != Kind::Eqc || s.method == m))
+        return &s;
+    return nullptr;
+  };
+  std::vector<eqc_method> userMethods;
+  for (const std::string &m : o.eqcMethods) {
+    auto em = methodByName(m);
+    if (!em) {
+      std::fprintf(stderr, "eqc_bench_workprecision: unknown eqc method %s\n", m.c_str());
+      return 2;
+    }
+    userMethods.push_back(*em);
+  }
+  auto solversOf = [&](const Problem &pr) {
+    std::vector<const Solver *> list;
+    std::vector<eqc_method> ms = userMethods;
+    if (ms.empty())
+      ms = pr.p.stiff ? std::vector<eqc_method>{EQC_METHOD_RADAU5, EQC_METHOD_AUTO}
+                      : std::vector<eqc_method>{EQC_METHOD_DOPRI5, EQC_METHOD_DOP853,
+                                                EQC_METHOD_AUTO};
+    for (eqc_method m : ms)
+      list.push_back(solverFor(Kind::Eqc, m));
+    list.push_back(solverFor(pr.p.stiff ? Kind::CvodeBdf : Kind::CvodeAdams, EQC_METHOD_DOPRI5));
+    return list;
+  };
+
+  // Tolerances: 10^(-k / perDecade) from rtolMax down to rtolMin.
+  std::vector<double> rtols;
+  {
+    const double lmax = std::log10(o.rtolMax), lmin = std::log10(o.rtolMin);
+    for (int k = 0;; ++k) {
+      const double l = lmax - double(k) / o.perDecade;
+      if (l < lmin - 1e-9)
+        break;
+      rtols.push_back(std::pow(10.0, l));
+    }
+  }
+
+  std::printf("# eqc vs SUNDIALS CVODE %s: work-precision\n\n", SUNDIALS_VERSION);
+  std::printf("%zu tolerances per problem (rtol %.0e ... %.0e), %d timed round%s each, batches of "
+              "about %.0f ms.\n\n",
+              rtols.size(), rtols.front(), rtols.back(), o.reps, o.reps == 1 ? "" : "s", o.batchMs);
+
+  std::vector<Point> points;
+  for (const Problem &pr : problems) {
+    const auto list = solversOf(pr);
+    std::fprintf(stderr, "%s (n = %d, t_end = %g):", pr.p.name, pr.p.n, pr.p.t_end);
+    for (double rtol : rtols) {
+      const double atol = pr.p.atol_ratio * rtol;
+      std::vector<Point> here;
+      for (const Solver *s : list) {
+        Point pt;
+        pt.problem = pr.p.name;
+        pt.solver = s;
+        pt.rtol = rtol;
+        pt.atol = atol;
+        const auto t0 = Clock::now();
+        pt.run = runSolver(ctx, pr, *s, rtol, atol);
+        const double once = std::chrono::duration<double>(Clock::now() - t0).count();
+        if (pt.run.ok) {
+          pt.errMixed = mixedError(pr, pt.run.y);
+          pt.errRel = relativeError(pr, pt.run.y);
+          pt.runsPerBatch =
+              int(std::clamp(std::ceil(o.batchMs * 1e-3 / std::max(once, 1e-9)), 1.0, 100000.0));
+        }
+        here.push_back(std::move(pt));
+      }
+      // Timed rounds, solvers in rotated order so that each sees the same drift.
+      for (int rep = 0; rep < o.reps; ++rep)
+        for (size_t q = 0; q < here.size(); ++q) {
+          Point &pt = here[(q + rep) % here.size()];
+          if (!pt.run.ok)
+            continue;
+          const auto t0 = Clock::now();
+          for (int k = 0; k < pt.runsPerBatch; ++k)
+            (void)runSolver(ctx, pr, *pt.solver, rtol, atol);
+          pt.times.push_back(std::chrono::duration<double>(Clock::now() - t0).count() /
+                             pt.runsPerBatch);
+        }
+      for (Point &pt : here) {
+        if (!pt.times.empty()) {
+          pt.tMedian = median(pt.times);
+          pt.tMin = *std::min_element(pt.times.begin(), pt.times.end());
+          pt.tMax = *std::max_element(pt.times.begin(), pt.times.end());
+        }
+        points.push_back(std::move(pt));
+      }
+      std::fprintf(stderr, " %.0e", rtol);
+    }
+    std::fprintf(stderr, "\n");
+  }
+
+  // CSV.
+  if (!o.csv.empty()) {
+    std::ofstream csv(o.csv);
+    csv << "problem,solver,rtol,atol,status,steps,rejected,rhs_evals,jac_evals,lu_decompositions,"
+           "nonlinear_iterations,err_mixed,err_rel,time_median_s,time_min_s,time_max_s,rounds,"
+           "runs_per_batch,method_used,switch_time,message\n";
+    char buf[512];
+    for (const Point &p : points) {
+      std::snprintf(buf, sizeof buf,
+                    "%s,%s,%.3e,%.3e,%s,%ld,%ld,%ld,%ld,%ld,%ld,%.4e,%.4e,%.6e,%.6e,%.6e,%zu,%d,%s,%.6g,",
+                    p.problem.c_str(), p.solver->name.c_str(), p.rtol, p.atol,
+                    p.run.ok ? "ok" : "failed", p.run.steps, p.run.rejected, p.run.rhsEvals,
+                    p.run.jacEvals, p.run.lus, p.run.nonlinIters, p.errMixed, p.errRel, p.tMedian,
+                    p.tMin, p.tMax, p.times.size(), p.runsPerBatch, p.run.methodUsed.c_str(),
+                    p.run.switchTime);
+      csv << buf << csvEscape(p.run.message) << "\n";
+    }
+    if (!csv) {
+      std::fprintf(stderr, "eqc_bench_workprecision: cannot write %s\n", o.csv.c_str());
+      return 1;
+    }
+  }
+
+  // Per-problem detail: the curves.
+  for (const Problem &pr : problems) {
+    std::printf("## %s (n = %d, t_end = %g, atol = %g rtol; reference: %s)\n\n", pr.p.name, pr.p.n,
+                pr.p.t_end, pr.p.atol_ratio, pr.refSource.c_str());
+    std::printf("| solver | rtol | error | steps | rejected | rhs | jac | LU | time ms | us/step |\n");
+    std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (const Solver *s : solversOf(pr))
+      for (const Point &p : points) {
+        if (p.problem != pr.p.name || p.solver != s)
+          continue;
+        if (!p.run.ok) {
+          std::printf("| %s | %.0e | **failed**: %s | | | | | | | |\n", s->name.c_str(), p.rtol,
+                      p.run.message.c_str());
+          continue;
+        }
+        std::string extra;
+        if (s->kind == Kind::Eqc && s->method == EQC_METHOD_AUTO) {
+          char b[64];
+          if (std::isfinite(p.run.switchTime))
+            std::snprintf(b, sizeof b, " (radau5 from t = %.3g)", p.run.switchTime);
+          else
+            std::snprintf(b, sizeof b, " (no switch)");
+          extra = b;
+        }
+        std::printf("| %s%s | %.0e | %.2e%s | %ld | %ld | %ld | %ld | %ld | %.3f | %.2f |\n",
+                    s->name.c_str(), extra.c_str(), p.rtol, p.errMixed,
+                    p.errMixed >= kWrong ? " **wrong**" : "", p.run.steps, p.run.rejected,
+                    p.run.rhsEvals, p.run.jacEvals, p.run.lus, p.tMedian * 1e3,
+                    p.tMedian * 1e6 / double(std::max(1L, p.run.steps + p.run.rejected)));
+      }
+    std::printf("\n");
+  }
+
+  // The stored references against eqc's tightest runs (radau5 on the stiff problems, dop853 on
+  // the others) and CVODE's: a check of the digits, not part of the comparison.
+  if (!o.smoke) {
+    std::printf("## Reference check\n\n");
+    std::printf("Mixed error of the stored reference against tight runs of both libraries.\n\n");
+    std::printf("| problem | reference | eqc %s | CVODE rtol 1e-12 |\n|---|---|---:|---:|\n",
+                "radau5 / dop853 rtol 1e-13");
+    for (const Problem &pr : problems) {
+      const double tight = 1e-13;
+      RunResult e = runEqc(pr, pr.p.stiff ? EQC_METHOD_RADAU5 : EQC_METHOD_DOP853, tight,
+                           pr.p.atol_ratio * tight);
+      RunResult c = runCvode(ctx, pr, pr.p.stiff, 1e-12, pr.p.atol_ratio * 1e-12);
+      std::printf("| %s | %s | %s | %s |\n", pr.p.name, pr.refSource.c_str(),
+                  e.ok ? fmtErr(mixedError(pr, e.y)).c_str() : "failed",
+                  c.ok ? fmtErr(mixedError(pr, c.y)).c_str() : "failed");
+    }
+    std::printf("\n");
+  }
+
+  // Summary at matched error.
+  const std::vector<int> decades = {3, 4, 5, 6, 7, 8, 9, 10, 11};
+  std::printf("## Summary: eqc / CVODE at matched error\n\n");
+  std::printf("Time ratio (median run time of eqc / of CVODE, both interpolated in log-log to the "
+              "same mixed error); in parentheses the ratio of rhs evaluations. < 1: eqc is "
+              "faster. -: the error is outside one of the two curves.\n\n");
+  std::printf("| problem | eqc method | vs |");
+  for (int d : decades)
+    std::printf(" err 1e-%d |", d);
+  std::printf("\n|---|---|---|");
+  for (size_t i = 0; i < decades.size(); ++i)
+    std::printf("---:|");
+  std::printf("\n");
+  for (const Problem &pr : problems) {
+    const auto list = solversOf(pr);
+    const Solver *cv = list.back();
+    const auto cc = curveOf(points, pr.p.name, cv);
+    for (const Solver *s : list) {
+      if (s->isCvode())
+        continue;
+      const auto ec = curveOf(points, pr.p.name, s);
+      std::printf("| %s | %s | %s |", pr.p.name, methodName(s->method), cv->name.c_str());
+      for (int d : decades) {
+        const auto a = interpolate(ec, -d), b = interpolate(cc, -d);
+        if (!a || !b) {
+          std::printf(" - |");
+          continue;
+        }
+        std::printf(" %s (%s) |", fmtRatio(std::pow(10.0, a->logTime - b->logTime)).c_str(),
+                    fmtRatio(std::pow(10.0, a->logRhs - b->logRhs)).c_str());
+      }
+      std::printf("\n");
+    }
+  }
+  std::printf("\n");
+
+  // Jacobians and LU factorizations on the stiff problems.
+  bool anyStiff = false;
+  for (const Problem &pr : problems)
+    anyStiff = anyStiff || pr.p.stiff;
+  if (anyStiff) {
+    std::printf("Stiff problems: ratios eqc/CVODE of accepted steps / of Jacobian evaluations / of "
+                "LU factorizations at matched error (eqc counts radau5's real and complex "
+                "factorization as one each; CVODE's are real LUs of I - gamma J). -: outside a "
+                "curve, or no Jacobian (auto without a switch).\n\n");
+    std::printf("| problem | eqc method | vs |");
+    for (int d : decades)
+      std::printf(" err 1e-%d |", d);
+    std::printf("\n|---|---|---|");
+    for (size_t i = 0; i < decades.size(); ++i)
+      std::printf("---:|");
+    std::printf("\n");
+    for (const Problem &pr : problems) {
+      if (!pr.p.stiff)
+        continue;
+      const auto list = solversOf(pr);
+      const Solver *cv = list.back();
+      const auto cc = curveOf(points, pr.p.name, cv);
+      for (const Solver *s : list) {
+        if (s->isCvode())
+          continue;
+        const auto ec = curveOf(points, pr.p.name, s);
+        std::printf("| %s | %s | %s |", pr.p.name, methodName(s->method), cv->name.c_str());
+        for (int d : decades) {
+          const auto a = interpolate(ec, -d), b = interpolate(cc, -d);
+          if (!a || !b || !std::isfinite(a->logJac + a->logLu + b->logJac + b->logLu)) {
+            std::printf(" - |");
+            continue;
+          }
+          std::printf(" %s / %s / %s |", fmtRatio(std::pow(10.0, a->logSteps - b->logSteps)).c_str(),
+                      fmtRatio(std::pow(10.0, a->logJac - b->logJac)).c_str(),
+                      fmtRatio(std::pow(10.0, a->logLu - b->logLu)).c_str());
+        }
+        std::printf("\n");
+      }
+    }
+    std::printf("\n");
+  }
+
+  // Failures and wrong answers.
+  bool anyFailed = false;
+  for (const Point &p : points)
+    if (!p.run.ok || p.errMixed >= kWrong) {
+      if (!anyFailed)
+        std::printf("Failed runs and answers without a correct digit (left out of the summary):\n\n");
+      anyFailed = true;
+      if (!p.run.ok)
+        std::printf("- %s, %s, rtol %.0e: failed: %s\n", p.problem.c_str(), p.solver->name.c_str(),
+                    p.rtol, p.run.message.c_str());
+      else
+        std::printf("- %s, %s, rtol %.0e: reported success, but no correct digit at t_end (error "
+                    "%.1e)\n",
+                    p.problem.c_str(), p.solver->name.c_str(), p.rtol, p.errMixed);
+    }
+  if (anyFailed)
+    std::printf("\n");
+
+  if (o.smoke) {
+    // Plumbing only: every run succeeded, got a few digits (Arenstorf at rtol 1e-4 has errors
+    // of 0.1 to 0.7) and was timed.
+    for (const Point &p : points) {
+      if (!p.run.ok) {
+        ++failures;
+        continue;
+      }
+      if (!(p.errMixed < 1.0)) {
+        std::fprintf(stderr, "%s, %s, rtol %.0e: error %.2e is implausible\n", p.problem.c_str(),
+                     p.solver->name.c_str(), p.rtol, p.errMixed);
+        ++failures;
+      }
+      if (p.times.empty()) {
+        std::fprintf(stderr, "%s, %s: no timing\n", p.problem.c_str(), p.solver->name.c_str());
+        ++failures;
+      }
+    }
+  }
+  SUNContext_Free(&ctx);
+  return failures ? 1 : 0;
+}

@@ -314,16 +314,21 @@ private:
       llvm::Function *chunk = newFunction(name + "_" + tag + "_part" + std::to_string(part), type, true);
       chunk->addFnAttr(llvm::Attribute::NoInline);
       emitSteps(chunk, cs, begin, std::min(n, begin + kStepsPerFunction), name, tag, false);
-      Value *status = b.CreateCall(chunk, args);
-      llvm::BasicBlock *fail = llvm::BasicBlock::Create(ctx, "fail", f);
-      llvm::BasicBlock *ok = llvm::BasicBlock::Create(ctx, "ok", f);
-      b.CreateCondBr(b.CreateICmpNE(status, b.getInt32(0)), fail, ok);
-      b.SetInsertPoint(fail);
-      b.CreateRet(status);
-      b.SetInsertPoint(ok);
+      emitCallOrReturn(b, f, chunk, args);
     }
     b.CreateRet(b.getInt32(0));
     return f;
+  }
+
+  /// In `f` at b's position: `status = part(args...); if (status != 0) return status;`.
+  void emitCallOrReturn(llvm::IRBuilder<> &b, llvm::Function *f, llvm::Function *part, const std::vector<Value *> &args) {
+    Value *status = b.CreateCall(part, args);
+    llvm::BasicBlock *fail = llvm::BasicBlock::Create(ctx, "fail", f);
+    llvm::BasicBlock *ok = llvm::BasicBlock::Create(ctx, "ok", f);
+    b.CreateCondBr(b.CreateICmpNE(status, b.getInt32(0)), fail, ok);
+    b.SetInsertPoint(fail);
+    b.CreateRet(status);
+    b.SetInsertPoint(ok);
   }
 
   /// Forward-mode tangents through the evaluation sequence, one column per state, written as the
@@ -352,13 +357,7 @@ private:
       if (!part)
         return;
       fe->b().CreateRet(fe->b().getInt32(0));
-      Value *status = top.CreateCall(part, args);
-      llvm::BasicBlock *fail = llvm::BasicBlock::Create(ctx, "fail", f);
-      llvm::BasicBlock *ok = llvm::BasicBlock::Create(ctx, "ok", f);
-      top.CreateCondBr(top.CreateICmpNE(status, top.getInt32(0)), fail, ok);
-      top.SetInsertPoint(fail);
-      top.CreateRet(status);
-      top.SetInsertPoint(ok);
+      emitCallOrReturn(top, f, part, args);
       part = nullptr;
       fe.reset();
     };

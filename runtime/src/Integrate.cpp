@@ -74,16 +74,8 @@ int prepareJacobian(IntegrationProblem &p, eqc_stats &stats) {
     return EQC_OK;
   auto prepare = p.jacobian.prepare;
   p.jacobian.prepare = nullptr; // once, even when auto hands the problem on
-  int code;
-  try {
-    code = prepare(p.jacobian.user, &p.jacobian);
-  } catch (...) {
-    code = -1;
-  }
-  if (code != 0) {
-    stats.rhs_code = code;
-    return EQC_ERR_RHS;
-  }
+  if (int rc = callUser(stats, [&] { return prepare(p.jacobian.user, &p.jacobian); }))
+    return rc;
   return jacobianValid(p.n, p.jacobian) ? EQC_OK : EQC_ERR_ARGUMENT;
 }
 

@@ -12,6 +12,23 @@
 
 namespace eqc::rt {
 
+/// Calls a user callback and maps its result: 0 gives EQC_OK, any other value
+/// (or an exception, counted as -1: it must not unwind through the C ABI)
+/// EQC_ERR_RHS with stats.rhs_code set.
+template <typename Call>
+int callUser(eqc_stats &stats, Call &&call) {
+  int code;
+  try {
+    code = call();
+  } catch (...) {
+    code = -1;
+  }
+  if (code == 0)
+    return EQC_OK;
+  stats.rhs_code = code;
+  return EQC_ERR_RHS;
+}
+
 /// Calls the model's right-hand side, counts evaluations and records a non-zero
 /// return code.
 class RhsEvaluator {
@@ -23,18 +40,7 @@ public:
   /// stats.rhs_code set).
   int operator()(double t, const double *x, double *dxdt) {
     ++stats.rhs_evals;
-    int code;
-    try {
-      code = fn(user, t, x, dxdt);
-    } catch (...) {
-      // A C++ model that throws must not unwind through the C ABI; report it as
-      // a model failure.
-      code = -1;
-    }
-    if (code == 0)
-      return EQC_OK;
-    stats.rhs_code = code;
-    return EQC_ERR_RHS;
+    return callUser(stats, [&] { return fn(user, t, x, dxdt); });
   }
 
 private:
@@ -96,16 +102,7 @@ public:
     if (!fn)
       return EQC_OK;
     ++stats.hook_calls;
-    int code;
-    try {
-      code = fn(user, t, x);
-    } catch (...) {
-      code = -1; // as for the rhs: a throwing hook must not unwind through C
-    }
-    if (code == 0)
-      return EQC_OK;
-    stats.rhs_code = code;
-    return EQC_ERR_RHS;
+    return callUser(stats, [&] { return fn(user, t, x); });
   }
 
 private:

@@ -103,30 +103,12 @@ JacobianMatrix::JacobianMatrix(int n, const eqc_jacobian &jac, eqc_stats &stats)
 
 int JacobianMatrix::callDense(double t, const double *x, double *values) {
   ++stats.jac_evals;
-  int code;
-  try {
-    code = jac_.dense(jac_.user, t, x, values);
-  } catch (...) {
-    code = -1; // as for the rhs: a throwing callback must not unwind through C
-  }
-  if (code == 0)
-    return EQC_OK;
-  stats.rhs_code = code;
-  return EQC_ERR_RHS;
+  return callUser(stats, [&] { return jac_.dense(jac_.user, t, x, values); });
 }
 
 int JacobianMatrix::callSparse(double t, const double *x, double *values) {
   ++stats.jac_evals;
-  int code;
-  try {
-    code = jac_.sparse(jac_.user, t, x, values);
-  } catch (...) {
-    code = -1;
-  }
-  if (code == 0)
-    return EQC_OK;
-  stats.rhs_code = code;
-  return EQC_ERR_RHS;
+  return callUser(stats, [&] { return jac_.sparse(jac_.user, t, x, values); });
 }
 
 int JacobianMatrix::evaluate(RhsEvaluator &rhs, double t, const double *x, const double *f0, const double *floor) {

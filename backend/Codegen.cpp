@@ -86,12 +86,13 @@ public:
         module(std::make_unique<llvm::Module>(flat.modelName, c)), diff(*flat.ctx) {}
 
   std::unique_ptr<llvm::Module> run(ModelPart part, SparsityPattern *jacobianPattern) {
-    if (part == ModelPart::Jacobian) {
+    if (part != ModelPart::Simulation) {
       SparsityPattern unused;
       emitJacobian(jacobianPattern ? *jacobianPattern : unused);
       emitInvariantJacobian(symbols.invariantJac, model.invariants.residuals);
       emitInvariantJacobian(symbols.initialConstraintsJac, model.initialConstraints.residuals);
-      return std::move(module);
+      if (part == ModelPart::Jacobian)
+        return std::move(module);
     }
     emitInvariants(symbols.invariants, model.invariants.residuals);
     emitInvariants(symbols.initialConstraints, model.initialConstraints.residuals);

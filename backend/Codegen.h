@@ -18,19 +18,20 @@ namespace eqc {
 /// Names of the generated entry points: `<prefix>rhs`, `<prefix>init`, `<prefix>jac`.
 struct ModelSymbols {
   std::string rhs, init, jac, invariants, invariantJac, initialConstraints, initialConstraintsJac;
+  std::string prefix; ///< of every symbol of the model (its constants too)
   static ModelSymbols forPrefix(const std::string &prefix) {
     return {prefix + "rhs",        prefix + "init", prefix + "jac", prefix + "invariants", prefix + "invariants_jac",
-            prefix + "initial_constraints", prefix + "initial_constraints_jac"};
+            prefix + "initial_constraints", prefix + "initial_constraints_jac", prefix};
   }
 };
 
-/// Which functions a module holds: the Jacobian goes in a module of its own so that a JIT compiles
-/// it only when it is first asked for.
-enum class ModelPart { Simulation, Jacobian };
+/// Which functions a module holds: for the JIT the Jacobian goes in a module of its own so that it
+/// is compiled only when first asked for; object files hold all of them.
+enum class ModelPart { Simulation, Jacobian, All };
 
 /// Requires: a causalized OdeModel. Ensures: a verified module defining the functions of
 /// backend/ModelAbi.h under `symbols` (rhs and init, or jac and the invariant Jacobians), which
-/// call eqc_solve_block and eqc_linsolve of the runtime; for ModelPart::Jacobian,
+/// call eqc_solve_block and eqc_linsolve of the runtime; for ModelPart::Jacobian and All,
 /// `*jacobianPattern` (when given) receives the pattern whose values jac writes.
 std::unique_ptr<llvm::Module> generateModelIR(FlatSystem &flat, const OdeModel &model, llvm::LLVMContext &context,
                                               const ModelSymbols &symbols, ModelPart part,

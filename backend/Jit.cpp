@@ -2,6 +2,7 @@
 #include "backend/Jit.h"
 
 #include "backend/Codegen.h"
+#include "backend/Optimize.h"
 #include "runtime/include/eqc/eqc_runtime.h"
 
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
@@ -64,59 +65,6 @@ eqc_model_invjac_fn JitModel::initialConstraintJacobian() {
   return impl->lookup(impl->initialJacSymbol, impl->initialJac);
 }
 
-namespace {
-
-std::string printModule(const llvm::Module &m) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  m.print(os, nullptr);
-  return os.str();
-}
-
-size_t instructionCount(const llvm::Module &m) {
-  size_t n = 0;
-  for (const llvm::Function &f : m)
-    n += f.getInstructionCount();
-  return n;
-}
-
-/// LLVM's machine scheduler is superlinear on the huge straight-line blocks of big models and
-/// buys them nothing measurable (bench/README.md); keep it for small modules only.
-void setMachineScheduler(bool enabled) {
-  auto &options = llvm::cl::getRegisteredOptions();
-  auto it = options.find("enable-misched");
-  if (it != options.end())
-    if (auto *opt = static_cast<llvm::cl::opt<bool> *>(it->second)) {
-      // The pass reads the option only once it has occurred (else it takes the subtarget's
-      // default), so the first setting counts as an occurrence; an option may occur once.
-      if (opt->getNumOccurrences() == 0)
-        opt->addOccurrence(0, "enable-misched", enabled ? "true" : "false");
-      else
-        opt->setValue(enabled);
-    }
-}
-
-void optimize(llvm::Module &m, llvm::TargetMachine &tm, int level) {
-  llvm::LoopAnalysisManager lam;
-  llvm::FunctionAnalysisManager fam;
-  llvm::CGSCCAnalysisManager cgam;
-  llvm::ModuleAnalysisManager mam;
-  llvm::PassBuilder pb(&tm);
-  pb.registerModuleAnalyses(mam);
-  pb.registerCGSCCAnalyses(cgam);
-  pb.registerFunctionAnalyses(fam);
-  pb.registerLoopAnalyses(lam);
-  pb.crossRegisterProxies(lam, fam, cgam, mam);
-  llvm::OptimizationLevel ol = level <= 0   ? llvm::OptimizationLevel::O0
-                               : level == 1 ? llvm::OptimizationLevel::O1
-                               : level == 2 ? llvm::OptimizationLevel::O2
-                                            : llvm::OptimizationLevel::O3;
-  llvm::ModulePassManager mpm = level <= 0 ? pb.buildO0DefaultPipeline(ol) : pb.buildPerModuleDefaultPipeline(ol);
-  mpm.run(m, mam);
-}
-
-} // namespace
-
 std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, const BackendOptions &options,
                                      std::string &error) {
   static std::once_flag targetsReady;
@@ -178,7 +126,7 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
                                                                     const llvm::orc::MaterializationResponsibility &) {
         tsm.withModuleDo([&](llvm::Module &m) {
           auto begin = Clock::now();
-          setMachineScheduler(instructionCount(m) < 5000);
+          setMachineScheduler(instructionCount(m) < kMachineSchedulerLimit);
           optimize(m, *sharedTm, optLevel);
           *optimizeSeconds += seconds(begin);
           if (dumpOptimized)

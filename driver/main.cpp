@@ -1,4 +1,5 @@
-// `eqc`: the command-line driver (check, simulate, reduce); thin on top of the pipeline.
+// `eqc`: the command-line driver (check, simulate, compile, reduce); thin on top of the pipeline.
+#include "driver/Compile.h"
 #include "driver/Pipeline.h"
 #include "driver/RunState.h"
 #include "driver/Reduce.h"
@@ -21,6 +22,7 @@ const char *kUsage = R"(usage: eqc <command> [options] model.eq
 commands:
   check       parse and check the model, print the flat system
   simulate    compile the model (JIT) and simulate it, write CSV
+  compile     compile the model to an object file and a C header (or assembly, LLVM IR)
   reduce      show the index reduction: Σ-method, Pantelides, hidden constraints, the final ODE
   help CMD    show the options of a command
 
@@ -100,6 +102,7 @@ struct Args {
   std::string command, file;
   PipelineOptions pipeline;
   SimulateOptions simulate;
+  CompileOptions compile;
   ReportFormat format = ReportFormat::Text;
 };
 
@@ -118,6 +121,21 @@ bool number(const std::string &flag, const char *text, double &out, std::string 
   return true;
 }
 
+const char *kCompileHelp = R"(usage: eqc compile [options] model.eq
+
+Compiles the model ahead of time with the same code generation as `simulate`: an object file
+holding the generated functions and the model's constant function table, and a C header next to
+it declaring `const eqc_model *eqc_model_<Model>(void)` (runtime/include/eqc/eqc_model.h). Link
+the object with libeqcrt (and -lstdc++ -lm) and run it with eqc_sim_new.
+
+options:
+  -o FILE              the output (default: <Model>.o, .s or .ll); the header is FILE's stem + .h
+  --emit K             obj (default) | asm | llvm
+  --target TRIPLE      an LLVM target triple, e.g. aarch64-linux-gnu (default: this machine,
+                       with its CPU's features)
+  -O0 .. -O3           LLVM optimization level (default -O2)
+)";
+
 void printHelp(const std::string &command) {
   if (command == "check")
     std::cout << kCheckHelp << kCommonHelp;
@@ -125,6 +143,8 @@ void printHelp(const std::string &command) {
     std::cout << kSimulateHelp << kCommonHelp;
   else if (command == "reduce")
     std::cout << kReduceHelp << kCommonHelp;
+  else if (command == "compile")
+    std::cout << kCompileHelp << kCommonHelp;
   else
     std::cout << kUsage;
 }
@@ -146,9 +166,11 @@ int parseArgs(int argc, char **argv, Args &args) {
     printHelp(argc > 2 ? argv[2] : "");
     return ExitOk;
   }
-  if (args.command != "check" && args.command != "simulate" && args.command != "reduce")
+  if (args.command != "check" && args.command != "simulate" && args.command != "reduce" &&
+      args.command != "compile")
     return usageError("unknown command '" + args.command + "'");
   bool sim = args.command == "simulate";
+  bool comp = args.command == "compile";
   bool red = args.command == "reduce";
   std::string error;
   for (int i = 2; i < argc; ++i) {
@@ -194,6 +216,18 @@ int parseArgs(int argc, char **argv, Args &args) {
       }
     } else if (a == "--time-passes") {
       args.pipeline.timePasses = true;
+    } else if (comp && (a == "-o" || a == "--output")) {
+      if (!next(v))
+        break;
+      args.compile.output = v;
+    } else if (comp && a == "--emit") {
+      if (!next(v))
+        break;
+      args.compile.emit = v;
+    } else if (comp && a == "--target") {
+      if (!next(v))
+        break;
+      args.compile.target = v;
     } else if (sim && (a == "-o" || a == "--output")) {
       if (!next(v))
         break;
@@ -313,7 +347,7 @@ int parseArgs(int argc, char **argv, Args &args) {
       args.simulate.quiet = true;
     } else if (sim && a == "--stats") {
       args.simulate.stats = true;
-    } else if (sim && a.size() == 3 && a.rfind("-O", 0) == 0 && a[2] >= '0' && a[2] <= '3') {
+    } else if ((sim || comp) && a.size() == 3 && a.rfind("-O", 0) == 0 && a[2] >= '0' && a[2] <= '3') {
       args.pipeline.optLevel = a[2] - '0';
     } else if (!a.empty() && a[0] == '-' && a != "-") {
       error = "unknown option '" + a + "' for '" + args.command + "'";
@@ -346,7 +380,8 @@ int main(int argc, char **argv) {
     return early;
   bool sim = args.command == "simulate";
   // reduce compiles too: the dummy-derivative selection needs the consistent initial point.
-  args.pipeline.jit = sim || args.command == "reduce";
+  // compile too: the function table holds the consistent initial point.
+  args.pipeline.jit = sim || args.command == "reduce" || args.command == "compile";
   args.pipeline.sigmaMethod = args.command == "reduce";
   Compilation c;
   ExitCode code = runPipeline(args.file, args.pipeline, c, std::cerr);
@@ -367,6 +402,10 @@ int main(int argc, char **argv) {
     c.model->ode.print(std::cout, *c.flat, c.model->simulation);
     if (!c.flat->initialEquations.empty())
       c.model->init.print(std::cout, *c.flat, c.model->initialization);
+  }
+  if (code == ExitOk && args.command == "compile" && args.pipeline.dumpAfter.empty()) {
+    args.compile.optLevel = args.pipeline.optLevel;
+    code = compileModel(c, args.compile, std::cerr);
   }
   if (code == ExitOk && sim) {
     if (args.simulate.output.empty())

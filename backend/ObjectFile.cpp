@@ -1,0 +1,222 @@
+// Object files, assembly and LLVM IR of a compiled model, with its eqc_model function table.
+#include "backend/ObjectFile.h"
+
+#include "backend/Codegen.h"
+#include "backend/Optimize.h"
+#include "runtime/include/eqc/eqc_model.h"
+
+#include <llvm/ADT/StringMap.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/Module.h>
+#include <llvm/MC/TargetRegistry.h>
+#include <llvm/Support/Host.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+#include <llvm/Target/TargetOptions.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace eqc {
+
+namespace {
+
+using llvm::Constant;
+
+/// Builds the constant eqc_model table in a module whose functions are already generated.
+class DescriptorEmitter {
+public:
+  DescriptorEmitter(llvm::Module &m, const ModelSymbols &symbols) : m(m), ctx(m.getContext()), symbols(symbols) {
+    i8p = llvm::Type::getInt8PtrTy(ctx);
+    i32 = llvm::Type::getInt32Ty(ctx);
+  }
+
+  void emit(const std::string &accessor, const ModelDescription &d, const OdeModel &model,
+            const SparsityPattern &pattern) {
+    const int invariants = static_cast<int>(model.invariants.residuals.size());
+    auto *sparsityType = llvm::StructType::create(ctx, {i32, i8p, i8p}, "eqc_sparsity");
+    Constant *sparsity = global("jac_pattern",
+                                llvm::ConstantStruct::get(sparsityType, {int32(static_cast<int>(pattern.nnz())),
+                                                                         ints("jac_col_start", pattern.colStart),
+                                                                         ints("jac_row_index", pattern.rowIndex)}));
+    std::vector<llvm::Type *> fields{i32, i8p, i32, i32, i32, i32};
+    fields.insert(fields.end(), 12, i8p);
+    auto *modelType = llvm::StructType::create(ctx, fields, "eqc_model");
+    Constant *table = llvm::ConstantStruct::get(
+        modelType, {int32(EQC_MODEL_ABI_VERSION), string("name", d.name), int32(static_cast<int>(d.stateNames.size())),
+                    int32(static_cast<int>(d.algebraicNames.size())), int32(static_cast<int>(d.paramNames.size())),
+                    int32(invariants), strings("state_names", d.stateNames),
+                    strings("algebraic_names", d.algebraicNames), strings("param_names", d.paramNames),
+                    doubles("param_defaults", d.params), doubles("state_start", d.states),
+                    doubles("algebraic_start", d.algebraics), function(symbols.rhs),
+                    invariants == 0 ? function(symbols.init) : null(), function(symbols.jac),
+                    llvm::ConstantExpr::getBitCast(sparsity, i8p), invariants ? function(symbols.invariants) : null(),
+                    invariants ? function(symbols.invariantJac) : null()});
+    Constant *tableGlobal = global("table", table);
+    // const eqc_model *eqc_model_<Name>(void)
+    auto *type = llvm::FunctionType::get(i8p, false);
+    auto *f = llvm::Function::Create(type, llvm::Function::ExternalLinkage, accessor, m);
+    f->setDoesNotThrow();
+    llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", f));
+    b.CreateRet(llvm::ConstantExpr::getBitCast(tableGlobal, i8p));
+  }
+
+private:
+  Constant *null() { return llvm::ConstantPointerNull::get(llvm::cast<llvm::PointerType>(i8p)); }
+  Constant *int32(int v) { return llvm::ConstantInt::get(i32, v); }
+
+  /// A private constant global `eqc_<Name>_<what>` holding `init`.
+  llvm::GlobalVariable *global(const std::string &what, Constant *init) {
+    return new llvm::GlobalVariable(m, init->getType(), true, llvm::GlobalValue::PrivateLinkage, init,
+                                    symbols.prefix + what);
+  }
+  Constant *pointerTo(llvm::GlobalVariable *g) {
+    Constant *zero = llvm::ConstantInt::get(i32, 0);
+    return llvm::ConstantExpr::getBitCast(
+        llvm::ConstantExpr::getInBoundsGetElementPtr(g->getValueType(), g, llvm::ArrayRef<Constant *>{zero, zero}), i8p);
+  }
+  Constant *string(const std::string &what, const std::string &s) {
+    return pointerTo(global(what, llvm::ConstantDataArray::getString(ctx, s, true)));
+  }
+  Constant *strings(const std::string &what, const std::vector<std::string> &list) {
+    if (list.empty())
+      return null();
+    std::vector<Constant *> items;
+    for (size_t i = 0; i < list.size(); ++i)
+      items.push_back(string(what + "_" + std::to_string(i), list[i]));
+    return pointerTo(global(what, llvm::ConstantArray::get(llvm::ArrayType::get(i8p, items.size()), items)));
+  }
+  Constant *doubles(const std::string &what, const std::vector<double> &values) {
+    if (values.empty())
+      return null();
+    return pointerTo(global(what, llvm::ConstantDataArray::get(ctx, llvm::ArrayRef<double>(values))));
+  }
+  Constant *ints(const std::string &what, const std::vector<int> &values) {
+    if (values.empty())
+      return null();
+    std::vector<uint32_t> raw(values.begin(), values.end());
+    return pointerTo(global(what, llvm::ConstantDataArray::get(ctx, llvm::ArrayRef<uint32_t>(raw))));
+  }
+  Constant *function(const std::string &name) {
+    llvm::Function *f = m.getFunction(name);
+    return f ? llvm::ConstantExpr::getBitCast(f, i8p) : null();
+  }
+
+  llvm::Module &m;
+  llvm::LLVMContext &ctx;
+  const ModelSymbols &symbols;
+  llvm::Type *i8p, *i32;
+};
+
+/// The target machine of `triple` (empty: the host, with its CPU and features, as the JIT's
+/// JITTargetMachineBuilder::detectHost chooses them), position-independent so that the object can
+/// go into a shared library.
+std::unique_ptr<llvm::TargetMachine> targetMachine(const std::string &requested, int optLevel, std::string &error) {
+  static std::once_flag ready;
+  std::call_once(ready, [] {
+    llvm::InitializeAllTargetInfos();
+    llvm::InitializeAllTargets();
+    llvm::InitializeAllTargetMCs();
+    llvm::InitializeAllAsmPrinters();
+  });
+  const bool host = requested.empty();
+  const std::string triple = host ? llvm::sys::getProcessTriple() : llvm::Triple::normalize(requested);
+  std::string lookupError;
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, lookupError);
+  if (!target) {
+    error = "unknown target '" + requested + "': " + lookupError;
+    return nullptr;
+  }
+  std::string cpu = host ? llvm::sys::getHostCPUName().str() : "generic";
+  std::string features;
+  if (host) {
+    llvm::StringMap<bool> hostFeatures;
+    if (llvm::sys::getHostCPUFeatures(hostFeatures))
+      for (auto &f : hostFeatures)
+        features += (features.empty() ? "" : ",") + std::string(f.second ? "+" : "-") + f.first().str();
+  }
+  llvm::TargetOptions options;
+  auto level = optLevel <= 0 ? llvm::CodeGenOpt::None : llvm::CodeGenOpt::Default;
+  std::unique_ptr<llvm::TargetMachine> tm(
+      target->createTargetMachine(triple, cpu, features, options, llvm::Reloc::PIC_, llvm::None, level));
+  if (!tm)
+    error = "cannot create a code generator for target '" + triple + "'";
+  return tm;
+}
+
+} // namespace
+
+std::string modelAccessorName(const std::string &modelName) { return "eqc_model_" + modelName; }
+
+bool emitModel(FlatSystem &flat, const OdeModel &model, const ModelDescription &description, const EmitOptions &options,
+               const std::string &path, std::string &error) {
+  std::unique_ptr<llvm::TargetMachine> tm = targetMachine(options.triple, options.optLevel, error);
+  if (!tm)
+    return false;
+  llvm::LLVMContext ctx;
+  ModelSymbols symbols = ModelSymbols::forPrefix("eqc_" + flat.modelName + "_");
+  SparsityPattern pattern;
+  std::unique_ptr<llvm::Module> m = generateModelIR(flat, model, ctx, symbols, ModelPart::All, &pattern);
+  DescriptorEmitter(*m, symbols).emit(modelAccessorName(flat.modelName), description, model, pattern);
+  m->setDataLayout(tm->createDataLayout());
+  m->setTargetTriple(tm->getTargetTriple().str());
+  setMachineScheduler(instructionCount(*m) < kMachineSchedulerLimit);
+  optimize(*m, *tm, options.optLevel);
+
+  // Written whole or not at all: a temporary file next to the target, renamed at the end.
+  std::string temp = path + ".tmp-XXXXXX";
+  int fd = mkstemp(temp.data());
+  if (fd < 0) {
+    error = "cannot write '" + path + "': " + std::strerror(errno);
+    return false;
+  }
+  bool ok;
+  {
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    if (options.kind == EmitKind::LLVMIR) {
+      m->print(os, nullptr);
+    } else {
+      llvm::legacy::PassManager pm;
+      auto type = options.kind == EmitKind::Object ? llvm::CGFT_ObjectFile : llvm::CGFT_AssemblyFile;
+      if (tm->addPassesToEmitFile(pm, os, nullptr, type)) {
+        error = "target '" + tm->getTargetTriple().str() + "' cannot emit this kind of file";
+        os.close();
+        std::remove(temp.c_str());
+        return false;
+      }
+      pm.run(*m);
+    }
+    os.flush();
+    ok = !os.has_error();
+    if (ok)
+      ok = ::fsync(fd) == 0;
+    os.close();
+    if (os.has_error()) {
+      ok = false;
+      os.clear_error();
+    }
+  }
+  // mkstemp creates 0600; a result file gets the usual 0666 & ~umask.
+  mode_t mask = umask(0);
+  umask(mask);
+  if (ok)
+    ok = ::chmod(temp.c_str(), 0666 & ~mask) == 0 && std::rename(temp.c_str(), path.c_str()) == 0;
+  if (!ok) {
+    error = "cannot write '" + path + "': " + std::strerror(errno);
+    std::remove(temp.c_str());
+    return false;
+  }
+  return true;
+}
+
+} // namespace eqc

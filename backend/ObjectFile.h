@@ -1,0 +1,40 @@
+// Ahead-of-time output of a compiled model: the same IR and optimization as the JIT, plus the
+// model's constant function table (eqc_model, runtime/include/eqc/eqc_model.h) behind one exported
+// accessor, written as an object file, assembly or LLVM IR.
+#pragma once
+
+#include "middle/FlatSystem.h"
+#include "middle/OdeModel.h"
+
+#include <string>
+#include <vector>
+
+namespace eqc {
+
+/// The values the function table holds besides the functions.
+struct ModelDescription {
+  std::string name;
+  std::vector<std::string> stateNames, algebraicNames, paramNames;
+  std::vector<double> params, states, algebraics; ///< defaults and consistent start values
+};
+
+enum class EmitKind { Object, Assembly, LLVMIR };
+
+struct EmitOptions {
+  EmitKind kind = EmitKind::Object;
+  std::string triple; ///< empty: the host, with its CPU and features (as the JIT)
+  int optLevel = 2;
+};
+
+/// The exported accessor of a model's table: `eqc_model_<name>`.
+std::string modelAccessorName(const std::string &modelName);
+
+/// Requires: a causalized OdeModel. Ensures: `path` holds the whole output (written to a temporary
+/// file and renamed) and true, or nothing new at `path` and false with `error` set (an unknown
+/// target, an unwritable path). The object defines `const eqc_model *eqc_model_<name>(void)` and
+/// the functions it points at (`eqc_<name>_rhs`, ...), which call eqc_solve_block and
+/// eqc_linsolve from libeqcrt and libm.
+bool emitModel(FlatSystem &flat, const OdeModel &model, const ModelDescription &description, const EmitOptions &options,
+               const std::string &path, std::string &error);
+
+} // namespace eqc

@@ -1,0 +1,26 @@
+// `eqc compile`: a model as an object file (with a C header), assembly or LLVM IR.
+#pragma once
+
+#include "driver/ExitCodes.h"
+#include "driver/Pipeline.h"
+
+#include <ostream>
+#include <string>
+
+namespace eqc {
+
+struct CompileOptions {
+  std::string output;       ///< the object (or .s / .ll) file; empty: <Model>.o, .s or .ll
+  std::string emit = "obj"; ///< obj | asm | llvm
+  std::string target;       ///< an LLVM target triple; empty: the host
+  int optLevel = 2;
+};
+
+/// Requires: a Compilation for which runPipeline returned ExitOk (with the JIT: the table's start
+/// values are the consistent initial point, computed as `simulate` does). Ensures: the output, and
+/// for objects `<output stem>.h` declaring `const eqc_model *eqc_model_<Model>(void)`, each written
+/// whole or not at all; or a message and ExitOutput (unwritable path), ExitUsage (bad --emit or
+/// --target), or the initialization's exit code.
+ExitCode compileModel(Compilation &c, const CompileOptions &options, std::ostream &err);
+
+} // namespace eqc

@@ -1,0 +1,199 @@
+// eqc compile: the object and header of a model, linked into a C program (C99, -Wall -Wextra
+// -Werror -pedantic) with libeqcrt, give bit for bit what the JIT gives through the same eqc_sim
+// calls; two models link into one program; other targets and bad paths.
+#include "driver/Compile.h"
+#include "driver/ModelTable.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+using namespace eqc;
+
+namespace {
+
+std::string scratch(const std::string &name) {
+  std::filesystem::path dir = std::filesystem::path(EQC_SCRATCH_DIR) / name;
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir.string();
+}
+
+struct Compiled {
+  Compilation c;
+  std::ostringstream err;
+  ExitCode code = ExitInternal;
+  Compiled(const std::string &example, const CompileOptions &options) {
+    PipelineOptions pipeline;
+    code = runPipeline(std::string(EQC_SOURCE_DIR) + "/examples/" + example, pipeline, c, err);
+    if (code == ExitOk)
+      code = compileModel(c, options, err);
+  }
+};
+
+/// Runs `command`, returns its stdout; `status` gets the exit status.
+std::string run(const std::string &command, int &status) {
+  std::string out;
+  FILE *pipe = popen((command + " 2>&1").c_str(), "r");
+  if (!pipe) {
+    status = -1;
+    return out;
+  }
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0)
+    out.append(buf, n);
+  status = pclose(pipe);
+  return out;
+}
+
+/// A C program that runs `model` with dopri5 (rtol 1e-10) to `tEnd` in 4 runs and prints every
+/// state in hexadecimal floating point.
+std::string program(const std::vector<std::string> &models, double tEnd) {
+  std::ostringstream c;
+  for (const std::string &m : models)
+    c << "#include \"" << m << ".h\"\n";
+  c << "#include <stdio.h>\n\nstatic int run(const eqc_model *m, double t_end) {\n"
+       "  eqc_sim *sim = eqc_sim_new(m);\n  eqc_options o;\n  int i, k;\n  if (!sim)\n    return 1;\n"
+       "  eqc_options_default(&o);\n  o.method = EQC_METHOD_DOPRI5;\n  o.rtol = 1e-10;\n  o.atol = 1e-10;\n"
+       "  eqc_sim_set_options(sim, &o);\n  for (k = 1; k <= 4; ++k)\n"
+       "    if (eqc_sim_run(sim, t_end * k / 4, NULL, NULL) != EQC_OK) {\n"
+       "      fprintf(stderr, \"%s\\n\", eqc_sim_last_error(sim));\n      return 2;\n    }\n"
+       "  for (i = 0; i < m->n_states; ++i)\n    printf(\"%s %a\\n\", m->state_names[i], eqc_sim_states(sim)[i]);\n"
+       "  eqc_sim_free(sim);\n  return 0;\n}\n\nint main(void) {\n";
+  for (const std::string &m : models)
+    c << "  if (run(eqc_model_" << m << "(), " << tEnd << "))\n    return 1;\n";
+  c << "  return 0;\n}\n";
+  return c.str();
+}
+
+/// The same runs through the JIT's table, printed the same way.
+std::string jitRun(const std::string &example, double tEnd) {
+  Compilation c;
+  std::ostringstream err;
+  PipelineOptions pipeline;
+  if (runPipeline(std::string(EQC_SOURCE_DIR) + "/examples/" + example, pipeline, c, err) != ExitOk)
+    return "pipeline failed: " + err.str();
+  std::unique_ptr<ModelTable> table = ModelTable::build(c, 0.0, err);
+  if (!table)
+    return "table failed: " + err.str();
+  const eqc_model &m = table->model();
+  eqc_sim *sim = eqc_sim_new(&m);
+  eqc_options o;
+  eqc_options_default(&o);
+  o.method = EQC_METHOD_DOPRI5;
+  o.rtol = 1e-10;
+  o.atol = 1e-10;
+  eqc_sim_set_options(sim, &o);
+  for (int k = 1; k <= 4; ++k)
+    if (eqc_sim_run(sim, tEnd * k / 4, nullptr, nullptr) != EQC_OK)
+      return std::string("run failed: ") + eqc_sim_last_error(sim);
+  std::string out;
+  char buf[128];
+  for (int i = 0; i < m.n_states; ++i) {
+    std::snprintf(buf, sizeof buf, "%s %a\n", m.state_names[i], eqc_sim_states(sim)[i]);
+    out += buf;
+  }
+  eqc_sim_free(sim);
+  return out;
+}
+
+std::string compileAndRun(const std::string &dir, const std::vector<std::string> &models, double tEnd, int &status) {
+  std::ofstream(dir + "/main.c") << program(models, tEnd);
+  std::string objects;
+  for (const std::string &m : models)
+    objects += " '" + dir + "/" + m + ".o'";
+  std::string cc = std::string(EQC_C_COMPILER) + " " + EQC_C_FLAGS + " -std=c99 -Wall -Wextra -Werror -pedantic -I'" +
+                   EQC_RUNTIME_INCLUDE + "' -I'" + dir + "' '" + dir + "/main.c'" + objects + " '" + EQC_RUNTIME_LIBRARY +
+                   "' -lstdc++ -lm -o '" + dir + "/sim'";
+  std::string out = run(cc, status);
+  if (status != 0)
+    return "cc failed: " + cc + "\n" + out;
+  return run("'" + dir + "/sim'", status);
+}
+
+TEST(Compile, ObjectInACProgramGivesTheJitsBits) {
+  std::string dir = scratch("aot_pendulum");
+  CompileOptions options;
+  options.output = dir + "/Pendulum.o";
+  Compiled p("pendulum.eq", options);
+  ASSERT_EQ(p.code, ExitOk) << p.err.str();
+  std::ifstream header(dir + "/Pendulum.h");
+  std::string text((std::istreambuf_iterator<char>(header)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("const eqc_model *eqc_model_Pendulum(void);"), std::string::npos) << text;
+  int status = 0;
+  std::string aot = compileAndRun(dir, {"Pendulum"}, 10.0, status);
+  ASSERT_EQ(status, 0) << aot;
+  EXPECT_EQ(aot, jitRun("pendulum.eq", 10.0));
+  EXPECT_NE(aot.find("vx "), std::string::npos) << aot;
+}
+
+TEST(Compile, TwoModelsLinkIntoOneProgram) {
+  std::string dir = scratch("aot_two");
+  CompileOptions options;
+  options.output = dir + "/Pendulum.o";
+  Compiled a("pendulum.eq", options);
+  ASSERT_EQ(a.code, ExitOk) << a.err.str();
+  options.output = dir + "/Rober.o";
+  Compiled b("rober.eq", options);
+  ASSERT_EQ(b.code, ExitOk) << b.err.str();
+  int status = 0;
+  std::string out = compileAndRun(dir, {"Pendulum", "Rober"}, 1.0, status);
+  ASSERT_EQ(status, 0) << out;
+  EXPECT_EQ(out, jitRun("pendulum.eq", 1.0) + jitRun("rober.eq", 1.0));
+}
+
+TEST(Compile, OtherTargetsAndOutputs) {
+  std::string dir = scratch("aot_targets");
+  CompileOptions options;
+  options.output = dir + "/p.o";
+  options.target = "aarch64-linux-gnu";
+  Compiled arm("pendulum.eq", options);
+  ASSERT_EQ(arm.code, ExitOk) << arm.err.str();
+  // ELF header: e_machine at offset 18 is EM_AARCH64 (183).
+  std::ifstream object(dir + "/p.o", std::ios::binary);
+  char head[20] = {0};
+  object.read(head, sizeof head);
+  EXPECT_EQ(std::string(head + 1, 3), "ELF");
+  EXPECT_EQ(static_cast<unsigned char>(head[18]) | (static_cast<unsigned char>(head[19]) << 8), 183);
+  EXPECT_TRUE(std::filesystem::remove(dir + "/p.h"));
+
+  options.target.clear();
+  options.emit = "llvm";
+  options.output = dir + "/p.ll";
+  Compiled ll("pendulum.eq", options);
+  ASSERT_EQ(ll.code, ExitOk) << ll.err.str();
+  std::ifstream ir(dir + "/p.ll");
+  std::string irText((std::istreambuf_iterator<char>(ir)), std::istreambuf_iterator<char>());
+  EXPECT_NE(irText.find("define i8* @eqc_model_Pendulum()"), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(dir + "/p.h")); // headers go with objects
+
+  options.emit = "asm";
+  options.output = dir + "/p.s";
+  Compiled as("pendulum.eq", options);
+  ASSERT_EQ(as.code, ExitOk) << as.err.str();
+  EXPECT_TRUE(std::filesystem::exists(dir + "/p.s"));
+
+  options.emit = "obj";
+  options.target = "no-such-target";
+  options.output = dir + "/bad.o";
+  Compiled bad("pendulum.eq", options);
+  EXPECT_EQ(bad.code, ExitUsage);
+  EXPECT_NE(bad.err.str().find("unknown target 'no-such-target'"), std::string::npos) << bad.err.str();
+  EXPECT_FALSE(std::filesystem::exists(dir + "/bad.o"));
+
+  options.target.clear();
+  options.output = dir + "/missing/dir/p.o";
+  Compiled unwritable("pendulum.eq", options);
+  EXPECT_EQ(unwritable.code, ExitOutput);
+  EXPECT_NE(unwritable.err.str().find("cannot write"), std::string::npos) << unwritable.err.str();
+  // Nothing left behind: no temporary files.
+  for (auto &entry : std::filesystem::directory_iterator(dir))
+    EXPECT_EQ(entry.path().filename().string().find(".tmp-"), std::string::npos) << entry.path();
+}
+
+} // namespace

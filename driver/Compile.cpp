@@ -7,8 +7,17 @@
 #include "driver/OutputFile.h"
 
 #include <cctype>
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <spawn.h>
 #include <sstream>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
 
 namespace eqc {
 
@@ -40,6 +49,82 @@ std::string header(const ModelDescription &d, const std::string &accessor, const
   return h.str();
 }
 
+/// libeqcrt.a for linking shared models: $EQC_RUNTIME_LIBRARY, else next to this eqc (the build
+/// tree's runtime/, or the installation's lib/). Empty when not found.
+std::string runtimeLibrary() {
+  if (const char *env = std::getenv("EQC_RUNTIME_LIBRARY"))
+    return env;
+  std::error_code ec;
+  std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec)
+    return "";
+  std::filesystem::path dir = exe.parent_path();
+  std::vector<std::filesystem::path> candidates{dir / "runtime" / "libeqcrt.a", dir / ".." / "lib" / "libeqcrt.a"};
+  if (std::filesystem::is_directory(dir / ".." / "lib", ec))
+    for (auto &entry : std::filesystem::directory_iterator(dir / ".." / "lib", ec))
+      if (entry.is_directory())
+        candidates.push_back(entry.path() / "libeqcrt.a");
+  for (auto &c : candidates)
+    if (std::filesystem::exists(c, ec))
+      return c.lexically_normal().string();
+  return "";
+}
+
+/// Runs argv[0] (looked up in PATH) with its arguments, no shell; returns its exit status or -1.
+int runProgram(const std::vector<std::string> &args) {
+  std::vector<char *> argv;
+  for (const std::string &a : args)
+    argv.push_back(const_cast<char *>(a.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid;
+  if (posix_spawnp(&pid, argv[0], nullptr, nullptr, argv.data(), environ) != 0)
+    return -1;
+  int status = 0;
+  if (waitpid(pid, &status, 0) < 0)
+    return -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/// A fresh temporary name next to `path` (the file is created empty, 0600).
+std::string temporaryNear(const std::string &path) {
+  std::string name = path + ".tmp-XXXXXX";
+  int fd = mkstemp(name.data());
+  if (fd < 0)
+    return "";
+  close(fd);
+  return name;
+}
+
+/// Links `object` with the static runtime into the shared library `output` (via a temporary
+/// renamed at the end): the library needs only libstdc++, libm and libc, and exports the model's
+/// symbols, not the runtime's.
+bool linkShared(const std::string &object, const std::string &output, std::ostream &err) {
+  std::string runtime = runtimeLibrary();
+  if (runtime.empty()) {
+    err << "eqc: error: --shared: libeqcrt.a not found next to eqc (set EQC_RUNTIME_LIBRARY)\n";
+    return false;
+  }
+  std::string temp = temporaryNear(output);
+  if (temp.empty()) {
+    err << "eqc: error: cannot write '" << output << "': " << std::strerror(errno) << "\n";
+    return false;
+  }
+  const char *cc = std::getenv("CC");
+  std::vector<std::string> args{cc && *cc ? cc : "cc", "-shared", "-o", temp, object, runtime,
+                                "-Wl,--exclude-libs,ALL", "-lstdc++", "-lm"};
+  int status = runProgram(args);
+  if (status != 0 || std::rename(temp.c_str(), output.c_str()) != 0) {
+    std::string command;
+    for (const std::string &a : args)
+      command += (command.empty() ? "" : " ") + a;
+    err << "eqc: error: linking the shared library failed (" << command << ": "
+        << (status < 0 ? "cannot run" : "exit status " + std::to_string(status)) << ")\n";
+    std::remove(temp.c_str());
+    return false;
+  }
+  return true;
+}
+
 } // namespace
 
 ExitCode compileModel(Compilation &c, const CompileOptions &options, std::ostream &err) {
@@ -52,6 +137,11 @@ ExitCode compileModel(Compilation &c, const CompileOptions &options, std::ostrea
     emit.kind = EmitKind::LLVMIR;
   else {
     err << "eqc: error: unknown --emit '" << options.emit << "' (known: obj, asm, llvm)\n";
+    return ExitUsage;
+  }
+  if (options.shared && (emit.kind != EmitKind::Object || !options.target.empty())) {
+    err << "eqc: error: --shared links an object for this machine: it does not go with --emit "
+        << options.emit << (options.target.empty() ? "" : " or --target") << "\n";
     return ExitUsage;
   }
   emit.triple = options.target;
@@ -74,12 +164,29 @@ ExitCode compileModel(Compilation &c, const CompileOptions &options, std::ostrea
   d.states.assign(m.state_start, m.state_start + m.n_states);
   d.algebraics.assign(m.algebraic_start, m.algebraic_start + m.n_algebraics);
 
-  const char *extension = emit.kind == EmitKind::Object ? ".o" : emit.kind == EmitKind::Assembly ? ".s" : ".ll";
-  std::string output = options.output.empty() ? flat.modelName + extension : options.output;
+  const char *extension = options.shared                  ? ".so"
+                          : emit.kind == EmitKind::Object   ? ".o"
+                          : emit.kind == EmitKind::Assembly ? ".s"
+                                                            : ".ll";
+  std::string output = options.output.empty() ? (options.shared ? "lib" : "") + flat.modelName + extension : options.output;
   std::string error;
-  if (!emitModel(flat, *c.model, d, emit, output, error)) {
+  // A shared library is the object linked with the runtime: the object goes to a temporary first.
+  std::string object = options.shared ? temporaryNear(output) : output;
+  if (object.empty()) {
+    err << "eqc: error: cannot write '" << output << "': " << std::strerror(errno) << "\n";
+    return ExitOutput;
+  }
+  if (!emitModel(flat, *c.model, d, emit, object, error)) {
     err << "eqc: error: " << error << "\n";
+    if (options.shared)
+      std::remove(object.c_str());
     return error.rfind("unknown target", 0) == 0 ? ExitUsage : ExitOutput;
+  }
+  if (options.shared) {
+    bool linked = linkShared(object, output, err);
+    std::remove(object.c_str());
+    if (!linked)
+      return ExitOutput;
   }
   if (emit.kind != EmitKind::Object)
     return ExitOk;

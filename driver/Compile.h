@@ -10,9 +10,10 @@
 namespace eqc {
 
 struct CompileOptions {
-  std::string output;       ///< the object (or .s / .ll) file; empty: <Model>.o, .s or .ll
+  std::string output;       ///< the object (or .s / .ll / .so) file; empty: <Model>.o, .s, .ll, lib<Model>.so
   std::string emit = "obj"; ///< obj | asm | llvm
   std::string target;       ///< an LLVM target triple; empty: the host
+  bool shared = false;      ///< link the object and the static runtime into a shared library (cc)
   int optLevel = 2;
 };
 

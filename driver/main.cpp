@@ -129,8 +129,11 @@ it declaring `const eqc_model *eqc_model_<Model>(void)` (runtime/include/eqc/eqc
 the object with libeqcrt (and -lstdc++ -lm) and run it with eqc_sim_new.
 
 options:
-  -o FILE              the output (default: <Model>.o, .s or .ll); the header is FILE's stem + .h
+  -o FILE              the output (default: <Model>.o, .s, .ll or lib<Model>.so); the header is
+                       FILE's stem + .h
   --emit K             obj (default) | asm | llvm
+  --shared             a shared library: the object linked with the static runtime by the system's
+                       C compiler ($CC, else cc); it exports only the model's symbols
   --target TRIPLE      an LLVM target triple, e.g. aarch64-linux-gnu (default: this machine,
                        with its CPU's features)
   -O0 .. -O3           LLVM optimization level (default -O2)
@@ -224,6 +227,8 @@ int parseArgs(int argc, char **argv, Args &args) {
       if (!next(v))
         break;
       args.compile.emit = v;
+    } else if (comp && a == "--shared") {
+      args.compile.shared = true;
     } else if (comp && a == "--target") {
       if (!next(v))
         break;

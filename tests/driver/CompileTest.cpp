@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <dlfcn.h>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -71,6 +72,8 @@ std::string program(const std::vector<std::string> &models, double tEnd) {
   return c.str();
 }
 
+std::string simRun(const eqc_model &m, double tEnd);
+
 /// The same runs through the JIT's table, printed the same way.
 std::string jitRun(const std::string &example, double tEnd) {
   Compilation c;
@@ -82,24 +85,7 @@ std::string jitRun(const std::string &example, double tEnd) {
   if (!table)
     return "table failed: " + err.str();
   const eqc_model &m = table->model();
-  eqc_sim *sim = eqc_sim_new(&m);
-  eqc_options o;
-  eqc_options_default(&o);
-  o.method = EQC_METHOD_DOPRI5;
-  o.rtol = 1e-10;
-  o.atol = 1e-10;
-  eqc_sim_set_options(sim, &o);
-  for (int k = 1; k <= 4; ++k)
-    if (eqc_sim_run(sim, tEnd * k / 4, nullptr, nullptr) != EQC_OK)
-      return std::string("run failed: ") + eqc_sim_last_error(sim);
-  std::string out;
-  char buf[128];
-  for (int i = 0; i < m.n_states; ++i) {
-    std::snprintf(buf, sizeof buf, "%s %a\n", m.state_names[i], eqc_sim_states(sim)[i]);
-    out += buf;
-  }
-  eqc_sim_free(sim);
-  return out;
+  return simRun(m, tEnd);
 }
 
 std::string compileAndRun(const std::string &dir, const std::vector<std::string> &models, double tEnd, int &status) {
@@ -145,6 +131,59 @@ TEST(Compile, TwoModelsLinkIntoOneProgram) {
   std::string out = compileAndRun(dir, {"Pendulum", "Rober"}, 1.0, status);
   ASSERT_EQ(status, 0) << out;
   EXPECT_EQ(out, jitRun("pendulum.eq", 1.0) + jitRun("rober.eq", 1.0));
+}
+
+/// The final states of `m` through eqc_sim as jitRun prints them.
+std::string simRun(const eqc_model &m, double tEnd) {
+  eqc_sim *sim = eqc_sim_new(&m);
+  if (!sim)
+    return "eqc_sim_new failed";
+  eqc_options o;
+  eqc_options_default(&o);
+  o.method = EQC_METHOD_DOPRI5;
+  o.rtol = 1e-10;
+  o.atol = 1e-10;
+  eqc_sim_set_options(sim, &o);
+  for (int k = 1; k <= 4; ++k)
+    if (eqc_sim_run(sim, tEnd * k / 4, nullptr, nullptr) != EQC_OK)
+      return std::string("run failed: ") + eqc_sim_last_error(sim);
+  std::string out;
+  char buf[128];
+  for (int i = 0; i < m.n_states; ++i) {
+    std::snprintf(buf, sizeof buf, "%s %a\n", m.state_names[i], eqc_sim_states(sim)[i]);
+    out += buf;
+  }
+  eqc_sim_free(sim);
+  return out;
+}
+
+// --shared: a library that needs only libstdc++/libm/libc, exports the model's symbols and not the
+// runtime's, and loads with dlopen into a program that has its own runtime.
+TEST(Compile, SharedLibraryLoadsWithDlopen) {
+  std::string dir = scratch("aot_shared");
+  // This test program is not next to a runtime library as eqc is.
+  setenv("EQC_RUNTIME_LIBRARY", EQC_RUNTIME_LIBRARY, 1);
+  CompileOptions options;
+  options.output = dir + "/libpendulum.so";
+  options.shared = true;
+  Compiled p("pendulum.eq", options);
+  ASSERT_EQ(p.code, ExitOk) << p.err.str();
+  EXPECT_TRUE(std::filesystem::exists(dir + "/libpendulum.h"));
+  void *lib = dlopen(options.output.c_str(), RTLD_NOW | RTLD_LOCAL);
+  ASSERT_TRUE(lib) << dlerror();
+  using Accessor = const eqc_model *(*)();
+  auto accessor = reinterpret_cast<Accessor>(dlsym(lib, "eqc_model_Pendulum"));
+  ASSERT_TRUE(accessor);
+  EXPECT_EQ(dlsym(lib, "eqc_integrate"), nullptr); // the runtime inside stays private
+  EXPECT_EQ(simRun(*accessor(), 10.0), jitRun("pendulum.eq", 10.0));
+  dlclose(lib);
+  for (auto &entry : std::filesystem::directory_iterator(dir))
+    EXPECT_EQ(entry.path().filename().string().find(".tmp-"), std::string::npos) << entry.path();
+
+  options.target = "aarch64-linux-gnu";
+  Compiled cross("pendulum.eq", options);
+  EXPECT_EQ(cross.code, ExitUsage);
+  EXPECT_NE(cross.err.str().find("--shared links an object for this machine"), std::string::npos) << cross.err.str();
 }
 
 TEST(Compile, OtherTargetsAndOutputs) {

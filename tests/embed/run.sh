@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The embedding path as a user takes it: `cmake --install` eqc into a fresh prefix, build
 # examples/embed against it with find_package(eqc) (static runtime), build one program again with
-# pkg-config and the shared runtime, run them, and check that the CSV of the embedded
-# Lotka-Volterra program is exactly `eqc simulate`'s.
+# pkg-config and the shared runtime, and once more with the model as a shared library
+# (`eqc compile --shared`), run them, and check that the CSV of the embedded Lotka-Volterra
+# program is exactly `eqc simulate`'s.
 #   run.sh <eqc build dir> <eqc source dir> <scratch dir> [extra C flags]
 set -euo pipefail
 build=$1 source=$2 scratch=$3 cflags=${4:-}
@@ -26,6 +27,13 @@ cc -std=c99 -Wall -Wextra -Werror -pedantic $cflags -I"$scratch/cmake" "$source/
   "$scratch/cmake/Pendulum.o" $(pkg-config --cflags --libs eqc) -o "$scratch/pendulum_energy_shared"
 LD_LIBRARY_PATH=$prefix/lib "$scratch/pendulum_energy_shared" > "$scratch/shared.txt"
 LD_LIBRARY_PATH=$prefix/lib ldd "$scratch/pendulum_energy_shared" | grep -q "$prefix/lib/libeqcrt.so"
+
+# A shared-library model from the installed eqc (which finds the installed libeqcrt.a to link in).
+"$prefix/bin/eqc" compile "$source/examples/pendulum.eq" --shared -o "$scratch/libPendulum.so"
+cc -std=c99 -Wall -Wextra -Werror -pedantic $cflags -I"$scratch/cmake" "$source/examples/embed/pendulum_energy.c" \
+  -L"$scratch" -lPendulum $(pkg-config --cflags --libs eqc) -o "$scratch/pendulum_energy_so"
+LD_LIBRARY_PATH=$prefix/lib:$scratch "$scratch/pendulum_energy_so" > "$scratch/so.txt"
+cmp "$scratch/shared.txt" "$scratch/so.txt"
 
 # The embedded program's numbers are eqc simulate's, exactly.
 "$scratch/cmake/lotka_volterra_csv" > "$scratch/embedded.csv"

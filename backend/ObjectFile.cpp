@@ -69,6 +69,18 @@ public:
     f->setDoesNotThrow();
     llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", f));
     b.CreateRet(llvm::ConstantExpr::getBitCast(tableGlobal, i8p));
+    if (!d.fmuGuid.empty()) {
+      constantFunction("eqc_fmu_model", llvm::ConstantExpr::getBitCast(tableGlobal, i8p));
+      constantFunction("eqc_fmu_guid", string("guid", d.fmuGuid));
+    }
+  }
+
+  /// `const void *name(void) { return value; }`
+  void constantFunction(const std::string &name, Constant *value) {
+    auto *f = llvm::Function::Create(llvm::FunctionType::get(i8p, false), llvm::Function::ExternalLinkage, name, m);
+    f->setDoesNotThrow();
+    llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", f));
+    b.CreateRet(value);
   }
 
 private:

@@ -16,6 +16,9 @@ struct ModelDescription {
   std::string name;
   std::vector<std::string> stateNames, algebraicNames, paramNames;
   std::vector<double> params, states, algebraics; ///< defaults and consistent start values
+  /// Non-empty for an FMU: the object also defines `eqc_fmu_model()` (the table) and
+  /// `eqc_fmu_guid()` (this string), which the FMI 2.0 layer (runtime/fmi2) calls.
+  std::string fmuGuid;
 };
 
 enum class EmitKind { Object, Assembly, LLVMIR };

@@ -3,6 +3,7 @@
 #include "driver/Compile.h"
 
 #include "backend/ObjectFile.h"
+#include "driver/Fmu.h"
 #include "driver/ModelTable.h"
 #include "driver/OutputFile.h"
 
@@ -12,6 +13,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <spawn.h>
 #include <sstream>
 #include <sys/wait.h>
@@ -49,21 +52,24 @@ std::string header(const ModelDescription &d, const std::string &accessor, const
   return h.str();
 }
 
-/// libeqcrt.a for linking shared models: $EQC_RUNTIME_LIBRARY, else next to this eqc (the build
-/// tree's runtime/, or the installation's lib/). Empty when not found.
-std::string runtimeLibrary() {
-  if (const char *env = std::getenv("EQC_RUNTIME_LIBRARY"))
-    return env;
+/// A runtime library for linking shared models and FMUs (libeqcrt.a, libeqcfmi2.a): from
+/// $EQC_RUNTIME_LIBRARY's folder when set (that variable names libeqcrt.a), else next to this eqc
+/// (the build tree's runtime/, or the installation's lib/). Empty when not found.
+std::string runtimeLibrary(const std::string &file = "libeqcrt.a") {
+  if (const char *env = std::getenv("EQC_RUNTIME_LIBRARY")) {
+    std::filesystem::path p(env);
+    return file == "libeqcrt.a" ? p.string() : (p.parent_path() / file).string();
+  }
   std::error_code ec;
   std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
   if (ec)
     return "";
   std::filesystem::path dir = exe.parent_path();
-  std::vector<std::filesystem::path> candidates{dir / "runtime" / "libeqcrt.a", dir / ".." / "lib" / "libeqcrt.a"};
+  std::vector<std::filesystem::path> candidates{dir / "runtime" / file, dir / ".." / "lib" / file};
   if (std::filesystem::is_directory(dir / ".." / "lib", ec))
     for (auto &entry : std::filesystem::directory_iterator(dir / ".." / "lib", ec))
       if (entry.is_directory())
-        candidates.push_back(entry.path() / "libeqcrt.a");
+        candidates.push_back(entry.path() / file);
   for (auto &c : candidates)
     if (std::filesystem::exists(c, ec))
       return c.lexically_normal().string();
@@ -98,10 +104,12 @@ std::string temporaryNear(const std::string &path) {
 /// Links `object` with the static runtime into the shared library `output` (via a temporary
 /// renamed at the end): the library needs only libstdc++, libm and libc, and exports the model's
 /// symbols, not the runtime's.
-bool linkShared(const std::string &object, const std::string &output, std::ostream &err) {
+bool linkShared(const std::string &object, const std::string &output, std::ostream &err, bool fmi = false) {
   std::string runtime = runtimeLibrary();
-  if (runtime.empty()) {
-    err << "eqc: error: --shared: libeqcrt.a not found next to eqc (set EQC_RUNTIME_LIBRARY)\n";
+  std::string fmiLibrary = fmi ? runtimeLibrary("libeqcfmi2.a") : "";
+  if (runtime.empty() || (fmi && fmiLibrary.empty())) {
+    err << "eqc: error: " << (fmi ? "--fmu" : "--shared") << ": libeqcrt.a" << (fmi ? " or libeqcfmi2.a" : "")
+        << " not found next to eqc (set EQC_RUNTIME_LIBRARY to libeqcrt.a)\n";
     return false;
   }
   std::string temp = temporaryNear(output);
@@ -110,8 +118,13 @@ bool linkShared(const std::string &object, const std::string &output, std::ostre
     return false;
   }
   const char *cc = std::getenv("CC");
-  std::vector<std::string> args{cc && *cc ? cc : "cc", "-shared", "-o", temp, object, runtime,
-                                "-Wl,--exclude-libs,ALL", "-lstdc++", "-lm"};
+  std::vector<std::string> args{cc && *cc ? cc : "cc", "-shared", "-o", temp, object};
+  if (fmi) // every fmi2 function is exported; the runtime's functions are not
+    args.insert(args.end(), {"-Wl,--whole-archive", fmiLibrary, "-Wl,--no-whole-archive", runtime,
+                             "-Wl,--exclude-libs,libeqcrt.a", "-Wl,--strip-debug"});
+  else
+    args.insert(args.end(), {runtime, "-Wl,--exclude-libs,ALL"});
+  args.insert(args.end(), {"-lstdc++", "-lm"});
   int status = runProgram(args);
   if (status != 0 || std::rename(temp.c_str(), output.c_str()) != 0) {
     std::string command;
@@ -139,11 +152,22 @@ ExitCode compileModel(Compilation &c, const CompileOptions &options, std::ostrea
     err << "eqc: error: unknown --emit '" << options.emit << "' (known: obj, asm, llvm)\n";
     return ExitUsage;
   }
-  if (options.shared && (emit.kind != EmitKind::Object || !options.target.empty())) {
-    err << "eqc: error: --shared links an object for this machine: it does not go with --emit "
-        << options.emit << (options.target.empty() ? "" : " or --target") << "\n";
+  if ((options.shared || options.fmu) && (emit.kind != EmitKind::Object || !options.target.empty())) {
+    err << "eqc: error: " << (options.fmu ? "--fmu" : "--shared")
+        << " links an object for this machine: it does not go with --emit " << options.emit
+        << (options.target.empty() ? "" : " or --target") << "\n";
     return ExitUsage;
   }
+  if (options.fmu && options.shared) {
+    err << "eqc: error: --fmu and --shared: choose one\n";
+    return ExitUsage;
+  }
+#if !(defined(__linux__) && defined(__x86_64__))
+  if (options.fmu) {
+    err << "eqc: error: --fmu: FMUs are built for linux64 only\n";
+    return ExitUsage;
+  }
+#endif
   emit.triple = options.target;
   emit.optLevel = options.optLevel;
   FlatSystem &flat = *c.flat;
@@ -164,23 +188,50 @@ ExitCode compileModel(Compilation &c, const CompileOptions &options, std::ostrea
   d.states.assign(m.state_start, m.state_start + m.n_states);
   d.algebraics.assign(m.algebraic_start, m.algebraic_start + m.n_algebraics);
 
-  const char *extension = options.shared                  ? ".so"
+  const char *extension = options.fmu                     ? ".fmu"
+                          : options.shared                  ? ".so"
                           : emit.kind == EmitKind::Object   ? ".o"
                           : emit.kind == EmitKind::Assembly ? ".s"
                                                             : ".ll";
   std::string output = options.output.empty() ? (options.shared ? "lib" : "") + flat.modelName + extension : options.output;
   std::string error;
-  // A shared library is the object linked with the runtime: the object goes to a temporary first.
-  std::string object = options.shared ? temporaryNear(output) : output;
+  if (options.fmu)
+    d.fmuGuid = fmuGuid(d);
+  // A shared library (and an FMU's) is the object linked with the runtime: the object goes to a
+  // temporary first.
+  const bool linked = options.shared || options.fmu;
+  std::string object = linked ? temporaryNear(output) : output;
   if (object.empty()) {
     err << "eqc: error: cannot write '" << output << "': " << std::strerror(errno) << "\n";
     return ExitOutput;
   }
   if (!emitModel(flat, *c.model, d, emit, object, error)) {
     err << "eqc: error: " << error << "\n";
-    if (options.shared)
+    if (linked)
       std::remove(object.c_str());
     return error.rfind("unknown target", 0) == 0 ? ExitUsage : ExitOutput;
+  }
+  if (options.fmu) {
+    // binaries/linux64/<model>.so and modelDescription.xml in a zip archive.
+    std::string library = temporaryNear(output);
+    bool ok = !library.empty() && linkShared(object, library, err, /*fmi=*/true);
+    std::remove(object.c_str());
+    std::string bytes;
+    if (ok) {
+      std::ifstream in(library, std::ios::binary);
+      bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+      ok = in.good() || in.eof();
+    }
+    std::remove(library.c_str());
+    if (!ok)
+      return ExitOutput;
+    std::string xml = fmuModelDescription(d, flat, *c.model);
+    if (!writeZip(output, {{"modelDescription.xml", xml}, {"binaries/linux64/" + flat.modelName + ".so", bytes}},
+                  error)) {
+      err << "eqc: error: " << error << "\n";
+      return ExitOutput;
+    }
+    return ExitOk;
   }
   if (options.shared) {
     bool linked = linkShared(object, output, err);

@@ -14,6 +14,7 @@ struct CompileOptions {
   std::string emit = "obj"; ///< obj | asm | llvm
   std::string target;       ///< an LLVM target triple; empty: the host
   bool shared = false;      ///< link the object and the static runtime into a shared library (cc)
+  bool fmu = false;         ///< an FMI 2.0 FMU (Model Exchange and Co-Simulation) for linux64
   int optLevel = 2;
 };
 

@@ -134,6 +134,9 @@ options:
   --emit K             obj (default) | asm | llvm
   --shared             a shared library: the object linked with the static runtime by the system's
                        C compiler ($CC, else cc); it exports only the model's symbols
+  --fmu                an FMI 2.0 FMU (default <Model>.fmu): modelDescription.xml and
+                       binaries/linux64/<Model>.so with the FMI 2.0 API for Model Exchange and
+                       Co-Simulation (the bundled integrator: auto)
   --target TRIPLE      an LLVM target triple, e.g. aarch64-linux-gnu (default: this machine,
                        with its CPU's features)
   -O0 .. -O3           LLVM optimization level (default -O2)
@@ -229,6 +232,8 @@ int parseArgs(int argc, char **argv, Args &args) {
       args.compile.emit = v;
     } else if (comp && a == "--shared") {
       args.compile.shared = true;
+    } else if (comp && a == "--fmu") {
+      args.compile.fmu = true;
     } else if (comp && a == "--target") {
       if (!next(v))
         break;

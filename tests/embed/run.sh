@@ -35,6 +35,11 @@ cc -std=c99 -Wall -Wextra -Werror -pedantic $cflags -I"$scratch/cmake" "$source/
 LD_LIBRARY_PATH=$prefix/lib:$scratch "$scratch/pendulum_energy_so" > "$scratch/so.txt"
 cmp "$scratch/shared.txt" "$scratch/so.txt"
 
+# An FMU from the installed eqc (which finds the installed libeqcfmi2.a); its contents are checked
+# in tests/driver/FmuTest.cpp.
+"$prefix/bin/eqc" compile "$source/examples/pendulum.eq" --fmu -o "$scratch/Pendulum.fmu"
+test -s "$scratch/Pendulum.fmu"
+
 # The embedded program's numbers are eqc simulate's, exactly.
 "$scratch/cmake/lotka_volterra_csv" > "$scratch/embedded.csv"
 "$prefix/bin/eqc" simulate "$source/examples/lotka_volterra.eq" --vars x,y --quiet -o "$scratch/simulate.csv"

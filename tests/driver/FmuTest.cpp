@@ -1,0 +1,318 @@
+// eqc compile --fmu: the archive (read back with a reader of its own, CRC-checked), the rules of
+// FMI 2.0 on its modelDescription.xml, and its shared library loaded with dlopen: Co-Simulation
+// with a parameter set gives the same numbers as eqc_sim on the JIT's table at the same settings;
+// Model Exchange gives the model's derivatives; a wrong GUID is refused.
+#include "driver/Compile.h"
+#include "driver/ModelTable.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdarg>
+#include <cstdint>
+#include <cstring>
+#include <dlfcn.h>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+
+using namespace eqc;
+
+namespace {
+
+// The FMI 2.0 types the test calls with (from the specification).
+typedef void *fmi2Component;
+typedef unsigned int fmi2ValueReference;
+typedef int fmi2Status; // fmi2OK = 0
+typedef void (*Logger)(void *, const char *, int, const char *, const char *, ...);
+struct Callbacks {
+  Logger logger;
+  void *(*allocateMemory)(size_t, size_t);
+  void (*freeMemory)(void *);
+  void (*stepFinished)(void *, int);
+  void *componentEnvironment;
+};
+typedef fmi2Component (*InstantiateFn)(const char *, int, const char *, const char *, const Callbacks *, int, int);
+typedef void (*FreeFn)(fmi2Component);
+typedef fmi2Status (*SetupFn)(fmi2Component, int, double, double, int, double);
+typedef fmi2Status (*ModeFn)(fmi2Component);
+typedef fmi2Status (*RealFn)(fmi2Component, const fmi2ValueReference *, size_t, double *);
+typedef fmi2Status (*SetRealFn)(fmi2Component, const fmi2ValueReference *, size_t, const double *);
+typedef fmi2Status (*DoStepFn)(fmi2Component, double, double, int);
+typedef fmi2Status (*StatesFn)(fmi2Component, double *, size_t);
+
+std::string logged;
+void logger(void *, const char *instance, int status, const char *category, const char *format, ...) {
+  char buf[1024];
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(buf, sizeof buf, format, args);
+  va_end(args);
+  logged += std::string(instance) + " [" + std::to_string(status) + " " + category + "] " + buf + "\n";
+}
+
+uint32_t crc32(const std::string &data) {
+  uint32_t c = 0xFFFFFFFFu;
+  for (unsigned char b : data) {
+    c ^= b;
+    for (int k = 0; k < 8; ++k)
+      c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+  }
+  return c ^ 0xFFFFFFFFu;
+}
+
+uint32_t le(const std::string &s, size_t at, int bytes) {
+  uint32_t v = 0;
+  for (int i = bytes - 1; i >= 0; --i)
+    v = v << 8 | static_cast<unsigned char>(s[at + i]);
+  return v;
+}
+
+/// The entries of a zip archive with stored (uncompressed) entries; fails the test otherwise.
+std::map<std::string, std::string> unzip(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string z((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::map<std::string, std::string> entries;
+  size_t end = z.rfind(std::string("PK\x05\x06", 4));
+  if (end == std::string::npos) {
+    ADD_FAILURE() << "no end of central directory";
+    return entries;
+  }
+  size_t count = le(z, end + 10, 2), at = le(z, end + 16, 4);
+  for (size_t k = 0; k < count; ++k) {
+    EXPECT_EQ(le(z, at, 4), 0x02014b50u);
+    uint32_t method = le(z, at + 10, 2), crc = le(z, at + 16, 4), size = le(z, at + 20, 4);
+    size_t nameLength = le(z, at + 28, 2), extra = le(z, at + 30, 2), comment = le(z, at + 32, 2);
+    size_t local = le(z, at + 42, 4);
+    std::string name = z.substr(at + 46, nameLength);
+    EXPECT_EQ(method, 0u) << name;
+    EXPECT_EQ(le(z, local, 4), 0x04034b50u) << name;
+    size_t data = local + 30 + le(z, local + 26, 2) + le(z, local + 28, 2);
+    entries[name] = z.substr(data, size);
+    EXPECT_EQ(crc32(entries[name]), crc) << name;
+    at += 46 + nameLength + extra + comment;
+  }
+  return entries;
+}
+
+struct Variable {
+  std::string name, causality, variability, initial;
+  unsigned vr = 0;
+  int derivative = 0;
+  bool hasStart = false;
+};
+
+std::string attribute(const std::string &tag, const std::string &name) {
+  std::smatch m;
+  if (std::regex_search(tag, m, std::regex("\\b" + name + "=\"([^\"]*)\"")))
+    return m[1];
+  return "";
+}
+
+TEST(Fmu, ArchiveDescriptionAndBothInterfaces) {
+  std::filesystem::path dir = std::filesystem::path(EQC_SCRATCH_DIR) / "fmu";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  setenv("EQC_RUNTIME_LIBRARY", EQC_RUNTIME_LIBRARY, 1);
+  Compilation c;
+  std::ostringstream err;
+  ASSERT_EQ(runPipeline(std::string(EQC_SOURCE_DIR) + "/examples/pendulum.eq", PipelineOptions{}, c, err), ExitOk);
+  CompileOptions options;
+  options.fmu = true;
+  options.output = (dir / "Pendulum.fmu").string();
+  ASSERT_EQ(compileModel(c, options, err), ExitOk) << err.str();
+
+  std::map<std::string, std::string> entries = unzip(options.output);
+  ASSERT_EQ(entries.count("modelDescription.xml"), 1u);
+  ASSERT_EQ(entries.count("binaries/linux64/Pendulum.so"), 1u);
+  const std::string &xml = entries["modelDescription.xml"];
+
+  // ---- modelDescription.xml against the FMI 2.0 rules ----
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(xml, m, std::regex("<fmiModelDescription[^>]*>")));
+  const std::string root = m[0];
+  EXPECT_EQ(attribute(root, "fmiVersion"), "2.0");
+  const std::string guid = attribute(root, "guid");
+  EXPECT_TRUE(std::regex_match(guid, std::regex("\\{[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}\\}")))
+      << guid;
+  EXPECT_NE(xml.find("<ModelExchange modelIdentifier=\"Pendulum\""), std::string::npos);
+  EXPECT_NE(xml.find("<CoSimulation modelIdentifier=\"Pendulum\""), std::string::npos);
+  std::vector<Variable> vars;
+  std::regex scalar("<ScalarVariable([^>]*)><Real([^>]*)/></ScalarVariable>");
+  for (auto it = std::sregex_iterator(xml.begin(), xml.end(), scalar); it != std::sregex_iterator(); ++it) {
+    Variable v;
+    std::string head = (*it)[1], real = (*it)[2];
+    v.name = attribute(head, "name");
+    v.vr = static_cast<unsigned>(std::stoul(attribute(head, "valueReference")));
+    v.causality = attribute(head, "causality");
+    v.variability = attribute(head, "variability");
+    v.initial = attribute(head, "initial");
+    std::string d = attribute(real, "derivative");
+    v.derivative = d.empty() ? 0 : std::stoi(d);
+    v.hasStart = !attribute(real, "start").empty();
+    vars.push_back(v);
+  }
+  ASSERT_EQ(vars.size(), 13u); // 6 states, 4 derivatives of their own, lambda, L, g
+  std::set<unsigned> refs;
+  std::set<std::string> names;
+  // The legal causality/variability combinations of FMI 2.0 (Table in section 2.2.7) that eqc
+  // can produce, and the initial values allowed with each.
+  const std::set<std::string> legal{"parameter/fixed", "parameter/tunable", "local/continuous", "output/continuous",
+                                    "local/fixed", "local/tunable", "output/discrete", "local/discrete"};
+  for (const Variable &v : vars) {
+    EXPECT_TRUE(refs.insert(v.vr).second) << "value reference " << v.vr << " twice";
+    EXPECT_TRUE(names.insert(v.name).second) << v.name << " twice";
+    EXPECT_EQ(legal.count(v.causality + "/" + v.variability), 1u) << v.name;
+    if (v.causality == "parameter") {
+      EXPECT_TRUE(v.initial == "exact" && v.hasStart) << v.name;
+    }
+    if (v.initial == "exact") {
+      EXPECT_TRUE(v.hasStart) << v.name;
+    }
+    if (v.initial == "calculated") {
+      EXPECT_FALSE(v.hasStart) << v.name;
+    }
+    if (v.derivative) {
+      EXPECT_EQ(vars[v.derivative - 1].variability, "continuous") << v.name;
+    }
+  }
+  auto unknowns = [&](const std::string &section) {
+    std::vector<int> list;
+    std::smatch s;
+    if (!std::regex_search(xml, s, std::regex("<" + section + ">([\\s\\S]*?)</" + section + ">")))
+      return list;
+    std::string body = s[1];
+    std::regex unknown("<Unknown index=\"(\\d+)\"/>");
+    for (auto it = std::sregex_iterator(body.begin(), body.end(), unknown); it != std::sregex_iterator(); ++it)
+      list.push_back(std::stoi((*it)[1]));
+    return list;
+  };
+  std::vector<int> derivatives = unknowns("Derivatives"), outputs = unknowns("Outputs"),
+                   initial = unknowns("InitialUnknowns");
+  ASSERT_EQ(derivatives.size(), 6u); // one per continuous state, in state order
+  for (size_t i = 0; i < derivatives.size(); ++i)
+    EXPECT_EQ(vars[derivatives[i] - 1].derivative, static_cast<int>(i) + 1) << "derivative of state " << i;
+  ASSERT_EQ(outputs.size(), 1u);
+  EXPECT_EQ(vars[outputs[0] - 1].causality, "output");
+  EXPECT_TRUE(std::is_sorted(initial.begin(), initial.end()));
+  for (int o : outputs) // outputs and the calculated derivatives are initial unknowns
+    EXPECT_NE(std::find(initial.begin(), initial.end(), o), initial.end());
+  for (int d : derivatives) {
+    if (vars[d - 1].initial == "calculated") {
+      EXPECT_NE(std::find(initial.begin(), initial.end(), d), initial.end());
+    }
+  }
+
+  // ---- the shared library ----
+  std::filesystem::path so = dir / "Pendulum.so";
+  std::ofstream(so, std::ios::binary) << entries["binaries/linux64/Pendulum.so"];
+  void *lib = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
+  ASSERT_TRUE(lib) << dlerror();
+  auto fn = [&](const char *name) {
+    void *f = dlsym(lib, name);
+    EXPECT_TRUE(f) << name;
+    return f;
+  };
+  for (const char *name : {"fmi2GetTypesPlatform", "fmi2GetVersion", "fmi2SetDebugLogging", "fmi2Reset",
+                           "fmi2GetInteger", "fmi2GetBoolean", "fmi2GetString", "fmi2SetInteger", "fmi2SetBoolean",
+                           "fmi2SetString", "fmi2GetFMUstate", "fmi2SetFMUstate", "fmi2FreeFMUstate",
+                           "fmi2SerializedFMUstateSize", "fmi2SerializeFMUstate", "fmi2DeSerializeFMUstate",
+                           "fmi2GetDirectionalDerivative", "fmi2EnterEventMode", "fmi2NewDiscreteStates",
+                           "fmi2EnterContinuousTimeMode", "fmi2CompletedIntegratorStep", "fmi2SetTime",
+                           "fmi2GetEventIndicators", "fmi2GetNominalsOfContinuousStates",
+                           "fmi2SetRealInputDerivatives", "fmi2GetRealOutputDerivatives", "fmi2CancelStep",
+                           "fmi2GetStatus", "fmi2GetRealStatus", "fmi2GetIntegerStatus", "fmi2GetBooleanStatus",
+                           "fmi2GetStringStatus"})
+    fn(name);
+  EXPECT_EQ(dlsym(lib, "eqc_sim_new"), nullptr); // the bundled runtime stays private
+  auto version = reinterpret_cast<const char *(*)()>(fn("fmi2GetVersion"));
+  EXPECT_STREQ(version(), "2.0");
+  auto instantiate = reinterpret_cast<InstantiateFn>(fn("fmi2Instantiate"));
+  auto freeInstance = reinterpret_cast<FreeFn>(fn("fmi2FreeInstance"));
+  auto setup = reinterpret_cast<SetupFn>(fn("fmi2SetupExperiment"));
+  auto enterInit = reinterpret_cast<ModeFn>(fn("fmi2EnterInitializationMode"));
+  auto exitInit = reinterpret_cast<ModeFn>(fn("fmi2ExitInitializationMode"));
+  auto terminate = reinterpret_cast<ModeFn>(fn("fmi2Terminate"));
+  auto getReal = reinterpret_cast<RealFn>(fn("fmi2GetReal"));
+  auto setReal = reinterpret_cast<SetRealFn>(fn("fmi2SetReal"));
+  auto doStep = reinterpret_cast<DoStepFn>(fn("fmi2DoStep"));
+  auto getStates = reinterpret_cast<StatesFn>(fn("fmi2GetContinuousStates"));
+  auto getDerivatives = reinterpret_cast<StatesFn>(fn("fmi2GetDerivatives"));
+  auto setStates = reinterpret_cast<fmi2Status (*)(fmi2Component, const double *, size_t)>(fn("fmi2SetContinuousStates"));
+  Callbacks callbacks{logger, nullptr, nullptr, nullptr, nullptr};
+
+  logged.clear();
+  EXPECT_EQ(instantiate("wrong", 1, "{00000000-0000-4000-8000-000000000000}", "", &callbacks, 0, 0), nullptr);
+  EXPECT_NE(logged.find("GUID"), std::string::npos) << logged;
+
+  // Co-Simulation: g = 9 (by the value reference the description gives), 10 steps of 0.1.
+  std::map<std::string, unsigned> vr;
+  for (const Variable &v : vars)
+    vr[v.name] = v.vr;
+  fmi2Component cs = instantiate("cs", 1, guid.c_str(), "", &callbacks, 0, 0);
+  ASSERT_TRUE(cs) << logged;
+  const double g = 9.0;
+  ASSERT_EQ(setReal(cs, &vr["g"], 1, &g), 0);
+  ASSERT_EQ(setup(cs, 1, 1e-8, 0.0, 0, 0.0), 0);
+  ASSERT_EQ(enterInit(cs), 0);
+  ASSERT_EQ(exitInit(cs), 0) << logged;
+  for (int k = 0; k < 10; ++k)
+    ASSERT_EQ(doStep(cs, 0.1 * k, 0.1, 1), 0) << logged;
+  std::vector<double> fmuStates(6);
+  ASSERT_EQ(getStates(cs, fmuStates.data(), 6), 0);
+  const double atLambda = [&] {
+    double value = 0;
+    EXPECT_EQ(getReal(cs, &vr["lambda"], 1, &value), 0);
+    return value;
+  }();
+  EXPECT_NE(setReal(cs, &vr["g"], 1, &g), 0); // fixed parameters: not after initialization
+  EXPECT_EQ(terminate(cs), 0);
+  freeInstance(cs);
+
+  // The same with eqc_sim on the JIT's table.
+  std::unique_ptr<ModelTable> table = ModelTable::build(c, 0.0, err);
+  ASSERT_TRUE(table) << err.str();
+  eqc_sim *sim = eqc_sim_new(&table->model());
+  eqc_options o;
+  eqc_options_default(&o);
+  o.rtol = o.atol = 1e-8;
+  eqc_sim_set_options(sim, &o);
+  eqc_sim_set_param(sim, eqc_sim_param_index(sim, "g"), g);
+  for (int i = 0; i < 6; ++i)
+    eqc_sim_set_state(sim, i, table->model().state_start[i]);
+  eqc_sim_set_time(sim, 0.0);
+  ASSERT_EQ(eqc_sim_initialize(sim), EQC_OK);
+  for (int k = 0; k < 10; ++k)
+    ASSERT_EQ(eqc_sim_run(sim, eqc_sim_time(sim) + 0.1, nullptr, nullptr), EQC_OK);
+  for (int i = 0; i < 6; ++i)
+    EXPECT_EQ(fmuStates[i], eqc_sim_states(sim)[i]) << table->model().state_names[i];
+  EXPECT_EQ(atLambda, eqc_sim_algebraics(sim)[0]);
+  const double px = fmuStates[vr["x"]], py = fmuStates[vr["y"]];
+  EXPECT_NEAR(px * px + py * py, 1.0, 1e-8);
+  eqc_sim_free(sim);
+
+  // Model Exchange: the derivatives are the model's at the state set.
+  fmi2Component me = instantiate("me", 0, guid.c_str(), "", &callbacks, 0, 0);
+  ASSERT_TRUE(me) << logged;
+  ASSERT_EQ(setup(me, 0, 0.0, 0.0, 0, 0.0), 0);
+  ASSERT_EQ(enterInit(me), 0);
+  ASSERT_EQ(exitInit(me), 0) << logged;
+  std::vector<double> x(fmuStates), dx(6), expected(6), a(1);
+  ASSERT_EQ(setStates(me, x.data(), 6), 0);
+  ASSERT_EQ(getDerivatives(me, dx.data(), 6), 0);
+  std::vector<double> p(table->model().param_defaults, table->model().param_defaults + 2);
+  ASSERT_EQ(table->model().rhs(0.0, x.data(), expected.data(), a.data(), p.data()), 0);
+  EXPECT_EQ(dx, expected);
+  double derX = 0; // der(x) is the state of value reference 4 here, and the derivative of x
+  ASSERT_EQ(getReal(me, &vr["der(x)"], 1, &derX), 0);
+  EXPECT_EQ(derX, x[vr["der(x)"]]);
+  EXPECT_EQ(dx[vr["x"]], x[vr["der(x)"]]);
+  freeInstance(me);
+  dlclose(lib);
+  for (auto &entry : std::filesystem::directory_iterator(dir))
+    EXPECT_EQ(entry.path().filename().string().find(".tmp-"), std::string::npos) << entry.path();
+}
+
+} // namespace

@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
 #include <cstdint>
 #include <cstring>
 #include <dlfcn.h>
@@ -292,6 +294,23 @@ TEST(Fmu, ArchiveDescriptionAndBothInterfaces) {
   const double px = fmuStates[vr["x"]], py = fmuStates[vr["y"]];
   EXPECT_NEAR(px * px + py * py, 1.0, 1e-8);
   eqc_sim_free(sim);
+
+  // And eqc simulate at the same settings (the same ODE with invariants and projection, one run
+  // instead of ten communication steps): the same pendulum to the tolerance.
+  std::string csv = (dir / "simulate.csv").string();
+  std::string command = std::string("'") + EQC_BINARY + "' simulate '" + EQC_SOURCE_DIR +
+                        "/examples/pendulum.eq' --reduction invariants -p g=9 --rtol 1e-8 --atol 1e-8 --t-end 1 "
+                        "--quiet --vars x,y -o '" + csv + "'";
+  ASSERT_EQ(std::system(command.c_str()), 0) << command;
+  std::ifstream rows(csv);
+  std::string line, last;
+  while (std::getline(rows, line))
+    last = line;
+  double t, sx, sy;
+  ASSERT_EQ(std::sscanf(last.c_str(), "%lf,%lf,%lf", &t, &sx, &sy), 3) << last;
+  EXPECT_EQ(t, 1.0);
+  EXPECT_NEAR(px, sx, 1e-6);
+  EXPECT_NEAR(py, sy, 1e-6);
 
   // Model Exchange: the derivatives are the model's at the state set.
   fmi2Component me = instantiate("me", 0, guid.c_str(), "", &callbacks, 0, 0);

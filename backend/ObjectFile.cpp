@@ -50,7 +50,7 @@ public:
                                                                          ints("jac_col_start", pattern.colStart),
                                                                          ints("jac_row_index", pattern.rowIndex)}));
     std::vector<llvm::Type *> fields{i32, i8p, i32, i32, i32, i32};
-    fields.insert(fields.end(), 12, i8p);
+    fields.insert(fields.end(), 17, i8p);
     auto *modelType = llvm::StructType::create(ctx, fields, "eqc_model");
     Constant *table = llvm::ConstantStruct::get(
         modelType, {int32(EQC_MODEL_ABI_VERSION), string("name", d.name), int32(static_cast<int>(d.stateNames.size())),
@@ -61,7 +61,10 @@ public:
                     doubles("algebraic_start", d.algebraics), function(symbols.rhs),
                     invariants == 0 ? function(symbols.init) : null(), function(symbols.jac),
                     llvm::ConstantExpr::getBitCast(sparsity, i8p), invariants ? function(symbols.invariants) : null(),
-                    invariants ? function(symbols.invariantJac) : null()});
+                    invariants ? function(symbols.invariantJac) : null(), string("description", d.description),
+                    strings("state_descriptions", d.stateDescriptions),
+                    strings("algebraic_descriptions", d.algebraicDescriptions),
+                    strings("param_descriptions", d.paramDescriptions), string("reduction", d.reduction)});
     Constant *tableGlobal = global("table", table);
     // const eqc_model *eqc_model_<Name>(void)
     auto *type = llvm::FunctionType::get(i8p, false);

@@ -14,7 +14,9 @@ namespace eqc {
 /// The values the function table holds besides the functions.
 struct ModelDescription {
   std::string name;
+  std::string description, reduction;
   std::vector<std::string> stateNames, algebraicNames, paramNames;
+  std::vector<std::string> stateDescriptions, algebraicDescriptions, paramDescriptions;
   std::vector<double> params, states, algebraics; ///< defaults and consistent start values
   /// Non-empty for an FMU: the object also defines `eqc_fmu_model()` (the table) and
   /// `eqc_fmu_guid()` (this string), which the FMI 2.0 layer (runtime/fmi2) calls.

@@ -99,6 +99,9 @@ std::string fmuModelDescription(const ModelDescription &d, const FlatSystem &fla
     if (chainOf[i] >= 0)
       derivativeOf[chainOf[i]] = static_cast<int>(i);
 
+  auto describe = [](const std::vector<std::string> &texts, size_t i) {
+    return i < texts.size() && !texts[i].empty() ? " description=\"" + xmlEscape(texts[i]) + "\"" : std::string();
+  };
   std::ostringstream x;
   const Experiment &ex = flat.experiment;
   x << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
@@ -124,8 +127,8 @@ std::string fmuModelDescription(const ModelDescription &d, const FlatSystem &fla
   std::vector<int> stateIndex(n), derivativeIndex(n), outputs, initialUnknowns;
   for (size_t i = 0; i < n; ++i) {
     stateIndex[i] = ++index;
-    x << "    <ScalarVariable name=\"" << xmlEscape(d.stateNames[i]) << "\" valueReference=\"" << i
-      << "\" causality=\"local\" variability=\"continuous\" initial=\"exact\"><Real start=\"" << number(d.states[i])
+    x << "    <ScalarVariable name=\"" << xmlEscape(d.stateNames[i]) << "\" valueReference=\"" << i << "\""
+      << describe(d.stateDescriptions, i) << " causality=\"local\" variability=\"continuous\" initial=\"exact\"><Real start=\"" << number(d.states[i])
       << "\"";
     if (derivativeOf[i] >= 0)
       x << " derivative=\"" << stateIndex[derivativeOf[i]] << "\"";
@@ -147,12 +150,12 @@ std::string fmuModelDescription(const ModelDescription &d, const FlatSystem &fla
     outputs.push_back(++index);
     initialUnknowns.push_back(index);
     x << "    <ScalarVariable name=\"" << xmlEscape(d.algebraicNames[i]) << "\" valueReference=\"" << 2 * n + i
-      << "\" causality=\"output\" variability=\"continuous\" initial=\"calculated\"><Real/></ScalarVariable>\n";
+      << "\"" << describe(d.algebraicDescriptions, i) << " causality=\"output\" variability=\"continuous\" initial=\"calculated\"><Real/></ScalarVariable>\n";
   }
   for (size_t i = 0; i < d.paramNames.size(); ++i) {
     ++index;
     x << "    <ScalarVariable name=\"" << xmlEscape(d.paramNames[i]) << "\" valueReference=\"" << 2 * n + m + i
-      << "\" causality=\"parameter\" variability=\"fixed\" initial=\"exact\"><Real start=\"" << number(d.params[i])
+      << "\"" << describe(d.paramDescriptions, i) << " causality=\"parameter\" variability=\"fixed\" initial=\"exact\"><Real start=\"" << number(d.params[i])
       << "\"/></ScalarVariable>\n";
   }
   x << "  </ModelVariables>\n  <ModelStructure>\n";

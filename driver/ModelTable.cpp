@@ -20,15 +20,25 @@ std::unique_ptr<ModelTable> ModelTable::build(Compilation &c, double t0, std::os
   auto table = std::unique_ptr<ModelTable>(new ModelTable);
   ModelTable &t = *table;
   t.name_ = flat.modelName;
-  auto names = [&](const std::vector<int> &vars, std::vector<std::string> &out, std::vector<const char *> &ptrs) {
-    for (int v : vars)
+  auto names = [&](const std::vector<int> &vars, std::vector<std::string> &out, std::vector<const char *> &ptrs,
+                   std::vector<std::string> &descriptions, std::vector<const char *> &descriptionPtrs) {
+    for (int v : vars) {
       out.push_back(flat.varName(v));
+      descriptions.push_back(flat.vars[v].description);
+    }
     for (const std::string &s : out)
       ptrs.push_back(s.c_str());
+    for (const std::string &s : descriptions)
+      descriptionPtrs.push_back(s.c_str());
   };
-  names(m.states, t.stateNames_, t.statePtrs_);
-  names(m.algebraics, t.algebraicNames_, t.algebraicPtrs_);
-  names(m.params, t.paramNames_, t.paramPtrs_);
+  names(m.states, t.stateNames_, t.statePtrs_, t.stateDescriptions_, t.stateDescriptionPtrs_);
+  names(m.algebraics, t.algebraicNames_, t.algebraicPtrs_, t.algebraicDescriptions_, t.algebraicDescriptionPtrs_);
+  names(m.params, t.paramNames_, t.paramPtrs_, t.paramDescriptions_, t.paramDescriptionPtrs_);
+  t.description_ = flat.description;
+  const char *stabilization[] = {"none", "projection", "Baumgarte"};
+  t.reduction_ = m.invariants.residuals.empty()
+                     ? "none"
+                     : std::string("invariants, ") + stabilization[static_cast<int>(m.stabilization)];
   t.params_ = ip.p;
   t.states_ = ip.x;
   t.algebraics_ = ip.a;
@@ -46,6 +56,11 @@ std::unique_ptr<ModelTable> ModelTable::build(Compilation &c, double t0, std::os
   d.param_defaults = t.params_.data();
   d.state_start = t.states_.data();
   d.algebraic_start = t.algebraics_.data();
+  d.description = t.description_.c_str();
+  d.state_descriptions = t.stateDescriptionPtrs_.data();
+  d.algebraic_descriptions = t.algebraicDescriptionPtrs_.data();
+  d.param_descriptions = t.paramDescriptionPtrs_.data();
+  d.reduction = t.reduction_.c_str();
   d.rhs = c.jit->rhs;
   // Index-reduced models start from the projected point; their init only evaluates rhs.
   d.init = d.n_invariants == 0 ? c.jit->init : nullptr;

@@ -26,8 +26,11 @@ public:
 
 private:
   std::string name_;
-  std::vector<std::string> stateNames_, algebraicNames_, paramNames_;
-  std::vector<const char *> statePtrs_, algebraicPtrs_, paramPtrs_;
+  std::string description_, reduction_;
+  std::vector<std::string> stateNames_, algebraicNames_, paramNames_, stateDescriptions_, algebraicDescriptions_,
+      paramDescriptions_;
+  std::vector<const char *> statePtrs_, algebraicPtrs_, paramPtrs_, stateDescriptionPtrs_, algebraicDescriptionPtrs_,
+      paramDescriptionPtrs_;
   std::vector<double> params_, states_, algebraics_;
   eqc_sparsity pattern_{};
   eqc_model model_{};

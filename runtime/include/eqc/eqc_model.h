@@ -51,6 +51,14 @@ typedef struct eqc_model {
   const eqc_sparsity *jac_pattern;    /**< the pattern of jac's values (required with jac) */
   eqc_model_inv_fn invariants;        /**< may be NULL when n_invariants = 0 */
   eqc_model_invjac_fn invariants_jac; /**< may be NULL: no projection onto the invariants */
+  const char *description;            /**< the model's description ("" or NULL when none) */
+  const char *const *state_descriptions;     /**< n_states strings ("" when none), or NULL */
+  const char *const *algebraic_descriptions; /**< n_algebraics strings, or NULL */
+  const char *const *param_descriptions;     /**< n_params strings, or NULL */
+  /** How the model became an ODE: "none" (index 0 or 1), or "invariants, projection",
+   *  "invariants, Baumgarte", "invariants, none" (the ODE of the differentiated equations, with
+   *  the hidden constraints as invariants and that stabilization); NULL when unknown. */
+  const char *reduction;
 } eqc_model;
 
 /** A simulation of one model: its parameters, state, options and statistics. */

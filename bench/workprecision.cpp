@@ -1,13 +1,19 @@
 // `eqc_bench_workprecision`: work-precision of eqc's runtime (dopri5, dop853, radau5, auto)
 // against SUNDIALS CVODE (BDF + Newton + dense LU with the analytic Jacobian on the stiff
 // problems, Adams + fixed-point iteration on the non-stiff ones), on the same hand-written C
-// right-hand sides (bench/wp_problems.c).
+// right-hand sides (bench/wp_problems.c), and of eqc's fixed-step methods (euler, heun, rk4 on
+// the non-stiff problems, beuler with the analytic Jacobian on the stiff ones) against eqc's best
+// variable-step method.
 //
 // For each problem and each tolerance of the sweep, every solver runs once untimed (statistics,
 // error at t_end, and the number of runs per timed batch), then R rounds each time one batch of
-// every solver in rotated order, so that eqc and CVODE share the machine's noise. Times are
-// medians over the rounds. The summary compares times at matched achieved error (log-log
-// interpolation along each work-precision curve), never at matched rtol; see bench/README.md.
+// every solver in rotated order, so that eqc and CVODE share the machine's noise. The fixed-step
+// methods sweep the number of steps N (dt = span / N) instead of rtol: the k-th N of every
+// fixed-step method joins the rounds of the k-th tolerance (after the last tolerance the
+// fixed-step points are timed among themselves), and a method's sweep ends after the first step
+// count whose median run time exceeds --fixed-max-ms. Times are medians over the rounds. The summaries compare
+// times at matched achieved error (log-log interpolation along each work-precision curve), never
+// at matched rtol or dt; see bench/README.md.
 #include "bench/wp_problems.h"
 #include "eqc/eqc_runtime.h"
 
@@ -38,10 +44,11 @@ namespace {
 const char *kUsage = R"(usage: eqc_bench_workprecision [options]
 
 Work-precision of eqc's integrators against SUNDIALS CVODE on ROBER, HIRES, VDPOL (mu = 1e6),
-Arenstorf and Pleiades. Prints a Markdown summary of time ratios eqc/CVODE at matched error.
+Arenstorf and Pleiades, and of eqc's fixed-step methods against its best variable-step method.
+Prints a Markdown summary of time ratios eqc/CVODE and fixed-step/variable-step at matched error.
 
 options:
-  --csv FILE          write every (problem, solver, tolerance) as one CSV row
+  --csv FILE          write every (problem, solver, tolerance or step count) as one CSV row
   --problems LIST     comma-separated subset, e.g. ROBER,HIRES (default: all)
   --eqc-methods LIST  eqc methods for every problem (dopri5,dop853,radau5,auto); default:
                       radau5,auto on the stiff problems, dopri5,dop853,auto on the others
@@ -52,8 +59,19 @@ options:
   --batch-ms MS       target duration of one timed batch of runs (default 20)
   --rober-tend T      end time of ROBER (default 1e11, the Test Set's); other values compute
                       their reference with eqc's radau5 at rtol 1e-13
-  --smoke             the ctest: rtol 1e-4 and 1e-6, one round, one run per batch; checks the
-                      Jacobians, that every run succeeds and that the error is plausible
+  --fixed-methods L   fixed-step methods (euler,heun,rk4,beuler) for every problem, or none;
+                      default: beuler on the stiff problems, euler,heun,rk4 on the others
+  --fixed-per-decade K  step counts N per decade of the fixed-step sweep (default 3)
+  --fixed-n-min N     first step count of the sweep (default 10)
+  --fixed-n-max N     largest step count (default 1e8)
+  --fixed-max-ms MS   a fixed-step sweep ends after the first step count whose (median) run
+                      time exceeds this (default 250)
+  --rober-short-tend T  also run ROBER on [0, T] (problem ROBER-T, default T = 40) with the
+                      fixed-step and eqc's variable-step methods (not CVODE), reference by
+                      eqc's radau5 at rtol 1e-13; 0: not
+  --smoke             the ctest: rtol 1e-4 and 1e-6, one round, one run per batch, one step
+                      count per fixed-step method; checks the Jacobians, that every run succeeds
+                      and that the error is plausible
   -h, --help          this help
 )";
 
@@ -66,6 +84,12 @@ struct Options {
   int reps = 7;
   double batchMs = 20.0;
   double roberTend = 1e11;
+  std::vector<std::string> fixedMethods;
+  bool noFixed = false; // --fixed-methods none
+  int fixedPerDecade = 3;
+  double fixedNMin = 10, fixedNMax = 1e8;
+  double fixedMaxMs = 250;
+  double roberShortTend = 40;
   bool smoke = false;
 };
 
@@ -110,6 +134,21 @@ bool parseArgs(int argc, char **argv, Options &o) {
       o.batchMs = std::atof(value("--batch-ms"));
     else if (a == "--rober-tend")
       o.roberTend = std::atof(value("--rober-tend"));
+    else if (a == "--fixed-methods") {
+      o.fixedMethods = splitList(value("--fixed-methods"));
+      o.noFixed = o.fixedMethods.size() == 1 && o.fixedMethods[0] == "none";
+      if (o.noFixed)
+        o.fixedMethods.clear();
+    } else if (a == "--fixed-per-decade")
+      o.fixedPerDecade = std::atoi(value("--fixed-per-decade"));
+    else if (a == "--fixed-n-min")
+      o.fixedNMin = std::atof(value("--fixed-n-min"));
+    else if (a == "--fixed-n-max")
+      o.fixedNMax = std::atof(value("--fixed-n-max"));
+    else if (a == "--fixed-max-ms")
+      o.fixedMaxMs = std::atof(value("--fixed-max-ms"));
+    else if (a == "--rober-short-tend")
+      o.roberShortTend = std::atof(value("--rober-short-tend"));
     else if (a == "--smoke")
       o.smoke = true;
     else {
@@ -118,7 +157,9 @@ bool parseArgs(int argc, char **argv, Options &o) {
     }
   }
   if (!(o.rtolMax > 0) || !(o.rtolMin > 0) || o.rtolMin > o.rtolMax || o.perDecade < 1 ||
-      o.reps < 1 || o.batchMs < 0 || !(o.roberTend > 0)) {
+      o.reps < 1 || o.batchMs < 0 || !(o.roberTend > 0) || o.fixedPerDecade < 1 ||
+      !(o.fixedNMin >= 1) || o.fixedNMax < o.fixedNMin || !(o.fixedMaxMs > 0) ||
+      !(o.roberShortTend >= 0)) {
     std::fprintf(stderr, "eqc_bench_workprecision: invalid option value\n");
     return false;
   }
@@ -136,9 +177,11 @@ using Clock = std::chrono::steady_clock;
 // ---- the problems as the bench uses them (ROBER's span may be changed) ----
 
 struct Problem {
+  std::string name; // p.name, or ROBER-<t_end> for the short ROBER span
   wp_problem p;
   std::vector<double> ref;
   std::string refSource;
+  bool cvode = true; // compared with CVODE (the short ROBER span is not)
 };
 
 // ---- solvers ----
@@ -153,6 +196,14 @@ struct Solver {
 };
 
 std::optional<eqc_method> methodByName(const std::string &s) {
+  if (s == "euler")
+    return EQC_METHOD_EULER;
+  if (s == "heun")
+    return EQC_METHOD_HEUN;
+  if (s == "rk4")
+    return EQC_METHOD_RK4;
+  if (s == "beuler")
+    return EQC_METHOD_BEULER;
   if (s == "dopri5")
     return EQC_METHOD_DOPRI5;
   if (s == "dop853")
@@ -164,8 +215,21 @@ std::optional<eqc_method> methodByName(const std::string &s) {
   return std::nullopt;
 }
 
+bool isFixedStep(eqc_method m) {
+  return m == EQC_METHOD_EULER || m == EQC_METHOD_HEUN || m == EQC_METHOD_RK4 ||
+         m == EQC_METHOD_BEULER;
+}
+
 const char *methodName(int m) {
   switch (m) {
+  case EQC_METHOD_EULER:
+    return "euler";
+  case EQC_METHOD_HEUN:
+    return "heun";
+  case EQC_METHOD_RK4:
+    return "rk4";
+  case EQC_METHOD_BEULER:
+    return "beuler";
   case EQC_METHOD_DOPRI5:
     return "dopri5";
   case EQC_METHOD_DOP853:
@@ -188,7 +252,8 @@ struct RunResult {
   double switchTime = NAN;
 };
 
-RunResult runEqc(const Problem &pr, eqc_method method, double rtol, double atol) {
+/// One eqc run; the fixed-step methods use dt (and ignore rtol, atol), the others rtol and atol.
+RunResult runEqc(const Problem &pr, eqc_method method, double rtol, double atol, double dt = 0) {
   const wp_problem &p = pr.p;
   eqc_options opt;
   eqc_options_default(&opt);
@@ -198,6 +263,10 @@ RunResult runEqc(const Problem &pr, eqc_method method, double rtol, double atol)
   opt.rtol = rtol;
   opt.atol = atol;
   opt.max_steps = 50000000;
+  if (isFixedStep(method)) {
+    opt.dt = dt;
+    opt.max_steps = std::max(opt.max_steps, long(std::ceil(p.t_end / dt)) + 1);
+  }
   RunResult r;
   r.y.assign(p.y0, p.y0 + p.n);
   eqc_stats st;
@@ -321,9 +390,10 @@ RunResult runCvode(SUNContext ctx, const Problem &pr, bool bdf, double rtol, dou
   return r;
 }
 
-RunResult runSolver(SUNContext ctx, const Problem &pr, const Solver &s, double rtol, double atol) {
+RunResult runSolver(SUNContext ctx, const Problem &pr, const Solver &s, double rtol, double atol,
+                    double dt) {
   if (s.kind == Kind::Eqc)
-    return runEqc(pr, s.method, rtol, atol);
+    return runEqc(pr, s.method, rtol, atol, dt);
   return runCvode(ctx, pr, s.kind == Kind::CvodeBdf, rtol, atol);
 }
 
@@ -347,12 +417,16 @@ double relativeError(const Problem &pr, const std::vector<double> &y) {
 struct Point {
   std::string problem;
   const Solver *solver;
-  double rtol, atol;
+  double rtol = NAN, atol = NAN; // variable-step solvers
+  double dt = NAN;               // fixed-step methods: span / nSteps
+  long nSteps = 0;
   RunResult run;
   double errMixed = NAN, errRel = NAN;
+  bool timed = false; // fixed-step runs without a correct digit are not timed
   int runsPerBatch = 1;
   std::vector<double> times; // seconds per run, one per round
   double tMedian = NAN, tMin = NAN, tMax = NAN;
+  double tOnce = NAN; // the untimed run
 };
 
 /// Jacobian against central differences at y0 and at a perturbed state; returns the largest
@@ -466,6 +540,37 @@ std::string csvEscape(const std::string &s) {
   return out + "\"";
 }
 
+std::string fmtMs(double seconds) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.0f", seconds * 1e3);
+  return buf;
+}
+
+/// A fixed-step sweep ends once its error is below this: the summaries stop at 1e-11.
+constexpr double kFixedErrStop = 1e-12;
+
+/// The one step count per fixed-step method of --smoke: a few ms each, enough steps for an error
+/// below 1. 0: not run (VDPOL's beuler fails below about 3e6 steps, see bench/README.md).
+long smokeSteps(const std::string &problem, eqc_method m) {
+  if (problem == "VDPOL" && m == EQC_METHOD_BEULER)
+    return 0;
+  if (problem == "ROBER")
+    return 10000; // beuler's Newton fails in the first step for N <= 1000
+  if (problem == "Arenstorf")
+    return 100000;
+  if (problem == "Pleiades")
+    return m == EQC_METHOD_EULER ? 220000 : 10000;
+  return 1000;
+}
+
+/// A fixed-step method's sweep on one problem.
+struct Sweep {
+  const Solver *solver = nullptr;
+  long lastN = 0;
+  bool stopped = false;
+  std::string why; // why the sweep ended
+};
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -482,14 +587,85 @@ int main(int argc, char **argv) {
     return 1;
   }
 
+  // Solvers.
+  std::vector<Solver> solvers;
+  solvers.reserve(16); // pointers into it are kept
+  auto addEqc = [&](eqc_method m) {
+    solvers.push_back({Kind::Eqc, m, std::string("eqc ") + methodName(m)});
+  };
+  for (const char *m : {"dopri5", "dop853", "radau5", "auto", "euler", "heun", "rk4", "beuler"})
+    addEqc(*methodByName(m));
+  solvers.push_back({Kind::CvodeBdf, EQC_METHOD_DOPRI5, "CVODE BDF"});
+  solvers.push_back({Kind::CvodeAdams, EQC_METHOD_DOPRI5, "CVODE Adams"});
+  auto solverFor = [&](Kind k, eqc_method m) -> const Solver * {
+    for (const Solver &s : solvers)
+      if (s.kind == k && (k != Kind::Eqc || s.method == m))
+        return &s;
+    return nullptr;
+  };
+  std::vector<eqc_method> userMethods, userFixed;
+  for (const std::string &m : o.eqcMethods) {
+    auto em = methodByName(m);
+    if (!em || isFixedStep(*em)) {
+      std::fprintf(stderr, "eqc_bench_workprecision: unknown variable-step eqc method %s%s\n",
+                   m.c_str(), em ? " (fixed-step methods: --fixed-methods)" : "");
+      return 2;
+    }
+    userMethods.push_back(*em);
+  }
+  for (const std::string &m : o.fixedMethods) {
+    auto em = methodByName(m);
+    if (!em || !isFixedStep(*em)) {
+      std::fprintf(stderr, "eqc_bench_workprecision: unknown fixed-step method %s\n", m.c_str());
+      return 2;
+    }
+    userFixed.push_back(*em);
+  }
+  auto fixedOf = [&](const Problem &pr) {
+    std::vector<const Solver *> list;
+    if (o.noFixed)
+      return list;
+    std::vector<eqc_method> ms = userFixed;
+    if (ms.empty())
+      ms = pr.p.stiff ? std::vector<eqc_method>{EQC_METHOD_BEULER}
+                      : std::vector<eqc_method>{EQC_METHOD_EULER, EQC_METHOD_HEUN, EQC_METHOD_RK4};
+    for (eqc_method m : ms)
+      list.push_back(solverFor(Kind::Eqc, m));
+    return list;
+  };
+
   // Problems.
+  auto selected = [&](const std::string &name) {
+    return o.problems.empty() ||
+           std::find(o.problems.begin(), o.problems.end(), name) != o.problems.end();
+  };
+  std::string roberShortName;
+  if (o.roberShortTend > 0) {
+    char b[64];
+    std::snprintf(b, sizeof b, "ROBER-%g", o.roberShortTend);
+    roberShortName = b;
+  }
   std::vector<Problem> problems;
   for (int i = 0; i < wp_problem_count; ++i) {
     const wp_problem &p = wp_problems[i];
-    if (!o.problems.empty() &&
-        std::find(o.problems.begin(), o.problems.end(), p.name) == o.problems.end())
-      continue;
-    problems.push_back({p, std::vector<double>(p.ref, p.ref + p.n), p.ref_source});
+    if (selected(p.name))
+      problems.push_back({p.name, p, std::vector<double>(p.ref, p.ref + p.n), p.ref_source});
+    // ROBER's uniform steps over [0, 1e11] say little (see bench/README.md): the fixed-step
+    // methods also run on [0, roberShortTend], against eqc's variable-step methods there.
+    if (std::string(p.name) == "ROBER" && !roberShortName.empty() && !o.noFixed &&
+        (selected(p.name) || selected(roberShortName))) {
+      Problem sp{roberShortName, p, {}, "eqc radau5, rtol 1e-13, atol 1e-17 (computed by this run)",
+                 false};
+      sp.p.t_end = o.roberShortTend;
+      RunResult ref = runEqc(sp, EQC_METHOD_RADAU5, 1e-13, 1e-17);
+      if (!ref.ok) {
+        std::fprintf(stderr, "%s: reference run failed: %s\n", sp.name.c_str(),
+                     ref.message.c_str());
+        return 1;
+      }
+      sp.ref = ref.y;
+      problems.push_back(std::move(sp));
+    }
   }
   if (problems.empty()) {
     std::fprintf(stderr, "eqc_bench_workprecision: no problem selected\n");
@@ -500,10 +676,10 @@ int main(int argc, char **argv) {
     const double jacErr = checkJacobian(pr.p);
     if (jacErr > 1e-5) {
       std::fprintf(stderr, "%s: analytic Jacobian differs from central differences by %.2e\n",
-                   pr.p.name, jacErr);
+                   pr.name.c_str(), jacErr);
       ++failures;
     }
-    if (std::string(pr.p.name) == "ROBER" && o.roberTend != pr.p.t_end) {
+    if (pr.name == "ROBER" && o.roberTend != pr.p.t_end) {
       pr.p.t_end = o.roberTend;
       RunResult ref = runEqc(pr, EQC_METHOD_RADAU5, 1e-13, 1e-17);
       if (!ref.ok) {
@@ -517,30 +693,7 @@ int main(int argc, char **argv) {
   if (failures)
     return 1;
 
-  // Solvers.
-  std::vector<Solver> solvers;
-  auto addEqc = [&](eqc_method m) {
-    solvers.push_back({Kind::Eqc, m, std::string("eqc ") + methodName(m)});
-  };
-  for (const char *m : {"dopri5", "dop853", "radau5", "auto"})
-    addEqc(*methodByName(m));
-  solvers.push_back({Kind::CvodeBdf, EQC_METHOD_DOPRI5, "CVODE BDF"});
-  solvers.push_back({Kind::CvodeAdams, EQC_METHOD_DOPRI5, "CVODE Adams"});
-  auto solverFor = [&](Kind k, eqc_method m) -> const Solver * {
-    for (const Solver &s : solvers)
-      if (s.kind == k && (k != Kind::Eqc || s.method == m))
-        return &s;
-    return nullptr;
-  };
-  std::vector<eqc_method> userMethods;
-  for (const std::string &m : o.eqcMethods) {
-    auto em = methodByName(m);
-    if (!em) {
-      std::fprintf(stderr, "eqc_bench_workprecision: unknown eqc method %s\n", m.c_str());
-      return 2;
-    }
-    userMethods.push_back(*em);
-  }
+  // Variable-step solvers of a problem: eqc's methods, then CVODE (when compared with it).
   auto solversOf = [&](const Problem &pr) {
     std::vector<const Solver *> list;
     std::vector<eqc_method> ms = userMethods;
@@ -550,7 +703,8 @@ int main(int argc, char **argv) {
                                                 EQC_METHOD_AUTO};
     for (eqc_method m : ms)
       list.push_back(solverFor(Kind::Eqc, m));
-    list.push_back(solverFor(pr.p.stiff ? Kind::CvodeBdf : Kind::CvodeAdams, EQC_METHOD_DOPRI5));
+    if (pr.cvode)
+      list.push_back(solverFor(pr.p.stiff ? Kind::CvodeBdf : Kind::CvodeAdams, EQC_METHOD_DOPRI5));
     return list;
   };
 
@@ -565,76 +719,181 @@ int main(int argc, char **argv) {
       rtols.push_back(std::pow(10.0, l));
     }
   }
+  // Step counts of the fixed-step sweep: fixedNMin * 10^(k / fixedPerDecade), rounded.
+  auto stepCountOf = [&](size_t k) {
+    return std::llround(o.fixedNMin * std::pow(10.0, double(k) / o.fixedPerDecade));
+  };
 
   std::printf("# eqc vs SUNDIALS CVODE %s: work-precision\n\n", SUNDIALS_VERSION);
   std::printf("%zu tolerances per problem (rtol %.0e ... %.0e), %d timed round%s each, batches of "
               "about %.0f ms.\n\n",
               rtols.size(), rtols.front(), rtols.back(), o.reps, o.reps == 1 ? "" : "s", o.batchMs);
+  if (!o.noFixed) {
+    if (o.smoke)
+      std::printf("Fixed-step methods: one step count N each (--smoke).\n\n");
+    else
+      std::printf("Fixed-step methods: N = %g * 10^(k/%d) steps (dt = span / N) up to %g, each "
+                  "sweep ending after the first run longer than %g ms or with an error below "
+                  "%.0e; runs without a correct digit are not timed.\n\n",
+                  o.fixedNMin, o.fixedPerDecade, o.fixedNMax, o.fixedMaxMs, kFixedErrStop);
+  }
+
+  // One untimed run: statistics, error, and the number of runs per timed batch.
+  auto measureOnce = [&](const Problem &pr, Point &pt) {
+    const auto t0 = Clock::now();
+    pt.run = runSolver(ctx, pr, *pt.solver, pt.rtol, pt.atol, pt.dt);
+    const double once = std::chrono::duration<double>(Clock::now() - t0).count();
+    pt.tOnce = once;
+    if (pt.run.ok) {
+      pt.errMixed = mixedError(pr, pt.run.y);
+      pt.errRel = relativeError(pr, pt.run.y);
+      pt.runsPerBatch =
+          int(std::clamp(std::ceil(o.batchMs * 1e-3 / std::max(once, 1e-9)), 1.0, 100000.0));
+    }
+  };
 
   std::vector<Point> points;
-  for (const Problem &pr : problems) {
+  std::vector<std::vector<Sweep>> sweeps(problems.size());
+  for (size_t pi = 0; pi < problems.size(); ++pi) {
+    const Problem &pr = problems[pi];
     const auto list = solversOf(pr);
-    std::fprintf(stderr, "%s (n = %d, t_end = %g):", pr.p.name, pr.p.n, pr.p.t_end);
-    for (double rtol : rtols) {
-      const double atol = pr.p.atol_ratio * rtol;
+    std::vector<Sweep> &sw = sweeps[pi];
+    for (const Solver *s : fixedOf(pr)) {
+      Sweep sweep;
+      sweep.solver = s;
+      sw.push_back(sweep);
+    }
+    std::fprintf(stderr, "%s (n = %d, t_end = %g):", pr.name.c_str(), pr.p.n, pr.p.t_end);
+    for (size_t slot = 0;; ++slot) {
+      const bool haveRtol = slot < rtols.size();
+      bool sweeping = false;
+      for (const Sweep &s : sw)
+        sweeping = sweeping || !s.stopped;
+      if (!haveRtol && !sweeping)
+        break;
       std::vector<Point> here;
-      for (const Solver *s : list) {
-        Point pt;
-        pt.problem = pr.p.name;
-        pt.solver = s;
-        pt.rtol = rtol;
-        pt.atol = atol;
-        const auto t0 = Clock::now();
-        pt.run = runSolver(ctx, pr, *s, rtol, atol);
-        const double once = std::chrono::duration<double>(Clock::now() - t0).count();
-        if (pt.run.ok) {
-          pt.errMixed = mixedError(pr, pt.run.y);
-          pt.errRel = relativeError(pr, pt.run.y);
-          pt.runsPerBatch =
-              int(std::clamp(std::ceil(o.batchMs * 1e-3 / std::max(once, 1e-9)), 1.0, 100000.0));
+      std::vector<Sweep *> sweepOf; // per point of here: its fixed-step sweep, or null
+      if (haveRtol) {
+        const double rtol = rtols[slot], atol = pr.p.atol_ratio * rtol;
+        for (const Solver *s : list) {
+          Point pt;
+          pt.problem = pr.name;
+          pt.solver = s;
+          pt.rtol = rtol;
+          pt.atol = atol;
+          measureOnce(pr, pt);
+          pt.timed = pt.run.ok;
+          here.push_back(std::move(pt));
+          sweepOf.push_back(nullptr);
         }
+      }
+      // The slot-th step count of every fixed-step sweep that has not ended.
+      for (Sweep &s : sw) {
+        if (s.stopped)
+          continue;
+        long N;
+        if (o.smoke) {
+          N = slot == 0 ? smokeSteps(pr.name, s.solver->method) : 0;
+          if (N == 0) {
+            s.stopped = true;
+            s.why = slot == 0 ? "not run by --smoke" : "--smoke: one step count";
+            continue;
+          }
+        } else {
+          N = stepCountOf(slot);
+          if (N <= s.lastN)
+            continue; // the same rounded count again
+          if (double(N) > o.fixedNMax) {
+            s.stopped = true;
+            s.why = "N would exceed --fixed-n-max";
+            continue;
+          }
+        }
+        s.lastN = N;
+        Point pt;
+        pt.problem = pr.name;
+        pt.solver = s.solver;
+        pt.nSteps = N;
+        pt.dt = pr.p.t_end / double(N);
+        measureOnce(pr, pt);
+        pt.timed = pt.run.ok && (pt.errMixed < kWrong || o.smoke);
         here.push_back(std::move(pt));
+        sweepOf.push_back(&s);
       }
       // Timed rounds, solvers in rotated order so that each sees the same drift.
       for (int rep = 0; rep < o.reps; ++rep)
         for (size_t q = 0; q < here.size(); ++q) {
           Point &pt = here[(q + rep) % here.size()];
-          if (!pt.run.ok)
+          if (!pt.timed)
             continue;
           const auto t0 = Clock::now();
           for (int k = 0; k < pt.runsPerBatch; ++k)
-            (void)runSolver(ctx, pr, *pt.solver, rtol, atol);
+            (void)runSolver(ctx, pr, *pt.solver, pt.rtol, pt.atol, pt.dt);
           pt.times.push_back(std::chrono::duration<double>(Clock::now() - t0).count() /
                              pt.runsPerBatch);
         }
-      for (Point &pt : here) {
+      for (size_t q = 0; q < here.size(); ++q) {
+        Point &pt = here[q];
         if (!pt.times.empty()) {
           pt.tMedian = median(pt.times);
           pt.tMin = *std::min_element(pt.times.begin(), pt.times.end());
           pt.tMax = *std::max_element(pt.times.begin(), pt.times.end());
         }
+        // A fixed-step sweep ends after its first run longer than the cap (the median when
+        // timed, else the untimed run) or with an error past the summaries' range.
+        if (Sweep *s = sweepOf[q]; s && !o.smoke) {
+          const double t = pt.times.empty() ? pt.tOnce : pt.tMedian;
+          if (t * 1e3 > o.fixedMaxMs) {
+            s->stopped = true;
+            s->why = "run time " + fmtMs(t) + " ms > " + fmtMs(o.fixedMaxMs * 1e-3) + " ms";
+          } else if (pt.run.ok && pt.errMixed < kFixedErrStop) {
+            s->stopped = true;
+            s->why = "error below 1e-12";
+          }
+        }
         points.push_back(std::move(pt));
       }
-      std::fprintf(stderr, " %.0e", rtol);
+      if (haveRtol)
+        std::fprintf(stderr, " %.0e", rtols[slot]);
+      else
+        std::fprintf(stderr, " +");
     }
     std::fprintf(stderr, "\n");
   }
 
+  auto methodLabel = [](const Solver *s) -> std::string {
+    if (s->kind == Kind::CvodeBdf)
+      return "BDF";
+    if (s->kind == Kind::CvodeAdams)
+      return "Adams";
+    return methodName(s->method);
+  };
+  auto isFixedPoint = [](const Point &p) {
+    return p.solver->kind == Kind::Eqc && isFixedStep(p.solver->method);
+  };
+
   // CSV.
   if (!o.csv.empty()) {
     std::ofstream csv(o.csv);
-    csv << "problem,solver,rtol,atol,status,steps,rejected,rhs_evals,jac_evals,lu_decompositions,"
-           "nonlinear_iterations,err_mixed,err_rel,time_median_s,time_min_s,time_max_s,rounds,"
-           "runs_per_batch,method_used,switch_time,message\n";
-    char buf[512];
+    csv << "problem,solver,method,t_end,rtol,atol,dt,status,steps,rejected,rhs_evals,jac_evals,"
+           "lu_decompositions,nonlinear_iterations,err_mixed,err_rel,time_median_s,time_min_s,"
+           "time_max_s,rounds,runs_per_batch,method_used,switch_time,message\n";
+    char buf[640];
     for (const Point &p : points) {
+      const double tEnd = [&] {
+        for (const Problem &pr : problems)
+          if (pr.name == p.problem)
+            return pr.p.t_end;
+        return double(NAN);
+      }();
       std::snprintf(buf, sizeof buf,
-                    "%s,%s,%.3e,%.3e,%s,%ld,%ld,%ld,%ld,%ld,%ld,%.4e,%.4e,%.6e,%.6e,%.6e,%zu,%d,%s,%.6g,",
-                    p.problem.c_str(), p.solver->name.c_str(), p.rtol, p.atol,
-                    p.run.ok ? "ok" : "failed", p.run.steps, p.run.rejected, p.run.rhsEvals,
-                    p.run.jacEvals, p.run.lus, p.run.nonlinIters, p.errMixed, p.errRel, p.tMedian,
-                    p.tMin, p.tMax, p.times.size(), p.runsPerBatch, p.run.methodUsed.c_str(),
-                    p.run.switchTime);
+                    "%s,%s,%s,%.17g,%.3e,%.3e,%.17g,%s,%ld,%ld,%ld,%ld,%ld,%ld,%.4e,%.4e,%.6e,%.6e,"
+                    "%.6e,%zu,%d,%s,%.6g,",
+                    p.problem.c_str(), p.solver->name.c_str(), methodLabel(p.solver).c_str(), tEnd,
+                    p.rtol, p.atol, p.dt, p.run.ok ? "ok" : "failed", p.run.steps, p.run.rejected,
+                    p.run.rhsEvals, p.run.jacEvals, p.run.lus, p.run.nonlinIters, p.errMixed,
+                    p.errRel, p.tMedian, p.tMin, p.tMax, p.times.size(),
+                    p.timed ? p.runsPerBatch : 0, p.run.methodUsed.c_str(), p.run.switchTime);
       csv << buf << csvEscape(p.run.message) << "\n";
     }
     if (!csv) {
@@ -644,14 +903,15 @@ int main(int argc, char **argv) {
   }
 
   // Per-problem detail: the curves.
-  for (const Problem &pr : problems) {
-    std::printf("## %s (n = %d, t_end = %g, atol = %g rtol; reference: %s)\n\n", pr.p.name, pr.p.n,
-                pr.p.t_end, pr.p.atol_ratio, pr.refSource.c_str());
+  for (size_t pi = 0; pi < problems.size(); ++pi) {
+    const Problem &pr = problems[pi];
+    std::printf("## %s (n = %d, t_end = %g, atol = %g rtol; reference: %s)\n\n", pr.name.c_str(),
+                pr.p.n, pr.p.t_end, pr.p.atol_ratio, pr.refSource.c_str());
     std::printf("| solver | rtol | error | steps | rejected | rhs | jac | LU | time ms | us/step |\n");
     std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (const Solver *s : solversOf(pr))
       for (const Point &p : points) {
-        if (p.problem != pr.p.name || p.solver != s)
+        if (p.problem != pr.name || p.solver != s)
           continue;
         if (!p.run.ok) {
           std::printf("| %s | %.0e | **failed**: %s | | | | | | | |\n", s->name.c_str(), p.rtol,
@@ -674,6 +934,29 @@ int main(int argc, char **argv) {
                     p.tMedian * 1e6 / double(std::max(1L, p.run.steps + p.run.rejected)));
       }
     std::printf("\n");
+    if (sweeps[pi].empty())
+      continue;
+    std::printf("Fixed-step methods (dt = %g / N):\n\n", pr.p.t_end);
+    std::printf("| method | N | dt | error | steps | rhs | jac | LU | Newton | time ms | us/step |\n");
+    std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (const Sweep &s : sweeps[pi])
+      for (const Point &p : points) {
+        if (p.problem != pr.name || p.solver != s.solver)
+          continue;
+        std::printf("| %s | %ld | %.3g | ", methodName(s.solver->method), p.nSteps, p.dt);
+        if (!p.run.ok)
+          std::printf("**failed**: %s (%ld steps)", p.run.message.c_str(), p.run.steps);
+        else
+          std::printf("%.2e%s", p.errMixed, p.errMixed >= kWrong ? " (no digit)" : "");
+        std::printf(" | %ld | %ld | %ld | %ld | %ld | ", p.run.steps, p.run.rhsEvals, p.run.jacEvals,
+                    p.run.lus, p.run.nonlinIters);
+        if (p.times.empty())
+          std::printf("- | - |\n");
+        else
+          std::printf("%.3f | %.3f |\n", p.tMedian * 1e3,
+                      p.tMedian * 1e6 / double(std::max(1L, p.run.steps)));
+      }
+    std::printf("\n");
   }
 
   // The stored references against eqc's tightest runs (radau5 on the stiff problems, dop853 on
@@ -685,61 +968,29 @@ int main(int argc, char **argv) {
                 "radau5 / dop853 rtol 1e-13");
     for (const Problem &pr : problems) {
       const double tight = 1e-13;
-      RunResult e = runEqc(pr, pr.p.stiff ? EQC_METHOD_RADAU5 : EQC_METHOD_DOP853, tight,
-                           pr.p.atol_ratio * tight);
+      std::string eqcCol = "(the reference)";
+      if (pr.cvode) {
+        RunResult e = runEqc(pr, pr.p.stiff ? EQC_METHOD_RADAU5 : EQC_METHOD_DOP853, tight,
+                             pr.p.atol_ratio * tight);
+        eqcCol = e.ok ? fmtErr(mixedError(pr, e.y)) : "failed";
+      }
       RunResult c = runCvode(ctx, pr, pr.p.stiff, 1e-12, pr.p.atol_ratio * 1e-12);
-      std::printf("| %s | %s | %s | %s |\n", pr.p.name, pr.refSource.c_str(),
-                  e.ok ? fmtErr(mixedError(pr, e.y)).c_str() : "failed",
-                  c.ok ? fmtErr(mixedError(pr, c.y)).c_str() : "failed");
+      std::printf("| %s | %s | %s | %s |\n", pr.name.c_str(), pr.refSource.c_str(),
+                  eqcCol.c_str(), c.ok ? fmtErr(mixedError(pr, c.y)).c_str() : "failed");
     }
     std::printf("\n");
   }
 
   // Summary at matched error.
   const std::vector<int> decades = {3, 4, 5, 6, 7, 8, 9, 10, 11};
-  std::printf("## Summary: eqc / CVODE at matched error\n\n");
-  std::printf("Time ratio (median run time of eqc / of CVODE, both interpolated in log-log to the "
-              "same mixed error); in parentheses the ratio of rhs evaluations. < 1: eqc is "
-              "faster. -: the error is outside one of the two curves.\n\n");
-  std::printf("| problem | eqc method | vs |");
-  for (int d : decades)
-    std::printf(" err 1e-%d |", d);
-  std::printf("\n|---|---|---|");
-  for (size_t i = 0; i < decades.size(); ++i)
-    std::printf("---:|");
-  std::printf("\n");
-  for (const Problem &pr : problems) {
-    const auto list = solversOf(pr);
-    const Solver *cv = list.back();
-    const auto cc = curveOf(points, pr.p.name, cv);
-    for (const Solver *s : list) {
-      if (s->isCvode())
-        continue;
-      const auto ec = curveOf(points, pr.p.name, s);
-      std::printf("| %s | %s | %s |", pr.p.name, methodName(s->method), cv->name.c_str());
-      for (int d : decades) {
-        const auto a = interpolate(ec, -d), b = interpolate(cc, -d);
-        if (!a || !b) {
-          std::printf(" - |");
-          continue;
-        }
-        std::printf(" %s (%s) |", fmtRatio(std::pow(10.0, a->logTime - b->logTime)).c_str(),
-                    fmtRatio(std::pow(10.0, a->logRhs - b->logRhs)).c_str());
-      }
-      std::printf("\n");
-    }
-  }
-  std::printf("\n");
-
-  // Jacobians and LU factorizations on the stiff problems.
-  bool anyStiff = false;
+  bool anyCvode = false;
   for (const Problem &pr : problems)
-    anyStiff = anyStiff || pr.p.stiff;
-  if (anyStiff) {
-    std::printf("Stiff problems: ratios eqc/CVODE of accepted steps / of Jacobian evaluations / of "
-                "LU factorizations at matched error (eqc counts radau5's real and complex "
-                "factorization as one each; CVODE's are real LUs of I - gamma J). -: outside a "
-                "curve, or no Jacobian (auto without a switch).\n\n");
+    anyCvode = anyCvode || pr.cvode;
+  if (anyCvode) {
+    std::printf("## Summary: eqc / CVODE at matched error\n\n");
+    std::printf("Time ratio (median run time of eqc / of CVODE, both interpolated in log-log to the "
+                "same mixed error); in parentheses the ratio of rhs evaluations. < 1: eqc is "
+                "faster. -: the error is outside one of the two curves.\n\n");
     std::printf("| problem | eqc method | vs |");
     for (int d : decades)
       std::printf(" err 1e-%d |", d);
@@ -748,36 +999,190 @@ int main(int argc, char **argv) {
       std::printf("---:|");
     std::printf("\n");
     for (const Problem &pr : problems) {
-      if (!pr.p.stiff)
+      if (!pr.cvode)
         continue;
       const auto list = solversOf(pr);
       const Solver *cv = list.back();
-      const auto cc = curveOf(points, pr.p.name, cv);
+      const auto cc = curveOf(points, pr.name, cv);
       for (const Solver *s : list) {
         if (s->isCvode())
           continue;
-        const auto ec = curveOf(points, pr.p.name, s);
-        std::printf("| %s | %s | %s |", pr.p.name, methodName(s->method), cv->name.c_str());
+        const auto ec = curveOf(points, pr.name, s);
+        std::printf("| %s | %s | %s |", pr.name.c_str(), methodName(s->method), cv->name.c_str());
         for (int d : decades) {
           const auto a = interpolate(ec, -d), b = interpolate(cc, -d);
-          if (!a || !b || !std::isfinite(a->logJac + a->logLu + b->logJac + b->logLu)) {
+          if (!a || !b) {
             std::printf(" - |");
             continue;
           }
-          std::printf(" %s / %s / %s |", fmtRatio(std::pow(10.0, a->logSteps - b->logSteps)).c_str(),
-                      fmtRatio(std::pow(10.0, a->logJac - b->logJac)).c_str(),
-                      fmtRatio(std::pow(10.0, a->logLu - b->logLu)).c_str());
+          std::printf(" %s (%s) |", fmtRatio(std::pow(10.0, a->logTime - b->logTime)).c_str(),
+                      fmtRatio(std::pow(10.0, a->logRhs - b->logRhs)).c_str());
         }
         std::printf("\n");
       }
     }
     std::printf("\n");
+
+    // Jacobians and LU factorizations on the stiff problems.
+    bool anyStiff = false;
+    for (const Problem &pr : problems)
+      anyStiff = anyStiff || (pr.p.stiff && pr.cvode);
+    if (anyStiff) {
+      std::printf("Stiff problems: ratios eqc/CVODE of accepted steps / of Jacobian evaluations / of "
+                  "LU factorizations at matched error (eqc counts radau5's real and complex "
+                  "factorization as one each; CVODE's are real LUs of I - gamma J). -: outside a "
+                  "curve, or no Jacobian (auto without a switch).\n\n");
+      std::printf("| problem | eqc method | vs |");
+      for (int d : decades)
+        std::printf(" err 1e-%d |", d);
+      std::printf("\n|---|---|---|");
+      for (size_t i = 0; i < decades.size(); ++i)
+        std::printf("---:|");
+      std::printf("\n");
+      for (const Problem &pr : problems) {
+        if (!pr.p.stiff || !pr.cvode)
+          continue;
+        const auto list = solversOf(pr);
+        const Solver *cv = list.back();
+        const auto cc = curveOf(points, pr.name, cv);
+        for (const Solver *s : list) {
+          if (s->isCvode())
+            continue;
+          const auto ec = curveOf(points, pr.name, s);
+          std::printf("| %s | %s | %s |", pr.name.c_str(), methodName(s->method), cv->name.c_str());
+          for (int d : decades) {
+            const auto a = interpolate(ec, -d), b = interpolate(cc, -d);
+            if (!a || !b || !std::isfinite(a->logJac + a->logLu + b->logJac + b->logLu)) {
+              std::printf(" - |");
+              continue;
+            }
+            std::printf(" %s / %s / %s |", fmtRatio(std::pow(10.0, a->logSteps - b->logSteps)).c_str(),
+                        fmtRatio(std::pow(10.0, a->logJac - b->logJac)).c_str(),
+                        fmtRatio(std::pow(10.0, a->logLu - b->logLu)).c_str());
+          }
+          std::printf("\n");
+        }
+      }
+      std::printf("\n");
+    }
   }
 
-  // Failures and wrong answers.
+  // Fixed-step methods against the best variable-step eqc method, one table per problem.
+  bool anyFixed = false;
+  for (const auto &sw : sweeps)
+    anyFixed = anyFixed || !sw.empty();
+  if (anyFixed) {
+    std::printf("## Summary: fixed-step methods / eqc's best variable-step method at matched "
+                "error\n\n");
+    std::printf("Per problem, the first row names the variable-step eqc method (of those above) "
+                "with the smallest time at that error; each further row gives a fixed-step "
+                "method's time ratio to it (median run times interpolated in log-log to the same "
+                "mixed error), in parentheses the ratio of rhs evaluations. > 1: the fixed-step "
+                "method is slower. -: the error is outside one of the two curves. Only the "
+                "errors that some fixed-step method reaches are shown; the last columns give the "
+                "smallest error of each sweep, its N, and why the sweep ended.\n\n");
+  }
+  for (size_t pi = 0; pi < problems.size(); ++pi) {
+    const Problem &pr = problems[pi];
+    if (sweeps[pi].empty())
+      continue;
+    std::vector<const Solver *> variable;
+    for (const Solver *s : solversOf(pr))
+      if (!s->isCvode())
+        variable.push_back(s);
+    // Best variable-step method per target error.
+    std::vector<const Solver *> best(decades.size(), nullptr);
+    std::vector<CurvePoint> bestAt(decades.size());
+    for (const Solver *s : variable) {
+      const auto c = curveOf(points, pr.name, s);
+      for (size_t i = 0; i < decades.size(); ++i)
+        if (auto a = interpolate(c, -decades[i]); a && (!best[i] || a->logTime < bestAt[i].logTime))
+          best[i] = s, bestAt[i] = *a;
+    }
+    struct Row {
+      const Sweep *sweep;
+      std::vector<std::string> cells;
+      const Point *smallest = nullptr;
+    };
+    std::vector<Row> rows;
+    std::vector<bool> shown(decades.size(), false);
+    for (const Sweep &s : sweeps[pi]) {
+      Row r{&s, std::vector<std::string>(decades.size(), "-")};
+      const auto fc = curveOf(points, pr.name, s.solver);
+      for (size_t i = 0; i < decades.size(); ++i) {
+        const auto a = interpolate(fc, -decades[i]);
+        if (!a)
+          continue;
+        shown[i] = true;
+        if (best[i])
+          r.cells[i] = fmtRatio(std::pow(10.0, a->logTime - bestAt[i].logTime)) + " (" +
+                       fmtRatio(std::pow(10.0, a->logRhs - bestAt[i].logRhs)) + ")";
+      }
+      for (const Point &p : points)
+        if (p.problem == pr.name && p.solver == s.solver && p.run.ok &&
+            (!r.smallest || p.errMixed < r.smallest->errMixed))
+          r.smallest = &p;
+      rows.push_back(std::move(r));
+    }
+    std::printf("### %s (t_end = %g)\n\n| method |", pr.name.c_str(), pr.p.t_end);
+    for (size_t i = 0; i < decades.size(); ++i)
+      if (shown[i])
+        std::printf(" err 1e-%d |", decades[i]);
+    std::printf(" smallest error | at N | sweep ended |\n|---|");
+    for (size_t i = 0; i < decades.size(); ++i)
+      if (shown[i])
+        std::printf("---:|");
+    std::printf("---:|---:|---|\n");
+    if (std::find(shown.begin(), shown.end(), true) != shown.end()) {
+      std::printf("| best variable-step |");
+      for (size_t i = 0; i < decades.size(); ++i)
+        if (shown[i])
+          std::printf(" %s |", best[i] ? methodName(best[i]->method) : "-");
+      std::printf(" | | |\n");
+    }
+    for (const Row &r : rows) {
+      std::printf("| %s |", methodName(r.sweep->solver->method));
+      for (size_t i = 0; i < decades.size(); ++i)
+        if (shown[i])
+          std::printf(" %s |", r.cells[i].c_str());
+      if (r.smallest)
+        std::printf(" %s | %ld |", fmtErr(r.smallest->errMixed).c_str(), r.smallest->nSteps);
+      else
+        std::printf(" no successful run | |");
+      std::printf(" %s |\n", r.sweep->why.empty() ? "-" : r.sweep->why.c_str());
+    }
+    std::printf("\n");
+    // Failures and runs without a digit, per method.
+    for (const Sweep &s : sweeps[pi]) {
+      long nFailed = 0, nWrong = 0, failLo = 0, failHi = 0, wrongLo = 0, wrongHi = 0;
+      const Point *lastFailed = nullptr;
+      for (const Point &p : points) {
+        if (p.problem != pr.name || p.solver != s.solver)
+          continue;
+        if (!p.run.ok) {
+          failLo = nFailed++ ? failLo : p.nSteps, failHi = p.nSteps, lastFailed = &p;
+        } else if (p.errMixed >= kWrong)
+          wrongLo = nWrong++ ? wrongLo : p.nSteps, wrongHi = p.nSteps;
+      }
+      if (nFailed)
+        std::printf("- %s, %s: %ld run%s failed, N = %ld ... %ld; at N = %ld: %s (after %ld "
+                    "steps)\n",
+                    pr.name.c_str(), methodName(s.solver->method), nFailed, nFailed > 1 ? "s" : "",
+                    failLo, failHi, lastFailed->nSteps, lastFailed->run.message.c_str(),
+                    lastFailed->run.steps);
+      if (nWrong)
+        std::printf("- %s, %s: %ld run%s without a correct digit (err >= 1), N = %ld ... %ld (not "
+                    "timed)\n",
+                    pr.name.c_str(), methodName(s.solver->method), nWrong, nWrong > 1 ? "s" : "",
+                    wrongLo, wrongHi);
+    }
+    std::printf("\n");
+  }
+
+  // Failures and wrong answers of the variable-step solvers.
   bool anyFailed = false;
   for (const Point &p : points)
-    if (!p.run.ok || p.errMixed >= kWrong) {
+    if (!isFixedPoint(p) && (!p.run.ok || p.errMixed >= kWrong)) {
       if (!anyFailed)
         std::printf("Failed runs and answers without a correct digit (left out of the summary):\n\n");
       anyFailed = true;
@@ -794,19 +1199,24 @@ int main(int argc, char **argv) {
 
   if (o.smoke) {
     // Plumbing only: every run succeeded, got a few digits (Arenstorf at rtol 1e-4 has errors
-    // of 0.1 to 0.7) and was timed.
+    // of 0.1 to 0.7; the fixed-step step counts are chosen for an error below 1) and was timed.
     for (const Point &p : points) {
+      const std::string what = isFixedPoint(p) ? "N = " + std::to_string(p.nSteps)
+                                               : "rtol " + fmtErr(p.rtol);
       if (!p.run.ok) {
+        std::fprintf(stderr, "%s, %s, %s: failed: %s\n", p.problem.c_str(),
+                     p.solver->name.c_str(), what.c_str(), p.run.message.c_str());
         ++failures;
         continue;
       }
       if (!(p.errMixed < 1.0)) {
-        std::fprintf(stderr, "%s, %s, rtol %.0e: error %.2e is implausible\n", p.problem.c_str(),
-                     p.solver->name.c_str(), p.rtol, p.errMixed);
+        std::fprintf(stderr, "%s, %s, %s: error %.2e is implausible\n", p.problem.c_str(),
+                     p.solver->name.c_str(), what.c_str(), p.errMixed);
         ++failures;
       }
       if (p.times.empty()) {
-        std::fprintf(stderr, "%s, %s: no timing\n", p.problem.c_str(), p.solver->name.c_str());
+        std::fprintf(stderr, "%s, %s, %s: no timing\n", p.problem.c_str(), p.solver->name.c_str(),
+                     what.c_str());
         ++failures;
       }
     }

@@ -1,5 +1,6 @@
 // modelDescription.xml and the FMU's zip archive.
 #include "driver/Fmu.h"
+#include "support/Xml.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -14,18 +15,6 @@ namespace eqc {
 
 namespace {
 
-std::string xmlEscape(const std::string &s) {
-  std::string out;
-  for (char c : s)
-    switch (c) {
-    case '&': out += "&amp;"; break;
-    case '<': out += "&lt;"; break;
-    case '>': out += "&gt;"; break;
-    case '"': out += "&quot;"; break;
-    default: out += c;
-    }
-  return out;
-}
 
 std::string number(double v) {
   char buf[32];

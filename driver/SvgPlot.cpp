@@ -1,5 +1,6 @@
 // The SVG writer: nice tick steps (1, 2, 5 x 10^k), thinning to the pixel grid, atomic output.
 #include "driver/SvgPlot.h"
+#include "support/Xml.h"
 
 #include "driver/OutputFile.h"
 
@@ -16,19 +17,6 @@ constexpr double kLeft = 80, kRight = 190, kTop = 50, kBottom = 60; // plot marg
 const char *const kColors[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
                                "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
 
-std::string escape(const std::string &s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-    case '&': out += "&amp;"; break;
-    case '<': out += "&lt;"; break;
-    case '>': out += "&gt;"; break;
-    case '"': out += "&quot;"; break;
-    default: out += c;
-    }
-  }
-  return out;
-}
 
 std::string number(double v) {
   char buf[32];
@@ -91,7 +79,7 @@ bool writeSvgPlot(const std::string &path, const std::string &title, const std::
       << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kWidth << "\" height=\"" << kHeight
       << "\" viewBox=\"0 0 " << kWidth << " " << kHeight << "\" font-family=\"sans-serif\" font-size=\"12\">\n"
       << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-      << "<text x=\"" << kLeft + pw / 2 << "\" y=\"28\" text-anchor=\"middle\" font-size=\"16\">" << escape(title)
+      << "<text x=\"" << kLeft + pw / 2 << "\" y=\"28\" text-anchor=\"middle\" font-size=\"16\">" << xmlEscape(title)
       << "</text>\n";
   // Grid, ticks and labels.
   svg << "<g stroke=\"#dddddd\" stroke-width=\"1\">\n";
@@ -139,7 +127,7 @@ bool writeSvgPlot(const std::string &path, const std::string &title, const std::
     double lx = kLeft + pw + 20;
     svg << "<line x1=\"" << lx << "\" y1=\"" << ly << "\" x2=\"" << lx + 24 << "\" y2=\"" << ly << "\" stroke=\""
         << kColors[k % 10] << "\" stroke-width=\"2\"/>\n"
-        << "<text x=\"" << lx + 30 << "\" y=\"" << ly + 4 << "\">" << escape(series[k].name) << "</text>\n";
+        << "<text x=\"" << lx + 30 << "\" y=\"" << ly + 4 << "\">" << xmlEscape(series[k].name) << "</text>\n";
   }
   svg << "</svg>\n";
 

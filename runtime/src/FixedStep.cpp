@@ -1,6 +1,8 @@
 // Fixed-step integrators: Euler, Heun (explicit trapezoid), classical
 // Runge-Kutta 4 and backward Euler (its Newton solve is in BackwardEuler.cpp).
 #include "BackwardEuler.h"
+
+#include <cfloat>
 #include "Integrator.h"
 
 #include <algorithm>
@@ -72,7 +74,9 @@ int takeStep(eqc_method method, int n, RhsEvaluator &rhs, double t, double h,
 /// absorbed into the previous step instead of producing a sliver step.
 long long stepCount(const eqc_options &opt) {
   double ratio = (opt.t_end - opt.t_start) / opt.dt;
-  double steps = std::max(1.0, std::ceil(ratio - 1e-9));
+  // dt = span / N comes back as N times (1 +- a few eps): a fraction of a step below that
+  // rounding is no extra step (it gave N + 1 steps from N = 3e7 on).
+  double steps = std::max(1.0, std::ceil(ratio - std::max(1e-9, 16.0 * DBL_EPSILON * ratio)));
   // Beyond this the step limit stops the loop long before the count matters.
   return steps >= 9e18 ? LLONG_MAX : static_cast<long long>(steps);
 }

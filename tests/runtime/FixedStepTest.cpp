@@ -162,3 +162,17 @@ TEST(FixedStep, IntervalZeroOutputsEveryStep) {
   EXPECT_EQ(rec.times.size(), 6u);
   EXPECT_NEAR(rec.states.back()[0], std::pow(1.1, 5), 1e-14);
 }
+
+// dt = span / N gives exactly N steps, also where span / dt rounds a little above N: for span 1
+// that first happens at N = 30000006 (checked in exact arithmetic), which took N + 1 steps.
+TEST(FixedStep, StepCountOfSpanOverNIsN) {
+  const long n = 30000006;
+  eqc_options opt = eqc::test::makeOptions(EQC_METHOD_EULER, 0.0, 1.0);
+  opt.dt = 1.0 / static_cast<double>(n);
+  opt.max_steps = 2 * n;
+  double x = 1.0;
+  eqc_stats stats;
+  ASSERT_EQ(eqc_integrate(1, eqc::test::linearDecay, nullptr, &x, &opt, nullptr, nullptr, &stats), EQC_OK);
+  EXPECT_EQ(stats.steps, n);
+  EXPECT_EQ(stats.t_reached, 1.0);
+}

@@ -7,11 +7,16 @@
 #include "middle/ExprOps.h"
 
 #include <cstdlib>
+#include <pthread.h>
 #include <cstring>
 #include <iostream>
 #include <sstream>
 
 using namespace eqc;
+
+namespace {
+constexpr size_t kStackBytes = size_t(1) << 30;
+}
 
 namespace {
 
@@ -383,7 +388,9 @@ int parseArgs(int argc, char **argv, Args &args) {
 
 } // namespace
 
-int main(int argc, char **argv) {
+namespace {
+
+int run(int argc, char **argv) {
   Args args;
   int early = parseArgs(argc, argv, args);
   if (early >= 0)
@@ -429,4 +436,33 @@ int main(int argc, char **argv) {
     for (auto &[phase, secs] : c.timings)
       std::cerr << "time " << phase << ": " << formatNumber(std::round(secs * 1e6) / 1e3) << " ms\n";
   return code;
+}
+
+} // namespace
+
+/// The compiler's passes recurse on the nesting depth of expressions (and the parser's tree is as
+/// deep as a long sum is long), so eqc runs on a thread with a large stack: 1 GiB of address space,
+/// of which only what a model needs is ever touched. Beyond that, the parser's depth limit
+/// (frontend/Parser.cpp) reports the expression instead of overflowing.
+int main(int argc, char **argv) {
+  struct Call {
+    int argc;
+    char **argv;
+    int result;
+  } call{argc, argv, ExitInternal};
+  pthread_attr_t attr;
+  pthread_t thread;
+  if (pthread_attr_init(&attr) == 0 && pthread_attr_setstacksize(&attr, kStackBytes) == 0 &&
+      pthread_create(&thread, &attr,
+                     [](void *p) -> void * {
+                       auto *c = static_cast<Call *>(p);
+                       c->result = run(c->argc, c->argv);
+                       return nullptr;
+                     },
+                     &call) == 0) {
+    pthread_attr_destroy(&attr);
+    pthread_join(thread, nullptr);
+    return call.result;
+  }
+  return run(argc, argv); // no thread: the process's own stack
 }

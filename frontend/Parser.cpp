@@ -5,6 +5,7 @@
 #include "EqcParser.h"
 #include "antlr4-runtime.h"
 
+#include <cctype>
 #include <cstdlib>
 
 namespace eqc {
@@ -278,6 +279,120 @@ private:
   uint32_t buffer_;
 };
 
+/// How deep the parser and the passes after it may recurse: with eqc's 1 GiB stack (driver/main.cpp)
+/// 3e5 levels are measured to work in every pass; beyond the limits the model gets an error.
+constexpr size_t kMaxNesting = 100000;     ///< parentheses, unary operators and powers (recursive rules)
+constexpr size_t kMaxExpressionDepth = 250000; ///< nested operations, e.g. the terms of one long sum
+
+/// Before parsing: the recursive rules' depth is bounded by the parenthesis depth plus the longest
+/// run of prefix operators plus the powers of a statement. Reports the token where the bound
+/// first exceeds kMaxNesting.
+bool nestingWithinLimit(const std::string &text, uint32_t buffer, Diagnostics &diags) {
+  // Each level takes at least one character: a shorter text is within the limit.
+  if (text.size() <= kMaxNesting)
+    return true;
+  // A character scan, not a second lexer (that would cost as much as lexing): comments and
+  // strings are skipped, parentheses counted, runs of prefix operators (- + not) and the powers
+  // of a statement added.
+  size_t depth = 0, run = 0, powers = 0;
+  uint32_t line = 1, column = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    ++column;
+    if (c == '\n') {
+      ++line;
+      column = 0;
+      continue;
+    }
+    if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') {
+      while (i + 1 < text.size() && text[i + 1] != '\n')
+        ++i;
+      continue;
+    }
+    if (c == '/' && i + 1 < text.size() && text[i + 1] == '*') {
+      for (i += 2; i + 1 < text.size() && !(text[i] == '*' && text[i + 1] == '/'); ++i)
+        if (text[i] == '\n') {
+          ++line;
+          column = 0;
+        }
+      ++i;
+      continue;
+    }
+    if (c == '"') {
+      for (++i; i < text.size() && text[i] != '"'; ++i) {
+        if (text[i] == '\\')
+          ++i;
+        else if (text[i] == '\n') {
+          ++line;
+          column = 0;
+        }
+      }
+      run = 0;
+      continue;
+    }
+    if (c == ' ' || c == '\t' || c == '\r')
+      continue;
+    const bool word = std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+    if (c == '(') {
+      ++depth;
+      run = 0;
+    } else if (c == ')') {
+      depth = depth > 0 ? depth - 1 : 0;
+      run = 0;
+    } else if (c == '-' || c == '+') {
+      ++run;
+    } else if (c == 'n' && text.compare(i, 3, "not") == 0 && (i == 0 || !(std::isalnum(static_cast<unsigned char>(text[i - 1])) || text[i - 1] == '_')) &&
+               (i + 3 >= text.size() || !(std::isalnum(static_cast<unsigned char>(text[i + 3])) || text[i + 3] == '_'))) {
+      ++run;
+      i += 2;
+      column += 2;
+    } else if (c == '^') {
+      ++powers;
+      run = 0;
+    } else if (c == ';') {
+      powers = 0;
+      run = 0;
+    } else if (word) {
+      while (i + 1 < text.size() && (std::isalnum(static_cast<unsigned char>(text[i + 1])) || text[i + 1] == '_' ||
+                                     text[i + 1] == '.')) {
+        ++i;
+        ++column;
+      }
+      run = 0;
+    } else {
+      run = 0;
+    }
+    if (depth + run + powers > kMaxNesting) {
+      SourceRange at{buffer, line, column, 1};
+      diags.error(at, "expression nested too deeply: more than " + std::to_string(kMaxNesting) +
+                          " levels of parentheses, prefix operators and powers (eqc's limit)");
+      return false;
+    }
+  }
+  return true;
+}
+
+/// After parsing: the depth of nested operations (a sum of n terms is n deep), by an explicit
+/// stack; reports the deepest expression beyond kMaxExpressionDepth.
+bool depthWithinLimit(antlr4::tree::ParseTree *root, uint32_t buffer, Diagnostics &diags) {
+  std::vector<std::pair<antlr4::tree::ParseTree *, size_t>> work{{root, 0}};
+  while (!work.empty()) {
+    auto [node, depth] = work.back();
+    work.pop_back();
+    if (dynamic_cast<P::ExpressionContext *>(node) && ++depth > kMaxExpressionDepth) {
+      auto *ctx = static_cast<antlr4::ParserRuleContext *>(node);
+      SourceRange at{buffer, static_cast<uint32_t>(ctx->getStart()->getLine()),
+                     static_cast<uint32_t>(ctx->getStart()->getCharPositionInLine() + 1), 1};
+      diags.error(at, "expression too deep: more than " + std::to_string(kMaxExpressionDepth) +
+                          " nested operations (eqc's limit; a sum of that many terms, say)");
+      return false;
+    }
+    for (antlr4::tree::ParseTree *child : node->children)
+      work.push_back({child, depth});
+  }
+  return true;
+}
+
 } // namespace
 
 std::optional<ast::File> parseBuffer(const SourceManager &sources, uint32_t buffer,
@@ -291,6 +406,8 @@ std::optional<ast::File> parseBuffer(const SourceManager &sources, uint32_t buff
   antlr4::CommonTokenStream tokens(&lexer);
   eqcgrammar::EqcParser parser(&tokens);
   parser.removeErrorListeners();
+  if (!nestingWithinLimit(sources.text(buffer), buffer, diags))
+    return std::nullopt;
   P::StoredDefinitionContext *tree = nullptr;
   // Two stages, as ANTLR recommends: the fast SLL prediction bails out at the first problem; only
   // then is the input parsed again with full LL prediction and error recovery, so that every
@@ -318,7 +435,7 @@ std::optional<ast::File> parseBuffer(const SourceManager &sources, uint32_t buff
       return std::nullopt;
     }
   }
-  if (diags.errorCount() != errorsBefore)
+  if (diags.errorCount() != errorsBefore || !depthWithinLimit(tree, buffer, diags))
     return std::nullopt;
   return TreeLowering(buffer).file(tree);
 }

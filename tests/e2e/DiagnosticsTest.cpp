@@ -54,3 +54,37 @@ INSTANTIATE_TEST_SUITE_P(Corpus, Diagnostics, ::testing::ValuesIn(corpus()),
                          [](const auto &info) { return info.param; });
 
 } // namespace
+
+// Deep nesting is either handled (eqc runs on a 1 GiB stack) or reported at its place with exit
+// status 3, never a crash: 10^5 parentheses compile, one more is an error; a sum of 250,001
+// terms is an error, one of 100,000 compiles.
+TEST(Diagnostics, DeepNestingIsHandledOrReported) {
+  std::string dir = scratchDir("deep");
+  auto model = [](const std::string &rhs) {
+    return "model Deep\n  Real x(start = 1);\nequation\n  der(x) = " + rhs + ";\nend Deep;\n";
+  };
+  auto parens = [](size_t n) { return std::string(n, '(') + "x" + std::string(n, ')'); };
+  auto sum = [](size_t n) {
+    std::string s = "x";
+    for (size_t i = 1; i < n; ++i)
+      s += "+x";
+    return "-1e-9*(" + s + ")";
+  };
+  writeFile(dir + "/parens.eq", model(parens(100000)));
+  RunResult ok = runEqc("check parens.eq", dir);
+  EXPECT_EQ(ok.exitCode, 0) << ok.stderrText.substr(0, 500);
+  writeFile(dir + "/parens2.eq", model(parens(100001)));
+  RunResult deep = runEqc("check parens2.eq", dir);
+  EXPECT_EQ(deep.exitCode, 3);
+  EXPECT_NE(deep.stderrText.find("parens2.eq:4:100012: error: expression nested too deeply: more than 100000 levels"),
+            std::string::npos)
+      << deep.stderrText.substr(0, 500);
+  writeFile(dir + "/sum.eq", model(sum(100000)));
+  RunResult longSum = runEqc("simulate sum.eq --t-end 0.01 -o sum.csv", dir);
+  EXPECT_EQ(longSum.exitCode, 0) << longSum.stderrText.substr(0, 500);
+  writeFile(dir + "/sum2.eq", model(sum(250001)));
+  RunResult tooLong = runEqc("check sum2.eq", dir);
+  EXPECT_EQ(tooLong.exitCode, 3);
+  EXPECT_NE(tooLong.stderrText.find("error: expression too deep: more than 250000 nested operations"), std::string::npos)
+      << tooLong.stderrText.substr(0, 500);
+}

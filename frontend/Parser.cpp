@@ -6,6 +6,7 @@
 #include "antlr4-runtime.h"
 
 #include <cctype>
+#include <cstdio>
 #include <cstdlib>
 
 namespace eqc {
@@ -372,6 +373,45 @@ bool nestingWithinLimit(const std::string &text, uint32_t buffer, Diagnostics &d
   return true;
 }
 
+/// The position of the first byte that is not part of valid UTF-8 (overlong forms, surrogates and
+/// code points above U+10FFFF count as invalid, as for ANTLR's decoder), or npos.
+size_t firstInvalidUtf8(const std::string &text) {
+  const auto *b = reinterpret_cast<const unsigned char *>(text.data());
+  const size_t n = text.size();
+  for (size_t i = 0; i < n;) {
+    const unsigned c = b[i];
+    size_t length;
+    unsigned code;
+    if (c < 0x80) {
+      ++i;
+      continue;
+    } else if ((c & 0xE0) == 0xC0) {
+      length = 2;
+      code = c & 0x1F;
+    } else if ((c & 0xF0) == 0xE0) {
+      length = 3;
+      code = c & 0x0F;
+    } else if ((c & 0xF8) == 0xF0) {
+      length = 4;
+      code = c & 0x07;
+    } else {
+      return i;
+    }
+    if (i + length > n)
+      return i;
+    for (size_t k = 1; k < length; ++k) {
+      if ((b[i + k] & 0xC0) != 0x80)
+        return i;
+      code = code << 6 | (b[i + k] & 0x3F);
+    }
+    const unsigned minimum = length == 2 ? 0x80 : length == 3 ? 0x800 : 0x10000;
+    if (code < minimum || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF))
+      return i;
+    i += length;
+  }
+  return std::string::npos;
+}
+
 /// After parsing: the depth of nested operations (a sum of n terms is n deep), by an explicit
 /// stack; reports the deepest expression beyond kMaxExpressionDepth.
 bool depthWithinLimit(antlr4::tree::ParseTree *root, uint32_t buffer, Diagnostics &diags) {
@@ -398,7 +438,25 @@ bool depthWithinLimit(antlr4::tree::ParseTree *root, uint32_t buffer, Diagnostic
 std::optional<ast::File> parseBuffer(const SourceManager &sources, uint32_t buffer,
                                      Diagnostics &diags) {
   unsigned errorsBefore = diags.errorCount();
-  antlr4::ANTLRInputStream input(sources.text(buffer));
+  const std::string &text = sources.text(buffer);
+  // ANTLR decodes UTF-8 and throws on anything else; say where instead.
+  if (size_t bad = firstInvalidUtf8(text); bad != std::string::npos) {
+    uint32_t line = 1, column = 1;
+    for (size_t i = 0; i < bad; ++i) {
+      if (text[i] == '\n') {
+        ++line;
+        column = 1;
+      } else if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) {
+        ++column;
+      }
+    }
+    char byte[8];
+    std::snprintf(byte, sizeof byte, "0x%02X", static_cast<unsigned char>(text[bad]));
+    diags.error(SourceRange{buffer, line, column, 1},
+                std::string("the file is not valid UTF-8: byte ") + byte + " (save it as UTF-8)");
+    return std::nullopt;
+  }
+  antlr4::ANTLRInputStream input(text);
   eqcgrammar::EqcLexer lexer(&input);
   ErrorCollector collector(diags, buffer);
   lexer.removeErrorListeners();

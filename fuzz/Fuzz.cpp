@@ -1,0 +1,47 @@
+// One libFuzzer entry point, built three times (fuzz/CMakeLists.txt): EQC_FUZZ_STAGE_parser runs
+// the parser, _frontend also flattening (names, types, balance), _middle also the Σ-method, index
+// reduction (Pantelides), the ODE model and causalization. Any input must end in a result or in
+// diagnostics: a crash, a sanitizer report, a leak or a hang is a finding.
+#include "frontend/Flatten.h"
+#include "frontend/Parser.h"
+#include "middle/IndexReduction.h"
+#include "middle/OdeModel.h"
+#include "middle/SigmaMethod.h"
+#include "support/Diagnostics.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <sstream>
+#include <string>
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  // Very large inputs only measure the machine; the interesting ones are small.
+  if (size > 64 * 1024)
+    return 0;
+  eqc::SourceManager sources;
+  std::ostringstream messages;
+  eqc::Diagnostics diags(sources, &messages);
+  uint32_t buffer = sources.addBuffer("fuzz.eq", std::string(reinterpret_cast<const char *>(data), size));
+  std::optional<eqc::ast::File> file = eqc::parseBuffer(sources, buffer, diags);
+#if defined(EQC_FUZZ_STAGE_frontend) || defined(EQC_FUZZ_STAGE_middle)
+  if (!file)
+    return 0;
+  std::optional<eqc::FlatSystem> flat = eqc::flattenModel(*file, "", diags);
+#if defined(EQC_FUZZ_STAGE_middle)
+  if (!flat || diags.hasErrors())
+    return 0;
+  // Models this small are what the structural algorithms see in bulk; big ones are bench work.
+  if (flat->vars.size() > 200)
+    return 0;
+  (void)eqc::runSigmaMethod(*flat);
+  std::optional<eqc::ReducedSystem> reduced = eqc::reduceIndex(*flat, diags);
+  if (!reduced)
+    return 0;
+  eqc::OdeModel model = eqc::setupOdeModel(*flat, *reduced, eqc::ReductionOptions{}, diags);
+  if (!diags.hasErrors())
+    (void)eqc::causalizeOdeModel(*flat, model, diags);
+#endif
+#endif
+  (void)file;
+  return 0;
+}

@@ -4,7 +4,7 @@ ASAN_BUILD ?= build-asan
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
 
-.PHONY: deps configure build demo test test-asan bench clean
+.PHONY: deps configure build demo test test-asan bench fuzz clean
 
 deps:
 	scripts/install-deps.sh
@@ -35,5 +35,11 @@ bench: build
 	$(BUILD)/bench/eqc_bench_rhs --n 500 --csv $(BUILD)/bench-rhs.csv
 	@if [ -x $(BUILD)/bench/eqc_bench_workprecision ]; then $(BUILD)/bench/eqc_bench_workprecision --csv $(BUILD)/bench-workprecision.csv; else echo "bench: eqc_bench_workprecision not built (needs SUNDIALS: bench/install-peers.sh)"; fi
 
+# libFuzzer targets (clang, in build-fuzz/): FUZZ_SECONDS per target (default 60).
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	fuzz/install-deps.sh
+	fuzz/run.sh $(FUZZ_SECONDS)
+
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) build-fuzz

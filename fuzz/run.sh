@@ -9,7 +9,7 @@ seconds=${1:-${FUZZ_SECONDS:-60}}
 shift || true
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(parser frontend middle)
-CC=clang CXX=clang++ cmake -G Ninja -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DEQC_FUZZ=ON > /dev/null
+CC=clang-14 CXX=clang++-14 cmake -G Ninja -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DEQC_FUZZ=ON > /dev/null
 cmake --build build-fuzz --target $(printf 'eqc_fuzz_%s ' "${targets[@]}")
 for t in "${targets[@]}"; do
   corpus=build-fuzz/corpus/$t findings=build-fuzz/findings/$t

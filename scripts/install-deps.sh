@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages eqc needs to build and test (run as root; idempotent).
+#   scripts/install-deps.sh [package ...]   with arguments: those packages instead (bench/ and
+#                                           fuzz/ install their peers through this)
 set -euo pipefail
 
 packages=(
@@ -9,6 +11,9 @@ packages=(
   libeigen3-dev                    # runtime/: dense LU
   libgtest-dev libgmock-dev        # tests/
 )
+if [ $# -gt 0 ]; then
+  packages=("$@")
+fi
 
 missing=()
 for p in "${packages[@]}"; do

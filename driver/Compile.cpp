@@ -181,26 +181,7 @@ ExitCode compileModel(Compilation &c, const CompileOptions &options, std::ostrea
   std::unique_ptr<ModelTable> table = ModelTable::build(c, ex.hasStartTime ? ex.startTime : 0.0, err);
   if (!table)
     return ExitSimulation;
-  const eqc_model &m = table->model();
-  ModelDescription d;
-  d.name = m.name;
-  for (int i = 0; i < m.n_states; ++i)
-    d.stateNames.push_back(m.state_names[i]);
-  for (int i = 0; i < m.n_algebraics; ++i)
-    d.algebraicNames.push_back(m.algebraic_names[i]);
-  for (int i = 0; i < m.n_params; ++i)
-    d.paramNames.push_back(m.param_names[i]);
-  d.description = m.description ? m.description : "";
-  d.reduction = m.reduction ? m.reduction : "";
-  for (int i = 0; i < m.n_states; ++i)
-    d.stateDescriptions.push_back(m.state_descriptions[i]);
-  for (int i = 0; i < m.n_algebraics; ++i)
-    d.algebraicDescriptions.push_back(m.algebraic_descriptions[i]);
-  for (int i = 0; i < m.n_params; ++i)
-    d.paramDescriptions.push_back(m.param_descriptions[i]);
-  d.params.assign(m.param_defaults, m.param_defaults + m.n_params);
-  d.states.assign(m.state_start, m.state_start + m.n_states);
-  d.algebraics.assign(m.algebraic_start, m.algebraic_start + m.n_algebraics);
+  ModelDescription d = table->description();
 
   const char *extension = options.fmu                     ? ".fmu"
                           : options.shared                  ? ".so"

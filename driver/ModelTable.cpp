@@ -19,7 +19,8 @@ std::unique_ptr<ModelTable> ModelTable::build(Compilation &c, double t0, std::os
   const OdeModel &m = *c.model;
   auto table = std::unique_ptr<ModelTable>(new ModelTable);
   ModelTable &t = *table;
-  t.name_ = flat.modelName;
+  ModelDescription &desc = t.desc_;
+  desc.name = flat.modelName;
   auto names = [&](const std::vector<int> &vars, std::vector<std::string> &out, std::vector<const char *> &ptrs,
                    std::vector<std::string> &descriptions, std::vector<const char *> &descriptionPtrs) {
     for (int v : vars) {
@@ -31,21 +32,21 @@ std::unique_ptr<ModelTable> ModelTable::build(Compilation &c, double t0, std::os
     for (const std::string &s : descriptions)
       descriptionPtrs.push_back(s.c_str());
   };
-  names(m.states, t.stateNames_, t.statePtrs_, t.stateDescriptions_, t.stateDescriptionPtrs_);
-  names(m.algebraics, t.algebraicNames_, t.algebraicPtrs_, t.algebraicDescriptions_, t.algebraicDescriptionPtrs_);
-  names(m.params, t.paramNames_, t.paramPtrs_, t.paramDescriptions_, t.paramDescriptionPtrs_);
-  t.description_ = flat.description;
+  names(m.states, desc.stateNames, t.statePtrs_, desc.stateDescriptions, t.stateDescriptionPtrs_);
+  names(m.algebraics, desc.algebraicNames, t.algebraicPtrs_, desc.algebraicDescriptions, t.algebraicDescriptionPtrs_);
+  names(m.params, desc.paramNames, t.paramPtrs_, desc.paramDescriptions, t.paramDescriptionPtrs_);
+  desc.description = flat.description;
   const char *stabilization[] = {"none", "projection", "Baumgarte"};
-  t.reduction_ = m.invariants.residuals.empty()
-                     ? "none"
-                     : std::string("invariants, ") + stabilization[static_cast<int>(m.stabilization)];
-  t.params_ = ip.p;
-  t.states_ = ip.x;
-  t.algebraics_ = ip.a;
+  desc.reduction = m.invariants.residuals.empty()
+                       ? "none"
+                       : std::string("invariants, ") + stabilization[static_cast<int>(m.stabilization)];
+  desc.params = ip.p;
+  desc.states = ip.x;
+  desc.algebraics = ip.a;
 
   eqc_model &d = t.model_;
   d.abi_version = EQC_MODEL_ABI_VERSION;
-  d.name = t.name_.c_str();
+  d.name = desc.name.c_str();
   d.n_states = static_cast<int>(m.states.size());
   d.n_algebraics = static_cast<int>(m.algebraics.size());
   d.n_params = static_cast<int>(m.params.size());
@@ -53,14 +54,14 @@ std::unique_ptr<ModelTable> ModelTable::build(Compilation &c, double t0, std::os
   d.state_names = t.statePtrs_.data();
   d.algebraic_names = t.algebraicPtrs_.data();
   d.param_names = t.paramPtrs_.data();
-  d.param_defaults = t.params_.data();
-  d.state_start = t.states_.data();
-  d.algebraic_start = t.algebraics_.data();
-  d.description = t.description_.c_str();
+  d.param_defaults = desc.params.data();
+  d.state_start = desc.states.data();
+  d.algebraic_start = desc.algebraics.data();
+  d.description = desc.description.c_str();
   d.state_descriptions = t.stateDescriptionPtrs_.data();
   d.algebraic_descriptions = t.algebraicDescriptionPtrs_.data();
   d.param_descriptions = t.paramDescriptionPtrs_.data();
-  d.reduction = t.reduction_.c_str();
+  d.reduction = desc.reduction.c_str();
   d.rhs = c.jit->rhs;
   // Index-reduced models start from the projected point; their init only evaluates rhs.
   d.init = d.n_invariants == 0 ? c.jit->init : nullptr;

@@ -2,6 +2,7 @@
 // a C++ program can run it through eqc_sim like a compiled object's table.
 #pragma once
 
+#include "backend/ObjectFile.h"
 #include "driver/Pipeline.h"
 #include "runtime/include/eqc/eqc_model.h"
 
@@ -12,7 +13,8 @@
 
 namespace eqc {
 
-/// Owns the names, default values and sparsity pattern that its eqc_model points at.
+/// Owns the names, default values and sparsity pattern that its eqc_model points at (the values as
+/// a ModelDescription, which `eqc compile` writes into objects).
 class ModelTable {
 public:
   /// Requires: `c` compiled by runPipeline (ExitOk); it must outlive the table. Index-reduced
@@ -23,15 +25,12 @@ public:
   static std::unique_ptr<ModelTable> build(Compilation &c, double t0, std::ostream &err);
 
   const eqc_model &model() const { return model_; }
+  const ModelDescription &description() const { return desc_; }
 
 private:
-  std::string name_;
-  std::string description_, reduction_;
-  std::vector<std::string> stateNames_, algebraicNames_, paramNames_, stateDescriptions_, algebraicDescriptions_,
-      paramDescriptions_;
+  ModelDescription desc_;
   std::vector<const char *> statePtrs_, algebraicPtrs_, paramPtrs_, stateDescriptionPtrs_, algebraicDescriptionPtrs_,
       paramDescriptionPtrs_;
-  std::vector<double> params_, states_, algebraics_;
   eqc_sparsity pattern_{};
   eqc_model model_{};
 };

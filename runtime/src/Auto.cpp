@@ -28,7 +28,10 @@ int runAuto(IntegrationProblem &p, double *x, eqc_stats &stats) {
   // A user's first step was meant for t_start; radau5 picks its own here.
   stiff.opt.h_init = 0.0;
   p.output.markEmitted(tSwitch);
-  return runRadau5(stiff, x, stats);
+  const int radauRc = runRadau5(stiff, x, stats);
+  // The prepared Jacobian description serves later segments (after an event).
+  p.jacobian = stiff.jacobian;
+  return radauRc;
 }
 
 } // namespace eqc::rt

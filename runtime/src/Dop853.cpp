@@ -1,5 +1,6 @@
 // Hairer's DOP853: Dormand-Prince 8(5,3) with the error estimators of order 5
 // and 3, step control and the contd8 dense output of order 7.
+#include "Events.h"
 #include "Integrator.h"
 
 #include <algorithm>
@@ -421,6 +422,22 @@ int runDop853(IntegrationProblem &p, double *x, eqc_stats &stats) {
     // inside them.
     bool denseReady = false;
     auto needsDense = [&]() { return grid.hasNext() && grid.next() < t; };
+    if (p.events) {
+      auto dense = [&](double tDense, double *out) -> int {
+        if (!denseReady) {
+          if (int rc = buildDenseOutput(p, tOld, h, w))
+            return rc;
+          denseReady = true;
+        }
+        interpolate(n, (tDense - tOld) / hTaken, w, out);
+        return EQC_OK;
+      };
+      bool located;
+      if (int rc = p.events->afterStep(tOld, t, x, dense, located))
+        return rc;
+      if (located)
+        return p.events->stopAtEvent(p, &grid, dense, x);
+    }
 
     bool changed;
     if (int rc = applyStepHook(p, t, x, w.xNew, stats, changed)) {

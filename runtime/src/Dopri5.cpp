@@ -1,5 +1,6 @@
 // Dormand-Prince 5(4) with Hairer's PI step control, initial-step heuristic and
 // dense output.
+#include "Events.h"
 #include "Integrator.h"
 
 #include <algorithm>
@@ -261,6 +262,17 @@ int runDopri5(IntegrationProblem &p, double *x, eqc_stats &stats,
       t = tNew;
       ++stats.steps;
       stats.t_reached = t;
+      if (p.events) {
+        auto dense = [&](double tDense, double *out) -> int {
+          interpolate(n, (tDense - tOld) / hTaken, w, out);
+          return EQC_OK;
+        };
+        bool located;
+        if (int rc = p.events->afterStep(tOld, t, x, dense, located))
+          return rc;
+        if (located)
+          return p.events->stopAtEvent(p, &grid, dense, x);
+      }
       bool changed;
       if (int rc = applyStepHook(p, t, x, w.xNew, stats, changed)) {
         // The step itself is valid (the hook asked to stop after it, e.g. to switch the state

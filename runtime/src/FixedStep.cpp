@@ -1,9 +1,10 @@
 // Fixed-step integrators: Euler, Heun (explicit trapezoid), classical
 // Runge-Kutta 4 and backward Euler (its Newton solve is in BackwardEuler.cpp).
 #include "BackwardEuler.h"
+#include "Events.h"
+#include "Integrator.h"
 
 #include <cfloat>
-#include "Integrator.h"
 
 #include <algorithm>
 #include <climits>
@@ -92,14 +93,44 @@ long long outputStride(const eqc_options &opt) {
   return std::max(1LL, static_cast<long long>(std::llround(ratio)));
 }
 
+/// The first step index k (steps end at origin + k*dt) after tStart: a
+/// restart after an event keeps the step grid of the first start, its first
+/// step shortened (a remainder below 1e-9*dt joins the next step).
+long long firstStep(const eqc_options &opt, double origin, long long total) {
+  if (!(opt.t_start > origin))
+    return 1;
+  const double done = std::floor((opt.t_start - origin) / opt.dt);
+  long long k = done >= static_cast<double>(total) ? total : std::max(1LL, static_cast<long long>(done));
+  while (k < total && origin + static_cast<double>(k) * opt.dt <= opt.t_start + 1e-9 * opt.dt)
+    ++k;
+  return k;
+}
+
+/// x(t) on the cubic Hermite interpolant of (x0, f0) at tOld and (x1, f1) at
+/// tOld + h: the dense output of a fixed step, for event location. Exact for
+/// cubics; its error is O(h^4), below that of every fixed-step method but rk4.
+void hermite(int n, double tOld, double h, const double *x0, const double *f0, const double *x1,
+             const double *f1, double t, double *out) {
+  const double s = (t - tOld) / h, s2 = s * s, s3 = s2 * s;
+  const double h00 = 2.0 * s3 - 3.0 * s2 + 1.0, h10 = s3 - 2.0 * s2 + s;
+  const double h01 = -2.0 * s3 + 3.0 * s2, h11 = s3 - s2;
+  for (int i = 0; i < n; ++i)
+    out[i] = h00 * x0[i] + h * (h10 * f0[i] + h11 * f1[i]) + h01 * x1[i];
+}
+
 } // namespace
 
 int runFixedStep(IntegrationProblem &p, double *x, eqc_stats &stats) {
   const int n = p.n;
   const eqc_options &opt = p.opt;
   FixedStepWork w(n);
-  const long long total = stepCount(opt);
+  // Steps end on the grid of the first start also after a restart at an event.
+  const double origin = std::isfinite(p.fixedStepOrigin) ? p.fixedStepOrigin : opt.t_start;
+  eqc_options gridOptions = opt;
+  gridOptions.t_start = origin;
+  const long long total = stepCount(gridOptions);
   const long long stride = outputStride(opt);
+  const long long first = firstStep(opt, origin, total);
   // Only the implicit method needs f's Jacobian and a Newton solver; it needs
   // no f(t, x) at the start of a step.
   std::unique_ptr<BackwardEulerSolver> implicitSolver;
@@ -121,13 +152,13 @@ int runFixedStep(IntegrationProblem &p, double *x, eqc_stats &stats) {
 
   bool haveK1 =
       true; // k1 at the current state is reused from the finiteness check above
-  for (long long k = 1; k <= total; ++k) {
+  for (long long k = first; k <= total; ++k) {
     if (stats.steps >= opt.max_steps)
       return EQC_ERR_MAX_STEPS;
     // Times from k*dt, not by summation, so t_k carries no accumulated
     // rounding.
     const double tNew =
-        k == total ? opt.t_end : opt.t_start + static_cast<double>(k) * opt.dt;
+        k == total ? opt.t_end : origin + static_cast<double>(k) * opt.dt;
     const double h = tNew - t;
     stats.h_last = h;
     if (!haveK1 && !implicitSolver) {
@@ -142,6 +173,35 @@ int runFixedStep(IntegrationProblem &p, double *x, eqc_stats &stats) {
     if (int bad = firstNonFinite(n, w.xNew); bad >= 0) {
       stats.failed_component = bad;
       return EQC_ERR_NONFINITE;
+    }
+    if (p.events) {
+      // The Hermite interpolant needs f at both ends: at the start the
+      // explicit methods have it in k1, beuler computes it (into k1), and f at
+      // the end goes to k2 (both are recomputed by the next step). Only a
+      // step with an event pays for them.
+      bool haveStart = !implicitSolver, haveEnd = false;
+      const double tOld = t;
+      auto dense = [&](double tDense, double *out) -> int {
+        if (!haveStart) {
+          if (int rc = p.rhs(tOld, x, w.k1))
+            return rc;
+          haveStart = true;
+        }
+        if (!haveEnd) {
+          if (int rc = p.rhs(tNew, w.xNew, w.k2))
+            return rc;
+          haveEnd = true;
+        }
+        hermite(n, tOld, h, x, w.k1, w.xNew, w.k2, tDense, out);
+        return EQC_OK;
+      };
+      bool located;
+      if (int rc = p.events->afterStep(tOld, tNew, w.xNew, dense, located))
+        return rc;
+      if (located) {
+        ++stats.steps;
+        return p.events->stopAtEvent(p, nullptr, dense, x);
+      }
     }
     std::copy(w.xNew, w.xNew + n, x);
     t = tNew;

@@ -1,5 +1,7 @@
-// eqc_integrate, eqc_integrate_with_hook and eqc_integrate_ex: validate
-// options, resolve defaults and dispatch to an integration method.
+// eqc_integrate, eqc_integrate_with_hook, eqc_integrate_ex, eqc_integrate_jac
+// and eqc_integrate_events: validate options, resolve defaults and dispatch to
+// an integration method (through the event loop when there are events).
+#include "Events.h"
 #include "Integrator.h"
 #include "Jacobian.h"
 
@@ -52,9 +54,31 @@ bool optionsValid(int n, const eqc_options &opt) {
   return false;
 }
 
+/// Checks an event description with indicators: callbacks and conditions
+/// present, chattering limits non-negative.
+bool eventsValid(const eqc_events &events) {
+  return events.zc && events.handle && events.conditions && events.chatter_events >= 0 &&
+         std::isfinite(events.chatter_window) && events.chatter_window >= 0;
+}
+
 } // namespace
 
 namespace eqc::rt {
+
+int runMethod(IntegrationProblem &p, double *x, eqc_stats &stats) {
+  switch (p.opt.method) {
+  case EQC_METHOD_AUTO:
+    return runAuto(p, x, stats);
+  case EQC_METHOD_DOPRI5:
+    return runDopri5(p, x, stats);
+  case EQC_METHOD_DOP853:
+    return runDop853(p, x, stats);
+  case EQC_METHOD_RADAU5:
+    return runRadau5(p, x, stats);
+  default:
+    return runFixedStep(p, x, stats);
+  }
+}
 
 bool jacobianValid(int n, const eqc_jacobian &jac) {
   std::underlying_type_t<eqc_linear_solver> solver;
@@ -99,21 +123,25 @@ void resetStats(eqc_stats &stats, double tStart) {
   stats.method_used = -1;
   stats.switch_time = NAN;
   stats.linear_solver = EQC_LINEAR_AUTO;
+  stats.events = 0;
+  stats.t_event = NAN;
+  stats.event_indicator = -1;
 }
 
 } // namespace
 
-extern "C" int eqc_integrate_jac(int n, eqc_rhs_fn f, void *f_user,
-                                 const eqc_jacobian *jac, double *x,
-                                 const eqc_options *opt, eqc_output_fn out,
-                                 void *out_user, eqc_step_fn hook,
-                                 void *hook_user, eqc_stats *stats) {
+extern "C" int eqc_integrate_events(int n, eqc_rhs_fn f, void *f_user, const eqc_jacobian *jac, double *x,
+                                    const eqc_options *opt, eqc_output_fn out, void *out_user,
+                                    eqc_step_fn hook, void *hook_user, const eqc_events *events,
+                                    eqc_stats *stats) {
   // Callers that do not care about statistics may pass NULL; the methods always
   // need somewhere to count.
   eqc_stats localStats;
   eqc_stats &st = stats ? *stats : localStats;
   resetStats(st, opt ? opt->t_start : 0.0);
   if (n < 0 || !f || !opt || (n > 0 && !x) || !optionsValid(n, *opt))
+    return EQC_ERR_ARGUMENT;
+  if (events && (events->nz < 0 || (events->nz > 0 && !eventsValid(*events))))
     return EQC_ERR_ARGUMENT;
   eqc_jacobian jacobian{};
   if (jac) {
@@ -140,15 +168,9 @@ extern "C" int eqc_integrate_jac(int n, eqc_rhs_fn f, void *f_user,
     if (effective.h_max == 0)
       effective.h_max = effective.t_end - effective.t_start;
     st.method_used = effective.method;
-    if (effective.method == EQC_METHOD_AUTO)
-      return runAuto(problem, x, st);
-    if (effective.method == EQC_METHOD_DOPRI5)
-      return runDopri5(problem, x, st);
-    if (effective.method == EQC_METHOD_DOP853)
-      return runDop853(problem, x, st);
-    if (effective.method == EQC_METHOD_RADAU5)
-      return runRadau5(problem, x, st);
-    return runFixedStep(problem, x, st);
+    if (events && events->nz > 0)
+      return runWithEvents(problem, x, st, *events);
+    return runMethod(problem, x, st);
   } catch (const std::bad_alloc &) {
     // The only exception the methods can raise themselves: the work vectors for
     // n are too large.
@@ -156,6 +178,12 @@ extern "C" int eqc_integrate_jac(int n, eqc_rhs_fn f, void *f_user,
   } catch (...) {
     return EQC_ERR_ARGUMENT;
   }
+}
+
+extern "C" int eqc_integrate_jac(int n, eqc_rhs_fn f, void *f_user, const eqc_jacobian *jac, double *x,
+                                 const eqc_options *opt, eqc_output_fn out, void *out_user, eqc_step_fn hook,
+                                 void *hook_user, eqc_stats *stats) {
+  return eqc_integrate_events(n, f, f_user, jac, x, opt, out, out_user, hook, hook_user, nullptr, stats);
 }
 
 extern "C" int eqc_integrate_ex(int n, eqc_rhs_fn f, void *f_user,

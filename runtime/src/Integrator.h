@@ -8,9 +8,36 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <memory>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace eqc::rt {
+
+class EventLocator;
+
+template <typename Signature> class FunctionRef;
+
+/// A non-owning reference to a callable (as LLVM's function_ref): the dense
+/// output of a step handed to the event locator without allocating. The
+/// callable must outlive the reference.
+template <typename Result, typename... Args> class FunctionRef<Result(Args...)> {
+public:
+  template <typename Callable,
+            typename = std::enable_if_t<!std::is_same_v<std::decay_t<Callable>, FunctionRef>>>
+  FunctionRef(Callable &&callable) // NOLINT: implicit, like a function pointer
+      : object(const_cast<void *>(static_cast<const void *>(std::addressof(callable)))),
+        trampoline([](void *target, Args... args) -> Result {
+          return (*static_cast<std::remove_reference_t<Callable> *>(target))(std::forward<Args>(args)...);
+        }) {}
+
+  Result operator()(Args... args) const { return trampoline(object, std::forward<Args>(args)...); }
+
+private:
+  void *object;
+  Result (*trampoline)(void *, Args...);
+};
 
 /// Calls a user callback and maps its result: 0 gives EQC_OK, any other value
 /// (or an exception, counted as -1: it must not unwind through the C ABI)
@@ -72,6 +99,13 @@ public:
       code = 1;
     }
     return code == 0 ? EQC_OK : EQC_ERR_STOPPED;
+  }
+
+  /// Reports (t, x) even when t was the last time reported: the right limit of
+  /// an event, written after its left limit at the same time.
+  int emitRightLimit(double t, const double *x) {
+    hasLast = false;
+    return emit(t, x);
   }
 
   /// Treats t as already reported, so that a method taking over at t (auto's
@@ -149,6 +183,17 @@ struct IntegrationProblem {
   eqc_jacobian jacobian; ///< used by the implicit methods only; pattern validated
   eqc_options
       opt; ///< h_max and max_steps already replaced by their effective values
+  /// State events: null without them, so that a method's only cost is one
+  /// test per accepted step (see Events.h).
+  EventLocator *events = nullptr;
+  /// Variable-step methods: lower bound of the automatic first step, 0 for
+  /// none. Set after an event: Hairer's heuristic scales the first step by
+  /// |x| / |f|, which gives a step of a few ulps at a state near 0 (a ball
+  /// that has just bounced); CVODE bounds it the same way.
+  double minFirstStep = 0.0;
+  /// Fixed-step methods: steps end at fixedStepOrigin + k*dt (NaN: opt.t_start),
+  /// so that a restart after an event keeps the step and output grid.
+  double fixedStepOrigin = NAN;
 
   /// The absolute tolerance of component i.
   double atol(int i) const { return opt.atol_vector ? opt.atol_vector[i] : opt.atol; }
@@ -263,6 +308,8 @@ inline int initialStep(IntegrationProblem &p, double t, const double *x,
   else
     h1 = std::pow(0.01 / der12, 1.0 / order);
   h = std::min({100.0 * h, h1, opt.h_max});
+  if (p.minFirstStep > 0.0)
+    h = std::min(std::max(h, p.minFirstStep), opt.h_max);
   return EQC_OK;
 }
 
@@ -275,16 +322,28 @@ bool jacobianValid(int n, const eqc_jacobian &jac);
 /// failed, stats.rhs_code set) or EQC_ERR_ARGUMENT (invalid description).
 int prepareJacobian(IntegrationProblem &p, eqc_stats &stats);
 
+/// Runs opt.method (auto, dopri5, dop853, radau5 or a fixed-step method) on p.
+int runMethod(IntegrationProblem &p, double *x, eqc_stats &stats);
+
 /// Integrates with euler, heun, rk4 or beuler (backward Euler, see
 /// BackwardEuler.h).
 /// Requires: validated options, x = x(t_start), stats zeroed with t_reached =
-/// t_start. Ensures: the hook has seen every accepted step; x and
-/// stats.t_reached hold the last valid state and time, also on failure.
+/// t_start (or accumulated by earlier segments). Ensures: the hook has seen
+/// every accepted step; x and stats.t_reached hold the last valid state and
+/// time, also on failure. With p.events, a step in which a condition changes
+/// is cut at the event and the method returns EventLocated (the hook does not
+/// see that step).
 int runFixedStep(IntegrationProblem &p, double *x, eqc_stats &stats);
 
 /// Internal result of runDopri5 with stiffness detection: the problem became
 /// stiff. Never returned through the C ABI.
 constexpr int StiffnessDetected = -1;
+
+/// Internal result of a method that stopped at a state event located by
+/// p.events: x and stats.t_reached hold the event time and the left-limit
+/// state (not yet hooked), and every grid time before it has been emitted.
+/// Never returned through the C ABI.
+constexpr int EventLocated = -2;
 
 /// Integrates with Dormand-Prince 5(4), PI step control and dense output.
 /// Requires and ensures the same as runFixedStep. With detectStiffness, runs

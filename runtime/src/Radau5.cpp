@@ -2,6 +2,7 @@
 // of order 5 with simplified Newton on the transformed stage system, the
 // embedded error estimate, Gustafsson's predictive step control and the
 // collocation polynomial as dense output.
+#include "Events.h"
 #include "Integrator.h"
 #include "Jacobian.h"
 
@@ -411,11 +412,23 @@ int Radau5Solver::run(double *x) {
       retry(0.5, Failure::NonFinite);
       continue;
     }
+    const double tOld = t;
     std::copy(yNew.data(), yNew.data() + n, x);
     t = tNew;
     hOld = h;
     ++stats.steps;
     stats.t_reached = t;
+    if (p.events) {
+      auto dense = [&](double tDense, double *out) -> int {
+        interpolate((tDense - t) / h, out);
+        return EQC_OK;
+      };
+      bool located;
+      if (int rc = p.events->afterStep(tOld, t, x, dense, located))
+        return rc;
+      if (located)
+        return p.events->stopAtEvent(p, &grid, dense, x);
+    }
     bool changed;
     if (int rc = applyStepHook(p, t, x, yNew.data(), stats, changed)) {
       // The step itself is valid (the hook asked to stop after it): the grid

@@ -27,6 +27,8 @@ extern "C" const char *eqc_status_message(int status) {
     return "A matrix in a linear solve was singular.";
   case EQC_ERR_STOPPED:
     return "The output callback asked to stop the integration.";
+  case EQC_ERR_CHATTERING:
+    return "Too many state events occurred too close together (chattering).";
   default:
     return "unknown status";
   }

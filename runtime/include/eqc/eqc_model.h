@@ -11,6 +11,13 @@ extern "C" {
 
 /** Return codes at or above this value mean: the algebraic loop (code - base) failed to converge. */
 #define EQC_MODEL_LOOP_FAILURE_BASE 1000
+/**
+ * Return codes at or above this value mean: user function (code - base) / 4 of the model failed,
+ * because (code - base) % 4 is 1: an index was out of bounds, 2: an assertion failed.
+ */
+#define EQC_MODEL_FUNCTION_FAILURE_BASE 1048576
+/** Returned by a model's event function when a when-clause called terminate(). */
+#define EQC_MODEL_EVENT_TERMINATE 1
 
 /** dx = f(t, x, p) and the algebraic variables a (a also holds Newton guesses between calls). */
 typedef int (*eqc_model_rhs_fn)(double t, const double *x, double *dx, double *a, const double *p);
@@ -23,6 +30,19 @@ typedef int (*eqc_model_init_fn)(double t, double *x, double *dx, double *a, con
  */
 typedef int (*eqc_model_jac_fn)(double t, const double *x, const double *dx, const double *a,
                                 const double *p, double *values);
+/**
+ * The event indicators z of a model with events, at a point where rhs was just evaluated: one
+ * per condition (a relation such as h < 0), positive where it holds.
+ */
+typedef int (*eqc_model_zc_fn)(double t, const double *x, const double *dx, const double *a,
+                               const double *p, double *z);
+/**
+ * The discrete part of a model at an event, at a point where rhs was just evaluated with the
+ * conditions in p: discrete equations and when-clauses (which fire where a condition became true
+ * since pre) update the discrete values in p, and reinit() changes x. Returns 0,
+ * EQC_MODEL_EVENT_TERMINATE, or a failure code.
+ */
+typedef int (*eqc_model_event_fn)(double t, double *x, const double *dx, const double *a, double *p);
 /** The hidden constraints g(t, x) of an index-reduced model (g has one entry per invariant). */
 typedef int (*eqc_model_inv_fn)(double t, const double *x, const double *p, double *g);
 /** G[i*n + j] = d g_i / d x_j (m-by-n, row-major, n states). */

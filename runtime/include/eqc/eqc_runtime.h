@@ -16,7 +16,8 @@ typedef enum eqc_status {
   EQC_ERR_MAX_STEPS = 5,      /**< step-count limit reached before t_end */
   EQC_ERR_NEWTON = 6,         /**< Newton iteration of an algebraic block did not converge */
   EQC_ERR_SINGULAR = 7,       /**< singular matrix in a linear solve */
-  EQC_ERR_STOPPED = 8         /**< the output callback asked to stop */
+  EQC_ERR_STOPPED = 8,        /**< the output callback asked to stop */
+  EQC_ERR_CHATTERING = 9      /**< too many state events too close together (see eqc_events) */
 } eqc_status;
 
 /** A static English sentence describing a status code. */
@@ -98,6 +99,11 @@ typedef struct eqc_stats {
   int linear_solver;      /**< the implicit methods' linear algebra: EQC_LINEAR_DENSE or
                                EQC_LINEAR_SPARSE (see eqc_integrate_jac); EQC_LINEAR_AUTO (0)
                                when no implicit method ran */
+  long events;            /**< state events handed to eqc_events.handle (eqc_integrate_events) */
+  double t_event;         /**< time of the last located state event; NaN if none */
+  int event_indicator;    /**< the lowest crossed indicator of the last located event; -1 if
+                               none. On EQC_ERR_NONFINITE from an indicator, that indicator
+                               (failed_component is then -1) */
 } eqc_stats;
 
 /**
@@ -275,6 +281,83 @@ struct eqc_jacobian {
 int eqc_integrate_jac(int n, eqc_rhs_fn f, void *f_user, const eqc_jacobian *jac, double *x,
                       const eqc_options *opt, eqc_output_fn out, void *out_user, eqc_step_fn hook,
                       void *hook_user, eqc_stats *stats);
+
+/** Event indicators z_k(t, x), k < nz: the zero-crossing functions. Returns 0 or non-zero on failure. */
+typedef int (*eqc_zc_fn)(void *user, double t, const double *x, double *z);
+
+/** Returned by an eqc_event_fn: end the integration successfully at the event. */
+#define EQC_EVENT_TERMINATE 1
+
+/**
+ * Called at each located state event with t the event time and x the state there: the left
+ * limit, already passed through the post-step hook as an interpolated output state is. It may
+ * change x (to the right limit: a reinit) and conditions (its new view of which conditions hold).
+ * crossed[k] is 1 for the indicators whose condition changed at t (all of them when several
+ * change at the same located time), else 0. Returns 0 to continue, EQC_EVENT_TERMINATE to end the
+ * integration successfully at t (x as left by the call), anything else to fail (EQC_ERR_RHS with
+ * rhs_code set to that value; x is then the left limit again).
+ */
+typedef int (*eqc_event_fn)(void *user, double t, double *x, const int *crossed, int *conditions);
+
+/**
+ * State events (zero crossings) for eqc_integrate_events. Zero-initialize and set what you have.
+ *
+ * Condition k holds when z_k > 0. After every accepted step from t_old to t_new (before the
+ * post-step hook), z is evaluated at t_new; where (z_k(t_new) > 0) differs from conditions[k] for
+ * some k, a condition changed in (t_old, t_new] (a condition that changes and changes back within
+ * one step is not seen). The earliest change among all indicators is then located on the
+ * method's dense output of that step (dopri5's and dop853's continuous extensions, radau5's
+ * collocation polynomial, for euler, heun, rk4 and beuler the cubic Hermite interpolant of x and
+ * f at both ends of the step) by regula falsi with the Anderson-Bjorck modification (a faster
+ * Illinois), all indicators evaluated at each candidate, until the bracket [t_l, t_r] (no
+ * condition changed at t_l, some at t_r) is at most 4 DBL_EPSILON max(|t_l|, |t_r|, t_new -
+ * t_old) wide: a few ulps. It bisects when no indicator that changed agrees with its condition at
+ * t_l (possible right after an event) or three iterations did not halve the bracket (a multiple
+ * root), and stops after 200 iterations.
+ * The event time is t_r, the event state the dense output there. Root location calls no f
+ * (dop853: its 3 extra dense-output stages once per event step; fixed-step methods: f at the
+ * step's end, and beuler also at its start, once per event step).
+ *
+ * At the event, the output callback gets the grid times before it from the dense output, then
+ * (t_event, left limit), then handle is called, then (t_event, right limit): the same time twice,
+ * as Modelica tools write events (a grid time equal to t_event is the left-limit row; a grid
+ * time within 1e-9 * interval after it is covered by the event rows). The integration then
+ * restarts from (t_event, right limit) with a fresh start of the method: dopri5, dop853 and
+ * radau5 choose a new first step (at least 100 DBL_EPSILON max(|t_event|, |t_end|), at most
+ * h_max; h_init is for t_start only); auto continues with dopri5 and a fresh stiffness test, but
+ * with radau5 once it has switched; the fixed-step methods end their steps and write their
+ * outputs on the grid of t_start (the first step after the event is shortened). Outputs keep the
+ * grid of t_start (or output_origin); stats and max_steps count over the whole run. An event a
+ * few ulps or less before t_end ends the integration there with the right limit.
+ */
+typedef struct eqc_events {
+  int nz;                /**< number of indicators (0: no events, plain integration) */
+  eqc_zc_fn zc;          /**< the indicators; a failure gives EQC_ERR_RHS with rhs_code set, a
+                              NaN or Inf EQC_ERR_NONFINITE (see eqc_stats.event_indicator) */
+  eqc_event_fn handle;   /**< called at each event */
+  void *user;            /**< passed to zc and handle */
+  int *conditions;       /**< nz entries, in/out, owned by the caller: condition k is 1 (z_k > 0)
+                              or 0. The caller sets them initially and in handle. They need not
+                              equal z_k > 0 at the start of a segment: a caller that knows z_k is
+                              about to move away from 0 sets the condition it will have then
+                              (a bouncing ball's "h > 0" stays 1 at the bounce) */
+  int chatter_events;    /**< 0 = 100 */
+  double chatter_window; /**< 0 = 1e-8 * (t_end - t_start): more than chatter_events events
+                              within a window this wide stop the integration with
+                              EQC_ERR_CHATTERING before the last one is handled; x and t_reached
+                              are then its left limit (written as an output row), t_event and
+                              event_indicator name it */
+} eqc_events;
+
+/**
+ * eqc_integrate_jac with state events (see eqc_events; events may be NULL or have nz == 0:
+ * exactly eqc_integrate_jac). Returns EQC_ERR_ARGUMENT for a negative nz, a missing zc, handle
+ * or conditions, or negative chattering limits.
+ */
+int eqc_integrate_events(int n, eqc_rhs_fn f, void *f_user, const eqc_jacobian *jac, double *x,
+                         const eqc_options *opt, eqc_output_fn out, void *out_user,
+                         eqc_step_fn hook, void *hook_user, const eqc_events *events,
+                         eqc_stats *stats);
 
 /**
  * Numerical rank of the m-by-n row-major matrix a: singular values above rel_tol times the

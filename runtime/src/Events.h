@@ -1,0 +1,107 @@
+// State events (zero crossings): detection after each accepted step, root
+// location on the step's dense output, and the segment loop of
+// eqc_integrate_events that handles an event and restarts the method.
+#ifndef EQC_RUNTIME_EVENTS_H
+#define EQC_RUNTIME_EVENTS_H
+
+#include "Integrator.h"
+
+#include <vector>
+
+namespace eqc::rt {
+
+/// The dense output of the step just accepted: writes x(t), t in [tOld, tNew],
+/// to out. Returns EQC_OK, or a status when building it fails (dop853's extra
+/// stages, the fixed-step methods' f at the step's end).
+using DenseOutput = FunctionRef<int(double t, double *out)>;
+
+/// All event indicators z(t) at time t (on some dense output); returns EQC_OK
+/// or a status.
+using IndicatorFunction = FunctionRef<int(double t, double *z)>;
+
+/// Root location stops when the bracket [tl, tr] is at most this many
+/// DBL_EPSILON times max(|tl|, |tr|, tr0 - tl0) wide: a few ulps of the event
+/// time, or of the step's length when the times are near 0.
+constexpr double RootToleranceEps = 4.0;
+/// Root location never takes more iterations than this (the bracket stays
+/// valid; the event time is then less precise).
+constexpr int MaxRootIterations = 200;
+
+/// What locateCrossing found.
+struct CrossingResult {
+  double time = 0.0;  ///< tr at the end: the first time known to have a changed condition
+  int iterations = 0; ///< evaluations of the indicators
+};
+
+/// Locates the earliest time in (tl, tr] at which some condition changes:
+/// where (z_k > 0) first differs from conditions[k] != 0 for some k. Regula
+/// falsi with the Anderson-Bjorck modification (as Illinois in SUNDIALS'
+/// rootfinding, but faster on curved indicators) on the changed indicator
+/// whose secant predicts the earliest crossing, all indicators evaluated at
+/// each candidate; bisection when no changed indicator is consistent at tl
+/// (z at tl already disagrees with its condition, e.g. right after a restart)
+/// or when three iterations did not halve the bracket (flat or multiple
+/// roots). Candidates stay RootToleranceEps/2 ulps inside the bracket, so it
+/// shrinks every iteration.
+/// Requires: tl < tr; zl = z(tl), zr = z(tr) with some condition changed at tr;
+/// zMid is scratch; nz entries each. Ensures: zr holds z at result.time up to
+/// positive factors (its signs, and so the changed conditions, are exact), zl
+/// likewise at the final tl. Returns EQC_OK or the first failing status of
+/// `indicators`.
+int locateCrossing(int nz, const int *conditions, double tl, double *zl, double tr, double *zr,
+                   IndicatorFunction indicators, double *zMid, CrossingResult &result);
+
+/// Watches the event indicators of one integration (eqc_events): each method
+/// calls afterStep after an accepted step and, when it reports an event,
+/// stopAtEvent.
+class EventLocator {
+public:
+  /// Requires: events validated (nz > 0, zc, handle and conditions set).
+  EventLocator(int n, const eqc_events &events, eqc_stats &stats);
+
+  /// After an accepted step from tOld to tNew with state xNew (before the
+  /// hook): evaluates z at tNew and, if some condition changed, locates the
+  /// earliest change on the step's dense output; located then tells that
+  /// time() and state() hold the event. Returns EQC_OK, EQC_ERR_RHS (zc or the
+  /// dense output failed) or EQC_ERR_NONFINITE (NaN or Inf in z:
+  /// stats.event_indicator names it, failed_component is -1).
+  int afterStep(double tOld, double tNew, const double *xNew, DenseOutput dense, bool &located);
+
+  /// After afterStep located an event: emits the grid times before it (grid
+  /// may be null: fixed-step methods have no grid) from the step's dense output
+  /// through the output hook, then sets x to the event state and
+  /// stats.t_reached to its time. Returns EventLocated, or the failing status.
+  int stopAtEvent(IntegrationProblem &p, OutputGrid *grid, DenseOutput dense, double *x);
+
+  double time() const { return eventTime; }
+  const double *state() const { return eventState.data(); }
+  /// crossed[k] = 1 for the indicators whose condition changed at time().
+  const int *crossed() const { return crossedFlags.data(); }
+  /// The lowest crossed indicator.
+  int firstCrossed() const;
+  /// Iterations of the last root location (evaluations of z on the dense output).
+  int lastIterations() const { return iterations; }
+
+private:
+  /// z = zc(t, x) with failures mapped to statuses.
+  int evaluate(double t, const double *x, double *z);
+
+  const int n, nz;
+  const eqc_events &events;
+  eqc_stats &stats;
+  std::vector<double> zLeft, zRight, zMid, scratch, eventState;
+  std::vector<int> crossedFlags;
+  double eventTime = NAN;
+  int iterations = 0;
+};
+
+/// Integrates p with state events (see eqc_integrate_events): runs the method
+/// segment by segment, handling each located event between segments.
+/// Requires: as runMethod, and events validated. Ensures: as runMethod; on
+/// EQC_ERR_CHATTERING x and stats.t_reached hold the last event's (hooked)
+/// left limit.
+int runWithEvents(IntegrationProblem &p, double *x, eqc_stats &stats, const eqc_events &events);
+
+} // namespace eqc::rt
+
+#endif // EQC_RUNTIME_EVENTS_H

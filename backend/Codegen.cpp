@@ -3,6 +3,7 @@
 
 #include "backend/ModelAbi.h"
 #include "middle/ExprOps.h"
+#include "middle/Function.h"
 #include "middle/JacobianPattern.h"
 
 #include <llvm/IR/IRBuilder.h>
@@ -29,6 +30,7 @@ struct Types {
   llvm::Type *f64, *i32, *i1, *i8ptr, *f64ptr, *f64ptrptr;
   llvm::StructType *env; ///< { double t, double* x, double* dx, double* a, double* p }
   llvm::FunctionType *block;
+  llvm::FunctionType *userFn; ///< i32 (double* in, double* out): a user function
   explicit Types(llvm::LLVMContext &c) {
     f64 = llvm::Type::getDoubleTy(c);
     i32 = llvm::Type::getInt32Ty(c);
@@ -38,6 +40,7 @@ struct Types {
     f64ptrptr = f64ptr->getPointerTo();
     env = llvm::StructType::create(c, {f64, f64ptr, f64ptr, f64ptr, f64ptr}, "eqc.env");
     block = llvm::FunctionType::get(llvm::Type::getVoidTy(c), {i8ptr, f64ptr, f64ptr}, false);
+    userFn = llvm::FunctionType::get(i32, {f64ptr, f64ptr}, false);
   }
 };
 
@@ -63,6 +66,34 @@ public:
   /// Emits `if (status != 0) return code;` and continues in a fresh block.
   void returnIfFailed(Value *status, Value *code);
   llvm::Function *function() { return fn_; }
+  /// Function bodies: the slots array; Local nodes load from it and are never memoized.
+  void setSlots(Value *slots, const Function *fn) {
+    slots_ = slots;
+    body_ = fn;
+  }
+  /// Forgets every memoized value (function bodies: at each statement and block).
+  void clearMemo() {
+    memo_.clear();
+    varValue_.clear();
+  }
+  /// Emits `body` into the current block as a branch of control flow: values computed there do
+  /// not dominate what follows, so they are forgotten afterwards.
+  template <typename F> Value *inBranch(F body) {
+    memoJournal_.emplace_back();
+    varJournal_.emplace_back();
+    Value *v = body();
+    for (const Expr *k : memoJournal_.back())
+      memo_.erase(k);
+    for (int k : varJournal_.back())
+      varValue_.erase(k);
+    memoJournal_.pop_back();
+    varJournal_.pop_back();
+    return v;
+  }
+  /// The slot of a function body element `base + offset` (bounds-checked: returns 1 if outside).
+  Value *slotAddress(int base, int extent, const Expr *offset);
+  /// Calls user function `fn` with scalar arguments; returns the pointer to its outputs.
+  Value *callFunction(int fn, const std::vector<const Expr *> &args);
 
 private:
   Value *compute(const Expr *e);
@@ -77,6 +108,10 @@ private:
   llvm::IRBuilder<> b_;
   std::unordered_map<const Expr *, Value *> memo_;
   std::unordered_map<int, Value *> varValue_;
+  std::vector<std::vector<const Expr *>> memoJournal_;
+  std::vector<std::vector<int>> varJournal_;
+  Value *slots_ = nullptr;
+  const Function *body_ = nullptr;
 };
 
 class ModuleEmitter {
@@ -96,6 +131,10 @@ public:
     }
     emitInvariants(symbols.invariants, model.invariants.residuals);
     emitInvariants(symbols.initialConstraints, model.initialConstraints.residuals);
+    if (!model.discretes.empty()) {
+      emitEventIndicators();
+      emitEventUpdate();
+    }
     llvm::Function *rhs = emitSequenceFunction(symbols.rhs, model.ode, model.simulation, "ode");
     if ((model.initialization.unknowns == model.simulation.unknowns &&
          model.initialization.residuals == model.simulation.residuals) ||
@@ -104,6 +143,31 @@ public:
     else
       emitSequenceFunction(symbols.init, model.init, model.initialization, "init");
     return std::move(module);
+  }
+
+  /// The LLVM function of user function `fn` in this module, emitted on first use (internal: each
+  /// module that calls a function has its own copy).
+  llvm::Function *userFunction(int fn) {
+    auto it = userFunctions_.find(fn);
+    if (it != userFunctions_.end())
+      return it->second;
+    const Function &f = flat.ctx->function(fn);
+    llvm::Function *llfn = newFunction(f.symbol, types.userFn, true);
+    userFunctions_[fn] = llfn; // before the body: recursive functions call themselves
+    emitFunctionBody(llfn, f);
+    return llfn;
+  }
+
+  /// Whether `e` calls a user function (memoized).
+  bool containsCall(const Expr *e) {
+    auto it = hasCall_.find(e);
+    if (it != hasCall_.end())
+      return it->second;
+    bool r = e->kind() == ExprKind::FnCall;
+    for (const Expr *op : e->ops())
+      r = r || containsCall(op);
+    hasCall_[e] = r;
+    return r;
   }
 
   llvm::Function *declareExternal(const char *name, llvm::FunctionType *type) {
@@ -123,6 +187,238 @@ public:
   Differentiator diff;
 
 private:
+  std::unordered_map<int, llvm::Function *> userFunctions_;
+  std::unordered_map<const Expr *, bool> hasCall_;
+
+  /// `i32 f(double* in, double* out)`: the slots live on the stack, zeroed; statements become
+  /// control flow. Returns 0, 1 for an index out of bounds, 2 for a failed assertion.
+  void emitFunctionBody(llvm::Function *llfn, const Function &f) {
+    auto args = llfn->arg_begin();
+    Value *in = &*args, *out = &*(args + 1);
+    FunctionEmitter fe(*this, llfn, Frame{nullptr, nullptr, nullptr, nullptr, nullptr});
+    auto &b = fe.b();
+    Value *slots = b.CreateAlloca(types.f64, b.getInt32(std::max(1, f.numSlots())));
+    if (f.numSlots())
+      b.CreateMemSet(slots, b.getInt8(0), b.getInt64(8 * f.numSlots()), llvm::MaybeAlign(8));
+    fe.setSlots(slots, &f);
+    for (size_t i = 0; i < f.inputs.size(); ++i)
+      b.CreateStore(b.CreateLoad(types.f64, b.CreateConstGEP1_64(types.f64, in, i)),
+                    b.CreateConstGEP1_64(types.f64, slots, f.inputs[i]));
+    llvm::BasicBlock *exit = llvm::BasicBlock::Create(ctx, "return", llfn);
+    std::vector<std::pair<llvm::BasicBlock *, llvm::BasicBlock *>> loops; // (continue, break)
+    emitStatements(fe, slots, f.body, exit, loops);
+    if (!b.GetInsertBlock()->getTerminator())
+      b.CreateBr(exit);
+    b.SetInsertPoint(exit);
+    for (size_t i = 0; i < f.outputs.size(); ++i)
+      b.CreateStore(b.CreateLoad(types.f64, b.CreateConstGEP1_64(types.f64, slots, f.outputs[i])),
+                    b.CreateConstGEP1_64(types.f64, out, i));
+    b.CreateRet(b.getInt32(0));
+  }
+
+  Value *asDouble(llvm::IRBuilder<> &b, Value *v) {
+    return v->getType() == types.f64 ? v : b.CreateUIToFP(v, types.f64);
+  }
+
+  /// Continues in a fresh block (after a branch out: break, return).
+  void freshBlock(FunctionEmitter &fe, const char *name) {
+    fe.b().SetInsertPoint(llvm::BasicBlock::Create(ctx, name, fe.function()));
+  }
+
+  void emitStatements(FunctionEmitter &fe, Value *slots, const std::vector<FnStatement> &block, llvm::BasicBlock *exit,
+                      std::vector<std::pair<llvm::BasicBlock *, llvm::BasicBlock *>> &loops) {
+    auto &b = fe.b();
+    auto *f64 = types.f64;
+    for (const FnStatement &s : block) {
+      fe.clearMemo();
+      switch (s.kind) {
+      case FnStatement::Assign: {
+        Value *v = asDouble(b, fe.emit(s.value));
+        Value *addr = s.index ? fe.slotAddress(s.slot, s.extent, s.index) : b.CreateConstGEP1_64(f64, slots, s.slot);
+        b.CreateStore(v, addr);
+        break;
+      }
+      case FnStatement::If: {
+        llvm::BasicBlock *end = llvm::BasicBlock::Create(ctx, "endif", fe.function());
+        for (size_t i = 0; i < s.blocks.size(); ++i) {
+          if (i < s.conditions.size()) {
+            fe.clearMemo();
+            Value *c = fe.emit(s.conditions[i]);
+            llvm::BasicBlock *then = llvm::BasicBlock::Create(ctx, "then", fe.function());
+            llvm::BasicBlock *next = llvm::BasicBlock::Create(ctx, "else", fe.function());
+            b.CreateCondBr(c, then, next);
+            b.SetInsertPoint(then);
+            emitStatements(fe, slots, s.blocks[i], exit, loops);
+            if (!b.GetInsertBlock()->getTerminator())
+              b.CreateBr(end);
+            b.SetInsertPoint(next);
+          } else {
+            emitStatements(fe, slots, s.blocks[i], exit, loops);
+          }
+        }
+        if (!b.GetInsertBlock()->getTerminator())
+          b.CreateBr(end);
+        b.SetInsertPoint(end);
+        break;
+      }
+      case FnStatement::For: {
+        // The range is evaluated once; the loop variable steps from start while within stop.
+        Value *start = asDouble(b, fe.emit(s.value));
+        Value *step = asDouble(b, fe.emit(s.step));
+        Value *stop = asDouble(b, fe.emit(s.stop));
+        Value *var = b.CreateConstGEP1_64(f64, slots, s.slot);
+        b.CreateStore(start, var);
+        llvm::BasicBlock *head = llvm::BasicBlock::Create(ctx, "for", fe.function());
+        llvm::BasicBlock *body = llvm::BasicBlock::Create(ctx, "body", fe.function());
+        llvm::BasicBlock *next = llvm::BasicBlock::Create(ctx, "next", fe.function());
+        llvm::BasicBlock *end = llvm::BasicBlock::Create(ctx, "endfor", fe.function());
+        b.CreateBr(head);
+        b.SetInsertPoint(head);
+        Value *v = b.CreateLoad(f64, var);
+        Value *up = b.CreateFCmpOGT(step, llvm::ConstantFP::get(f64, 0.0));
+        Value *inRange = b.CreateSelect(up, b.CreateFCmpOLE(v, stop), b.CreateFCmpOGE(v, stop));
+        b.CreateCondBr(inRange, body, end);
+        b.SetInsertPoint(body);
+        fe.clearMemo();
+        loops.emplace_back(next, end);
+        emitStatements(fe, slots, s.blocks[0], exit, loops);
+        loops.pop_back();
+        if (!b.GetInsertBlock()->getTerminator())
+          b.CreateBr(next);
+        b.SetInsertPoint(next);
+        b.CreateStore(b.CreateFAdd(b.CreateLoad(f64, var), step), var);
+        b.CreateBr(head);
+        b.SetInsertPoint(end);
+        break;
+      }
+      case FnStatement::While: {
+        llvm::BasicBlock *head = llvm::BasicBlock::Create(ctx, "while", fe.function());
+        llvm::BasicBlock *body = llvm::BasicBlock::Create(ctx, "body", fe.function());
+        llvm::BasicBlock *end = llvm::BasicBlock::Create(ctx, "endwhile", fe.function());
+        b.CreateBr(head);
+        b.SetInsertPoint(head);
+        fe.clearMemo();
+        b.CreateCondBr(fe.emit(s.conditions[0]), body, end);
+        b.SetInsertPoint(body);
+        loops.emplace_back(head, end);
+        emitStatements(fe, slots, s.blocks[0], exit, loops);
+        loops.pop_back();
+        if (!b.GetInsertBlock()->getTerminator())
+          b.CreateBr(head);
+        b.SetInsertPoint(end);
+        break;
+      }
+      case FnStatement::Break:
+        b.CreateBr(loops.back().second);
+        freshBlock(fe, "after_break");
+        break;
+      case FnStatement::Return:
+        b.CreateBr(exit);
+        freshBlock(fe, "after_return");
+        break;
+      case FnStatement::Assert: {
+        Value *ok = fe.emit(s.value);
+        fe.returnIfFailed(b.CreateZExt(b.CreateNot(ok), types.i32), b.getInt32(2));
+        break;
+      }
+      }
+      fe.clearMemo();
+    }
+  }
+
+  /// z(t, x, dx, a, p): the event indicator of every condition, after rhs at the same point.
+  void emitEventIndicators() {
+    auto *type = llvm::FunctionType::get(types.i32, {types.f64, types.f64ptr, types.f64ptr, types.f64ptr, types.f64ptr, types.f64ptr}, false);
+    llvm::Function *f = newFunction(symbols.zc, type, false);
+    auto args = f->arg_begin();
+    Frame frame{&*args, &*(args + 1), &*(args + 2), &*(args + 3), &*(args + 4)};
+    Value *z = &*(args + 5);
+    FunctionEmitter fe(*this, f, frame);
+    auto &b = fe.b();
+    size_t k = 0;
+    for (int v : model.discretes)
+      if (flat.vars[v].relation) {
+        const Expr *r = flat.vars[v].relation;
+        b.CreateStore(fe.emit(flat.ctx->sub(r->op(1), r->op(0))), b.CreateConstGEP1_64(types.f64, z, k++));
+      }
+    b.CreateRet(b.getInt32(0));
+  }
+
+  /// The discrete update at an event (see eqc_model_event_fn): discrete equations in order, then
+  /// every when-clause whose condition became true (at initialization: whose condition holds and
+  /// contains initial()), then the reinits.
+  void emitEventUpdate() {
+    auto *type = llvm::FunctionType::get(types.i32, {types.f64, types.f64ptr, types.f64ptr, types.f64ptr, types.f64ptr}, false);
+    llvm::Function *f = newFunction(symbols.event, type, false);
+    auto args = f->arg_begin();
+    Frame frame{&*args, &*(args + 1), &*(args + 2), &*(args + 3), &*(args + 4)};
+    FunctionEmitter fe(*this, f, frame);
+    auto &b = fe.b();
+    auto *f64 = types.f64;
+    ExprContext &c = *flat.ctx;
+    Value *terminate = b.CreateAlloca(types.i32);
+    b.CreateStore(b.getInt32(0), terminate);
+    // Allocas for the reinits go before everything else in the entry block.
+    llvm::IRBuilder<> entry(&f->getEntryBlock(), f->getEntryBlock().begin());
+    for (const DiscreteEquation &eq : flat.discreteEquations) {
+      Value *v = asDouble(b, fe.emit(eq.value));
+      b.CreateStore(v, fe.address(eq.var));
+      fe.forget(eq.var);
+    }
+    std::vector<std::pair<int, Value *>> reinits; // (state, pending value; NaN when not set)
+    Value *isInitial = fe.emit(c.initial());
+    for (const WhenClause &w : flat.whens) {
+      Value *firedBefore = b.getInt1(false);
+      for (const WhenBranch &br : w.branches) {
+        Value *fires = b.getInt1(false);
+        for (size_t k = 0; k < br.conditions.size(); ++k) {
+          const Expr *cond = br.conditions[k];
+          Value *now = fe.emit(cond);
+          Value *edge = b.CreateAnd(now, b.CreateNot(fe.emit(c.pre(cond->var(), true))));
+          Value *atStart = br.initial[k] ? now : b.getInt1(false);
+          fires = b.CreateOr(fires, b.CreateSelect(isInitial, atStart, edge));
+        }
+        fires = b.CreateAnd(fires, b.CreateNot(firedBefore));
+        firedBefore = b.CreateOr(firedBefore, fires);
+        llvm::BasicBlock *body = llvm::BasicBlock::Create(ctx, "when", f);
+        llvm::BasicBlock *end = llvm::BasicBlock::Create(ctx, "endwhen", f);
+        b.CreateCondBr(fires, body, end);
+        b.SetInsertPoint(body);
+        fe.inBranch([&]() -> Value * {
+          // Every value first, then the stores: the assignments of a branch are simultaneous.
+          std::vector<Value *> values;
+          for (auto &[v, e] : br.assignments)
+            values.push_back(asDouble(b, fe.emit(e)));
+          std::vector<Value *> reinitValues;
+          for (auto &[v, e] : br.reinits)
+            reinitValues.push_back(fe.emit(e));
+          for (size_t i = 0; i < br.assignments.size(); ++i)
+            b.CreateStore(values[i], fe.address(br.assignments[i].first));
+          for (size_t i = 0; i < br.reinits.size(); ++i) {
+            Value *pending = entry.CreateAlloca(f64);
+            entry.CreateStore(llvm::ConstantFP::get(f64, NAN), pending);
+            b.CreateStore(reinitValues[i], pending);
+            reinits.emplace_back(br.reinits[i].first, pending);
+          }
+          if (br.terminates)
+            b.CreateStore(b.getInt32(EQC_MODEL_EVENT_TERMINATE), terminate);
+          return nullptr;
+        });
+        b.CreateBr(end);
+        b.SetInsertPoint(end);
+        for (auto &[v, e] : br.assignments)
+          fe.forget(v);
+      }
+    }
+    for (auto &[v, pending] : reinits) {
+      Value *value = b.CreateLoad(f64, pending);
+      Value *set = b.CreateFCmpOEQ(value, value); // not NaN: the reinit fired
+      Value *addr = fe.address(v);
+      b.CreateStore(b.CreateSelect(set, value, b.CreateLoad(f64, addr)), addr);
+    }
+    b.CreateRet(b.CreateLoad(types.i32, terminate));
+  }
+
   llvm::Function *newFunction(const std::string &name, llvm::FunctionType *type, bool internal) {
     auto linkage = internal ? llvm::Function::InternalLinkage : llvm::Function::ExternalLinkage;
     llvm::Function *f = llvm::Function::Create(type, linkage, name, module.get());
@@ -441,11 +737,42 @@ FunctionEmitter::FunctionEmitter(ModuleEmitter &mod, llvm::Function *fn, Frame f
 
 Value *FunctionEmitter::address(int var) {
   const Slot &slot = mod_.model.slots[var];
+  if (slot.storage == Storage::Discrete)
+    return b_.CreateConstGEP1_64(mod_.types.f64, frame_.p, mod_.model.discreteOffset() + slot.index,
+                                 mod_.flat.varName(var));
   Value *base = slot.storage == Storage::Param        ? frame_.p
                 : slot.storage == Storage::State      ? frame_.x
                 : slot.storage == Storage::Derivative ? frame_.dx
                                                       : frame_.a;
   return b_.CreateConstGEP1_64(mod_.types.f64, base, slot.index, mod_.flat.varName(var));
+}
+
+Value *FunctionEmitter::slotAddress(int base, int extent, const Expr *offset) {
+  auto *f64 = mod_.types.f64;
+  Value *index = b_.CreateFPToSI(emit(offset), b_.getInt64Ty());
+  Value *outside = b_.CreateICmpUGE(index, b_.getInt64(extent));
+  returnIfFailed(b_.CreateZExt(outside, b_.getInt32Ty()), b_.getInt32(1));
+  return b_.CreateGEP(f64, b_.CreateConstGEP1_64(f64, slots_, base), index);
+}
+
+Value *FunctionEmitter::callFunction(int fn, const std::vector<const Expr *> &args) {
+  auto *f64 = mod_.types.f64;
+  const Function &callee = mod_.flat.ctx->function(fn);
+  llvm::IRBuilder<> entry(&fn_->getEntryBlock(), fn_->getEntryBlock().begin());
+  Value *in = entry.CreateAlloca(f64, b_.getInt32(std::max<size_t>(1, args.size())));
+  Value *out = entry.CreateAlloca(f64, b_.getInt32(std::max<size_t>(1, callee.outputs.size())));
+  for (size_t i = 0; i < args.size(); ++i) {
+    Value *v = emit(args[i]);
+    if (v->getType() != f64)
+      v = b_.CreateUIToFP(v, f64);
+    b_.CreateStore(v, b_.CreateConstGEP1_64(f64, in, i));
+  }
+  Value *status = b_.CreateCall(mod_.userFunction(fn), {in, out});
+  // A failing callee returns 1 (index out of bounds) or 2 (assertion); inside another function the
+  // status is passed on as it is, in model code it names the function.
+  Value *code = body_ ? status : b_.CreateAdd(status, b_.getInt32(EQC_MODEL_FUNCTION_FAILURE_BASE + 4 * fn));
+  returnIfFailed(status, code);
+  return out;
 }
 
 void FunctionEmitter::returnIfFailed(Value *status, Value *code) {
@@ -468,8 +795,11 @@ Value *FunctionEmitter::emit(const Expr *e) {
       v = b_.CreateLoad(mod_.types.f64, address(e->var()));
       const Slot &slot = mod_.model.slots[e->var()];
       // Parameters and states do not change within a call; other variables are defined by steps.
-      if (slot.storage == Storage::Param || slot.storage == Storage::State)
+      if (slot.storage == Storage::Param || slot.storage == Storage::State) {
         varValue_[e->var()] = v;
+        if (!varJournal_.empty())
+          varJournal_.back().push_back(e->var());
+      }
     }
     if (e->isBool()) // Boolean parameters are stored as 0/1
       return b_.CreateFCmpONE(v, llvm::ConstantFP::get(mod_.types.f64, 0.0));
@@ -480,8 +810,11 @@ Value *FunctionEmitter::emit(const Expr *e) {
     return it->second;
   Value *v = compute(e);
   // Values depending on loop unknowns must not be reused after the loop is re-solved; loops are
-  // solved before any use in evaluation order, so memoizing is safe within one function.
-  memo_.emplace(e, v);
+  // solved before any use in evaluation order, so memoizing is safe within one function. Slots
+  // of function bodies change between statements: their values are not kept.
+  if (e->kind() != ExprKind::Local && e->kind() != ExprKind::LocalAt && memo_.emplace(e, v).second &&
+      !memoJournal_.empty())
+    memoJournal_.back().push_back(e);
   return v;
 }
 
@@ -573,8 +906,31 @@ Value *FunctionEmitter::compute(const Expr *e) {
     return product(e);
   case ExprKind::Pow:
     return power(op(0), e->op(1));
-  case ExprKind::If:
-    return b_.CreateSelect(op(0), op(1), op(2));
+  case ExprKind::If: {
+    // A branch that calls a user function runs only when taken (the function may fail on values
+    // the other branch guards against); plain arithmetic is a select.
+    Value *cond = op(0);
+    if (!mod_.containsCall(e->op(1)) && !mod_.containsCall(e->op(2)))
+      return b_.CreateSelect(cond, op(1), op(2));
+    llvm::LLVMContext &c = mod_.ctx;
+    llvm::BasicBlock *thenBlock = llvm::BasicBlock::Create(c, "then", fn_);
+    llvm::BasicBlock *elseBlock = llvm::BasicBlock::Create(c, "else", fn_);
+    llvm::BasicBlock *merge = llvm::BasicBlock::Create(c, "merge", fn_);
+    b_.CreateCondBr(cond, thenBlock, elseBlock);
+    b_.SetInsertPoint(thenBlock);
+    Value *a = inBranch([&] { return op(1); });
+    llvm::BasicBlock *thenEnd = b_.GetInsertBlock();
+    b_.CreateBr(merge);
+    b_.SetInsertPoint(elseBlock);
+    Value *bv = inBranch([&] { return op(2); });
+    llvm::BasicBlock *elseEnd = b_.GetInsertBlock();
+    b_.CreateBr(merge);
+    b_.SetInsertPoint(merge);
+    llvm::PHINode *phi = b_.CreatePHI(a->getType(), 2);
+    phi->addIncoming(a, thenEnd);
+    phi->addIncoming(bv, elseEnd);
+    return phi;
+  }
   case ExprKind::Lt:
     return b_.CreateFCmpOLT(op(0), op(1));
   case ExprKind::Le:
@@ -589,6 +945,38 @@ Value *FunctionEmitter::compute(const Expr *e) {
     return b_.CreateOr(op(0), op(1));
   case ExprKind::Not:
     return b_.CreateNot(op(0));
+  case ExprKind::NoEvent:
+    return op(0);
+  case ExprKind::Pre: {
+    const Slot &slot = mod_.model.slots[e->var()];
+    Value *v;
+    if (slot.storage == Storage::Param) {
+      v = b_.CreateLoad(f64, address(e->var()));
+    } else if (slot.storage == Storage::Discrete) {
+      v = b_.CreateLoad(f64, b_.CreateConstGEP1_64(f64, frame_.p, mod_.model.preOffset() + slot.index));
+    } else {
+      const auto &pc = mod_.model.preContinuous;
+      size_t k = std::find(pc.begin(), pc.end(), e->var()) - pc.begin();
+      v = b_.CreateLoad(f64, b_.CreateConstGEP1_64(f64, frame_.p, mod_.model.preContinuousOffset() + k));
+    }
+    return e->isBool() ? b_.CreateFCmpONE(v, llvm::ConstantFP::get(f64, 0.0)) : v;
+  }
+  case ExprKind::Initial: {
+    Value *flag = b_.CreateLoad(f64, b_.CreateConstGEP1_64(f64, frame_.p, mod_.model.initialFlagOffset()));
+    return b_.CreateFCmpONE(flag, llvm::ConstantFP::get(f64, 0.0));
+  }
+  case ExprKind::Local:
+  case ExprKind::LocalAt: {
+    Value *addr = e->kind() == ExprKind::Local ? b_.CreateConstGEP1_64(f64, slots_, e->slot())
+                                               : slotAddress(e->slot(), e->extent(), e->op(0));
+    Value *v = b_.CreateLoad(f64, addr);
+    return e->isBool() ? b_.CreateFCmpONE(v, llvm::ConstantFP::get(f64, 0.0)) : v;
+  }
+  case ExprKind::FnCall: {
+    Value *out = callFunction(e->function(), e->ops());
+    Value *v = b_.CreateLoad(f64, b_.CreateConstGEP1_64(f64, out, e->fnOutput()));
+    return e->isBool() ? b_.CreateFCmpONE(v, llvm::ConstantFP::get(f64, 0.0)) : v;
+  }
   case ExprKind::Call:
     break;
   }

@@ -19,9 +19,18 @@ namespace eqc {
 struct ModelSymbols {
   std::string rhs, init, jac, invariants, invariantJac, initialConstraints, initialConstraintsJac;
   std::string prefix; ///< of every symbol of the model (its constants too)
+  std::string zc, event; ///< models with events: event indicators and the discrete update
   static ModelSymbols forPrefix(const std::string &prefix) {
-    return {prefix + "rhs",        prefix + "init", prefix + "jac", prefix + "invariants", prefix + "invariants_jac",
-            prefix + "initial_constraints", prefix + "initial_constraints_jac", prefix};
+    return {prefix + "rhs",
+            prefix + "init",
+            prefix + "jac",
+            prefix + "invariants",
+            prefix + "invariants_jac",
+            prefix + "initial_constraints",
+            prefix + "initial_constraints_jac",
+            prefix,
+            prefix + "zc",
+            prefix + "event"};
   }
 };
 

@@ -175,6 +175,8 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
       !lookup(symbols.invariants, result->invariants) ||
       !lookup(symbols.initialConstraints, result->initialConstraints))
     return nullptr;
+  if (!model.discretes.empty() && (!lookup(symbols.zc, result->zc) || !lookup(symbols.event, result->event)))
+    return nullptr;
   if (options.timePhase) {
     options.timePhase("optimize", *optimizeSeconds);
     options.timePhase("jit", seconds(start) - *optimizeSeconds);

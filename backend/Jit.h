@@ -28,6 +28,8 @@ public:
   eqc_model_init_fn init = nullptr;
   eqc_model_inv_fn invariants = nullptr;
   eqc_model_inv_fn initialConstraints = nullptr; ///< invariants, then the initial equations
+  eqc_model_zc_fn zc = nullptr;        ///< models with events: the event indicators
+  eqc_model_event_fn event = nullptr;  ///< models with events: the discrete update
   /// The ODE Jacobian's values in the order of jacobianPattern(), compiled on first use (most
   /// runs never need it); nullptr on failure.
   eqc_model_jac_fn jacobian();

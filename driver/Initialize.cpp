@@ -2,6 +2,9 @@
 // projection onto the hidden constraints of an index-reduced model, then the algebraic variables.
 #include "driver/Initialize.h"
 
+#include "driver/Events.h"
+#include "middle/Function.h"
+
 #include "driver/RunState.h"
 #include "middle/ExprOps.h"
 
@@ -31,6 +34,11 @@ bool evaluateParameters(const FlatSystem &flat, const OdeModel &model,
     if (found < 0) {
       err << "eqc: error: -p " << name << "=" << text << ": '" << name << "' is not a parameter of model '"
           << flat.modelName << "'\n";
+      return false;
+    }
+    if (flat.vars[found].structural) {
+      err << "eqc: error: -p " << name << "=" << text << ": '" << name
+          << "' fixes the model's structure (array sizes, loop ranges or which equations exist); change it in the model\n";
       return false;
     }
     double v;
@@ -90,6 +98,15 @@ void reportModelCode(Compilation &c, const CausalSystem &cs, const EquationSyste
                     "after index reduction a singular block means that, at this point and for these "
                     "parameter values, the model needs more differentiations than its generic "
                     "structure (e.g. the coefficient of a highest derivative vanishes)");
+  } else if (code >= EQC_MODEL_FUNCTION_FAILURE_BASE) {
+    int fn = (code - EQC_MODEL_FUNCTION_FAILURE_BASE) / 4, reason = (code - EQC_MODEL_FUNCTION_FAILURE_BASE) % 4;
+    if (fn < static_cast<int>(c.flat->ctx->numFunctions())) {
+      const Function &f = c.flat->ctx->function(fn);
+      c.diags->error(f.loc, at + "function '" + f.name + "' failed: " +
+                                (reason == 1 ? "an index is out of bounds" : "an assertion failed"));
+    } else {
+      c.diags->error(SourceRange{}, at + "a function of the model failed (code " + std::to_string(code) + ")");
+    }
   } else
     c.diags->error(SourceRange{}, at + "the model function failed with code " + std::to_string(code));
 }
@@ -106,6 +123,7 @@ ExitCode consistentInitialPoint(Compilation &c, const std::vector<std::pair<std:
   ip.p.clear();
   for (int v : model.params)
     ip.p.push_back(values[v]);
+  fillDiscreteStart(flat, model, ip.p);
   std::vector<double> &x = ip.x, &dx = ip.dx;
   x.assign(model.states.size(), 0.0);
   dx.assign(model.states.size(), 0.0);

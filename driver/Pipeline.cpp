@@ -3,8 +3,12 @@
 
 #include "frontend/Parser.h"
 #include "frontend/Flatten.h"
+#include "middle/Events.h"
 
+#include <algorithm>
 #include <chrono>
+#include <dirent.h>
+#include <sys/stat.h>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -28,6 +32,36 @@ bool readFile(const std::string &path, std::string &text) {
   if (in.bad())
     return false;
   text = ss.str();
+  return true;
+}
+
+/// The files of `--lib` arguments: a file as given, a directory's *.eq files in name order.
+bool libraryFiles(const std::vector<std::string> &libs, std::vector<std::string> &files, std::ostream &err) {
+  for (const std::string &lib : libs) {
+    struct stat st;
+    if (stat(lib.c_str(), &st) != 0) {
+      err << "eqc: error: cannot read library '" << lib << "'\n";
+      return false;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+      files.push_back(lib);
+      continue;
+    }
+    DIR *dir = opendir(lib.c_str());
+    if (!dir) {
+      err << "eqc: error: cannot read library directory '" << lib << "'\n";
+      return false;
+    }
+    std::vector<std::string> found;
+    while (dirent *entry = readdir(dir)) {
+      std::string name = entry->d_name;
+      if (name.size() > 3 && name.compare(name.size() - 3, 3, ".eq") == 0)
+        found.push_back(lib + "/" + name);
+    }
+    closedir(dir);
+    std::sort(found.begin(), found.end());
+    files.insert(files.end(), found.begin(), found.end());
+  }
   return true;
 }
 
@@ -56,17 +90,40 @@ ExitCode runPipeline(const std::string &path, const PipelineOptions &options, Co
   }
   uint32_t buffer = c.sources.addBuffer(path, std::move(text));
   auto dumping = [&](const char *pass) { return options.dumpAfter == pass; };
+  std::vector<uint32_t> buffers{buffer};
+  std::vector<std::string> libs;
+  if (!libraryFiles(options.libraries, libs, err))
+    return ExitInput;
+  for (const std::string &lib : libs) {
+    std::string libText;
+    if (!readFile(lib, libText)) {
+      err << "eqc: error: cannot read library '" << lib << "'\n";
+      return ExitInput;
+    }
+    buffers.push_back(c.sources.addBuffer(lib, std::move(libText)));
+  }
 
-  std::optional<ast::File> file;
+  std::vector<ast::File> files;
   {
     PassTimer t(c, "parse");
-    file = parseBuffer(c.sources, buffer, diags);
+    bool ok = true;
+    for (uint32_t b : buffers) {
+      std::optional<ast::File> file = parseBuffer(c.sources, b, diags);
+      ok = ok && file;
+      if (file)
+        files.push_back(std::move(*file));
+    }
+    if (!ok)
+      return ExitModel;
   }
-  if (!file)
-    return ExitModel;
   {
     PassTimer t(c, "flatten");
-    c.flat = flattenModel(*file, options.modelName, diags);
+    std::vector<const ast::File *> all;
+    for (const ast::File &f : files)
+      all.push_back(&f);
+    c.flat = flattenModel(all, options.modelName, diags);
+    if (c.flat)
+      extractConditions(*c.flat);
   }
   if (!c.flat)
     return ExitModel;

@@ -20,6 +20,9 @@ namespace eqc {
 
 struct PipelineOptions {
   std::string modelName;  ///< which model of the file (default: the last)
+  /// Library files, or directories whose *.eq files are read (`--lib`): their classes are visible
+  /// to the model.
+  std::vector<std::string> libraries;
   std::string dumpAfter;  ///< pass whose output is printed to stdout
   bool timePasses = false;
   bool jit = true;        ///< stop after the middle end when false (`eqc check`)

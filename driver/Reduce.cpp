@@ -426,7 +426,7 @@ std::vector<double> parameterValues(const FlatSystem &flat) {
     if (!flat.vars[v].binding)
       return;
     for (int dep : collectVars(flat.vars[v].binding))
-      if (flat.vars[dep].role == VarRole::Parameter)
+      if (flat.vars[dep].isKnown())
         value(dep);
     values[v] = evaluate(flat.vars[v].binding, values);
   };
@@ -436,7 +436,6 @@ std::vector<double> parameterValues(const FlatSystem &flat) {
   return values;
 }
 
-std::string equationLabel(const Equation &eq) { return "equation " + std::to_string(eq.number); }
 
 class Report {
 public:
@@ -505,7 +504,7 @@ private:
     std::vector<Formula> eqs;
     for (const Equation &eq : flat_.equations) {
       Formula f;
-      f.label = equationLabel(eq) + (eq.loc.valid() ? " (line " + std::to_string(eq.loc.line) + ")" : "");
+      f.label = flat_.equationLabel(eq) + (eq.loc.valid() ? " (line " + std::to_string(eq.loc.line) + ")" : "");
       f.lhs = eq.lhs;
       f.rhs = eq.rhs;
       eqs.push_back(f);
@@ -544,7 +543,7 @@ private:
       std::vector<std::string> row(s.variables.size() + 2, tex ? "$-$" : "- ");
       if (md)
         std::fill(row.begin(), row.end(), "-");
-      row.front() = equationLabel(flat_.equations[i]);
+      row.front() = flat_.equationLabel(flat_.equations[i]);
       std::string entries;
       for (auto [j, sigma] : s.sigma[i]) {
         bool onTransversal = s.transversal[i] == j;
@@ -556,7 +555,7 @@ private:
       }
       row.back() = std::to_string(s.c[i]);
       body.push_back(row);
-      sparse.push_back(equationLabel(flat_.equations[i]) + " (c = " + std::to_string(s.c[i]) + "): " + entries);
+      sparse.push_back(flat_.equationLabel(flat_.equations[i]) + " (c = " + std::to_string(s.c[i]) + "): " + entries);
     }
     std::vector<std::string> footer{tex ? "$d_j$" : "d"};
     std::string dList;
@@ -600,7 +599,7 @@ private:
     std::string perEquation;
     for (size_t i = 0; i < flat_.equations.size(); ++i)
       perEquation += r_.t(i ? ", " : "") +
-                     r_.keep(equationLabel(flat_.equations[i]) + ": " + std::to_string(p.differentiations[i]));
+                     r_.keep(flat_.equationLabel(flat_.equations[i]) + ": " + std::to_string(p.differentiations[i]));
     r_.para(r_.t(plural(static_cast<size_t>(p.iterations), "failed augmenting path") + ", " +
                  plural(static_cast<size_t>(total), "differentiation") + ". Differentiations per equation: ") +
             perEquation + r_.t("."));
@@ -609,7 +608,7 @@ private:
     std::string differences;
     for (size_t i = 0; i < flat_.equations.size(); ++i)
       if (p.differentiations[i] != c_.sigma->c[i])
-        differences += (differences.empty() ? "" : ", ") + equationLabel(flat_.equations[i]) + " (Pantelides " +
+        differences += (differences.empty() ? "" : ", ") + flat_.equationLabel(flat_.equations[i]) + " (Pantelides " +
                        std::to_string(p.differentiations[i]) + ", c = " + std::to_string(c_.sigma->c[i]) + ")";
     if (differences.empty())
       r_.para(r_.t("Pantelides and the Σ-method agree: every equation i is differentiated ") + r_.math("c_i", "c_i") +
@@ -794,7 +793,7 @@ private:
       if (order == 0)
         continue;
       std::vector<double> a = baumgarteCoefficients(order, eta, omega);
-      std::string base = equationLabel(flat_.equations[i]), sum;
+      std::string base = flat_.equationLabel(flat_.equations[i]), sum;
       for (int l = order; l >= 0; --l) {
         std::string term = derivativeLabel(base, l);
         std::string coefficient = a[l] == 1 ? "" : formatNumber(a[l]) + "*";

@@ -18,6 +18,7 @@ void gather(const OdeModel &m, const double *x, const double *dx, const double *
   for (size_t v = 0; v < m.slots.size(); ++v) {
     const Slot &s = m.slots[v];
     values[v] = s.storage == Storage::Param        ? p[s.index]
+                : s.storage == Storage::Discrete   ? p[m.discreteOffset() + s.index]
                 : s.storage == Storage::State      ? x[s.index]
                 : s.storage == Storage::Derivative ? dx[s.index]
                                                    : a[s.index];
@@ -198,6 +199,7 @@ int outputCallback(void *user, double t, const double *x) {
     double v = col.storage == Storage::State        ? x[col.index]
                : col.storage == Storage::Derivative ? s->scratchDx[col.index]
                : col.storage == Storage::Algebraic  ? s->a[col.index]
+               : col.storage == Storage::Discrete   ? s->p[s->discreteOffset + col.index]
                                                     : s->p[col.index];
     appendNumber(s->line, v);
     s->row.push_back(v);

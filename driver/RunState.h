@@ -17,6 +17,7 @@
 namespace eqc {
 
 struct DummyRun;
+struct EventRun;
 
 /// What the integrator's callbacks need.
 struct RunState {
@@ -33,6 +34,7 @@ struct RunState {
   std::FILE *file = nullptr;
   std::vector<int> columns;                 ///< variables written, after time
   const std::vector<Slot> *slots = nullptr; ///< where they live in the active mode
+  size_t discreteOffset = 0;                ///< where discrete variables start in p
   double skipOutputAt = NAN;                ///< a restarted segment does not repeat its first row
   std::string line;
   std::vector<double> row;
@@ -54,6 +56,8 @@ struct RunState {
   long projections = 0;
   // Dummy derivatives: the active state selection and its monitor.
   DummyRun *dummy = nullptr;
+  // Models with events: conditions, event iteration, the events so far.
+  EventRun *events = nullptr;
 };
 
 /// One compiled state selection of the dummy-derivative method.

@@ -1,6 +1,7 @@
 // The simulation driver: wires the JIT-compiled functions to the runtime's integrators.
 #include "driver/Simulate.h"
 
+#include "driver/Events.h"
 #include "driver/Initialize.h"
 #include "driver/Invariants.h"
 #include "driver/Interrupt.h"
@@ -89,23 +90,34 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
   s.slots = &model.slots;
   std::vector<std::string> header{"time"};
   if (opt.vars.empty()) {
+    // The declared unknowns and discrete variables (not eqc's conditions).
     for (size_t i = 0; i < flat.vars.size(); ++i)
-      if (flat.vars[i].role == VarRole::Unknown) {
+      if (flat.vars[i].role == VarRole::Unknown || (flat.vars[i].role == VarRole::Discrete && !flat.vars[i].generated)) {
         s.columns.push_back(static_cast<int>(i));
         header.push_back(flat.vars[i].name);
       }
   } else {
     for (const std::string &name : opt.vars) {
-      int found = -1;
+      std::vector<int> found;
       for (size_t i = 0; i < flat.vars.size(); ++i)
         if (flat.varName(static_cast<int>(i)) == name)
-          found = static_cast<int>(i);
-      if (found < 0) {
+          found.push_back(static_cast<int>(i));
+      // An array or a component: every variable under that name (`x` is x[1], x[2], ...).
+      if (found.empty())
+        for (size_t i = 0; i < flat.vars.size(); ++i) {
+          const std::string &v = flat.vars[i].name;
+          if (flat.vars[i].role != VarRole::Parameter && v.size() > name.size() && v.compare(0, name.size(), name) == 0 &&
+              (v[name.size()] == '[' || v[name.size()] == '.'))
+            found.push_back(static_cast<int>(i));
+        }
+      if (found.empty()) {
         err << "eqc: error: --vars: model '" << flat.modelName << "' has no variable '" << name << "'\n";
         return ExitUsage;
       }
-      s.columns.push_back(found);
-      header.push_back(name);
+      for (int v : found) {
+        s.columns.push_back(v);
+        header.push_back(flat.vars[v].name);
+      }
     }
   }
 
@@ -120,6 +132,28 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
   s.scratchDx.assign(model.states.size(), 0.0);
   s.projector = projector.get();
   std::vector<double> x = ip.x, dx = ip.dx;
+  // Models with events: the discrete variables at the start (when initial() fires here).
+  EventRun events;
+  const bool hasEvents = model.pSize() > model.params.size();
+  if (hasEvents) {
+    setupEvents(events, flat, model, s);
+    s.events = &events;
+    int code = eventIteration(events, o.t_start, x.data(), nullptr, true);
+    if (code == 0 && !projector)
+      code = c.jit->init(o.t_start, x.data(), dx.data(), s.a.data(), s.p.data());
+    if (code != 0 && code != EQC_EVENT_TERMINATE) {
+      if (code == kEventIterationCode) {
+        std::string names;
+        for (int v : events.unsettled)
+          names += (names.empty() ? "" : ", ") + flat.vars[v].name;
+        c.diags->error(flat.loc, "at time " + brief(o.t_start) + ": the event iteration of the initialization does not "
+                                 "settle after 100 iterations (" + names + " keep changing)");
+      } else {
+        reportModelCode(c, model.ode, model.simulation, code, o.t_start);
+      }
+      return ExitSimulation;
+    }
+  }
   double initSeconds = std::chrono::duration<double>(Clock::now() - t0).count();
   const std::vector<double> initialStates = x;
 
@@ -186,6 +220,11 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
                           : !ex.reduction.empty() ? ex.reduction
                           : !ex.stabilize.empty() ? "invariants"
                                                   : "dummy";
+  if (projector && reduction == "dummy" && hasEvents) {
+    c.diags->error(flat.loc, "models with events are simulated with --reduction invariants when their index is "
+                             "reduced (dummy derivatives do not handle events yet)");
+    return ExitUsage;
+  }
   if (projector && reduction == "dummy") {
     // Dummy derivatives with dynamic state selection (driver/StateSelection.cpp).
     dummy.c = &c;
@@ -198,8 +237,16 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
   } else {
     bool project = projector && model.stabilization == Stabilization::Projection;
     eqc_jacobian jacobian = modelJacobian(s);
-    status = eqc_integrate_jac(static_cast<int>(x.size()), rhsCallback, &s, &jacobian, x.data(), &o, outputCallback,
-                               &s, project ? projectionHook : nullptr, &s, &stats);
+    eqc_events ev{};
+    if (hasEvents) {
+      ev.nz = static_cast<int>(events.indicatorDiscrete.size());
+      ev.zc = eventIndicators;
+      ev.handle = eventHandler;
+      ev.user = &events;
+      ev.conditions = events.conditions.data();
+    }
+    status = eqc_integrate_events(static_cast<int>(x.size()), rhsCallback, &s, &jacobian, x.data(), &o,
+                                  outputCallback, &s, project ? projectionHook : nullptr, &s, &ev, &stats);
   }
   finishProgress(s);
   double integrateSeconds = std::chrono::duration<double>(Clock::now() - t0).count();
@@ -244,6 +291,15 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
           << (s.worstInvariantIndex >= 0 ? " (" + model.invariants.labels[s.worstInvariantIndex] + ")" : "")
           << "\n";
     }
+    if (hasEvents) {
+      err << "events: " << stats.events << " state events, " << events.iterations << " event iterations\n";
+      for (size_t k = 0; k < events.log.size() && k < 20; ++k)
+        err << "  event at time " << brief(events.log[k].t, 12) << ": " << describeEvent(events, events.log[k]) << "\n";
+      if (events.log.size() > 20)
+        err << "  ... (" << events.log.size() - 20 << " more)\n";
+      if (events.terminated)
+        err << "terminated at time " << brief(events.terminateTime) << "\n";
+    }
     err << "consistent initial values:";
     for (size_t i = 0; i < model.states.size() && i < 50 && i < initialStates.size(); ++i)
       err << " " << flat.vars[model.states[i]].name << " = " << brief(initialStates[i]);
@@ -280,7 +336,30 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
     }
     return static_cast<ExitCode>(128 + signal);
   }
-  if (status == EQC_ERR_RHS) {
+  if (status == EQC_ERR_RHS && stats.rhs_code == kEventIterationCode) {
+    std::string names;
+    for (int v : events.unsettled)
+      names += (names.empty() ? "" : ", ") + flat.vars[v].name;
+    c.diags->error(flat.loc, "at time " + brief(stats.t_reached, 12) +
+                                 ": the event iteration does not settle after 100 iterations (" + names +
+                                 " keep changing)");
+  } else if (status == EQC_ERR_CHATTERING) {
+    std::string cause = "an event";
+    SourceRange where = flat.loc;
+    if (stats.event_indicator >= 0 && stats.event_indicator < static_cast<int>(events.indicatorDiscrete.size())) {
+      int v = model.discretes[events.indicatorDiscrete[stats.event_indicator]];
+      cause = "'" + flat.vars[v].name + "'";
+      where = flat.vars[v].loc;
+    }
+    c.diags->error(where, "at time " + brief(stats.t_event, 12) + ": chattering: " + cause +
+                              " changes again and again, more than 100 events within " +
+                              brief(1e-8 * (o.t_end - o.t_start), 3) + " s (the events accumulate here, e.g. a ball "
+                              "coming to rest; change the model so that it settles)");
+  } else if (status == EQC_ERR_NONFINITE && stats.event_indicator >= 0 && stats.failed_component < 0 &&
+             stats.event_indicator < static_cast<int>(events.indicatorDiscrete.size())) {
+    int v = model.discretes[events.indicatorDiscrete[stats.event_indicator]];
+    c.diags->error(flat.vars[v].loc, at + "the condition '" + flat.vars[v].name + "' became NaN or infinite");
+  } else if (status == EQC_ERR_RHS) {
     reportModelCode(c, active->ode, active->simulation, stats.rhs_code, stats.t_reached);
   } else if (status == EQC_ERR_NONFINITE && stats.failed_component >= 0) {
     int v = active->states[stats.failed_component];

@@ -34,7 +34,10 @@ commands:
 Run 'eqc help simulate' for the options of a command.
 )";
 
-const char *kCommonHelp = R"(  --model NAME         the model to use when the file has several (default: the last)
+const char *kCommonHelp = R"(  --model NAME         the model to use when the file has several (default: the last);
+                       dotted for a model in a package (Lib.Examples.RLC)
+  --lib PATH           a library: a file, or a directory whose *.eq files are read;
+                       its classes can be used by the model (repeatable)
   --dump-after=PASS    print the result of a pass: flatten, reduce, causalize, codegen, optimize
   --time-passes        print the time of each pass to stderr
   -h, --help           this help
@@ -214,6 +217,10 @@ int parseArgs(int argc, char **argv, Args &args) {
       if (!next(v))
         break;
       args.pipeline.modelName = v;
+    } else if (a == "--lib") {
+      if (!next(v))
+        break;
+      args.pipeline.libraries.push_back(v);
     } else if (a == "--dump-after") {
       if (!next(v))
         break;

@@ -9,77 +9,190 @@
 
 namespace eqc::ast {
 
-enum class ExprKind { Number, Bool, String, Name, Call, Unary, Binary, If };
+enum class ExprKind {
+  Number,
+  Bool,
+  String,
+  Name,    ///< a component reference `a.b[i].c`: `ref`
+  Call,    ///< `f(args)`, `f(e for i in r)`: `text` is the dotted name, `args`, `argNames`, `iterators`
+  Unary,
+  Binary,
+  If,      ///< args: cond1, then1, cond2, then2, ..., else
+  Range,   ///< args: start, stop or start, step, stop
+  Array,   ///< `{a, b, c}`, or `{e for i in r}` (one arg and `iterators`)
+  Matrix,  ///< `[a, b; c, d]`: args are the rows, each an Array
+  Tuple,   ///< `(a, , c)`: output list; omitted entries are null
+  End,     ///< `end` inside a subscript
+  Initial, ///< `initial()`
+};
 
-enum class BinaryOp { Add, Sub, Mul, Div, Pow, Lt, Le, Gt, Ge, Eq, Ne, And, Or };
+enum class BinaryOp {
+  Add, Sub, Mul, Div, Pow,
+  ElemAdd, ElemSub, ElemMul, ElemDiv, ElemPow,
+  Lt, Le, Gt, Ge, Eq, Ne, And, Or
+};
 enum class UnaryOp { Neg, Plus, Not };
 
-/// An expression as written; `args` holds operands, call arguments or if-branches
-/// (cond1, then1, cond2, then2, ..., else).
+struct Expr;
+using ExprPtr = std::unique_ptr<Expr>;
+
+/// One subscript: `:` (the whole dimension) or an expression.
+struct Subscript {
+  ExprPtr expr; ///< null for `:`
+  SourceRange range;
+};
+
+/// One part of a component reference: `name[subscripts]`.
+struct RefPart {
+  std::string name;
+  SourceRange range;
+  std::vector<Subscript> subscripts;
+};
+
+/// `for i in range` (range null: implicit, deduced from the subscripts that use i).
+struct ForIndex {
+  std::string name;
+  SourceRange range;
+  ExprPtr in;
+};
+
+/// An expression as written.
 struct Expr {
   ExprKind kind;
   SourceRange range;
-  double number = 0;  ///< Number
-  bool boolean = false; ///< Bool
-  std::string text;   ///< Name (dotted), Call (function name), String (unquoted)
-  SourceRange nameRange; ///< Call: the function name
+  double number = 0;      ///< Number
+  bool integer = false;   ///< Number: written without a point or exponent (an Integer literal)
+  bool boolean = false;   ///< Bool
+  std::string text;       ///< Name: the dotted name without subscripts; Call: the function name; String
+  std::vector<RefPart> ref; ///< Name
+  SourceRange nameRange;  ///< Call: the function name
   BinaryOp binary = BinaryOp::Add;
   UnaryOp unary = UnaryOp::Neg;
-  std::vector<std::unique_ptr<Expr>> args;
+  std::vector<ExprPtr> args;
+  std::vector<std::string> argNames; ///< Call: per argument, "" or the name of a named argument
+  std::vector<ForIndex> iterators;   ///< Call (reduction) and Array (comprehension)
 };
 
-using ExprPtr = std::unique_ptr<Expr>;
-
-/// `name(args) = value` in a modification, e.g. `start = 1` or `experiment(StopTime = 10)`.
+/// `name(args) = value` in a modification, e.g. `start = 1`, `experiment(StopTime = 10)` or
+/// `each M = 1`.
 struct Modifier {
-  std::string name;
+  std::string name; ///< possibly dotted: `joint.phi.start`
   SourceRange range;
+  bool each = false;
+  bool final = false;
   std::vector<Modifier> args;
   ExprPtr value;
 };
 
-/// One declared name with its modifiers, binding and description.
+/// One declared name with its array dimensions, modifiers, binding and description.
 struct Component {
   std::string name;
   SourceRange range;
+  std::vector<Subscript> dims;
   std::vector<Modifier> modifiers;
   ExprPtr binding;
   std::string description;
 };
 
-enum class Prefix { None, Parameter, Constant };
+enum class Prefix { None, Parameter, Constant, Discrete };
+enum class Causality { None, Input, Output };
 
-/// `parameter Real a = 1, b(start = 2) "desc";`
+/// `parameter Real a = 1, b[3](start = 2) "desc";`
 struct Declaration {
   Prefix prefix = Prefix::None;
+  bool flow = false;
+  bool isProtected = false;
+  Causality causality = Causality::None;
   std::string typeName;
   SourceRange typeRange;
+  std::vector<Subscript> typeDims; ///< `Real[3] x`
   std::vector<Component> components;
 };
 
-/// `lhs = rhs;` in an equation or initial equation section.
-struct Equation {
-  ExprPtr lhs, rhs;
+/// `extends Base(k = 3);`
+struct Extends {
+  std::string base;
   SourceRange range;
-  std::string description;
+  std::vector<Modifier> modifiers;
 };
 
-/// A `model ... end Name;` definition.
-struct Model {
+/// `import A.B;`, `import A.*;` or `import X = A.B;`
+struct Import {
+  std::string path, alias;
+  bool wildcard = false;
+  SourceRange range;
+};
+
+enum class EquationKind { Simple, If, For, When, Connect, Call };
+
+/// An equation of an equation section.
+struct Equation {
+  EquationKind kind = EquationKind::Simple;
+  SourceRange range;
+  std::string description;
+  ExprPtr lhs, rhs;                         ///< Simple; Connect (both Names); Call (lhs is the Call)
+  std::vector<ForIndex> indices;            ///< For
+  std::vector<ExprPtr> conditions;          ///< If, When: one per branch but a final else
+  std::vector<std::vector<Equation>> branches; ///< If, When; For: the body is branches[0]
+};
+
+enum class StatementKind { Assign, TupleAssign, Call, If, For, While, Break, Return };
+
+/// A statement of an algorithm section.
+struct Statement {
+  StatementKind kind = StatementKind::Assign;
+  SourceRange range;
+  ExprPtr target;                           ///< Assign: a Name; TupleAssign: a Tuple
+  ExprPtr value;                            ///< Assign; TupleAssign and Call: the Call
+  std::vector<ForIndex> indices;            ///< For
+  std::vector<ExprPtr> conditions;          ///< If, While
+  std::vector<std::vector<Statement>> branches; ///< If (else last), For, While (branches[0])
+};
+
+enum class ClassKind { Model, Block, Connector, Function, Record, Package, Type };
+
+/// A class definition: `model … end Name;`, a connector, function, package, or a short class
+/// `type Voltage = Real(unit = "V");`.
+struct ClassDef {
+  ClassKind kind = ClassKind::Model;
   std::string name;
-  SourceRange range; ///< the model's name
+  SourceRange range; ///< the class's name
   std::string description;
   std::string endName;
   SourceRange endRange;
+  bool partial = false;
+  std::vector<Extends> extends;
+  std::vector<Import> imports;
   std::vector<Declaration> declarations;
+  std::vector<std::unique_ptr<ClassDef>> classes; ///< nested classes
   std::vector<Equation> equations;
   std::vector<Equation> initialEquations;
+  std::vector<Statement> algorithm;
+  SourceRange algorithmRange; ///< of the first algorithm section (models may not have one)
   std::vector<Modifier> annotation;
+  // A short class definition: `= prefixes base[dims](modifiers)`.
+  bool isShort = false;
+  Declaration shortBase; ///< prefixes, typeName and typeDims; no components
+  std::vector<Modifier> shortModifiers;
 };
 
 /// Everything in one source file.
 struct File {
-  std::vector<Model> models;
+  std::vector<std::unique_ptr<ClassDef>> classes;
 };
+
+/// Kind keyword of a class, for messages ("model", "connector", ...).
+inline const char *kindName(ClassKind k) {
+  switch (k) {
+  case ClassKind::Model: return "model";
+  case ClassKind::Block: return "block";
+  case ClassKind::Connector: return "connector";
+  case ClassKind::Function: return "function";
+  case ClassKind::Record: return "record";
+  case ClassKind::Package: return "package";
+  case ClassKind::Type: return "type";
+  }
+  return "class";
+}
 
 } // namespace eqc::ast

@@ -1,26 +1,17 @@
-// Name resolution, type checks and lowering of one model to scalar equations.
+// The flattener's driver: picks the model, instantiates it, lowers the equations of every
+// instance and the connection sets, classifies discrete variables and checks the balance.
 #include "frontend/Flatten.h"
 
+#include "frontend/FlattenImpl.h"
 #include "middle/ExprOps.h"
-#include "middle/TimeDerivative.h"
 
 #include <algorithm>
 #include <cmath>
 #include <functional>
-#include <unordered_map>
 
 namespace eqc {
-namespace {
+namespace frontend {
 
-enum class Context { Equation, Parameter, Start };
-
-/// A lowered expression: its node (nullptr after an error) and whether it is Boolean.
-struct Typed {
-  const Expr *expr = nullptr;
-  bool isBool = false;
-};
-
-/// Optimal-string-alignment distance: edits plus adjacent transpositions ("gian" → "gain" is 1).
 size_t editDistance(const std::string &a, const std::string &b) {
   std::vector<std::vector<size_t>> d(a.size() + 1, std::vector<size_t>(b.size() + 1));
   for (size_t i = 0; i <= a.size(); ++i)
@@ -36,648 +27,347 @@ size_t editDistance(const std::string &a, const std::string &b) {
   return d[a.size()][b.size()];
 }
 
-class Flattener {
-public:
-  Flattener(const ast::Model &model, Diagnostics &diags) : model_(model), diags_(diags) {
-    sys_.ctx = std::make_shared<ExprContext>();
-    sys_.modelName = model.name;
-    sys_.description = model.description;
-    sys_.loc = model.range;
-    differentiator_ = std::make_unique<Differentiator>(*sys_.ctx);
-  }
-
-  std::optional<FlatSystem> run() {
-    checkEndName();
-    declare();
-    lowerParameters();
-    lowerAttributes();
-    lowerEquations(model_.equations, sys_.equations, false);
-    lowerEquations(model_.initialEquations, sys_.initialEquations, true);
-    readAnnotation();
-    if (!diags_.hasErrors())
-      checkBalance();
-    if (diags_.hasErrors())
-      return std::nullopt;
-    return std::move(sys_);
-  }
-
-private:
-  ExprContext &ctx() { return *sys_.ctx; }
-
-  void checkEndName() {
-    if (model_.endName.empty()) {
-      diags_.error(model_.range, "model '" + model_.name + "' must end with 'end " + model_.name + ";'");
-    } else if (model_.endName != model_.name) {
-      diags_.error(model_.endRange, "'end " + model_.endName + "' does not match model name '" +
-                                        model_.name + "'");
-      diags_.note(model_.range, "model '" + model_.name + "' starts here");
+std::string closest(const std::string &name, const std::vector<std::string> &candidates) {
+  std::string best;
+  size_t bestDist = std::max<size_t>(1, name.size() / 3) + 1;
+  for (const std::string &n : candidates) {
+    if (n == name || n.size() > name.size() + bestDist || name.size() > n.size() + bestDist)
+      continue;
+    size_t d = editDistance(n, name);
+    if (d < bestDist) {
+      bestDist = d;
+      best = n;
     }
   }
+  return best;
+}
 
-  struct Symbol {
-    enum Kind { Var, Constant } kind;
-    int var = -1;                            ///< Var: index in sys_.vars
-    const ast::Component *component = nullptr;
-    const ast::Declaration *decl = nullptr;
-    enum State { Unvisited, Visiting, Done } state = Unvisited; ///< Constant evaluation
-    const Expr *value = nullptr;             ///< Constant: folded value
-  };
+Flattener::Flattener(const std::vector<const ast::File *> &files, Diagnostics &diags) : diags_(diags), files_(files) {
+  sys_.ctx = std::make_shared<ExprContext>();
+  differentiator_ = std::make_unique<Differentiator>(*sys_.ctx);
+}
 
-  void declare() {
-    for (const ast::Declaration &d : model_.declarations) {
-      ValueType type;
-      if (d.typeName == "Real")
-        type = ValueType::Real;
-      else if (d.typeName == "Integer")
-        type = ValueType::Integer;
-      else if (d.typeName == "Boolean")
-        type = ValueType::Boolean;
-      else {
-        diags_.error(d.typeRange, "unknown type '" + d.typeName + "' (known types: Real, Integer, Boolean)");
-        continue;
-      }
-      if (d.prefix == ast::Prefix::None && type != ValueType::Real) {
-        diags_.error(d.typeRange, "time-varying " + d.typeName +
-                                      " variables are not supported yet; declare it 'parameter' or use Real");
-        continue;
-      }
-      for (const ast::Component &c : d.components) {
-        if (c.name == "time") {
-          diags_.error(c.range, "'time' is a reserved name and cannot be declared");
-          continue;
-        }
-        auto prev = symbols_.find(c.name);
-        if (prev != symbols_.end()) {
-          diags_.error(c.range, "duplicate declaration of '" + c.name + "'");
-          diags_.note(prev->second.component->range, "previous declaration of '" + c.name + "' is here");
-          continue;
-        }
-        Symbol sym;
-        sym.component = &c;
-        sym.decl = &d;
-        if (d.prefix == ast::Prefix::Constant) {
-          sym.kind = Symbol::Constant;
-        } else {
-          sym.kind = Symbol::Var;
-          Variable v;
-          v.name = c.name;
-          v.role = d.prefix == ast::Prefix::Parameter ? VarRole::Parameter : VarRole::Unknown;
-          v.type = type;
-          v.loc = c.range;
-          v.description = c.description;
-          sym.var = static_cast<int>(sys_.vars.size());
-          sys_.vars.push_back(std::move(v));
-        }
-        symbols_.emplace(c.name, sym);
-        order_.push_back(c.name);
-      }
+namespace {
+
+void checkEndNames(const ast::ClassDef &def, Diagnostics &diags) {
+  if (!def.isShort) {
+    const std::string kind = ast::kindName(def.kind);
+    if (def.endName.empty()) {
+      diags.error(def.range, kind + " '" + def.name + "' must end with 'end " + def.name + ";'");
+    } else if (def.endName != def.name) {
+      diags.error(def.endRange, "'end " + def.endName + "' does not match " + kind + " name '" + def.name + "'");
+      diags.note(def.range, kind + " '" + def.name + "' starts here");
     }
   }
-
-  const ast::Modifier *findModifier(const ast::Component &c, const char *name) {
-    for (const ast::Modifier &m : c.modifiers)
-      if (m.name == name)
-        return &m;
-    return nullptr;
-  }
-
-  /// Constants fold to numbers; detects cycles among them.
-  const Expr *constantValue(Symbol &sym, SourceRange use) {
-    if (sym.state == Symbol::Done)
-      return sym.value;
-    if (sym.state == Symbol::Visiting) {
-      diags_.error(use, "constant '" + sym.component->name + "' is defined in terms of itself");
-      return nullptr;
-    }
-    sym.state = Symbol::Visiting;
-    const ast::Expr *def = sym.component->binding.get();
-    if (!def) {
-      diags_.error(sym.component->range, "constant '" + sym.component->name + "' has no value");
-    } else {
-      Typed t = lower(*def, Context::Parameter);
-      if (t.expr && !t.expr->isConst() && t.expr->kind() != ExprKind::BoolConst) {
-        diags_.error(def->range, "the value of constant '" + sym.component->name +
-                                     "' must be computable at compile time (only literals and constants)");
-        t.expr = nullptr;
-      }
-      sym.value = t.expr;
-    }
-    sym.state = Symbol::Done;
-    return sym.value;
-  }
-
-  void lowerParameters() {
-    for (const std::string &name : order_) {
-      Symbol &sym = symbols_.at(name);
-      if (sym.kind == Symbol::Constant) {
-        constantValue(sym, sym.component->range);
-        continue;
-      }
-      Variable &v = sys_.vars[sym.var];
-      if (v.role != VarRole::Parameter)
-        continue;
-      const ast::Expr *def = sym.component->binding.get();
-      if (!def)
-        if (const ast::Modifier *start = findModifier(*sym.component, "start"))
-          def = start->value.get();
-      if (!def) {
-        diags_.error(sym.component->range, "parameter '" + name + "' has no value; write 'parameter " +
-                                               sym.decl->typeName + " " + name + " = ...;'");
-        v.binding = ctx().zero();
-        continue;
-      }
-      Typed t = lower(*def, Context::Parameter);
-      if (t.expr && t.isBool != (v.type == ValueType::Boolean)) {
-        diags_.error(def->range, std::string("parameter '") + name + "' is " + sym.decl->typeName +
-                                     " but its value is " + (t.isBool ? "Boolean" : "Real"));
-        t.expr = nullptr;
-      }
-      if (v.type == ValueType::Integer && t.expr && t.expr->isConst() &&
-          t.expr->value() != std::floor(t.expr->value()))
-        diags_.error(def->range, "Integer parameter '" + name + "' has a non-integer value");
-      sys_.vars[sym.var].binding = t.expr ? t.expr : ctx().zero();
-    }
-    checkParameterCycles();
-  }
-
-  void checkParameterCycles() {
-    // Depth-first search over parameter → parameters its binding uses (iterative).
-    std::vector<int> state(sys_.vars.size(), 0); // 0 new, 1 on stack, 2 done
-    for (size_t root = 0; root < sys_.vars.size(); ++root) {
-      if (sys_.vars[root].role != VarRole::Parameter || state[root])
-        continue;
-      std::vector<std::pair<int, std::vector<int>>> stack;
-      stack.push_back({static_cast<int>(root), collectVars(sys_.vars[root].binding)});
-      state[root] = 1;
-      while (!stack.empty()) {
-        auto &[v, pending] = stack.back();
-        if (pending.empty()) {
-          state[v] = 2;
-          stack.pop_back();
-          continue;
-        }
-        int w = pending.back();
-        pending.pop_back();
-        if (state[w] == 1) {
-          diags_.error(sys_.vars[v].loc, "parameter '" + sys_.vars[v].name + "' depends on itself through '" +
-                                             sys_.vars[w].name + "'");
-          return;
-        }
-        if (state[w] == 0) {
-          state[w] = 1;
-          stack.push_back({w, collectVars(sys_.vars[w].binding)});
-        }
-      }
-    }
-  }
-
-  const Expr *realAttribute(const ast::Modifier &m) {
-    if (!m.value) {
-      diags_.error(m.range, "attribute '" + m.name + "' needs a value");
-      return nullptr;
-    }
-    Typed t = lower(*m.value, Context::Start);
-    if (t.expr && t.isBool) {
-      diags_.error(m.value->range, "attribute '" + m.name + "' must be a Real expression");
-      return nullptr;
-    }
-    return t.expr;
-  }
-
-  void lowerAttributes() {
-    for (const std::string &name : order_) {
-      Symbol &sym = symbols_.at(name);
-      if (sym.kind != Symbol::Var)
-        continue;
-      Variable &v = sys_.vars[sym.var];
-      for (const ast::Modifier &m : sym.component->modifiers) {
-        if (m.name == "start") {
-          if (v.role == VarRole::Unknown) {
-            v.binding = realAttribute(m);
-            v.hasStart = v.binding != nullptr;
-          }
-        } else if (m.name == "fixed") {
-          Typed t = m.value ? lower(*m.value, Context::Start) : Typed{};
-          if (!t.expr || t.expr->kind() != ExprKind::BoolConst) {
-            diags_.error(m.value ? m.value->range : m.range, "attribute 'fixed' must be true or false");
-            continue;
-          }
-          v.fixed = t.expr->boolValue();
-        } else if (m.name == "nominal") {
-          v.nominal = realAttribute(m);
-        } else if (m.name == "min") {
-          v.min = realAttribute(m);
-        } else if (m.name == "max") {
-          v.max = realAttribute(m);
-        } else if (m.name == "unit" || m.name == "displayUnit" || m.name == "quantity") {
-          if (!m.value || m.value->kind != ast::ExprKind::String) {
-            diags_.error(m.range, "attribute '" + m.name + "' must be a string");
-            continue;
-          }
-          if (m.name == "unit")
-            v.unit = m.value->text;
-        } else if (m.name == "stateSelect") {
-          static const std::pair<const char *, StateSelect> kinds[] = {
-              {"StateSelect.never", StateSelect::Never}, {"StateSelect.avoid", StateSelect::Avoid},
-              {"StateSelect.default", StateSelect::Default}, {"StateSelect.prefer", StateSelect::Prefer},
-              {"StateSelect.always", StateSelect::Always}};
-          bool ok = false;
-          for (auto &[text, kind] : kinds)
-            if (m.value && m.value->kind == ast::ExprKind::Name && m.value->text == text) {
-              v.stateSelect = kind;
-              ok = true;
-            }
-          if (!ok)
-            diags_.error(m.value ? m.value->range : m.range,
-                         "stateSelect must be one of StateSelect.never, avoid, default, prefer, always");
-        } else {
-          diags_.error(m.range, "unknown attribute '" + m.name + "' (known: start, fixed, nominal, min, max, "
-                                "unit, displayUnit, quantity, stateSelect)");
-        }
-      }
-      // `Real x = expr;` is an equation of the model.
-      if (v.role == VarRole::Unknown && sym.component->binding)
-        declarationEquations_.push_back(sym.component);
-    }
-  }
-
-  void lowerEquations(const std::vector<ast::Equation> &in, std::vector<Equation> &out, bool initial) {
-    int number = 0;
-    for (const ast::Equation &eq : in) {
-      ++number;
-      if (!initial && eq.lhs->kind == ast::ExprKind::Name) {
-        auto it = symbols_.find(eq.lhs->text);
-        if (it != symbols_.end() && (it->second.kind == Symbol::Constant ||
-                                     sys_.vars[it->second.var].role == VarRole::Parameter)) {
-          const char *what = it->second.kind == Symbol::Constant ? "constant" : "parameter";
-          diags_.error(eq.lhs->range, std::string("cannot assign to ") + what + " '" + eq.lhs->text +
-                                          "' in an equation section; give it its value in the declaration");
-          diags_.note(it->second.component->range, std::string(what) + " '" + eq.lhs->text + "' is declared here");
-          continue;
-        }
-      }
-      addEquation(*eq.lhs, *eq.rhs, eq.range, number, out, initial);
-    }
-    if (!initial)
-      for (const ast::Component *c : declarationEquations_) {
-        ast::Expr lhs;
-        lhs.kind = ast::ExprKind::Name;
-        lhs.text = c->name;
-        lhs.range = c->range;
-        addEquation(lhs, *c->binding, c->range, ++number, out, false);
-      }
-  }
-
-  void addEquation(const ast::Expr &lhsAst, const ast::Expr &rhsAst, SourceRange range, int number,
-                   std::vector<Equation> &out, bool initial) {
-    Typed lhs = lower(lhsAst, Context::Equation);
-    Typed rhs = lower(rhsAst, Context::Equation);
-    if (!lhs.expr || !rhs.expr)
-      return;
-    if (lhs.isBool || rhs.isBool) {
-      diags_.error(lhs.isBool ? lhsAst.range : rhsAst.range,
-                   "equations between Boolean expressions are not supported; both sides must be Real");
-      return;
-    }
-    Equation eq{lhs.expr, rhs.expr, range, number};
-    bool hasUnknown = false;
-    for (int v : collectVars(sys_.residual(eq)))
-      hasUnknown = hasUnknown || sys_.vars[v].role != VarRole::Parameter;
-    if (!hasUnknown && !initial) {
-      diags_.error(range, "equation does not involve any unknown (only parameters, constants and time)");
-      return;
-    }
-    out.push_back(eq);
-  }
-
-  /// eqc's own settings of a model: how to reduce its index and stabilize its invariants.
-  void readEqcAnnotation(const ast::Modifier &m) {
-    Experiment &ex = sys_.experiment;
-    for (const ast::Modifier &a : m.args) {
-      if (a.name == "reduction" || a.name == "stabilize") {
-        static const char *reductions[] = {"dummy", "invariants"};
-        static const char *stabilizations[] = {"none", "projection", "baumgarte"};
-        bool isReduction = a.name == "reduction";
-        bool ok = a.value && a.value->kind == ast::ExprKind::String;
-        if (ok) {
-          ok = false;
-          for (const char *k : isReduction ? std::vector<const char *>(reductions, reductions + 2)
-                                           : std::vector<const char *>(stabilizations, stabilizations + 3))
-            ok = ok || a.value->text == k;
-        }
-        if (!ok) {
-          diags_.error(a.value ? a.value->range : a.range,
-                       isReduction ? "reduction must be \"dummy\" or \"invariants\""
-                                   : "stabilize must be \"none\", \"projection\" or \"baumgarte\"");
-          continue;
-        }
-        (isReduction ? ex.reduction : ex.stabilize) = a.value->text;
-      } else if (a.name == "eta" || a.name == "omega") {
-        Typed t = a.value ? lower(*a.value, Context::Start) : Typed{};
-        if (!t.expr || !t.expr->isConst() || !(t.expr->value() > 0)) {
-          diags_.error(a.value ? a.value->range : a.range, a.name + " must be a positive number");
-          continue;
-        }
-        (a.name == "eta" ? ex.eta : ex.omega) = t.expr->value();
-      } else {
-        diags_.warning(a.range, "unknown eqc setting '" + a.name + "' ignored (known: reduction, stabilize, eta, omega)");
-      }
-    }
-  }
-
-  void readAnnotation() {
-    for (const ast::Modifier &m : model_.annotation) {
-      if (m.name == "__eqc") {
-        readEqcAnnotation(m);
-        continue;
-      }
-      if (m.name != "experiment")
-        continue; // Unknown annotations are ignored, as in Modelica.
-      for (const ast::Modifier &a : m.args) {
-        double *slot = a.name == "StartTime"   ? &sys_.experiment.startTime
-                       : a.name == "StopTime"  ? &sys_.experiment.stopTime
-                       : a.name == "Tolerance" ? &sys_.experiment.tolerance
-                       : a.name == "Interval"  ? &sys_.experiment.interval
-                                               : nullptr;
-        if (!slot) {
-          diags_.warning(a.range, "unknown experiment setting '" + a.name +
-                                      "' ignored (known: StartTime, StopTime, Tolerance, Interval)");
-          continue;
-        }
-        Typed t = a.value ? lower(*a.value, Context::Start) : Typed{};
-        if (!t.expr || !t.expr->isConst()) {
-          diags_.error(a.value ? a.value->range : a.range, "experiment setting '" + a.name + "' must be a number");
-          continue;
-        }
-        *slot = t.expr->value();
-        if (slot == &sys_.experiment.startTime)
-          sys_.experiment.hasStartTime = true;
-        else if (*slot <= 0 || !std::isfinite(*slot))
-          diags_.error(a.value->range, "experiment setting '" + a.name + "' must be positive");
-      }
-    }
-  }
-
-  void checkBalance() {
-    std::vector<std::string> unknowns;
-    for (const Variable &v : sys_.vars)
-      if (v.role == VarRole::Unknown)
-        unknowns.push_back(v.name);
-    size_t neq = sys_.equations.size();
-    if (neq == unknowns.size())
-      return;
-    diags_.error(model_.range, "model '" + model_.name + "' has " + plural(neq, "equation") + " but " +
-                                   plural(unknowns.size(), "unknown") + " (" +
-                                   (neq > unknowns.size() ? "too many equations" : "too few equations") + ")");
-    std::string list;
-    for (size_t i = 0; i < unknowns.size() && i < 20; ++i)
-      list += (i ? ", " : "") + unknowns[i];
-    if (unknowns.size() > 20)
-      list += ", ...";
-    if (!unknowns.empty())
-      diags_.note(SourceRange{}, "the unknowns are: " + list);
-  }
-
-  // ---- expressions ----
-
-  Typed fail() { return Typed{}; }
-
-  Typed real(const ast::Expr &e, Context cx) {
-    Typed t = lower(e, cx);
-    if (t.expr && t.isBool) {
-      diags_.error(e.range, "expected a Real expression, found a Boolean one");
-      return fail();
-    }
-    return t;
-  }
-
-  Typed boolean(const ast::Expr &e, Context cx) {
-    Typed t = lower(e, cx);
-    if (t.expr && !t.isBool) {
-      diags_.error(e.range, "expected a Boolean expression (a condition), found a Real one");
-      return fail();
-    }
-    return t;
-  }
-
-  Typed name(const ast::Expr &e, Context cx) {
-    if (e.text == "time") {
-      if (cx != Context::Equation) {
-        diags_.error(e.range, "'time' cannot be used in a parameter value or attribute");
-        return fail();
-      }
-      return {ctx().time(), false};
-    }
-    auto it = symbols_.find(e.text);
-    if (it == symbols_.end()) {
-      std::string best;
-      size_t bestDist = std::max<size_t>(1, e.text.size() / 3) + 1;
-      for (const std::string &n : order_) {
-        if (n.size() > e.text.size() + bestDist || e.text.size() > n.size() + bestDist)
-          continue;
-        size_t d = editDistance(n, e.text);
-        if (d < bestDist) {
-          bestDist = d;
-          best = n;
-        }
-      }
-      diags_.error(e.range, "undefined name '" + e.text + "'" + (best.empty() ? "" : "; did you mean '" + best + "'?"));
-      return fail();
-    }
-    Symbol &sym = it->second;
-    if (sym.kind == Symbol::Constant) {
-      const Expr *v = constantValue(sym, e.range);
-      return v ? Typed{v, v->isBool()} : fail();
-    }
-    const Variable &v = sys_.vars[sym.var];
-    if (v.role == VarRole::Unknown && cx != Context::Equation) {
-      diags_.error(e.range, "'" + e.text + "' is a time-varying variable and cannot be used in " +
-                                (cx == Context::Parameter ? "a parameter value" : "an attribute"));
-      return fail();
-    }
-    bool isBool = v.type == ValueType::Boolean;
-    return {ctx().var(sym.var, isBool), isBool};
-  }
-
-  /// der(v) of a variable is the variable der(v); der(expr) is expanded by the chain rule, so
-  /// der(x*y) = der(x)*y + x*der(y) and der(der(x)) is a second derivative.
-  Typed der(const ast::Expr &e, Context cx) {
-    if (cx != Context::Equation) {
-      diags_.error(e.range, "der() can only be used in equations");
-      return fail();
-    }
-    const ast::Expr &arg = *e.args[0];
-    Typed t = lower(arg, cx);
-    if (!t.expr)
-      return fail();
-    if (t.isBool) {
-      diags_.error(arg.range, "der() of a Boolean expression is not defined");
-      return fail();
-    }
-    if (t.expr->kind() == ExprKind::Var && sys_.vars[t.expr->var()].role != VarRole::Parameter)
-      return {ctx().var(sys_.derivativeVar(t.expr->var())), false};
-    for (const Expr *node : nonDifferentiable(t.expr)) {
-      diags_.error(arg.range, "der() of an expression containing '" + std::string(builtinInfo(node->builtin()).name) +
-                                  "(...)' is not supported: it is not differentiable where it jumps");
-      return fail();
-    }
-    return {timeDerivative(sys_, *differentiator_, t.expr), false};
-  }
-
-  /// Nodes whose derivative would hide a discontinuity (sign, floor, ceil, mod, relations).
-  static std::vector<const Expr *> nonDifferentiable(const Expr *e) {
-    std::vector<const Expr *> found, stack{e};
-    while (!stack.empty() && found.empty()) {
-      const Expr *n = stack.back();
-      stack.pop_back();
-      if (n->kind() == ExprKind::Call && (n->builtin() == Builtin::Sign || n->builtin() == Builtin::Floor ||
-                                          n->builtin() == Builtin::Ceil || n->builtin() == Builtin::Mod))
-        found.push_back(n);
-      for (const Expr *op : n->ops())
-        stack.push_back(op);
-    }
-    return found;
-  }
-
-  Typed call(const ast::Expr &e, Context cx) {
-    if (e.text == "der") {
-      if (e.args.size() != 1) {
-        diags_.error(e.nameRange, "function 'der' takes 1 argument but " + std::to_string(e.args.size()) +
-                                      (e.args.size() == 1 ? " was" : " were") + " given");
-        return fail();
-      }
-      return der(e, cx);
-    }
-    Builtin fn;
-    if (!lookupBuiltin(e.text, fn)) {
-      diags_.error(e.nameRange, "unknown function '" + e.text + "'");
-      return fail();
-    }
-    int arity = builtinInfo(fn).arity;
-    if (static_cast<int>(e.args.size()) != arity) {
-      diags_.error(e.nameRange, "function '" + e.text + "' takes " + std::to_string(arity) + " argument" +
-                                    (arity == 1 ? "" : "s") + " but " + std::to_string(e.args.size()) +
-                                    (e.args.size() == 1 ? " was" : " were") + " given");
-      return fail();
-    }
-    std::vector<const Expr *> args;
-    bool ok = true;
-    for (const auto &a : e.args) {
-      Typed t = real(*a, cx);
-      ok = ok && t.expr;
-      args.push_back(t.expr);
-    }
-    if (!ok)
-      return fail();
-    return {ctx().call(fn, std::move(args)), false};
-  }
-
-  Typed lower(const ast::Expr &e, Context cx) {
-    using K = ast::ExprKind;
-    using B = ast::BinaryOp;
-    switch (e.kind) {
-    case K::Number:
-      return {ctx().constant(e.number), false};
-    case K::Bool:
-      return {ctx().boolean(e.boolean), true};
-    case K::String:
-      diags_.error(e.range, "a string is not allowed here");
-      return fail();
-    case K::Name:
-      return name(e, cx);
-    case K::Call:
-      return call(e, cx);
-    case K::Unary: {
-      if (e.unary == ast::UnaryOp::Not) {
-        Typed a = boolean(*e.args[0], cx);
-        return a.expr ? Typed{ctx().logicalNot(a.expr), true} : fail();
-      }
-      Typed a = real(*e.args[0], cx);
-      if (!a.expr)
-        return fail();
-      return {e.unary == ast::UnaryOp::Neg ? ctx().neg(a.expr) : a.expr, false};
-    }
-    case K::Binary: {
-      B op = e.binary;
-      if (op == B::And || op == B::Or) {
-        Typed a = boolean(*e.args[0], cx), b = boolean(*e.args[1], cx);
-        if (!a.expr || !b.expr)
-          return fail();
-        return {op == B::And ? ctx().logicalAnd(a.expr, b.expr) : ctx().logicalOr(a.expr, b.expr), true};
-      }
-      Typed a = real(*e.args[0], cx), b = real(*e.args[1], cx);
-      if (!a.expr || !b.expr)
-        return fail();
-      ExprContext &c = ctx();
-      switch (op) {
-      case B::Add: return {c.add(a.expr, b.expr), false};
-      case B::Sub: return {c.sub(a.expr, b.expr), false};
-      case B::Mul: return {c.mul(a.expr, b.expr), false};
-      case B::Div:
-        if (b.expr->isConst(0)) {
-          diags_.error(e.args[1]->range, "division by zero");
-          return fail();
-        }
-        return {c.div(a.expr, b.expr), false};
-      case B::Pow: return {c.pow(a.expr, b.expr), false};
-      case B::Lt: return {c.lt(a.expr, b.expr), true};
-      case B::Le: return {c.le(a.expr, b.expr), true};
-      case B::Gt: return {c.gt(a.expr, b.expr), true};
-      case B::Ge: return {c.ge(a.expr, b.expr), true};
-      case B::Eq: return {c.eq(a.expr, b.expr), true};
-      case B::Ne: return {c.ne(a.expr, b.expr), true};
-      case B::And:
-      case B::Or: break;
-      }
-      return fail();
-    }
-    case K::If: {
-      // args: cond1, then1, ..., else; fold from the last branch outwards.
-      size_t n = e.args.size();
-      Typed result = lower(*e.args[n - 1], cx);
-      bool ok = result.expr != nullptr;
-      for (size_t i = n - 1; i >= 2; i -= 2) {
-        Typed cond = boolean(*e.args[i - 2], cx);
-        Typed then = lower(*e.args[i - 1], cx);
-        if (!cond.expr || !then.expr || !result.expr) {
-          ok = false;
-          continue;
-        }
-        if (then.isBool != result.isBool) {
-          diags_.error(e.args[i - 1]->range, "the branches of an if-expression must have the same type");
-          ok = false;
-          continue;
-        }
-        result.expr = ctx().ifThenElse(cond.expr, then.expr, result.expr);
-      }
-      return ok ? result : fail();
-    }
-    }
-    return fail();
-  }
-
-  const ast::Model &model_;
-  Diagnostics &diags_;
-  FlatSystem sys_;
-  std::unique_ptr<Differentiator> differentiator_;
-  std::unordered_map<std::string, Symbol> symbols_;
-  std::vector<std::string> order_;
-  std::vector<const ast::Component *> declarationEquations_;
-};
+  for (const auto &nested : def.classes)
+    checkEndNames(*nested, diags);
+}
 
 } // namespace
 
-std::optional<FlatSystem> flattenModel(const ast::File &file, const std::string &modelName,
-                                       Diagnostics &diags) {
-  const ast::Model *model = nullptr;
-  for (const ast::Model &m : file.models)
-    if (modelName.empty() || m.name == modelName)
-      model = &m;
-  if (!model) {
-    diags.error(SourceRange{}, "no model named '" + modelName + "' in the file");
+std::optional<FlatSystem> Flattener::run(const std::string &modelName) {
+  for (const ast::File *file : files_)
+    for (const auto &def : file->classes)
+      checkEndNames(*def, diags_);
+  registerClasses();
+  ClassInfo *model = nullptr;
+  if (!modelName.empty()) {
+    model = findClass(modelName, nullptr);
+    if (!model) {
+      diags_.error(SourceRange{}, "no model named '" + modelName + "' in the file");
+      return std::nullopt;
+    }
+  } else if (!files_.empty()) {
+    for (const auto &def : files_[0]->classes)
+      if (def->kind == ast::ClassKind::Model || def->kind == ast::ClassKind::Block)
+        model = topLevel_.count(def->name) ? topLevel_[def->name] : model;
+    if (!model) {
+      diags_.error(SourceRange{}, "no model in the file (declare one with 'model Name ... end Name;')");
+      return std::nullopt;
+    }
+  }
+  if (model->def->isShort || model->kind() == ast::ClassKind::Function || model->kind() == ast::ClassKind::Package ||
+      model->kind() == ast::ClassKind::Type) {
+    diags_.error(model->def->range, "'" + model->name + "' is a " + ast::kindName(model->kind()) +
+                                        ", not a model that can be simulated");
     return std::nullopt;
   }
-  return Flattener(*model, diags).run();
+  if (model->def->partial)
+    diags_.error(model->def->range, "'" + model->name + "' is partial and cannot be simulated; extend it");
+  sys_.modelName = model->def->name;
+  sys_.description = model->def->description;
+  sys_.loc = model->def->range;
+
+  rootOwner_ = std::make_unique<Instance>();
+  root_ = rootOwner_.get();
+  root_->cls = model;
+  root_->declared = model->def->range;
+  instantiateElements(*root_);
+  // Connectors of the model itself meet the outside world: an unconnected flow there is zero too.
+  if (resolveClass(*model))
+    for (Symbol &s : root_->symbols)
+      if (s.kind == Symbol::Component && s.cls && s.cls->kind() == ast::ClassKind::Connector)
+        for (auto &u : s.instances)
+          if (std::find(connectors_.begin(), connectors_.end(), u.get()) == connectors_.end())
+            connectors_.push_back(u.get());
+  // Equations are checked even after errors above: every mistake in one run.
+  lowerInstanceEquations(*root_);
+  for (size_t i = 0; i < instances_.size(); ++i)
+    lowerInstanceEquations(*instances_[i]);
+  if (!diags_.hasErrors())
+    generateConnectionEquations();
+  readAnnotation(*model->def);
+  growPerVariable();
+  if (!diags_.hasErrors())
+    classifyDiscrete();
+  if (!diags_.hasErrors())
+    checkParameterCycles();
+  if (!diags_.hasErrors())
+    checkBalance(*root_);
+  componentSizes(*root_);
+  if (diags_.hasErrors())
+    return std::nullopt;
+  return std::move(sys_);
+}
+
+void Flattener::classifyDiscrete() {
+  // Real variables assigned in when-clauses are discrete.
+  for (auto &[v, range] : whenAssigned_)
+    if (sys_.vars[v].role == VarRole::Unknown) {
+      if (sys_.vars[v].derivative >= 0) {
+        diags_.error(range, "'" + sys_.vars[v].name + "' is assigned in a when-clause but der(" + sys_.vars[v].name +
+                                ") occurs: a state changes at events through reinit()");
+        continue;
+      }
+      sys_.vars[v].role = VarRole::Discrete;
+    }
+  // Equations `x = ...` with a now-discrete x are discrete equations.
+  std::vector<Equation> continuous;
+  for (const Equation &eq : sys_.equations) {
+    auto discreteVar = [&](const Expr *e) { return e->kind() == ExprKind::Var && sys_.vars[e->var()].role == VarRole::Discrete; };
+    if (discreteVar(eq.lhs) && whenAssigned_.count(eq.lhs->var()) == 0 && !collectVars(eq.rhs).empty()) {
+      sys_.discreteEquations.push_back(DiscreteEquation{eq.lhs->var(), eq.rhs, eq.loc, eq.number, eq.origin});
+      continue;
+    }
+    continuous.push_back(eq);
+  }
+  sys_.equations = std::move(continuous);
+  // Each discrete variable is defined once: by one when-equation or one discrete equation.
+  std::vector<int> definitions(sys_.vars.size(), 0);
+  std::vector<SourceRange> where(sys_.vars.size());
+  for (const DiscreteEquation &eq : sys_.discreteEquations) {
+    if (definitions[eq.var]++ && where[eq.var].valid()) {
+      diags_.error(eq.loc, "discrete variable '" + sys_.vars[eq.var].name + "' is defined twice");
+      diags_.note(where[eq.var], "the other definition is here");
+    }
+    where[eq.var] = eq.loc;
+  }
+  for (const WhenClause &w : sys_.whens) {
+    std::vector<int> assigned;
+    for (auto &[v, e] : w.branches[0].assignments)
+      if (std::find(assigned.begin(), assigned.end(), v) == assigned.end())
+        assigned.push_back(v);
+    for (int v : assigned) {
+      if (definitions[v]++) {
+        diags_.error(w.loc, "discrete variable '" + sys_.vars[v].name + "' is defined twice");
+        if (where[v].valid())
+          diags_.note(where[v], "the other definition is here");
+      }
+      where[v] = w.loc;
+    }
+  }
+  for (size_t v = 0; v < sys_.vars.size(); ++v)
+    if (sys_.vars[v].role == VarRole::Discrete && !sys_.vars[v].relation && definitions[v] == 0)
+      diags_.error(sys_.vars[v].loc, "discrete variable '" + sys_.vars[v].name +
+                                         "' has no equation: assign it in a when-equation or give it an equation");
+  for (auto &[v, range] : pendingPre_)
+    if (sys_.vars[v].role != VarRole::Discrete)
+      diags_.error(range, "pre() of the continuous variable '" + sys_.vars[v].name +
+                              "' is only allowed in when-clauses (between events pre(x) is x)");
+  for (auto &[v, range] : reinitTargets_)
+    if (sys_.vars[v].role != VarRole::Unknown || sys_.vars[v].derivative < 0)
+      diags_.error(range, "reinit(" + sys_.vars[v].name + ", ...): '" + sys_.vars[v].name +
+                              "' is not a state (der(" + sys_.vars[v].name + ") does not occur in the equations)");
+  // Discrete equations must not be circular through pre-free references... they are evaluated
+  // in order at events and iterated until nothing changes, so any order works.
+}
+
+void Flattener::checkParameterCycles() {
+  // Depth-first search over parameter → parameters its binding uses (iterative).
+  std::vector<int> state(sys_.vars.size(), 0); // 0 new, 1 on stack, 2 done
+  for (size_t root = 0; root < sys_.vars.size(); ++root) {
+    if (sys_.vars[root].role != VarRole::Parameter || state[root] || !sys_.vars[root].binding)
+      continue;
+    std::vector<std::pair<int, std::vector<int>>> stack;
+    stack.push_back({static_cast<int>(root), collectVars(sys_.vars[root].binding)});
+    state[root] = 1;
+    while (!stack.empty()) {
+      auto &[v, pending] = stack.back();
+      if (pending.empty()) {
+        state[v] = 2;
+        stack.pop_back();
+        continue;
+      }
+      int w = pending.back();
+      pending.pop_back();
+      if (state[w] == 1) {
+        diags_.error(sys_.vars[v].loc, "parameter '" + sys_.vars[v].name + "' depends on itself through '" +
+                                           sys_.vars[w].name + "'");
+        return;
+      }
+      if (state[w] == 0 && sys_.vars[w].binding) {
+        state[w] = 1;
+        stack.push_back({w, collectVars(sys_.vars[w].binding)});
+      }
+    }
+  }
+}
+
+void Flattener::checkBalance(const Instance &root) {
+  (void)root;
+  std::vector<std::string> unknowns;
+  for (const Variable &v : sys_.vars)
+    if (v.role == VarRole::Unknown)
+      unknowns.push_back(v.name);
+  size_t neq = sys_.equations.size();
+  if (neq == unknowns.size())
+    return;
+  diags_.error(sys_.loc, "model '" + sys_.modelName + "' has " + plural(neq, "equation") + " but " +
+                             plural(unknowns.size(), "unknown") + " (" +
+                             (neq > unknowns.size() ? "too many equations" : "too few equations") + ")");
+  std::string list;
+  for (size_t i = 0; i < unknowns.size() && i < 20; ++i)
+    list += (i ? ", " : "") + unknowns[i];
+  if (unknowns.size() > 20)
+    list += ", ...";
+  if (!unknowns.empty())
+    diags_.note(SourceRange{}, "the unknowns are: " + list);
+  // Where the mismatch is: components whose own unknowns and equations differ (connectors' flows
+  // are completed by the connections around them, so only components without connectors count).
+  int shown = 0;
+  for (Instance *inst : instances_) {
+    if (inst->cls->kind() == ast::ClassKind::Connector || inst->unknowns == inst->equations)
+      continue;
+    bool hasConnectors = false;
+    for (const Symbol &s : inst->symbols)
+      hasConnectors = hasConnectors || s.connector;
+    if (hasConnectors)
+      continue;
+    if (shown++ < 5)
+      diags_.note(inst->declared, "component '" + inst->path + "' has " + plural(inst->unknowns, "unknown") + " and " +
+                                      plural(inst->equations, "equation"));
+  }
+}
+
+void Flattener::componentSizes(Instance &root) {
+  std::function<void(Instance &, size_t &, size_t &)> total = [&](Instance &inst, size_t &u, size_t &e) {
+    u += inst.unknowns;
+    e += inst.equations;
+    for (Symbol &s : inst.symbols)
+      for (auto &child : s.instances)
+        total(*child, u, e);
+  };
+  if (root.symbols.size() != root.cls->elements.size())
+    return;
+  for (size_t i = 0; i < root.symbols.size(); ++i) {
+    Symbol &s = root.symbols[i];
+    if (s.kind != Symbol::Component)
+      continue;
+    ComponentSize size;
+    size.name = root.cls->elements[i].comp->name + (s.dims.empty() ? "" : shapeText(s.dims));
+    size.className = s.cls->name;
+    for (auto &child : s.instances)
+      total(*child, size.unknowns, size.equations);
+    sys_.componentSizes.push_back(size);
+  }
+  if (!sys_.componentSizes.empty()) {
+    ComponentSize own;
+    own.name = sys_.modelName;
+    own.className = "its own variables, equations and connections";
+    own.unknowns = root.unknowns;
+    own.equations = root.equations;
+    sys_.componentSizes.push_back(own);
+  }
+}
+
+void Flattener::readEqcAnnotation(const ast::Modifier &m) {
+  Experiment &ex = sys_.experiment;
+  Scope scope;
+  scope.context = Context::Start;
+  scope.inst = root_;
+  for (const ast::Modifier &a : m.args) {
+    if (a.name == "reduction" || a.name == "stabilize") {
+      static const char *reductions[] = {"dummy", "invariants"};
+      static const char *stabilizations[] = {"none", "projection", "baumgarte"};
+      bool isReduction = a.name == "reduction";
+      bool ok = a.value && a.value->kind == ast::ExprKind::String;
+      if (ok) {
+        ok = false;
+        for (const char *k : isReduction ? std::vector<const char *>(reductions, reductions + 2)
+                                         : std::vector<const char *>(stabilizations, stabilizations + 3))
+          ok = ok || a.value->text == k;
+      }
+      if (!ok) {
+        diags_.error(a.value ? a.value->range : a.range,
+                     isReduction ? "reduction must be \"dummy\" or \"invariants\""
+                                 : "stabilize must be \"none\", \"projection\" or \"baumgarte\"");
+        continue;
+      }
+      (isReduction ? ex.reduction : ex.stabilize) = a.value->text;
+    } else if (a.name == "eta" || a.name == "omega") {
+      Value t = a.value ? lower(*a.value, scope) : Value{};
+      if (!t.ok || !t.isScalar() || !t.elems[0]->isConst() || !(t.elems[0]->value() > 0)) {
+        diags_.error(a.value ? a.value->range : a.range, a.name + " must be a positive number");
+        continue;
+      }
+      (a.name == "eta" ? ex.eta : ex.omega) = t.elems[0]->value();
+    } else {
+      diags_.warning(a.range, "unknown eqc setting '" + a.name + "' ignored (known: reduction, stabilize, eta, omega)");
+    }
+  }
+}
+
+void Flattener::readAnnotation(const ast::ClassDef &model) {
+  Scope scope;
+  scope.context = Context::Start;
+  scope.inst = root_;
+  for (const ast::Modifier &m : model.annotation) {
+    if (m.name == "__eqc") {
+      readEqcAnnotation(m);
+      continue;
+    }
+    if (m.name != "experiment")
+      continue; // Unknown annotations are ignored, as in Modelica.
+    for (const ast::Modifier &a : m.args) {
+      double *slot = a.name == "StartTime"   ? &sys_.experiment.startTime
+                     : a.name == "StopTime"  ? &sys_.experiment.stopTime
+                     : a.name == "Tolerance" ? &sys_.experiment.tolerance
+                     : a.name == "Interval"  ? &sys_.experiment.interval
+                                             : nullptr;
+      if (!slot) {
+        diags_.warning(a.range, "unknown experiment setting '" + a.name +
+                                    "' ignored (known: StartTime, StopTime, Tolerance, Interval)");
+        continue;
+      }
+      Value t = a.value ? lower(*a.value, scope) : Value{};
+      if (!t.ok || !t.isScalar() || !t.elems[0]->isConst()) {
+        diags_.error(a.value ? a.value->range : a.range, "experiment setting '" + a.name + "' must be a number");
+        continue;
+      }
+      *slot = t.elems[0]->value();
+      if (slot == &sys_.experiment.startTime)
+        sys_.experiment.hasStartTime = true;
+      else if (*slot <= 0 || !std::isfinite(*slot))
+        diags_.error(a.value->range, "experiment setting '" + a.name + "' must be positive");
+    }
+  }
+}
+
+} // namespace frontend
+
+std::optional<FlatSystem> flattenModel(const std::vector<const ast::File *> &files, const std::string &modelName,
+                                       Diagnostics &diags) {
+  return frontend::Flattener(files, diags).run(modelName);
 }
 
 } // namespace eqc

@@ -16,7 +16,8 @@ using P = eqcgrammar::EqcParser;
 
 /// ANTLR lists every token that may start an expression; say so in words.
 std::string readable(std::string msg) {
-  const std::string exprStart = "{'(', '+', '-', 'if', 'not', 'true', 'false', IDENT, NUMBER, STRING}";
+  const std::string exprStart =
+      "{'[', '(', '+', '-', '{', 'end', 'initial', 'if', 'not', 'true', 'false', IDENT, NUMBER, STRING}";
   size_t at = msg.find(exprStart);
   if (at != std::string::npos)
     msg.replace(at, exprStart.size(), "an expression");
@@ -107,53 +108,155 @@ public:
         text += unquote(s->getText());
     return text;
   }
+  static std::string description(P::CommentContext *ctx) { return ctx ? description(ctx->description()) : ""; }
 
   ast::File file(P::StoredDefinitionContext *ctx) {
     ast::File f;
     for (auto *c : ctx->classDefinition())
-      f.models.push_back(model(c));
+      f.classes.push_back(classDefinition(c));
     return f;
   }
 
-  ast::Model model(P::ClassDefinitionContext *ctx) {
-    ast::Model m;
-    m.name = ctx->modelName->getText();
-    m.range = range(ctx->modelName);
-    m.description = description(ctx->description());
-    if (ctx->endName) {
-      m.endName = ctx->endName->getText();
-      m.endRange = range(ctx->endName);
+  static ast::ClassKind classKind(P::ClassKindContext *k) {
+    if (k->BLOCK()) return ast::ClassKind::Block;
+    if (k->CONNECTOR()) return ast::ClassKind::Connector;
+    if (k->FUNCTION()) return ast::ClassKind::Function;
+    if (k->RECORD()) return ast::ClassKind::Record;
+    if (k->PACKAGE()) return ast::ClassKind::Package;
+    if (k->TYPE()) return ast::ClassKind::Type;
+    return ast::ClassKind::Model;
+  }
+
+  void prefixes(const std::vector<P::TypePrefixContext *> &list, ast::Declaration &d) {
+    for (auto *p : list) {
+      if (p->PARAMETER()) d.prefix = ast::Prefix::Parameter;
+      else if (p->CONSTANT()) d.prefix = ast::Prefix::Constant;
+      else if (p->DISCRETE()) d.prefix = ast::Prefix::Discrete;
+      else if (p->FLOW()) d.flow = true;
+      else if (p->INPUT()) d.causality = ast::Causality::Input;
+      else if (p->OUTPUT()) d.causality = ast::Causality::Output;
     }
-    auto *comp = ctx->composition();
-    for (auto *el : comp->element())
-      m.declarations.push_back(declaration(el->declaration()));
-    for (auto *sec : comp->section()) {
-      auto &target = sec->INITIAL() ? m.initialEquations : m.equations;
-      for (auto *eq : sec->equation())
-        target.push_back(equation(eq));
+  }
+
+  std::unique_ptr<ast::ClassDef> classDefinition(P::ClassDefinitionContext *ctx) {
+    auto m = std::make_unique<ast::ClassDef>();
+    if (auto *s = dynamic_cast<P::ShortClassContext *>(ctx)) {
+      m->kind = classKind(s->classKind());
+      m->partial = s->PARTIAL() != nullptr;
+      m->name = s->modelName->getText();
+      m->range = range(s->modelName);
+      m->isShort = true;
+      prefixes(s->typePrefix(), m->shortBase);
+      m->shortBase.typeName = s->typeSpec->getText();
+      m->shortBase.typeRange = range(s->typeSpec);
+      if (s->arraySubscripts())
+        m->shortBase.typeDims = subscripts(s->arraySubscripts());
+      if (s->classModification())
+        m->shortModifiers = classModification(s->classModification());
+      m->description = description(s->comment());
+      if (s->comment()->annotation())
+        m->annotation = classModification(s->comment()->annotation()->classModification());
+      return m;
     }
-    if (comp->annotation())
-      m.annotation = classModification(comp->annotation()->classModification());
+    auto *c = static_cast<P::LongClassContext *>(ctx);
+    m->kind = classKind(c->classKind());
+    m->partial = c->PARTIAL() != nullptr;
+    m->name = c->modelName->getText();
+    m->range = range(c->modelName);
+    m->description = description(c->description());
+    if (c->endName) {
+      m->endName = c->endName->getText();
+      m->endRange = range(c->endName);
+    }
+    auto *comp = c->composition();
+    // Elements, public/protected markers and sections in source order.
+    bool isProtected = false;
+    for (auto *child : comp->children) {
+      if (auto *term = dynamic_cast<antlr4::tree::TerminalNode *>(child)) {
+        size_t type = term->getSymbol()->getType();
+        if (type == P::PUBLIC)
+          isProtected = false;
+        else if (type == P::PROTECTED)
+          isProtected = true;
+        continue;
+      }
+      if (auto *el = dynamic_cast<P::ElementContext *>(child)) {
+        element(el, *m, isProtected);
+      } else if (auto *sec = dynamic_cast<P::EquationSectionContext *>(child)) {
+        auto &target = sec->INITIAL() ? m->initialEquations : m->equations;
+        for (auto *eq : sec->equation())
+          target.push_back(equation(eq));
+      } else if (auto *alg = dynamic_cast<P::AlgorithmSectionContext *>(child)) {
+        if (!m->algorithmRange.valid())
+          m->algorithmRange = range(alg->ALGORITHM()->getSymbol());
+        for (auto *st : alg->statement())
+          m->algorithm.push_back(statement(st));
+      } else if (auto *ann = dynamic_cast<P::AnnotationContext *>(child)) {
+        m->annotation = classModification(ann->classModification());
+      }
+    }
     return m;
+  }
+
+  void element(P::ElementContext *ctx, ast::ClassDef &m, bool isProtected) {
+    if (auto *c = dynamic_cast<P::ClassElementContext *>(ctx)) {
+      m.classes.push_back(classDefinition(c->classDefinition()));
+    } else if (auto *e = dynamic_cast<P::ExtendsElementContext *>(ctx)) {
+      ast::Extends ext;
+      ext.base = e->name()->getText();
+      ext.range = range(e->name());
+      if (e->classModification())
+        ext.modifiers = classModification(e->classModification());
+      m.extends.push_back(std::move(ext));
+    } else if (auto *i = dynamic_cast<P::ImportElementContext *>(ctx)) {
+      ast::Import imp;
+      auto *n = i->importName();
+      imp.path = n->name()->getText();
+      imp.range = range(n);
+      if (n->alias)
+        imp.alias = n->alias->getText();
+      imp.wildcard = n->getStop()->getText() == "*" || n->getStop()->getText() == ".*";
+      m.imports.push_back(std::move(imp));
+    } else {
+      auto *d = static_cast<P::DeclarationElementContext *>(ctx);
+      ast::Declaration decl = declaration(d->declaration());
+      decl.isProtected = isProtected;
+      m.declarations.push_back(std::move(decl));
+    }
+  }
+
+  std::vector<ast::Subscript> subscripts(P::ArraySubscriptsContext *ctx) {
+    std::vector<ast::Subscript> subs;
+    for (auto *s : ctx->subscript()) {
+      ast::Subscript sub;
+      sub.range = range(s);
+      if (s->expression())
+        sub.expr = expression(s->expression());
+      subs.push_back(std::move(sub));
+    }
+    return subs;
   }
 
   ast::Declaration declaration(P::DeclarationContext *ctx) {
     ast::Declaration d;
-    if (auto *p = ctx->typePrefix())
-      d.prefix = p->PARAMETER() ? ast::Prefix::Parameter : ast::Prefix::Constant;
+    prefixes(ctx->typePrefix(), d);
     d.typeName = ctx->typeSpec->getText();
     d.typeRange = range(ctx->typeSpec);
+    if (ctx->arraySubscripts())
+      d.typeDims = subscripts(ctx->arraySubscripts());
     for (auto *c : ctx->componentDeclaration()) {
       ast::Component comp;
       comp.name = c->IDENT()->getText();
       comp.range = range(c->IDENT()->getSymbol());
+      if (c->arraySubscripts())
+        comp.dims = subscripts(c->arraySubscripts());
       if (auto *mod = c->modification()) {
         if (mod->classModification())
           comp.modifiers = classModification(mod->classModification());
         if (mod->expression())
           comp.binding = expression(mod->expression());
       }
-      comp.description = description(c->comment()->description());
+      comp.description = description(c->comment());
       d.components.push_back(std::move(comp));
     }
     return d;
@@ -165,6 +268,8 @@ public:
       ast::Modifier m;
       m.name = arg->name()->getText();
       m.range = range(arg->name());
+      m.each = arg->EACH() != nullptr;
+      m.final = arg->FINAL() != nullptr;
       if (auto *mod = arg->modification()) {
         if (mod->classModification())
           m.args = classModification(mod->classModification());
@@ -176,20 +281,164 @@ public:
     return mods;
   }
 
+  std::vector<ast::ForIndex> forIndices(P::ForIndicesContext *ctx) {
+    std::vector<ast::ForIndex> out;
+    for (auto *f : ctx->forIndex()) {
+      ast::ForIndex idx;
+      idx.name = f->IDENT()->getText();
+      idx.range = range(f->IDENT()->getSymbol());
+      if (f->expression())
+        idx.in = expression(f->expression());
+      out.push_back(std::move(idx));
+    }
+    return out;
+  }
+
+  /// Splits the children of an if/when construct into conditions and bodies: each THEN, ELSEIF,
+  /// ELSEWHEN or ELSE keyword starts a body.
+  template <typename Item, typename Lower>
+  void branches(antlr4::ParserRuleContext *ctx, std::vector<ast::ExprPtr> &conditions,
+                std::vector<std::vector<Item>> &bodies, Lower lower) {
+    for (auto *child : ctx->children) {
+      if (auto *term = dynamic_cast<antlr4::tree::TerminalNode *>(child)) {
+        size_t type = term->getSymbol()->getType();
+        if (type == P::THEN || type == P::ELSE || type == P::LOOP)
+          bodies.emplace_back();
+        continue;
+      }
+      if (auto *e = dynamic_cast<P::ExpressionContext *>(child))
+        conditions.push_back(expression(e));
+      else if (auto *item = dynamic_cast<antlr4::ParserRuleContext *>(child); item && !bodies.empty() &&
+               !dynamic_cast<P::CommentContext *>(child) && !dynamic_cast<P::ForIndicesContext *>(child))
+        bodies.back().push_back(lower(item));
+    }
+  }
+
   ast::Equation equation(P::EquationContext *ctx) {
-    auto *simple = static_cast<P::SimpleEquationContext *>(ctx);
     ast::Equation eq;
-    eq.lhs = expression(simple->lhs);
-    eq.rhs = expression(simple->rhs);
-    eq.range = range(simple);
-    eq.description = description(simple->comment()->description());
+    eq.range = range(ctx);
+    if (auto *s = dynamic_cast<P::SimpleEquationContext *>(ctx)) {
+      eq.kind = ast::EquationKind::Simple;
+      eq.lhs = expression(s->lhs);
+      eq.rhs = expression(s->rhs);
+      eq.description = description(s->comment());
+    } else if (auto *c = dynamic_cast<P::ConnectEquationContext *>(ctx)) {
+      eq.kind = ast::EquationKind::Connect;
+      eq.lhs = componentRef(c->componentRef(0));
+      eq.rhs = componentRef(c->componentRef(1));
+      eq.description = description(c->comment());
+    } else if (auto *c = dynamic_cast<P::CallEquationContext *>(ctx)) {
+      eq.kind = ast::EquationKind::Call;
+      eq.lhs = call(c, c->componentRef(), c->functionCallArgs());
+      eq.description = description(c->comment());
+    } else if (auto *f = dynamic_cast<P::ForEquationContext *>(ctx)) {
+      eq.kind = ast::EquationKind::For;
+      eq.indices = forIndices(f->forIndices());
+      std::vector<ast::ExprPtr> none;
+      branches<ast::Equation>(f, none, eq.branches, [&](antlr4::ParserRuleContext *c) {
+        return equation(static_cast<P::EquationContext *>(c));
+      });
+      eq.description = description(f->comment());
+    } else {
+      auto *i = dynamic_cast<P::IfEquationContext *>(ctx);
+      eq.kind = i ? ast::EquationKind::If : ast::EquationKind::When;
+      antlr4::ParserRuleContext *node = i ? static_cast<antlr4::ParserRuleContext *>(i)
+                                          : static_cast<P::WhenEquationContext *>(ctx);
+      branches<ast::Equation>(node, eq.conditions, eq.branches, [&](antlr4::ParserRuleContext *c) {
+        return equation(static_cast<P::EquationContext *>(c));
+      });
+      eq.description = description(i ? i->comment() : static_cast<P::WhenEquationContext *>(ctx)->comment());
+    }
     return eq;
+  }
+
+  ast::Statement statement(P::StatementContext *ctx) {
+    ast::Statement st;
+    st.range = range(ctx);
+    auto lowerStatement = [&](antlr4::ParserRuleContext *c) { return statement(static_cast<P::StatementContext *>(c)); };
+    if (auto *a = dynamic_cast<P::AssignStatementContext *>(ctx)) {
+      st.kind = ast::StatementKind::Assign;
+      st.target = componentRef(a->componentRef());
+      st.value = expression(a->expression());
+    } else if (auto *t = dynamic_cast<P::TupleAssignStatementContext *>(ctx)) {
+      st.kind = ast::StatementKind::TupleAssign;
+      st.target = outputList(t, t->outputList());
+      st.value = call(t, t->componentRef(), t->functionCallArgs());
+    } else if (auto *c = dynamic_cast<P::CallStatementContext *>(ctx)) {
+      st.kind = ast::StatementKind::Call;
+      st.value = call(c, c->componentRef(), c->functionCallArgs());
+    } else if (auto *i = dynamic_cast<P::IfStatementContext *>(ctx)) {
+      st.kind = ast::StatementKind::If;
+      branches<ast::Statement>(i, st.conditions, st.branches, lowerStatement);
+    } else if (auto *f = dynamic_cast<P::ForStatementContext *>(ctx)) {
+      st.kind = ast::StatementKind::For;
+      st.indices = forIndices(f->forIndices());
+      std::vector<ast::ExprPtr> none;
+      branches<ast::Statement>(f, none, st.branches, lowerStatement);
+    } else if (auto *w = dynamic_cast<P::WhileStatementContext *>(ctx)) {
+      st.kind = ast::StatementKind::While;
+      branches<ast::Statement>(w, st.conditions, st.branches, lowerStatement);
+    } else if (dynamic_cast<P::BreakStatementContext *>(ctx)) {
+      st.kind = ast::StatementKind::Break;
+    } else {
+      st.kind = ast::StatementKind::Return;
+    }
+    return st;
   }
 
   ast::ExprPtr make(ast::ExprKind kind, antlr4::ParserRuleContext *ctx) {
     auto e = std::make_unique<ast::Expr>();
     e->kind = kind;
     e->range = range(ctx);
+    return e;
+  }
+
+  ast::ExprPtr componentRef(P::ComponentRefContext *ctx) {
+    auto e = make(ast::ExprKind::Name, ctx);
+    for (auto *part : ctx->refPart()) {
+      ast::RefPart p;
+      p.name = part->IDENT()->getText();
+      p.range = range(part->IDENT()->getSymbol());
+      if (part->arraySubscripts())
+        p.subscripts = subscripts(part->arraySubscripts());
+      e->text += (e->text.empty() ? "" : ".") + p.name;
+      e->ref.push_back(std::move(p));
+    }
+    return e;
+  }
+
+  ast::ExprPtr outputList(antlr4::ParserRuleContext *at, P::OutputListContext *ctx) {
+    auto e = make(ast::ExprKind::Tuple, at);
+    bool pending = true; // an entry may be omitted: `(a, , c)`
+    for (auto *child : ctx->children) {
+      if (auto *ref = dynamic_cast<P::ComponentRefContext *>(child)) {
+        e->args.push_back(componentRef(ref));
+        pending = false;
+      } else { // ','
+        if (pending)
+          e->args.push_back(nullptr);
+        pending = true;
+      }
+    }
+    if (pending && !e->args.empty())
+      e->args.push_back(nullptr);
+    return e;
+  }
+
+  ast::ExprPtr call(antlr4::ParserRuleContext *at, P::ComponentRefContext *fn, P::FunctionCallArgsContext *args) {
+    auto e = make(ast::ExprKind::Call, at);
+    e->text = fn->getText();
+    e->nameRange = range(fn);
+    if (args->FOR()) {
+      e->args.push_back(expression(args->expression()));
+      e->argNames.emplace_back();
+      e->iterators = forIndices(args->forIndices());
+      return e;
+    }
+    for (auto *a : args->functionArgument()) {
+      e->args.push_back(expression(a->expression()));
+      e->argNames.push_back(a->argName ? a->argName->getText() : "");
+    }
     return e;
   }
 
@@ -208,11 +457,17 @@ public:
     if (auto *c = dynamic_cast<P::PrimaryExprContext *>(ctx))
       return primary(c->primary());
     if (auto *c = dynamic_cast<P::PowerExprContext *>(ctx))
-      return binary(B::Pow, c, c->expression(0), c->expression(1));
-    if (auto *c = dynamic_cast<P::MulExprContext *>(ctx))
-      return binary(c->op->getText() == "*" ? B::Mul : B::Div, c, c->expression(0), c->expression(1));
-    if (auto *c = dynamic_cast<P::AddExprContext *>(ctx))
-      return binary(c->op->getText() == "+" ? B::Add : B::Sub, c, c->expression(0), c->expression(1));
+      return binary(c->op->getText() == "^" ? B::Pow : B::ElemPow, c, c->expression(0), c->expression(1));
+    if (auto *c = dynamic_cast<P::MulExprContext *>(ctx)) {
+      const std::string op = c->op->getText();
+      B b = op == "*" ? B::Mul : op == "/" ? B::Div : op == ".*" ? B::ElemMul : B::ElemDiv;
+      return binary(b, c, c->expression(0), c->expression(1));
+    }
+    if (auto *c = dynamic_cast<P::AddExprContext *>(ctx)) {
+      const std::string op = c->op->getText();
+      B b = op == "+" ? B::Add : op == "-" ? B::Sub : op == ".+" ? B::ElemAdd : B::ElemSub;
+      return binary(b, c, c->expression(0), c->expression(1));
+    }
     if (auto *c = dynamic_cast<P::RelationExprContext *>(ctx)) {
       const std::string op = c->op->getText();
       B b = op == "<" ? B::Lt : op == "<=" ? B::Le : op == ">" ? B::Gt : op == ">=" ? B::Ge
@@ -235,6 +490,18 @@ public:
       e->args.push_back(expression(c->expression()));
       return e;
     }
+    if (auto *c = dynamic_cast<P::RangeExprContext *>(ctx)) {
+      auto e = make(K::Range, c);
+      e->args.push_back(expression(c->expression(0)));
+      e->args.push_back(expression(c->expression(1)));
+      return e;
+    }
+    if (auto *c = dynamic_cast<P::RangeStepExprContext *>(ctx)) {
+      auto e = make(K::Range, c);
+      for (auto *sub : c->expression())
+        e->args.push_back(expression(sub));
+      return e;
+    }
     auto *c = dynamic_cast<P::IfExprContext *>(ctx);
     auto e = make(K::If, c);
     for (auto *sub : c->expression())
@@ -246,7 +513,9 @@ public:
     using K = ast::ExprKind;
     if (auto *c = dynamic_cast<P::NumberLiteralContext *>(ctx)) {
       auto e = make(K::Number, c);
-      e->number = std::strtod(c->getText().c_str(), nullptr);
+      const std::string text = c->getText();
+      e->number = std::strtod(text.c_str(), nullptr);
+      e->integer = text.find_first_of(".eE") == std::string::npos;
       return e;
     }
     if (auto *c = dynamic_cast<P::BoolLiteralContext *>(ctx)) {
@@ -259,19 +528,49 @@ public:
       e->text = unquote(c->getText());
       return e;
     }
-    if (auto *c = dynamic_cast<P::CallExprContext *>(ctx)) {
-      auto e = make(K::Call, c);
-      e->text = c->name()->getText();
-      e->nameRange = range(c->name());
-      for (auto *a : c->expression())
-        e->args.push_back(expression(a));
+    if (auto *c = dynamic_cast<P::CallExprContext *>(ctx))
+      return call(c, c->componentRef(), c->functionCallArgs());
+    if (auto *c = dynamic_cast<P::InitialExprContext *>(ctx))
+      return make(K::Initial, c);
+    if (auto *c = dynamic_cast<P::NameExprContext *>(ctx))
+      return componentRef(c->componentRef());
+    if (auto *c = dynamic_cast<P::TupleExprContext *>(ctx))
+      return outputList(c, c->outputList());
+    if (auto *c = dynamic_cast<P::ArrayExprContext *>(ctx)) {
+      auto e = make(K::Array, c);
+      for (auto *sub : c->expression())
+        e->args.push_back(expression(sub));
       return e;
     }
-    if (auto *c = dynamic_cast<P::NameExprContext *>(ctx)) {
-      auto e = make(K::Name, c);
-      e->text = c->name()->getText();
+    if (auto *c = dynamic_cast<P::ArrayComprehensionContext *>(ctx)) {
+      auto e = make(K::Array, c);
+      e->args.push_back(expression(c->expression()));
+      e->iterators = forIndices(c->forIndices());
       return e;
     }
+    if (auto *c = dynamic_cast<P::MatrixExprContext *>(ctx)) {
+      auto e = make(K::Matrix, c);
+      ast::ExprPtr row;
+      for (auto *child : c->children) {
+        auto *term = dynamic_cast<antlr4::tree::TerminalNode *>(child);
+        if (term && (term->getText() == ";" || term->getText() == "]")) {
+          if (row)
+            e->args.push_back(std::move(row));
+          continue;
+        }
+        if (auto *x = dynamic_cast<P::ExpressionContext *>(child)) {
+          if (!row) {
+            row = std::make_unique<ast::Expr>();
+            row->kind = K::Array;
+            row->range = range(x);
+          }
+          row->args.push_back(expression(x));
+        }
+      }
+      return e;
+    }
+    if (auto *c = dynamic_cast<P::EndExprContext *>(ctx))
+      return make(K::End, c);
     auto *c = dynamic_cast<P::ParenExprContext *>(ctx);
     return expression(c->expression());
   }

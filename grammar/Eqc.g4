@@ -1,44 +1,60 @@
 // Grammar of the eqc modelling language: a Modelica-style subset that grows issue by issue.
 grammar Eqc;
 
-storedDefinition : classDefinition+ EOF ;
+storedDefinition : (WITHIN name? ';')? (classDefinition ';')+ EOF ;
 
+// `model M ... end M` or the short form `type Voltage = Real(unit = "V")`, `connector In = input Real`.
 classDefinition
-  : classKind modelName=IDENT description? composition END endName=IDENT? ';'
+  : ENCAPSULATED? PARTIAL? classKind modelName=IDENT description? composition END endName=IDENT?  # longClass
+  | ENCAPSULATED? PARTIAL? classKind modelName=IDENT '=' typePrefix* typeSpec=name arraySubscripts?
+      classModification? comment                                                              # shortClass
   ;
 
-classKind : MODEL ;
+classKind : MODEL | BLOCK | CONNECTOR | FUNCTION | RECORD | PACKAGE | TYPE ;
 
 composition
-  : element* section* (annotation ';')?
+  : element* (PUBLIC element* | PROTECTED element* | equationSection | algorithmSection)* (annotation ';')?
   ;
 
 element
-  : declaration ';'
+  : classDefinition ';'                   # classElement
+  | EXTENDS name classModification? annotation? ';' # extendsElement
+  | IMPORT importName comment ';'         # importElement
+  | declaration ';'                       # declarationElement
   ;
 
-section
-  : INITIAL? EQUATION (equation ';')*
+importName
+  : alias=IDENT '=' name
+  | name ('.*' | '.' '*')?
   ;
+
+equationSection : INITIAL? EQUATION (equation ';')* ;
+
+algorithmSection : INITIAL? ALGORITHM (statement ';')* ;
 
 declaration
-  : typePrefix? typeSpec=name componentDeclaration (',' componentDeclaration)*
+  : typePrefix* typeSpec=name arraySubscripts? componentDeclaration (',' componentDeclaration)*
   ;
 
-typePrefix : PARAMETER | CONSTANT ;
+typePrefix : PARAMETER | CONSTANT | DISCRETE | FLOW | INPUT | OUTPUT | FINAL ;
 
 componentDeclaration
-  : IDENT modification? comment
+  : IDENT arraySubscripts? modification? comment
   ;
+
+arraySubscripts : '[' subscript (',' subscript)* ']' ;
+
+subscript : ':' | expression ;
 
 modification
   : classModification ('=' expression)?
   | '=' expression
+  | ':=' expression
   ;
 
 classModification : '(' (argument (',' argument)*)? ')' ;
 
-argument : name modification? ;
+argument : EACH? FINAL? name modification? description? ;
 
 comment : description? annotation? ;
 
@@ -47,45 +63,120 @@ description : STRING ('+' STRING)* ;
 annotation : ANNOTATION classModification ;
 
 equation
-  : lhs=expression '=' rhs=expression comment     # simpleEquation
+  : lhs=expression '=' rhs=expression comment                                     # simpleEquation
+  | IF expression THEN (equation ';')*
+      (ELSEIF expression THEN (equation ';')*)*
+      (ELSE (equation ';')*)? END IF comment                                      # ifEquation
+  | FOR forIndices LOOP (equation ';')* END FOR comment                           # forEquation
+  | WHEN expression THEN (equation ';')*
+      (ELSEWHEN expression THEN (equation ';')*)* END WHEN comment                # whenEquation
+  | CONNECT '(' componentRef ',' componentRef ')' comment                         # connectEquation
+  | componentRef functionCallArgs comment                                         # callEquation
   ;
 
+statement
+  : componentRef ':=' expression comment                                          # assignStatement
+  | '(' outputList ')' ':=' componentRef functionCallArgs comment                 # tupleAssignStatement
+  | componentRef functionCallArgs comment                                         # callStatement
+  | IF expression THEN (statement ';')*
+      (ELSEIF expression THEN (statement ';')*)*
+      (ELSE (statement ';')*)? END IF comment                                     # ifStatement
+  | FOR forIndices LOOP (statement ';')* END FOR comment                          # forStatement
+  | WHILE expression LOOP (statement ';')* END WHILE comment                      # whileStatement
+  | BREAK comment                                                                 # breakStatement
+  | RETURN comment                                                                # returnStatement
+  ;
+
+outputList : componentRef? (',' componentRef?)* ;
+
+forIndices : forIndex (',' forIndex)* ;
+
+forIndex : IDENT (IN expression)? ;
+
 expression
-  : <assoc=right> expression op='^' expression                      # powerExpr
-  | op=('-' | '+') expression                                       # unaryExpr
-  | expression op=('*' | '/') expression                            # mulExpr
-  | expression op=('+' | '-') expression                            # addExpr
-  | expression op=('<' | '<=' | '>' | '>=' | '==' | '<>') expression # relationExpr
-  | NOT expression                                                  # notExpr
-  | expression AND expression                                       # andExpr
-  | expression OR expression                                        # orExpr
+  : <assoc=right> expression op=('^' | '.^') expression                           # powerExpr
+  | op=('-' | '+') expression                                                     # unaryExpr
+  | expression op=('*' | '/' | '.*' | './') expression                            # mulExpr
+  | expression op=('+' | '-' | '.+' | '.-') expression                            # addExpr
+  | expression op=('<' | '<=' | '>' | '>=' | '==' | '<>') expression              # relationExpr
+  | NOT expression                                                                # notExpr
+  | expression AND expression                                                     # andExpr
+  | expression OR expression                                                      # orExpr
+  | expression ':' expression ':' expression                                      # rangeStepExpr
+  | expression ':' expression                                                     # rangeExpr
   | IF expression THEN expression (ELSEIF expression THEN expression)* ELSE expression # ifExpr
-  | primary                                                         # primaryExpr
+  | primary                                                                       # primaryExpr
   ;
 
 primary
-  : NUMBER                                   # numberLiteral
-  | (TRUE | FALSE)                           # boolLiteral
-  | STRING                                   # stringLiteral
-  | name '(' (expression (',' expression)*)? ')' # callExpr
-  | name                                     # nameExpr
-  | '(' expression ')'                       # parenExpr
+  : NUMBER                                          # numberLiteral
+  | (TRUE | FALSE)                                  # boolLiteral
+  | STRING                                          # stringLiteral
+  | componentRef functionCallArgs                   # callExpr
+  | INITIAL '(' ')'                                 # initialExpr
+  | componentRef                                    # nameExpr
+  | '(' expression ')'                              # parenExpr
+  | '(' outputList ')'                              # tupleExpr
+  | '{' expression (',' expression)* '}'            # arrayExpr
+  | '{' expression FOR forIndices '}'               # arrayComprehension
+  | '[' expression (',' expression)* (';' expression (',' expression)*)* ']' # matrixExpr
+  | END                                             # endExpr
   ;
+
+functionCallArgs
+  : '(' (functionArgument (',' functionArgument)*)? ')'
+  | '(' expression FOR forIndices ')'
+  ;
+
+functionArgument : (argName=IDENT '=')? expression ;
+
+componentRef : refPart ('.' refPart)* ;
+
+refPart : IDENT arraySubscripts? ;
 
 name : IDENT ('.' IDENT)* ;
 
 // Keywords (before IDENT so that they win).
 MODEL : 'model' ;
+BLOCK : 'block' ;
+CONNECTOR : 'connector' ;
+FUNCTION : 'function' ;
+RECORD : 'record' ;
+PACKAGE : 'package' ;
+TYPE : 'type' ;
 END : 'end' ;
 EQUATION : 'equation' ;
+ALGORITHM : 'algorithm' ;
 INITIAL : 'initial' ;
 PARAMETER : 'parameter' ;
 CONSTANT : 'constant' ;
+DISCRETE : 'discrete' ;
+FLOW : 'flow' ;
+INPUT : 'input' ;
+OUTPUT : 'output' ;
+FINAL : 'final' ;
+EACH : 'each' ;
+PARTIAL : 'partial' ;
+ENCAPSULATED : 'encapsulated' ;
+WITHIN : 'within' ;
+EXTENDS : 'extends' ;
+IMPORT : 'import' ;
+PUBLIC : 'public' ;
+PROTECTED : 'protected' ;
 ANNOTATION : 'annotation' ;
+CONNECT : 'connect' ;
 IF : 'if' ;
 THEN : 'then' ;
 ELSEIF : 'elseif' ;
 ELSE : 'else' ;
+FOR : 'for' ;
+IN : 'in' ;
+LOOP : 'loop' ;
+WHILE : 'while' ;
+WHEN : 'when' ;
+ELSEWHEN : 'elsewhen' ;
+BREAK : 'break' ;
+RETURN : 'return' ;
 AND : 'and' ;
 OR : 'or' ;
 NOT : 'not' ;

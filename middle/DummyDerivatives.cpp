@@ -44,7 +44,7 @@ StateSelection run(const FlatSystem &flat, const ReducedSystem &reduced, const s
   std::vector<int> g = p.highest;
   std::vector<int> z;
   for (size_t v = 0; v < flat.vars.size(); ++v)
-    if (flat.vars[v].role != VarRole::Parameter && flat.vars[v].derivative < 0)
+    if (!flat.vars[v].isKnown() && flat.vars[v].derivative < 0)
       z.push_back(static_cast<int>(v));
 
   StateSelection out;
@@ -125,7 +125,7 @@ StateSelection run(const FlatSystem &flat, const ReducedSystem &reduced, const s
       z.push_back(flat.vars[c].derivativeOf);
   }
   for (size_t v = 0; v < flat.vars.size(); ++v)
-    if (flat.vars[v].role != VarRole::Parameter && flat.vars[v].derivative >= 0 && !isDummy[flat.vars[v].derivative])
+    if (!flat.vars[v].isKnown() && flat.vars[v].derivative >= 0 && !isDummy[flat.vars[v].derivative])
       out.states.push_back(static_cast<int>(v));
   std::sort(out.dummies.begin(), out.dummies.end());
   return out;

@@ -1,6 +1,8 @@
 // Interning and the canonicalizing factories of the expression DAG.
 #include "middle/Expr.h"
 
+#include "middle/Function.h"
+
 #include <algorithm>
 #include <cassert>
 #include <cmath>
@@ -47,6 +49,40 @@ ExprContext::ExprContext() {
   one_ = constant(1);
   minusOne_ = constant(-1);
   time_ = intern(ExprKind::Time, 0, 0, {}, false);
+}
+
+ExprContext::~ExprContext() = default;
+
+int ExprContext::addFunction(std::unique_ptr<Function> fn) {
+  functions_.push_back(std::move(fn));
+  return static_cast<int>(functions_.size() - 1);
+}
+
+const Expr *ExprContext::fnCall(int fn, int output, std::vector<const Expr *> args, bool isBool) {
+  const Expr *e = intern(ExprKind::FnCall, fn, output, std::move(args), isBool);
+  const_cast<Expr *>(e)->callee_ = functions_[fn].get();
+  return e;
+}
+const Expr *ExprContext::pre(int var, bool isBool) { return intern(ExprKind::Pre, var, 0, {}, isBool); }
+const Expr *ExprContext::noEvent(const Expr *e) {
+  switch (e->kind()) {
+  case ExprKind::Const:
+  case ExprKind::BoolConst:
+  case ExprKind::Var:
+  case ExprKind::Time:
+  case ExprKind::NoEvent:
+    return e;
+  default:
+    return intern(ExprKind::NoEvent, 0, 0, {e}, e->isBool());
+  }
+}
+const Expr *ExprContext::initial() { return intern(ExprKind::Initial, 0, 0, {}, true); }
+const Expr *ExprContext::local(int slot, bool isBool) { return intern(ExprKind::Local, slot, 0, {}, isBool); }
+const Expr *ExprContext::localAt(int base, int extent, const Expr *offset, bool isBool) {
+  if (offset->isConst() && offset->value() >= 0 && offset->value() < extent &&
+      offset->value() == static_cast<int>(offset->value()))
+    return local(base + static_cast<int>(offset->value()), isBool);
+  return intern(ExprKind::LocalAt, base, extent, {offset}, isBool);
 }
 
 const Expr *ExprContext::intern(ExprKind kind, int payload, double value,

@@ -3,11 +3,14 @@
 
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <string>
 #include <unordered_set>
 #include <vector>
 
 namespace eqc {
+
+struct Function;
 
 enum class ExprKind : uint8_t {
 #define EXPR_KIND(Name, Op, Bool) Name,
@@ -40,6 +43,16 @@ public:
   /// Call: the builtin.
   Builtin builtin() const { return static_cast<Builtin>(payload_); }
   bool boolValue() const { return payload_ != 0; }
+  /// FnCall: the function (an index into the context's functions).
+  int function() const { return payload_; }
+  /// FnCall: the function itself (owned by the context).
+  const Function &callee() const { return *callee_; }
+  /// FnCall: which scalar output of the function.
+  int fnOutput() const { return static_cast<int>(value_); }
+  /// Local, LocalAt: the slot (LocalAt: of the array's first element).
+  int slot() const { return payload_; }
+  /// LocalAt: the number of slots of the array, for the bounds check.
+  int extent() const { return static_cast<int>(value_); }
   const std::vector<const Expr *> &ops() const { return ops_; }
   const Expr *op(size_t i) const { return ops_[i]; }
   size_t numOps() const { return ops_.size(); }
@@ -60,6 +73,7 @@ private:
   double value_ = 0;
   uint32_t id_ = 0;
   size_t hash_ = 0;
+  const Function *callee_ = nullptr; ///< FnCall (identified by payload_; not part of the key)
   std::vector<const Expr *> ops_;
 };
 
@@ -107,8 +121,28 @@ public:
   const Expr *logicalOr(const Expr *a, const Expr *b);
   const Expr *logicalNot(const Expr *a);
 
+  /// f(args): scalar output `output` of user function `fn`.
+  const Expr *fnCall(int fn, int output, std::vector<const Expr *> args, bool isBool = false);
+  /// pre(v): the value of variable v before the current event (a leaf).
+  const Expr *pre(int var, bool isBool = false);
+  /// noEvent(e); constants and plain variables stay as they are.
+  const Expr *noEvent(const Expr *e);
+  const Expr *initial();
+  /// A scalar slot of a function body.
+  const Expr *local(int slot, bool isBool = false);
+  /// Element `offset` (0-based, an Integer-valued expression) of the array at slots
+  /// [base, base + extent) of a function body; a constant offset gives local(base + offset).
+  const Expr *localAt(int base, int extent, const Expr *offset, bool isBool = false);
+
   /// Number of nodes created so far (ids are below this).
   size_t size() const { return nodes_.size(); }
+
+  /// User functions, referred to by FnCall nodes; the context owns them.
+  int addFunction(std::unique_ptr<Function> fn);
+  Function &function(int fn) { return *functions_[fn]; }
+  const Function &function(int fn) const { return *functions_[fn]; }
+  size_t numFunctions() const { return functions_.size(); }
+  ~ExprContext();
 
 private:
   const Expr *intern(ExprKind kind, int payload, double value, std::vector<const Expr *> ops,
@@ -119,6 +153,7 @@ private:
   std::pair<const Expr *, const Expr *> splitPower(const Expr *factor);
 
   std::deque<Expr> nodes_;
+  std::vector<std::unique_ptr<Function>> functions_;
   std::unordered_set<const Expr *, ExprHash, ExprEqual> table_;
   const Expr *zero_, *one_, *minusOne_, *time_;
 };

@@ -1,6 +1,8 @@
 // Printing, evaluation, variable collection and substitution on the expression DAG.
 #include "middle/ExprOps.h"
 
+#include "middle/Function.h"
+
 #include <algorithm>
 #include <cassert>
 #include <charconv>
@@ -26,7 +28,7 @@ enum Prec { PrecIf = 0, PrecOr = 1, PrecAnd = 2, PrecNot = 3, PrecRel = 4, PrecA
 
 class Printer {
 public:
-  explicit Printer(const VarNamer &name) : name_(name) {}
+  Printer(const VarNamer &name, const VarNamer *slotName) : name_(name), slotName_(slotName) {}
 
   std::string print(const Expr *e, int context) {
     int prec = 0;
@@ -91,6 +93,28 @@ private:
     case ExprKind::Not:
       prec = PrecNot;
       return "not " + print(e->op(0), PrecNot);
+    case ExprKind::FnCall: {
+      const Function &f = e->callee();
+      std::string s = f.name + "(";
+      for (size_t i = 0; i < e->numOps(); ++i)
+        s += (i ? ", " : "") + print(e->op(i), PrecIf);
+      s += ")";
+      if (f.outputs.size() > 1)
+        s += "[" + std::to_string(e->fnOutput() + 1) + "]";
+      return s;
+    }
+    case ExprKind::Pre:
+      return "pre(" + name_(e->var()) + ")";
+    case ExprKind::NoEvent:
+      return "noEvent(" + print(e->op(0), PrecIf) + ")";
+    case ExprKind::Initial:
+      return "initial()";
+    case ExprKind::Local:
+      return slotName_ ? (*slotName_)(e->slot()) : "$" + std::to_string(e->slot());
+    case ExprKind::LocalAt: {
+      std::string base = slotName_ ? (*slotName_)(e->slot()) : "$" + std::to_string(e->slot());
+      return base.substr(0, base.find('[')) + "[" + print(e->op(0), PrecAdd) + " + 1]";
+    }
     }
     return "?";
   }
@@ -173,6 +197,7 @@ private:
   }
 
   const VarNamer &name_;
+  const VarNamer *slotName_;
 };
 
 class Evaluator {
@@ -235,6 +260,23 @@ private:
       return op(0) != 0 || op(1) != 0;
     case ExprKind::Not:
       return op(0) == 0;
+    case ExprKind::NoEvent:
+      return op(0);
+    case ExprKind::Pre: // outside events pre(v) is v
+      return values_[e->var()];
+    case ExprKind::FnCall: {
+      std::vector<double> args;
+      for (size_t i = 0; i < e->numOps(); ++i)
+        args.push_back(op(i));
+      const Function &f = e->callee();
+      std::string error;
+      return callFunction(f, args, error)[e->fnOutput()];
+    }
+    case ExprKind::Initial:
+      return 0;
+    case ExprKind::Local:
+    case ExprKind::LocalAt:
+      break;
     }
     return NAN;
   }
@@ -246,7 +288,9 @@ private:
 
 } // namespace
 
-std::string toString(const Expr *e, const VarNamer &name) { return Printer(name).print(e, 0); }
+std::string toString(const Expr *e, const VarNamer &name, const VarNamer *slotName) {
+  return Printer(name, slotName).print(e, 0);
+}
 
 double evaluate(const Expr *e, const std::vector<double> &values, double t) {
   return Evaluator(values, t).eval(e);
@@ -337,9 +381,6 @@ bool isLinearIn(const Expr *root, int var) {
   return degree(root) <= 1;
 }
 
-namespace {
-
-/// Rebuilds a node with new operands through the canonicalizing factories.
 const Expr *rebuild(ExprContext &ctx, const Expr *e, const std::vector<const Expr *> &ops) {
   switch (e->kind()) {
   case ExprKind::Const:
@@ -371,9 +412,21 @@ const Expr *rebuild(ExprContext &ctx, const Expr *e, const std::vector<const Exp
     return ctx.logicalOr(ops[0], ops[1]);
   case ExprKind::Not:
     return ctx.logicalNot(ops[0]);
+  case ExprKind::FnCall:
+    return ctx.fnCall(e->function(), e->fnOutput(), ops, e->isBool());
+  case ExprKind::NoEvent:
+    return ctx.noEvent(ops[0]);
+  case ExprKind::LocalAt:
+    return ctx.localAt(e->slot(), e->extent(), ops[0], e->isBool());
+  case ExprKind::Pre:
+  case ExprKind::Initial:
+  case ExprKind::Local:
+    return e;
   }
   return e;
 }
+
+namespace {
 
 struct Substituter {
   ExprContext &ctx;

@@ -16,8 +16,9 @@ using VarNamer = std::function<std::string(int)>;
 /// Shortest text that reads back as the same double (`1`, `0.1`, `2.5e-08`).
 std::string formatNumber(double v);
 
-/// Modelica-style infix text with minimal parentheses.
-std::string toString(const Expr *e, const VarNamer &name);
+/// Modelica-style infix text with minimal parentheses; `slotName` names the slots of function
+/// bodies (Local nodes).
+std::string toString(const Expr *e, const VarNamer &name, const VarNamer *slotName = nullptr);
 
 /// Numeric value of a builtin at the given arguments.
 double evalBuiltin(Builtin fn, const double *args);
@@ -38,6 +39,9 @@ bool dependsOn(const Expr *e, int var);
 /// True when `e` is affine in `var`: e = a*var + b with a, b free of var. Conservative: var inside
 /// a function call, an if-condition or a non-unit power counts as nonlinear.
 bool isLinearIn(const Expr *e, int var);
+
+/// The node `e` with operands `ops`, rebuilt through the canonicalizing factories.
+const Expr *rebuild(ExprContext &ctx, const Expr *e, const std::vector<const Expr *> &ops);
 
 /// Replaces variables by expressions (variables absent from the map are kept). Rebuilds only
 /// the nodes that change.

@@ -2,12 +2,32 @@
 #include "middle/FlatSystem.h"
 
 #include "middle/ExprOps.h"
+#include "middle/Function.h"
 
+#include <algorithm>
 #include <ostream>
+#include <sstream>
 
 namespace eqc {
 
 std::string FlatSystem::varName(int v) const { return vars[v].name; }
+
+std::string FlatSystem::equationLabel(const Equation &eq, const char *kind) const {
+  std::string label = std::string(kind) + " " + std::to_string(eq.number);
+  if (eq.origin < 0)
+    return label;
+  const std::string &origin = origins[eq.origin];
+  if (origin.compare(0, 8, "connect(") == 0 || origin.compare(0, 11, "connection ") == 0)
+    return origin;
+  // "i = 5" is a loop index; anything else names a component, possibly followed by loop indices.
+  size_t eqSign = origin.find(" = ");
+  size_t comma = origin.find(", ");
+  if (eqSign != std::string::npos && (comma == std::string::npos || eqSign < comma))
+    return label + " (" + origin + ")";
+  if (comma != std::string::npos)
+    return label + " of " + origin.substr(0, comma) + " (" + origin.substr(comma + 2) + ")";
+  return label + " of " + origin;
+}
 
 int FlatSystem::derivativeVar(int v) {
   if (vars[v].derivative < 0) {
@@ -24,10 +44,12 @@ int FlatSystem::derivativeVar(int v) {
 
 void FlatSystem::print(std::ostream &os) const {
   VarNamer namer = [this](int v) { return varName(v); };
-  size_t states = 0, algebraics = 0, params = 0;
+  size_t states = 0, algebraics = 0, params = 0, discretes = 0;
   for (size_t i = 0; i < vars.size(); ++i) {
     if (vars[i].role == VarRole::Parameter)
       ++params;
+    else if (vars[i].role == VarRole::Discrete)
+      ++discretes;
     else if (vars[i].role == VarRole::Unknown)
       (isState(static_cast<int>(i)) ? states : algebraics)++;
   }
@@ -35,13 +57,46 @@ void FlatSystem::print(std::ostream &os) const {
   if (!description.empty())
     os << " \"" << description << "\"";
   os << "\n  // " << states + algebraics << " unknowns (" << states << " differentiated, " << algebraics
-     << " algebraic), " << equations.size() << " equations, " << params << " parameters\n";
+     << " algebraic), " << equations.size() << " equations, " << params << " parameters";
+  if (discretes)
+    os << ", " << discretes << " discrete";
+  if (!whens.empty())
+    os << ", " << whens.size() << " when-clause" << (whens.size() == 1 ? "" : "s");
+  os << "\n";
+  if (!componentSizes.empty()) {
+    os << "  // components (scalar unknowns / equations):\n";
+    size_t width = 0;
+    for (const ComponentSize &c : componentSizes)
+      width = std::max(width, c.name.size() + c.className.size() + 3);
+    for (const ComponentSize &c : componentSizes) {
+      std::string head = c.name + " (" + c.className + ")";
+      os << "  //   " << head << std::string(width - head.size() + 2, ' ') << c.unknowns << " / " << c.equations
+         << "\n";
+    }
+  }
+  for (size_t f = 0; f < ctx->numFunctions(); ++f) {
+    std::ostringstream text;
+    printFunction(text, ctx->function(static_cast<int>(f)));
+    std::istringstream lines(text.str());
+    for (std::string line; std::getline(lines, line);)
+      os << "  // " << line << "\n";
+  }
   for (size_t i = 0; i < vars.size(); ++i) {
     const Variable &v = vars[i];
     if (v.role == VarRole::Parameter) {
       const char *type = v.type == ValueType::Boolean ? "Boolean" : v.type == ValueType::Integer ? "Integer" : "Real";
       os << "  parameter " << type << " " << v.name << " = " << toString(v.binding, namer) << ";\n";
     }
+  }
+  for (size_t i = 0; i < vars.size(); ++i) {
+    const Variable &v = vars[i];
+    if (v.role != VarRole::Discrete || v.relation)
+      continue;
+    const char *type = v.type == ValueType::Boolean ? "Boolean" : v.type == ValueType::Integer ? "Integer" : "Real";
+    os << "  discrete " << type << " " << v.name;
+    if (v.hasStart)
+      os << "(start = " << toString(v.binding, namer) << ")";
+    os << ";\n";
   }
   for (size_t i = 0; i < vars.size(); ++i) {
     const Variable &v = vars[i];
@@ -63,6 +118,30 @@ void FlatSystem::print(std::ostream &os) const {
   os << "equation\n";
   for (const Equation &eq : equations)
     os << "  " << toString(eq.lhs, namer) << " = " << toString(eq.rhs, namer) << ";\n";
+  for (const DiscreteEquation &eq : discreteEquations)
+    os << "  " << varName(eq.var) << " = " << toString(eq.value, namer) << ";\n";
+  for (const WhenClause &w : whens) {
+    for (size_t b = 0; b < w.branches.size(); ++b) {
+      const WhenBranch &br = w.branches[b];
+      os << "  " << (b ? "elsewhen " : "when ");
+      if (br.conditions.size() == 1) {
+        os << toString(br.conditions[0], namer);
+      } else {
+        os << "{";
+        for (size_t k = 0; k < br.conditions.size(); ++k)
+          os << (k ? ", " : "") << toString(br.conditions[k], namer);
+        os << "}";
+      }
+      os << " then\n";
+      for (auto &[v, e] : br.assignments)
+        os << "    " << varName(v) << " = " << toString(e, namer) << ";\n";
+      for (auto &[v, e] : br.reinits)
+        os << "    reinit(" << varName(v) << ", " << toString(e, namer) << ");\n";
+      if (br.terminates)
+        os << "    terminate(\"" << br.terminate << "\");\n";
+    }
+    os << "  end when;\n";
+  }
   if (!initialEquations.empty()) {
     os << "initial equation\n";
     for (const Equation &eq : initialEquations)

@@ -16,6 +16,8 @@ enum class VarRole {
   Parameter,  ///< fixed during a run, value from its binding (may depend on other parameters)
   Unknown,    ///< a declared time-varying variable
   Derivative, ///< der(v) of an Unknown v
+  Discrete,   ///< changes only at events: assigned in when-clauses, Integer and Boolean variables,
+              ///< and the relations that generate events (conditions)
 };
 
 enum class ValueType { Real, Integer, Boolean };
@@ -37,6 +39,16 @@ struct Variable {
   StateSelect stateSelect = StateSelect::Default;
   int derivative = -1;   ///< Unknown: index of der(this), or -1
   int derivativeOf = -1; ///< Derivative: index of the differentiated variable
+  /// Parameter: fixes array sizes, loop ranges or which equations exist, so it cannot be changed
+  /// after compilation.
+  bool structural = false;
+  /// Discrete: a condition of the Events pass, the value of `relation` frozen between events.
+  const Expr *relation = nullptr;
+  /// Made by eqc (conditions, when-conditions), not declared: not written to results by default.
+  bool generated = false;
+
+  /// Parameters and discrete variables: constant while the integrator runs.
+  bool isKnown() const { return role == VarRole::Parameter || role == VarRole::Discrete; }
 };
 
 /// `lhs = rhs`, i.e. residual lhs - rhs = 0.
@@ -45,6 +57,46 @@ struct Equation {
   SourceRange loc;
   /// 1-based position in its section, for messages ("equation 3").
   int number = 0;
+  /// Index into FlatSystem::origins (the component and loop indices it comes from), or -1.
+  int origin = -1;
+};
+
+/// One branch of a when-clause (`when` or `elsewhen`): fires when one of its conditions becomes
+/// true and no earlier branch fires.
+struct WhenBranch {
+  /// Boolean expressions; after the Events pass, Boolean discrete variables.
+  std::vector<const Expr *> conditions;
+  /// Per condition: it contains initial(), so the branch fires during initialization when it
+  /// holds (other conditions fire only when they become true after the start).
+  std::vector<bool> initial;
+  std::vector<std::pair<int, const Expr *>> assignments; ///< discrete variable := value
+  std::vector<std::pair<int, const Expr *>> reinits;     ///< state := value (at the end of the event)
+  std::string terminate;                                 ///< terminate("message"): ends the run
+  bool terminates = false;
+  SourceRange loc;
+};
+
+/// `when c then ... elsewhen d then ... end when;`
+struct WhenClause {
+  std::vector<WhenBranch> branches;
+  SourceRange loc;
+  int origin = -1;
+};
+
+/// A discrete variable defined outside when-clauses, e.g. `open = v < 0;`.
+struct DiscreteEquation {
+  int var;
+  const Expr *value;
+  SourceRange loc;
+  int number = 0;
+  int origin = -1;
+};
+
+/// The flattened size of one component of the top-level model (`eqc check`).
+struct ComponentSize {
+  std::string name;      ///< `m` or `m[1000]` for an array of components
+  std::string className;
+  size_t unknowns = 0, equations = 0;
 };
 
 /// Defaults for `eqc simulate` from `annotation(experiment(...))`; < 0 means not given.
@@ -66,10 +118,18 @@ struct FlatSystem {
   std::vector<Variable> vars;
   std::vector<Equation> equations;
   std::vector<Equation> initialEquations;
+  std::vector<WhenClause> whens;
+  std::vector<DiscreteEquation> discreteEquations;
+  std::vector<std::string> origins; ///< "m[3]", "i = 2", "m[3], i = 2", "connect(a.p, b.n)"
+  std::vector<ComponentSize> componentSizes;
   Experiment experiment;
 
   /// A variable whose derivative occurs: x of der(x), and der(x) of der(der(x)).
-  bool isState(int v) const { return vars[v].role != VarRole::Parameter && vars[v].derivative >= 0; }
+  bool isState(int v) const { return !vars[v].isKnown() && vars[v].derivative >= 0; }
+  /// "equation 3", "equation 3 of m[2]", "equation 3 (i = 5)": for messages.
+  std::string equationLabel(const Equation &eq, const char *kind = "equation") const;
+  /// Number of functions, discrete variables, when-clauses: whether the model has events.
+  bool hasEvents() const { return !whens.empty() || !discreteEquations.empty(); }
   /// The residual lhs - rhs of an equation.
   const Expr *residual(const Equation &eq) const { return ctx->sub(eq.lhs, eq.rhs); }
   /// Printing name: `x`, `der(x)`, `der(der(x))`.

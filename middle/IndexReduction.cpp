@@ -33,7 +33,7 @@ std::optional<ReducedSystem> reduceIndex(FlatSystem &flat, Diagnostics &diags) {
   for (const Equation &eq : flat.equations) {
     merged.residuals.push_back(flat.residual(eq));
     merged.locs.push_back(eq.loc);
-    merged.labels.push_back("equation " + std::to_string(eq.number));
+    merged.labels.push_back(flat.equationLabel(eq));
   }
   for (size_t v = 0; v < flat.vars.size(); ++v)
     if (flat.vars[v].role == VarRole::Unknown)
@@ -55,7 +55,7 @@ std::optional<ReducedSystem> reduceIndex(FlatSystem &flat, Diagnostics &diags) {
   for (size_t e = 0; e < r.pantelides.equations.size(); ++e) {
     const AugmentedEquation &eq = r.pantelides.equations[e];
     const Equation &src = flat.equations[eq.source];
-    r.labels.push_back(derivativeLabel("equation " + std::to_string(src.number), eq.order));
+    r.labels.push_back(derivativeLabel(flat.equationLabel(src), eq.order));
     r.locs.push_back(src.loc);
     if (eq.derivative >= 0)
       r.invariants.push_back(static_cast<int>(e));

@@ -1,6 +1,8 @@
 // LaTeX printer: the infix printer of ExprOps.cpp with math-mode output.
 #include "middle/LatexPrinter.h"
 
+#include "middle/Function.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -210,6 +212,27 @@ private:
     case ExprKind::Not:
       prec = PrecNot;
       return "\\lnot " + print(e->op(0), PrecNot);
+    case ExprKind::FnCall: {
+      std::string name;
+      for (char ch : e->callee().name)
+        name += ch == '_' ? std::string("\\_") : std::string(1, ch);
+      std::string s = "\\operatorname{" + name + "}(";
+      for (size_t i = 0; i < e->numOps(); ++i)
+        s += (i ? ", " : "") + print(e->op(i), PrecIf);
+      s += ")";
+      if (e->callee().outputs.size() > 1)
+        s += "_{" + std::to_string(e->fnOutput() + 1) + "}";
+      return s;
+    }
+    case ExprKind::Pre:
+      return "\\operatorname{pre}(" + latexVarName(name_(e->var())) + ")";
+    case ExprKind::NoEvent:
+      return print(e->op(0), PrecIf);
+    case ExprKind::Initial:
+      return "\\operatorname{initial}()";
+    case ExprKind::Local:
+    case ExprKind::LocalAt:
+      return "?";
     }
     return "?";
   }

@@ -4,6 +4,7 @@
 #include "middle/ExprOps.h"
 
 #include <algorithm>
+#include <unordered_set>
 
 namespace eqc {
 
@@ -35,6 +36,9 @@ void assignSlots(const FlatSystem &flat, OdeModel &m, const std::vector<char> &i
     if (v.role == VarRole::Parameter) {
       m.slots[i] = {Storage::Param, static_cast<int>(m.params.size())};
       m.params.push_back(vi);
+    } else if (v.role == VarRole::Discrete) {
+      m.slots[i] = {Storage::Discrete, static_cast<int>(m.discretes.size())};
+      m.discretes.push_back(vi);
     } else if (isState[i]) {
       m.slots[i] = {Storage::State, static_cast<int>(m.states.size())};
       m.states.push_back(vi);
@@ -48,16 +52,45 @@ void assignSlots(const FlatSystem &flat, OdeModel &m, const std::vector<char> &i
       m.slots[d] = {Storage::Derivative, m.slots[s].index};
   }
   for (size_t i = 0; i < flat.vars.size(); ++i)
-    if (flat.vars[i].role != VarRole::Parameter && m.slots[i].index < 0) {
+    if (!flat.vars[i].isKnown() && m.slots[i].index < 0) {
       m.slots[i] = {Storage::Algebraic, static_cast<int>(m.algebraics.size())};
       m.algebraics.push_back(static_cast<int>(i));
     }
+  // pre() of continuous variables: the left limits that when-clauses read at an event.
+  std::vector<char> marked(flat.vars.size(), 0);
+  std::unordered_set<const Expr *> visited;
+  auto scan = [&](const Expr *root) {
+    std::vector<const Expr *> stack{root};
+    while (!stack.empty()) {
+      const Expr *e = stack.back();
+      stack.pop_back();
+      if (!visited.insert(e).second)
+        continue;
+      if (e->kind() == ExprKind::Pre && !flat.vars[e->var()].isKnown() && !marked[e->var()]) {
+        marked[e->var()] = 1;
+        m.preContinuous.push_back(e->var());
+      }
+      for (const Expr *op : e->ops())
+        stack.push_back(op);
+    }
+  };
+  for (const WhenClause &w : flat.whens)
+    for (const WhenBranch &b : w.branches) {
+      for (const Expr *c : b.conditions)
+        scan(c);
+      for (auto &[v, e] : b.assignments)
+        scan(e);
+      for (auto &[v, e] : b.reinits)
+        scan(e);
+    }
+  for (const DiscreteEquation &eq : flat.discreteEquations)
+    scan(eq.value);
 }
 
 std::vector<char> pantelidesStates(const FlatSystem &flat) {
   std::vector<char> isState(flat.vars.size(), 0);
   for (size_t i = 0; i < flat.vars.size(); ++i)
-    isState[i] = flat.vars[i].role != VarRole::Parameter && flat.vars[i].derivative >= 0;
+    isState[i] = !flat.vars[i].isKnown() && flat.vars[i].derivative >= 0;
   return isState;
 }
 
@@ -129,7 +162,7 @@ OdeModel setupOdeModel(const FlatSystem &flat, const ReducedSystem &reduced, con
     m.simulation.labels.push_back(label);
   }
   for (size_t v = 0; v < flat.vars.size(); ++v)
-    if (flat.vars[v].role != VarRole::Parameter && flat.vars[v].derivative < 0)
+    if (!flat.vars[v].isKnown() && flat.vars[v].derivative < 0)
       m.simulation.unknowns.push_back(static_cast<int>(v));
 
   m.invariants.purpose = "invariants";
@@ -152,7 +185,7 @@ OdeModel setupOdeModel(const FlatSystem &flat, const ReducedSystem &reduced, con
   for (const Equation &eq : flat.initialEquations) {
     init.residuals.push_back(flat.residual(eq));
     init.locs.push_back(eq.loc);
-    init.labels.push_back("initial equation " + std::to_string(eq.number));
+    init.labels.push_back(flat.equationLabel(eq, "initial equation"));
   }
   init.unknowns = m.simulation.unknowns;
   if (reduced.differentiated()) {
@@ -168,14 +201,14 @@ OdeModel setupOdeModel(const FlatSystem &flat, const ReducedSystem &reduced, con
       const Expr *r = flat.residual(eq);
       for (int v : collectVars(r))
         if (m.slots[v].storage != Storage::State && m.slots[v].storage != Storage::Param) {
-          diags.error(eq.loc, "initial equation " + std::to_string(eq.number) + " involves '" + flat.varName(v) +
+          diags.error(eq.loc, flat.equationLabel(eq, "initial equation") + " involves '" + flat.varName(v) +
                                   "', which is not a state after index reduction; in models that need index "
                                   "reduction, initial equations may involve states, parameters and time only");
           break;
         }
       m.initialConstraints.residuals.push_back(r);
       m.initialConstraints.locs.push_back(eq.loc);
-      m.initialConstraints.labels.push_back("initial equation " + std::to_string(eq.number));
+      m.initialConstraints.labels.push_back(flat.equationLabel(eq, "initial equation"));
     }
     return m;
   }
@@ -223,7 +256,7 @@ OdeModel setupDummyDerivativeModel(const FlatSystem &flat, const ReducedSystem &
     m.simulation.labels.push_back(reduced.labels[e]);
   }
   for (size_t v = 0; v < flat.vars.size(); ++v)
-    if (flat.vars[v].role != VarRole::Parameter && !isState[v] && !(m.slots[v].storage == Storage::State))
+    if (!flat.vars[v].isKnown() && !isState[v] && !(m.slots[v].storage == Storage::State))
       m.simulation.unknowns.push_back(static_cast<int>(v));
   m.initialization = m.simulation;
   m.initialization.purpose = "initialization";

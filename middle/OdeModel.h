@@ -15,7 +15,7 @@
 namespace eqc {
 
 /// Where a variable lives at run time.
-enum class Storage { Param, State, Derivative, Algebraic };
+enum class Storage { Param, State, Derivative, Algebraic, Discrete };
 struct Slot {
   Storage storage;
   int index;
@@ -37,6 +37,11 @@ struct OdeModel {
   std::vector<int> states;     ///< x[i] is variable states[i]
   std::vector<int> algebraics; ///< a[i] is variable algebraics[i]
   std::vector<int> params;     ///< p[i] is variable params[i]
+  /// Discrete variables (and conditions), p[discreteOffset() + i]; their values before the
+  /// current event at p[preOffset() + i]; pre() of continuous variables (in when-clauses) at
+  /// p[preContinuousOffset() + k]; p[initialFlagOffset()] is 1 while initializing.
+  std::vector<int> discretes;
+  std::vector<int> preContinuous;
   std::vector<Slot> slots;     ///< per variable
   EquationSystem simulation;   ///< highest-order equations; unknowns: highest derivatives and algebraics
   CausalSystem ode;            ///< computes dx and a from (t, x, p)
@@ -51,6 +56,13 @@ struct OdeModel {
   /// occurs), the first-order lowering of higher derivatives.
   std::vector<std::pair<int, int>> chainCopies;
   Stabilization stabilization = Stabilization::None;
+
+  size_t discreteOffset() const { return params.size(); }
+  size_t preOffset() const { return params.size() + discretes.size(); }
+  size_t preContinuousOffset() const { return params.size() + 2 * discretes.size(); }
+  size_t initialFlagOffset() const { return preContinuousOffset() + preContinuous.size(); }
+  /// Length of the p array the generated functions read.
+  size_t pSize() const { return discretes.empty() && preContinuous.empty() ? params.size() : initialFlagOffset() + 1; }
 };
 
 /// Assigns run-time storage to each variable and sets up the simulation, invariant and

@@ -12,7 +12,7 @@ std::optional<PantelidesResult> runPantelides(FlatSystem &flat, Differentiator &
     r.equations.push_back({residual, source, order, -1});
     std::vector<int> vars;
     for (int v : collectVars(residual))
-      if (flat.vars[v].role != VarRole::Parameter)
+      if (!flat.vars[v].isKnown())
         vars.push_back(v);
     incidence.push_back(std::move(vars));
     return static_cast<int>(r.equations.size()) - 1;

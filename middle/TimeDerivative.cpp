@@ -7,7 +7,7 @@ const Expr *timeDerivative(FlatSystem &flat, Differentiator &diff, const Expr *e
   ExprContext &ctx = *flat.ctx;
   std::vector<const Expr *> terms{diff.diff(e, Differentiator::kTime)};
   for (int v : collectVars(e)) {
-    if (flat.vars[v].role == VarRole::Parameter)
+    if (flat.vars[v].isKnown())
       continue;
     const Expr *partial = diff.diff(e, v);
     if (!partial->isConst(0))

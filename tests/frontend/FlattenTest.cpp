@@ -106,12 +106,15 @@ TEST_F(FlattenTest, TimeIsReserved) {
 }
 
 TEST_F(FlattenTest, UnknownTypeAndTimeVaryingInteger) {
-  EXPECT_FALSE(flatten("model M\n  Foo a;\n  Integer n;\n  Real x;\nequation\n  x = 1;\nend M;\n"));
-  EXPECT_EQ(
-      messages(),
-      (Messages{"2:3: error: unknown type 'Foo' (known types: Real, Integer, Boolean)",
-                "3:3: error: time-varying Integer variables are not supported yet; declare it 'parameter' "
-                "or use Real"}));
+  EXPECT_FALSE(flatten("model M\n  Foo a;\n  Reel r;\n  Real x;\nequation\n  x = 1;\nend M;\n"));
+  EXPECT_EQ(messages(), (Messages{"2:3: error: unknown type 'Foo'", "3:3: error: unknown type 'Reel'; did you mean 'Real'?"}));
+}
+
+TEST_F(FlattenTest, TimeVaryingIntegerIsDiscrete) {
+  // A time-varying Integer is discrete: it needs an equation of its own.
+  EXPECT_FALSE(flatten("model M\n  Integer n;\n  Real x;\nequation\n  x = 1;\nend M;\n"));
+  EXPECT_EQ(messages(), (Messages{"2:11: error: discrete variable 'n' has no equation: assign it in a when-equation or "
+                                  "give it an equation"}));
 }
 
 // ---- calls ----
@@ -294,7 +297,8 @@ TEST_F(FlattenTest, BooleanEquationsAndMixedIfBranches) {
                        "  on = x > 0;\n"
                        "end M;\n"));
   EXPECT_EQ(messages(),
-            (Messages{"5:18: error: the branches of an if-expression must have the same type",
+            (Messages{"5:18: error: the branches of an if-expression must have the same type and shape (Boolean scalar and "
+                                  "Integer scalar)",
                       "6:3: error: cannot assign to parameter 'on' in an equation section; give it "
                       "its value in the declaration",
                       "2:21: note: parameter 'on' is declared here"}));
@@ -303,8 +307,8 @@ TEST_F(FlattenTest, BooleanEquationsAndMixedIfBranches) {
 TEST_F(FlattenTest, EquationBetweenBooleansIsAnError) {
   EXPECT_FALSE(flatten("model M\n  Real x;\nequation\n  x > 0 = true;\nend M;\n"));
   EXPECT_EQ(messages(),
-            (Messages{"4:3: error: equations between Boolean expressions are not supported; both sides "
-                      "must be Real"}));
+            (Messages{"4:3: error: a Boolean equation must have a Boolean variable alone on one side, e.g. 'open = "
+                      "v < 0'"}));
 }
 
 TEST_F(FlattenTest, ParameterValueTypesAreChecked) {
@@ -316,7 +320,7 @@ TEST_F(FlattenTest, ParameterValueTypesAreChecked) {
                        "equation\n"
                        "  x = r;\n"
                        "end M;\n"));
-  EXPECT_EQ(messages(), (Messages{"2:25: error: parameter 'b' is Boolean but its value is Real",
+  EXPECT_EQ(messages(), (Messages{"2:25: error: parameter 'b' is Boolean but its value is Integer",
                                   "3:22: error: parameter 'r' is Real but its value is Boolean",
                                   "4:25: error: Integer parameter 'n' has a non-integer value"}));
 }

@@ -35,7 +35,7 @@ std::string sexpr(const ast::Expr &e) {
   case ast::ExprKind::Unary:
     return args(e.unary == ast::UnaryOp::Neg ? "neg" : e.unary == ast::UnaryOp::Plus ? "plus" : "not");
   case ast::ExprKind::Binary: {
-    static const char *const ops[] = {"+", "-", "*", "/", "^", "<", "<=", ">", ">=", "==", "<>", "and", "or"};
+    static const char *const ops[] = {"+", "-", "*", "/", "^", ".+", ".-", ".*", "./", ".^", "<", "<=", ">", ">=", "==", "<>", "and", "or"};
     return args(ops[static_cast<int>(e.binary)]);
   }
   case ast::ExprKind::If:
@@ -61,7 +61,7 @@ protected:
       ADD_FAILURE() << "syntax error in " << text << ":\n" << rendered();
       return "";
     }
-    return sexpr(*f->models.at(0).equations.at(0).rhs);
+    return sexpr(*f->classes.at(0)->equations.at(0).rhs);
   }
 
   /// Every diagnostic as "line:col: message".
@@ -148,7 +148,7 @@ TEST_F(ParserTest, Literals) {
   EXPECT_EQ(expr("false"), "false");
   std::optional<ast::File> f = parse("model M\nequation\n  x = \"tab\\there\\nnewline\\\\\";\nend M;\n");
   ASSERT_TRUE(f);
-  EXPECT_EQ(f->models[0].equations[0].rhs->text, "tab\there\nnewline\\");
+  EXPECT_EQ(f->classes[0]->equations[0].rhs->text, "tab\there\nnewline\\");
 }
 
 TEST_F(ParserTest, Numbers) {
@@ -158,7 +158,7 @@ TEST_F(ParserTest, Numbers) {
   for (auto &[text, value] : cases) {
     std::optional<ast::File> f = parse(std::string("model M\nequation\n  x = ") + text + ";\nend M;\n");
     ASSERT_TRUE(f) << text;
-    const ast::Expr &e = *f->models[0].equations[0].rhs;
+    const ast::Expr &e = *f->classes[0]->equations[0].rhs;
     EXPECT_EQ(e.kind, ast::ExprKind::Number) << text;
     EXPECT_DOUBLE_EQ(e.number, value) << text;
   }
@@ -174,12 +174,12 @@ TEST_F(ParserTest, CommentsAreSkipped) {
                                      "  x = 1 /* inside */ + 2;\n"
                                      "end M;\n");
   ASSERT_TRUE(f) << rendered();
-  ASSERT_EQ(f->models.size(), 1u);
-  EXPECT_EQ(f->models[0].description, "desc");
-  ASSERT_EQ(f->models[0].declarations.size(), 1u);
-  ASSERT_EQ(f->models[0].equations.size(), 1u);
-  EXPECT_EQ(sexpr(*f->models[0].equations[0].rhs), "(+ 1 2)");
-  EXPECT_EQ(pos(f->models[0].equations[0].range), "7:3") << "comments do not shift positions";
+  ASSERT_EQ(f->classes.size(), 1u);
+  EXPECT_EQ(f->classes[0]->description, "desc");
+  ASSERT_EQ(f->classes[0]->declarations.size(), 1u);
+  ASSERT_EQ(f->classes[0]->equations.size(), 1u);
+  EXPECT_EQ(sexpr(*f->classes[0]->equations[0].rhs), "(+ 1 2)");
+  EXPECT_EQ(pos(f->classes[0]->equations[0].range), "7:3") << "comments do not shift positions";
 }
 
 // ---- declarations and model structure ----
@@ -193,7 +193,7 @@ TEST_F(ParserTest, MultipleComponentsPerDeclarationHaveTheirOwnModifiers) {
                                      "equation\n"
                                      "end M;\n");
   ASSERT_TRUE(f) << rendered();
-  const ast::Model &m = f->models[0];
+  const ast::ClassDef &m = *f->classes[0];
   ASSERT_EQ(m.declarations.size(), 4u);
   const ast::Declaration &d = m.declarations[0];
   EXPECT_EQ(d.prefix, ast::Prefix::Parameter);
@@ -240,7 +240,7 @@ TEST_F(ParserTest, NestedModifiersAndDottedValues) {
             "  annotation(experiment(StartTime = 0, StopTime = 10, Tolerance = 1e-6), Icon);\n"
             "end M;\n");
   ASSERT_TRUE(f) << rendered();
-  const ast::Model &m = f->models[0];
+  const ast::ClassDef &m = *f->classes[0];
   const std::vector<ast::Modifier> &mods = m.declarations[0].components[0].modifiers;
   ASSERT_EQ(mods.size(), 3u);
   EXPECT_EQ(sexpr(*mods[0].value), "StateSelect.prefer");
@@ -264,9 +264,9 @@ TEST_F(ParserTest, DescriptionsConcatenate) {
                                      "  der(x) = -x \"decay\";\n"
                                      "end M;\n");
   ASSERT_TRUE(f) << rendered();
-  EXPECT_EQ(f->models[0].description, "first second");
-  EXPECT_EQ(f->models[0].declarations[0].components[0].description, "the state");
-  EXPECT_EQ(f->models[0].equations[0].description, "decay");
+  EXPECT_EQ(f->classes[0]->description, "first second");
+  EXPECT_EQ(f->classes[0]->declarations[0].components[0].description, "the state");
+  EXPECT_EQ(f->classes[0]->equations[0].description, "decay");
 }
 
 TEST_F(ParserTest, SectionsAndModels) {
@@ -282,8 +282,8 @@ TEST_F(ParserTest, SectionsAndModels) {
                                      "model B\n"
                                      "end B;\n");
   ASSERT_TRUE(f) << rendered();
-  ASSERT_EQ(f->models.size(), 2u);
-  const ast::Model &a = f->models[0];
+  ASSERT_EQ(f->classes.size(), 2u);
+  const ast::ClassDef &a = *f->classes[0];
   EXPECT_EQ(a.name, "A");
   EXPECT_EQ(pos(a.range), "1:7");
   EXPECT_EQ(a.endName, "A");
@@ -291,14 +291,14 @@ TEST_F(ParserTest, SectionsAndModels) {
   ASSERT_EQ(a.equations.size(), 2u) << "both equation sections";
   ASSERT_EQ(a.initialEquations.size(), 1u);
   EXPECT_EQ(sexpr(*a.initialEquations[0].lhs), "x");
-  EXPECT_EQ(f->models[1].name, "B");
-  EXPECT_TRUE(f->models[1].declarations.empty());
+  EXPECT_EQ(f->classes[1]->name, "B");
+  EXPECT_TRUE(f->classes[1]->declarations.empty());
 }
 
 TEST_F(ParserTest, MissingEndNameParses) {
   std::optional<ast::File> f = parse("model M\nend;\n");
   ASSERT_TRUE(f) << rendered();
-  EXPECT_EQ(f->models[0].endName, "");
+  EXPECT_EQ(f->classes[0]->endName, "");
 }
 
 // ---- ranges ----
@@ -311,7 +311,7 @@ TEST_F(ParserTest, RangesPointAtLineAndColumn) {
                                      "\ty = sin(x)   ;\n"
                                      "end M;\n");
   ASSERT_TRUE(f) << rendered();
-  const ast::Model &m = f->models[0];
+  const ast::ClassDef &m = *f->classes[0];
   EXPECT_EQ(pos(m.declarations[0].components[1].range), "2:11");
   EXPECT_EQ(m.declarations[0].components[1].range.length, 1u);
   EXPECT_EQ(m.declarations[0].components[1].range.buffer, buffer);
@@ -335,7 +335,7 @@ TEST_F(ParserTest, RangesPointAtLineAndColumn) {
 TEST_F(ParserTest, ParenthesesDoNotChangeTheRangeOfTheInnerExpression) {
   std::optional<ast::File> f = parse("model M\nequation\n  x = 2*(a + b);\nend M;\n");
   ASSERT_TRUE(f) << rendered();
-  const ast::Expr &sum = *f->models[0].equations[0].rhs->args[1];
+  const ast::Expr &sum = *f->classes[0]->equations[0].rhs->args[1];
   EXPECT_EQ(sexpr(sum), "(+ a b)");
   EXPECT_EQ(pos(sum.range), "3:10");
   EXPECT_EQ(sum.range.length, 5u);

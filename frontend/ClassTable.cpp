@@ -1,0 +1,183 @@
+// The classes of the source files: registration, lookup of dotted names (nested classes,
+// imports, enclosing classes, the top level), and extends clauses resolved into element lists.
+#include "frontend/FlattenImpl.h"
+
+#include <algorithm>
+
+namespace eqc::frontend {
+
+ClassInfo *Flattener::registerClass(const ast::ClassDef &def, ClassInfo *parent) {
+  auto info = std::make_unique<ClassInfo>();
+  info->def = &def;
+  info->parent = parent;
+  info->name = parent ? parent->name + "." + def.name : def.name;
+  ClassInfo *raw = info.get();
+  classes_.push_back(std::move(info));
+  for (const auto &nested : def.classes) {
+    if (raw->nested.count(nested->name)) {
+      diags_.error(nested->range, "duplicate class '" + nested->name + "' in '" + raw->name + "'");
+      diags_.note(raw->nested[nested->name]->def->range, "previous definition of '" + nested->name + "' is here");
+      continue;
+    }
+    raw->nested[nested->name] = registerClass(*nested, raw);
+  }
+  return raw;
+}
+
+void Flattener::registerClasses() {
+  for (const ast::File *file : files_)
+    for (const auto &def : file->classes) {
+      auto prev = topLevel_.find(def->name);
+      if (prev != topLevel_.end()) {
+        diags_.error(def->range, "duplicate class '" + def->name + "'");
+        diags_.note(prev->second->def->range, "previous definition of '" + def->name + "' is here");
+        continue;
+      }
+      topLevel_[def->name] = registerClass(*def, nullptr);
+    }
+}
+
+ClassInfo *Flattener::findFirst(const std::string &name, const ClassInfo *from) {
+  for (const ClassInfo *c = from; c; c = c->parent) {
+    auto it = c->nested.find(name);
+    if (it != c->nested.end())
+      return it->second;
+    if (c->def->name == name && !c->def->isShort)
+      return const_cast<ClassInfo *>(c); // a class may refer to itself (recursive functions)
+    for (const ast::Import &imp : c->def->imports) {
+      if (!imp.alias.empty() && imp.alias == name)
+        return findClass(imp.path, nullptr);
+      if (imp.alias.empty() && !imp.wildcard) {
+        size_t dot = imp.path.rfind('.');
+        if (imp.path.substr(dot == std::string::npos ? 0 : dot + 1) == name)
+          return findClass(imp.path, nullptr);
+      }
+      if (imp.wildcard)
+        if (ClassInfo *pkg = findClass(imp.path, nullptr)) {
+          auto n = pkg->nested.find(name);
+          if (n != pkg->nested.end())
+            return n->second;
+        }
+    }
+  }
+  auto it = topLevel_.find(name);
+  return it == topLevel_.end() ? nullptr : it->second;
+}
+
+ClassInfo *Flattener::findClass(const std::string &dotted, const ClassInfo *from) {
+  size_t start = 0, dot = dotted.find('.');
+  ClassInfo *c = findFirst(dotted.substr(0, dot), from);
+  while (c && dot != std::string::npos) {
+    start = dot + 1;
+    dot = dotted.find('.', start);
+    std::string part = dotted.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    auto it = c->nested.find(part);
+    c = it == c->nested.end() ? nullptr : it->second;
+  }
+  return c;
+}
+
+std::string Flattener::suggestClass(const std::string &name, const ClassInfo *from) {
+  std::vector<std::string> candidates{"Real", "Integer", "Boolean"};
+  for (const ClassInfo *c = from; c; c = c->parent)
+    for (auto &[n, _] : c->nested)
+      candidates.push_back(n);
+  for (auto &[n, _] : topLevel_)
+    candidates.push_back(n);
+  return closest(name, candidates);
+}
+
+bool Flattener::resolveClass(ClassInfo &cls) {
+  if (cls.state == ClassInfo::Resolved)
+    return !cls.failed;
+  if (cls.state == ClassInfo::Resolving) {
+    diags_.error(cls.def->range, "class '" + cls.name + "' extends itself");
+    cls.failed = true;
+    return false;
+  }
+  cls.state = ClassInfo::Resolving;
+  const ast::ClassDef &def = *cls.def;
+  auto addElement = [&](Element el) {
+    const std::string &name = el.comp->name;
+    if (name == "time") {
+      diags_.error(el.comp->range, "'time' is a reserved name and cannot be declared");
+      cls.failed = true;
+      return;
+    }
+    auto prev = cls.index.find(name);
+    if (prev != cls.index.end()) {
+      const Element &old = cls.elements[prev->second];
+      // Modelica allows an inherited element to be declared again identically; eqc keeps the first.
+      if (old.comp == el.comp)
+        return;
+      diags_.error(el.comp->range, "duplicate declaration of '" + name + "'" +
+                                       (el.lexical != &cls || old.lexical != &cls ? " (inherited)" : ""));
+      diags_.note(old.comp->range, "previous declaration of '" + name + "' is here");
+      cls.failed = true;
+      return;
+    }
+    cls.index[name] = static_cast<int>(cls.elements.size());
+    cls.elements.push_back(std::move(el));
+  };
+  for (const ast::Extends &ext : def.extends) {
+    ClassInfo *base = findClass(ext.base, cls.parent ? cls.parent : nullptr);
+    if (!base)
+      base = findClass(ext.base, &cls);
+    if (!base) {
+      std::string hint = suggestClass(ext.base, &cls);
+      diags_.error(ext.range, "unknown class '" + ext.base + "' in extends" +
+                                  (hint.empty() ? "" : "; did you mean '" + hint + "'?"));
+      cls.failed = true;
+      continue;
+    }
+    if (base->def->isShort) {
+      diags_.error(ext.range, "cannot extend '" + ext.base + "': it is a short class definition");
+      cls.failed = true;
+      continue;
+    }
+    if (!resolveClass(*base)) {
+      cls.failed = true;
+      continue;
+    }
+    for (const Element &inherited : base->elements) {
+      Element el = inherited;
+      el.extendsMods.insert(el.extendsMods.begin(), ModSource{&ext.modifiers, &cls});
+      addElement(std::move(el));
+    }
+    // Modifiers of the extends clause must name inherited elements.
+    for (const ast::Modifier &m : ext.modifiers) {
+      std::string first = m.name.substr(0, m.name.find('.'));
+      if (base->find(first) < 0) {
+        diags_.error(m.range, "'" + base->name + "' has no element '" + first + "' to modify");
+        cls.failed = true;
+      }
+    }
+    for (const EquationSource &eq : base->equations)
+      cls.equations.push_back(eq);
+    for (const EquationSource &eq : base->initialEquations)
+      cls.initialEquations.push_back(eq);
+    if (!base->algorithm.empty()) {
+      cls.algorithm = base->algorithm;
+      cls.algorithmOwner = base->algorithmOwner;
+    }
+  }
+  for (const ast::Declaration &d : def.declarations)
+    for (const ast::Component &c : d.components)
+      addElement(Element{&d, &c, &cls, {}});
+  int number = 0;
+  for (const ast::Equation &eq : def.equations)
+    cls.equations.push_back(EquationSource{&eq, &cls, ++number});
+  number = 0;
+  for (const ast::Equation &eq : def.initialEquations)
+    cls.initialEquations.push_back(EquationSource{&eq, &cls, ++number});
+  if (!def.algorithm.empty()) {
+    cls.algorithm.clear();
+    for (const ast::Statement &st : def.algorithm)
+      cls.algorithm.push_back(&st);
+    cls.algorithmOwner = &def;
+  }
+  cls.state = ClassInfo::Resolved;
+  return !cls.failed;
+}
+
+} // namespace eqc::frontend

@@ -1,0 +1,786 @@
+// Equations of instances: simple, for, if and when-equations, connect, and the connection sets
+// that become equality and zero-sum equations.
+#include "frontend/FlattenImpl.h"
+
+#include "middle/ExprOps.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+namespace eqc::frontend {
+
+int Flattener::origin(const Scope &scope) {
+  if (scope.loopText.empty())
+    return scope.inst ? scope.inst->origin : -1;
+  std::string text = scope.inst && !scope.inst->path.empty() ? scope.inst->path + ", " + scope.loopText : scope.loopText;
+  if (!sys_.origins.empty() && sys_.origins.back() == text)
+    return static_cast<int>(sys_.origins.size() - 1);
+  sys_.origins.push_back(text);
+  return static_cast<int>(sys_.origins.size() - 1);
+}
+
+void Flattener::addEquation(const Expr *lhs, const Expr *rhs, SourceRange range, int number, int originId,
+                            bool initial) {
+  if (collect_) {
+    collect_->push_back({lhs, rhs});
+    return;
+  }
+  Equation eq{lhs, rhs, range, number, originId};
+  if (!initial) {
+    bool hasUnknown = false;
+    for (int v : collectVars(sys_.residual(eq)))
+      hasUnknown = hasUnknown || !sys_.vars[v].isKnown();
+    if (!hasUnknown) {
+      diags_.error(range, "equation does not involve any unknown (only parameters, constants and time)");
+      return;
+    }
+    sys_.equations.push_back(eq);
+  } else {
+    sys_.initialEquations.push_back(eq);
+  }
+}
+
+void Flattener::lowerInstanceEquations(Instance &inst) {
+  const ClassInfo &cls = *inst.cls;
+  if (inst.symbols.size() != cls.elements.size())
+    return;
+  for (size_t i = 0; i < cls.elements.size(); ++i)
+    lowerVariableAttributes(inst, static_cast<int>(i), false);
+  for (const EquationSource &src : cls.equations) {
+    Scope scope;
+    scope.inst = &inst;
+    scope.lexical = src.lexical;
+    scope.context = Context::Equation;
+    lowerEquation(*src.eq, scope, src.number, false);
+  }
+  equationNumber_ = static_cast<int>(cls.equations.size());
+  for (size_t i = 0; i < cls.elements.size(); ++i)
+    lowerVariableAttributes(inst, static_cast<int>(i), true);
+  for (const EquationSource &src : cls.initialEquations) {
+    Scope scope;
+    scope.inst = &inst;
+    scope.lexical = src.lexical;
+    scope.context = Context::Equation;
+    lowerEquation(*src.eq, scope, src.number, true);
+  }
+  if (!cls.algorithm.empty() && cls.kind() != ast::ClassKind::Function)
+    diags_.error(cls.algorithmOwner->algorithmRange,
+                 "algorithm sections are supported in functions only; write equations in models");
+}
+
+void Flattener::lowerEquation(const ast::Equation &eq, Scope &scope, int number, bool initial) {
+  using K = ast::EquationKind;
+  switch (eq.kind) {
+  case K::Simple:
+    lowerSimpleEquation(*eq.lhs, *eq.rhs, eq.range, scope, number, initial);
+    return;
+  case K::For:
+    lowerForEquation(eq, scope, number, initial, [&](Scope &inner) {
+      for (const ast::Equation &sub : eq.branches[0])
+        lowerEquation(sub, inner, number, initial);
+    });
+    return;
+  case K::If:
+    lowerIfEquation(eq, scope, number, initial);
+    return;
+  case K::When:
+    if (initial) {
+      diags_.error(eq.range, "when-equations are not allowed in initial equations");
+      return;
+    }
+    if (collect_) {
+      diags_.error(eq.range, "a when-equation cannot be inside an if-equation whose condition changes in time");
+      return;
+    }
+    lowerWhenEquation(eq, scope, number);
+    return;
+  case K::Connect:
+    if (initial) {
+      diags_.error(eq.range, "connect() is not allowed in initial equations");
+      return;
+    }
+    lowerConnect(eq, scope);
+    return;
+  case K::Call: {
+    const std::string &fn = eq.lhs->text;
+    if (fn == "reinit")
+      diags_.error(eq.lhs->nameRange, "reinit() is only allowed inside a when-equation");
+    else if (fn == "terminate")
+      diags_.error(eq.lhs->nameRange, "terminate() is only allowed inside a when-equation");
+    else if (fn == "assert")
+      diags_.error(eq.lhs->nameRange, "assert() in equations is not supported by eqc; check the condition in a function");
+    else
+      diags_.error(eq.lhs->nameRange, "'" + fn + "(...)' is not an equation: write 'expression = expression;'");
+    return;
+  }
+  }
+}
+
+void Flattener::lowerSimpleEquation(const ast::Expr &lhsAst, const ast::Expr &rhsAst, SourceRange range, Scope &scope,
+                                    int number, bool initial) {
+  // `(a, b) = f(x)`: one equation per output named.
+  if (lhsAst.kind == ast::ExprKind::Tuple) {
+    if (rhsAst.kind != ast::ExprKind::Call) {
+      diags_.error(rhsAst.range, "a list of outputs '(a, b)' must be equal to a function call");
+      return;
+    }
+    ClassInfo *fn = findClass(rhsAst.text, scope.lexical);
+    if (!fn || fn->kind() != ast::ClassKind::Function) {
+      diags_.error(rhsAst.nameRange, "'" + rhsAst.text + "' is not a function");
+      return;
+    }
+    std::vector<Value> outputs;
+    if (!lowerUserCall(rhsAst, scope, fn, 0, &outputs).ok)
+      return;
+    if (lhsAst.args.size() > outputs.size()) {
+      diags_.error(lhsAst.range, "'" + rhsAst.text + "' has " + std::to_string(outputs.size()) + " output(s), not " +
+                                     std::to_string(lhsAst.args.size()));
+      return;
+    }
+    for (size_t k = 0; k < lhsAst.args.size(); ++k) {
+      if (!lhsAst.args[k])
+        continue;
+      Value target = lower(*lhsAst.args[k], scope);
+      if (!target.ok)
+        continue;
+      if (target.dims != outputs[k].dims) {
+        diags_.error(lhsAst.args[k]->range, "output " + std::to_string(k + 1) + " of '" + rhsAst.text + "' is " +
+                                                shapeText(outputs[k].dims) + " but its target is " + shapeText(target.dims));
+        continue;
+      }
+      for (size_t i = 0; i < target.size(); ++i)
+        addEquation(target.elems[i], outputs[k].elems[i], range, number, origin(scope), initial);
+      if (scope.inst)
+        scope.inst->equations += target.size();
+    }
+    return;
+  }
+  // `p = 3` for a parameter or constant p: its value belongs in its declaration.
+  if (lhsAst.kind == ast::ExprKind::Name && lhsAst.ref.size() == 1 && lhsAst.ref[0].subscripts.empty() && scope.inst &&
+      !initial) {
+    int idx = scope.inst->cls->find(lhsAst.ref[0].name);
+    if (idx >= 0) {
+      Symbol &s = symbol(*scope.inst, idx);
+      bool isParam = s.kind == Symbol::Variable && sys_.vars[s.firstVar].role == VarRole::Parameter;
+      if (s.kind == Symbol::Constant || isParam) {
+        const char *what = isParam ? "parameter" : "constant";
+        diags_.error(lhsAst.range, std::string("cannot assign to ") + what + " '" + lhsAst.text +
+                                       "' in an equation section; give it its value in the declaration");
+        diags_.note(scope.inst->cls->elements[idx].comp->range, std::string(what) + " '" + lhsAst.text + "' is declared here");
+        return;
+      }
+    }
+  }
+  Value lhs = lower(lhsAst, scope);
+  Value rhs = lower(rhsAst, scope);
+  if (!lhs.ok || !rhs.ok)
+    return;
+  if (lhs.type == Type::String || rhs.type == Type::String) {
+    diags_.error(lhs.type == Type::String ? lhsAst.range : rhsAst.range, "a string is not allowed here");
+    return;
+  }
+  if (lhs.dims != rhs.dims) {
+    diags_.error(range, "the two sides of the equation have different shapes: " + shapeText(lhs.dims) + " and " +
+                            shapeText(rhs.dims));
+    return;
+  }
+  const bool lhsBool = lhs.type == Type::Boolean, rhsBool = rhs.type == Type::Boolean;
+  if (lhsBool != rhsBool) {
+    diags_.error(lhsBool ? lhsAst.range : rhsAst.range,
+                 "the two sides of the equation have different types: " + std::string(typeName(lhs.type)) + " and " +
+                     typeName(rhs.type));
+    return;
+  }
+  const int originId = origin(scope);
+  for (size_t i = 0; i < lhs.size(); ++i) {
+    const Expr *l = lhs.elems[i], *r = rhs.elems[i];
+    // A discrete variable alone on one side: the equation defines it (evaluated at events).
+    auto definesDiscrete = [&](const Expr *x) {
+      return x->kind() == ExprKind::Var && sys_.vars[x->var()].role == VarRole::Discrete;
+    };
+    if (!initial && !collect_ && (definesDiscrete(l) || definesDiscrete(r))) {
+      const Expr *target = definesDiscrete(l) ? l : r;
+      sys_.discreteEquations.push_back(DiscreteEquation{target->var(), target == l ? r : l, range, number, originId});
+      continue;
+    }
+    if (lhsBool) {
+      diags_.error(range, "a Boolean equation must have a Boolean variable alone on one side, e.g. 'open = v < 0'");
+      return;
+    }
+    addEquation(l, r, range, number, originId, initial);
+  }
+  if (scope.inst && !initial)
+    scope.inst->equations += lhs.size();
+}
+
+void Flattener::lowerForEquation(const ast::Equation &eq, Scope &scope, int number, bool initial,
+                                 const std::function<void(Scope &)> &body) {
+  (void)number;
+  (void)initial;
+  std::function<void(size_t)> loop = [&](size_t k) {
+    if (k == eq.indices.size()) {
+      body(scope);
+      return;
+    }
+    const ast::ForIndex &idx = eq.indices[k];
+    if (!idx.in) {
+      diags_.error(idx.range, "a for-equation needs a range: 'for " + idx.name + " in 1:n loop'");
+      return;
+    }
+    auto values = iterationValues(*idx.in, scope, "the range of '" + idx.name + "'");
+    if (!values)
+      return;
+    const std::string savedText = scope.loopText;
+    unsigned errors = diags_.errorCount();
+    for (double x : *values) {
+      bool integer = x == std::floor(x);
+      scope.loops.emplace_back(idx.name, Value::scalar(ctx().constant(x), integer ? Type::Integer : Type::Real));
+      scope.loopText = (savedText.empty() ? "" : savedText + ", ") + idx.name + " = " + formatNumber(x);
+      loop(k + 1);
+      scope.loops.pop_back();
+      // The same mistake in every iteration is reported once.
+      if (diags_.errorCount() != errors)
+        break;
+    }
+    scope.loopText = savedText;
+  };
+  loop(0);
+}
+
+void Flattener::lowerIfEquation(const ast::Equation &eq, Scope &scope, int number, bool initial) {
+  // Conditions known when the model is compiled select one branch.
+  std::vector<Value> conds;
+  bool constant = true;
+  for (const auto &c : eq.conditions) {
+    Value v = lowerBool(*c, scope);
+    if (!v.ok)
+      return;
+    if (!v.isScalar()) {
+      diags_.error(c->range, "the condition of an if-equation must be a scalar");
+      return;
+    }
+    bool isParam = true;
+    for (int var : collectVars(v.elems[0]))
+      isParam = isParam && sys_.vars[var].role == VarRole::Parameter;
+    std::vector<const Expr *> stack{v.elems[0]};
+    while (!stack.empty()) {
+      const Expr *x = stack.back();
+      stack.pop_back();
+      if (x->kind() == ExprKind::Time || x->kind() == ExprKind::Initial || x->kind() == ExprKind::Pre)
+        isParam = false;
+      for (const Expr *op : x->ops())
+        stack.push_back(op);
+    }
+    constant = constant && isParam;
+    conds.push_back(v);
+  }
+  if (constant) {
+    size_t chosen = conds.size();
+    for (size_t i = 0; i < conds.size(); ++i) {
+      std::optional<double> b = conds[i].elems[0]->kind() == ExprKind::BoolConst
+                                    ? std::optional<double>(conds[i].elems[0]->boolValue())
+                                    : evaluateStructural(conds[i].elems[0], eq.conditions[i]->range, "this condition");
+      if (!b)
+        return;
+      if (*b != 0) {
+        chosen = i;
+        break;
+      }
+    }
+    if (chosen < eq.branches.size())
+      for (const ast::Equation &sub : eq.branches[chosen])
+        lowerEquation(sub, scope, number, initial);
+    return;
+  }
+  // Conditions that change in time: every branch has as many equations, and equation k is
+  // `if c1 then residual1k elseif ... else residual_else_k = 0`.
+  std::vector<std::vector<std::pair<const Expr *, const Expr *>>> branches;
+  auto *saved = collect_;
+  unsigned errors = diags_.errorCount();
+  for (const auto &body : eq.branches) {
+    branches.emplace_back();
+    collect_ = &branches.back();
+    for (const ast::Equation &sub : body)
+      lowerEquation(sub, scope, number, initial);
+  }
+  collect_ = saved;
+  if (diags_.errorCount() != errors)
+    return;
+  if (eq.branches.size() == eq.conditions.size())
+    branches.emplace_back(); // no else: no equations
+  for (size_t b = 1; b < branches.size(); ++b)
+    if (branches[b].size() != branches[0].size()) {
+      diags_.error(eq.range, "the branches of this if-equation have different numbers of equations (" +
+                                 std::to_string(branches[0].size()) + " and " + std::to_string(branches[b].size()) +
+                                 "); with a condition that changes in time each branch needs as many");
+      return;
+    }
+  const int originId = origin(scope);
+  for (size_t k = 0; k < branches[0].size(); ++k) {
+    const Expr *residual = ctx().sub(branches.back()[k].first, branches.back()[k].second);
+    for (size_t b = conds.size(); b-- > 0;)
+      residual = ctx().ifThenElse(conds[b].elems[0], ctx().sub(branches[b][k].first, branches[b][k].second), residual);
+    addEquation(residual, ctx().zero(), eq.range, number, originId, initial);
+  }
+  if (scope.inst && !initial)
+    scope.inst->equations += branches[0].size();
+}
+
+void Flattener::lowerWhenBody(const std::vector<ast::Equation> &body, Scope &scope, WhenBranch &branch) {
+  for (const ast::Equation &eq : body) {
+    switch (eq.kind) {
+    case ast::EquationKind::Simple: {
+      if (eq.lhs->kind != ast::ExprKind::Name) {
+        diags_.error(eq.lhs->range, "an equation in a when-clause assigns a variable: write 'v = expression;'");
+        continue;
+      }
+      Value target = lower(*eq.lhs, scope);
+      Value value = lower(*eq.rhs, scope);
+      if (!target.ok || !value.ok)
+        continue;
+      if (target.dims != value.dims || (target.type == Type::Boolean) != (value.type == Type::Boolean)) {
+        diags_.error(eq.range, "the two sides have different types or shapes: " + std::string(typeName(target.type)) +
+                                   " " + shapeText(target.dims) + " and " + typeName(value.type) + " " +
+                                   shapeText(value.dims));
+        continue;
+      }
+      for (size_t i = 0; i < target.size(); ++i) {
+        const Expr *t = target.elems[i];
+        if (t->kind() != ExprKind::Var || sys_.vars[t->var()].role == VarRole::Parameter) {
+          diags_.error(eq.lhs->range, "a when-clause can only assign variables, not parameters or expressions");
+          break;
+        }
+        branch.assignments.emplace_back(t->var(), value.elems[i]);
+        whenAssigned_.emplace(t->var(), eq.lhs->range);
+      }
+      break;
+    }
+    case ast::EquationKind::Call: {
+      const ast::Expr &call = *eq.lhs;
+      if (call.text == "reinit") {
+        if (call.args.size() != 2) {
+          diags_.error(call.nameRange, "reinit(x, value) takes 2 arguments");
+          continue;
+        }
+        Value target = lower(*call.args[0], scope);
+        Value value = lowerReal(*call.args[1], scope);
+        if (!target.ok || !value.ok)
+          continue;
+        if (target.dims != value.dims) {
+          diags_.error(call.range, "reinit(): the variable is " + shapeText(target.dims) + " but the value is " +
+                                       shapeText(value.dims));
+          continue;
+        }
+        for (size_t i = 0; i < target.size(); ++i) {
+          const Expr *t = target.elems[i];
+          if (t->kind() != ExprKind::Var || sys_.vars[t->var()].role != VarRole::Unknown) {
+            diags_.error(call.args[0]->range, "reinit() takes a state variable (a Real variable x of which der(x) occurs)");
+            break;
+          }
+          branch.reinits.emplace_back(t->var(), value.elems[i]);
+          reinitTargets_.emplace_back(t->var(), call.args[0]->range);
+        }
+      } else if (call.text == "terminate") {
+        branch.terminates = true;
+        if (call.args.size() == 1 && call.args[0]->kind == ast::ExprKind::String)
+          branch.terminate = call.args[0]->text;
+      } else {
+        diags_.error(call.nameRange, "'" + call.text + "(...)' is not allowed in a when-clause (reinit and terminate are)");
+      }
+      break;
+    }
+    case ast::EquationKind::For:
+      lowerForEquation(eq, scope, 0, false, [&](Scope &inner) { lowerWhenBody(eq.branches[0], inner, branch); });
+      break;
+    case ast::EquationKind::If: {
+      // Assignments under conditions: v = if c then a else (the other branch, or pre(v)).
+      std::vector<Value> conds;
+      for (const auto &c : eq.conditions) {
+        Value v = lowerBool(*c, scope);
+        if (!v.ok || !v.isScalar())
+          return;
+        conds.push_back(v);
+      }
+      std::vector<WhenBranch> parts(eq.branches.size());
+      for (size_t b = 0; b < eq.branches.size(); ++b)
+        lowerWhenBody(eq.branches[b], scope, parts[b]);
+      std::map<int, const Expr *> merged;
+      std::vector<int> order;
+      for (auto &p : parts)
+        for (auto &[v, e] : p.assignments)
+          if (!merged.count(v)) {
+            merged[v] = nullptr;
+            order.push_back(v);
+          }
+      for (int v : order) {
+        const Expr *value = ctx().pre(v, sys_.vars[v].type == ValueType::Boolean);
+        if (parts.size() > conds.size())
+          for (auto &[w, e] : parts.back().assignments)
+            if (w == v)
+              value = e;
+        for (size_t b = conds.size(); b-- > 0;) {
+          const Expr *then = ctx().pre(v, sys_.vars[v].type == ValueType::Boolean);
+          for (auto &[w, e] : parts[b].assignments)
+            if (w == v)
+              then = e;
+          value = ctx().ifThenElse(conds[b].elems[0], then, value);
+        }
+        branch.assignments.emplace_back(v, value);
+      }
+      for (size_t b = 0; b < parts.size(); ++b)
+        for (auto &[v, e] : parts[b].reinits) {
+          const Expr *value = e;
+          if (b < conds.size())
+            value = ctx().ifThenElse(conds[b].elems[0], e, ctx().var(v));
+          branch.reinits.emplace_back(v, value);
+        }
+      for (auto &p : parts)
+        if (p.terminates) {
+          diags_.error(eq.range, "terminate() inside an if in a when-clause is not supported; use its own when-clause");
+          break;
+        }
+      break;
+    }
+    case ast::EquationKind::When:
+      diags_.error(eq.range, "when-equations cannot be nested");
+      break;
+    case ast::EquationKind::Connect:
+      diags_.error(eq.range, "connect() is not allowed in a when-clause");
+      break;
+    }
+  }
+}
+
+void Flattener::lowerWhenEquation(const ast::Equation &eq, Scope &scope, int number) {
+  (void)number;
+  WhenClause clause;
+  clause.loc = eq.range;
+  clause.origin = origin(scope);
+  Scope inner = scope;
+  inner.context = Context::When;
+  for (size_t b = 0; b < eq.branches.size(); ++b) {
+    WhenBranch branch;
+    branch.loc = eq.conditions[b]->range;
+    Value cond = lowerBool(*eq.conditions[b], scope);
+    if (!cond.ok)
+      return;
+    if (cond.dims.size() > 1) {
+      diags_.error(eq.conditions[b]->range, "a when-condition is a Boolean or a vector of them");
+      return;
+    }
+    branch.conditions = cond.elems;
+    lowerWhenBody(eq.branches[b], inner, branch);
+    clause.branches.push_back(std::move(branch));
+  }
+  // Every branch assigns the same variables (each keeps its value where no branch fires).
+  std::set<int> first;
+  for (auto &[v, e] : clause.branches[0].assignments)
+    first.insert(v);
+  for (size_t b = 1; b < clause.branches.size(); ++b) {
+    std::set<int> other;
+    for (auto &[v, e] : clause.branches[b].assignments)
+      other.insert(v);
+    if (other != first) {
+      diags_.error(clause.branches[b].loc, "the branches of a when-equation must assign the same variables");
+      return;
+    }
+  }
+  if (scope.inst)
+    scope.inst->equations += first.size();
+  sys_.whens.push_back(std::move(clause));
+}
+
+// ---- connect ----
+
+std::optional<std::vector<ConnectorEnd>> Flattener::connectorEnds(const ast::Expr &ref, Scope &scope) {
+  if (ref.kind != ast::ExprKind::Name || !scope.inst) {
+    diags_.error(ref.range, "connect() takes connectors");
+    return std::nullopt;
+  }
+  Instance &inst = *scope.inst;
+  const ast::RefPart &head = ref.ref[0];
+  int idx = inst.cls->find(head.name);
+  if (idx < 0) {
+    std::vector<std::string> names;
+    for (const Element &el : inst.cls->elements)
+      names.push_back(el.comp->name);
+    std::string hint = closest(head.name, names);
+    diags_.error(head.range, "undefined name '" + head.name + "'" + (hint.empty() ? "" : "; did you mean '" + hint + "'?"));
+    return std::nullopt;
+  }
+  Symbol &s = symbol(inst, idx);
+  auto pick = [&](Symbol &sym, const std::vector<ast::Subscript> &subs, const std::string &name,
+                  std::vector<size_t> &picked) -> bool {
+    size_t count = sym.kind == Symbol::Component ? sym.instances.size() : 1;
+    if (sym.kind == Symbol::Variable) {
+      count = 1;
+      for (int d : sym.dims)
+        count *= static_cast<size_t>(d);
+    }
+    Value indices;
+    indices.ok = true;
+    indices.type = Type::Integer;
+    indices.dims = sym.dims;
+    for (size_t j = 0; j < count; ++j)
+      indices.elems.push_back(ctx().constant(static_cast<double>(j)));
+    if (!subs.empty())
+      indices = applySubscripts(indices, subs, scope, name);
+    if (!indices.ok)
+      return false;
+    for (const Expr *x : indices.elems)
+      picked.push_back(static_cast<size_t>(x->value()));
+    return true;
+  };
+  std::vector<ConnectorEnd> ends;
+  if (s.connector) {
+    if (ref.ref.size() != 1) {
+      diags_.error(ref.ref[1].range, "'" + head.name + "' is a connector; connect() takes it whole");
+      return std::nullopt;
+    }
+    std::vector<size_t> picked;
+    if (!pick(s, head.subscripts, head.name, picked))
+      return std::nullopt;
+    for (size_t j : picked) {
+      ConnectorEnd end;
+      end.outside = true;
+      end.name = ref.text;
+      if (s.kind == Symbol::Component)
+        end.inst = s.instances[j].get();
+      else if (s.kind == Symbol::Variable) {
+        end.var = s.firstVar + static_cast<int>(j);
+        end.type = s.type;
+      } else
+        return std::nullopt;
+      ends.push_back(end);
+    }
+    return ends;
+  }
+  if (s.kind != Symbol::Component || ref.ref.size() != 2) {
+    if (s.kind != Symbol::Failed)
+      diags_.error(ref.range, "'" + ref.text + "' is not a connector (connect() takes connectors, or connectors of components)");
+    return std::nullopt;
+  }
+  std::vector<size_t> components;
+  if (!pick(s, head.subscripts, head.name, components))
+    return std::nullopt;
+  const ast::RefPart &part = ref.ref[1];
+  for (size_t j : components) {
+    Instance &comp = *s.instances[j];
+    int cidx = comp.cls->find(part.name);
+    if (cidx < 0) {
+      diags_.error(part.range, "'" + comp.cls->name + "' has no connector '" + part.name + "'");
+      return std::nullopt;
+    }
+    Symbol &cs = symbol(comp, cidx);
+    if (!cs.connector) {
+      diags_.error(part.range, "'" + comp.path + "." + part.name + "' is not a connector");
+      return std::nullopt;
+    }
+    if (comp.cls->elements[cidx].decl->isProtected) {
+      diags_.error(part.range, "'" + part.name + "' is protected in '" + comp.cls->name + "'");
+      return std::nullopt;
+    }
+    std::vector<size_t> picked;
+    if (!pick(cs, part.subscripts, comp.path + "." + part.name, picked))
+      return std::nullopt;
+    for (size_t k : picked) {
+      ConnectorEnd end;
+      end.outside = false;
+      end.name = ref.text;
+      if (cs.kind == Symbol::Component)
+        end.inst = cs.instances[k].get();
+      else if (cs.kind == Symbol::Variable) {
+        end.var = cs.firstVar + static_cast<int>(k);
+        end.type = cs.type;
+      } else
+        return std::nullopt;
+      ends.push_back(end);
+    }
+  }
+  return ends;
+}
+
+void Flattener::collectLeaves(Instance &inst, const std::string &prefix, std::vector<ConnectorLeaf> &out) {
+  for (size_t i = 0; i < inst.cls->elements.size() && i < inst.symbols.size(); ++i) {
+    Symbol &s = inst.symbols[i];
+    const std::string name = prefix + inst.cls->elements[i].comp->name;
+    if (s.kind == Symbol::Variable) {
+      if (sys_.vars[s.firstVar].role == VarRole::Parameter)
+        continue;
+      size_t count = 1;
+      for (int d : s.dims)
+        count *= static_cast<size_t>(d);
+      for (size_t k = 0; k < count; ++k)
+        out.push_back(ConnectorLeaf{variableName(name, s.dims, k), s.firstVar + static_cast<int>(k), s.flow, s.type});
+    } else if (s.kind == Symbol::Component) {
+      for (auto &child : s.instances)
+        collectLeaves(*child, child->path.substr(inst.path.size() + 1) + ".", out);
+    }
+  }
+}
+
+std::vector<ConnectorLeaf> Flattener::connectorLeaves(const ConnectorEnd &end) {
+  std::vector<ConnectorLeaf> leaves;
+  if (end.inst)
+    collectLeaves(*end.inst, "", leaves);
+  else
+    leaves.push_back(ConnectorLeaf{"", end.var, false, end.type});
+  return leaves;
+}
+
+int Flattener::find(int node) {
+  while (nodes_[node].parent != node) {
+    nodes_[node].parent = nodes_[nodes_[node].parent].parent;
+    node = nodes_[node].parent;
+  }
+  return node;
+}
+
+int Flattener::connectionNode(const ConnectorEnd &end) {
+  int *slot;
+  if (end.inst)
+    slot = end.outside ? &end.inst->outsideNode : &end.inst->insideNode;
+  else
+    slot = &(end.outside ? primitiveOutside_ : primitiveInside_).emplace(end.var, -1).first->second;
+  if (*slot < 0) {
+    *slot = static_cast<int>(nodes_.size());
+    Node n;
+    n.end = end;
+    n.parent = *slot;
+    n.text = end.inst ? end.inst->path : sys_.vars[end.var].name;
+    nodes_.push_back(n);
+  }
+  return *slot;
+}
+
+void Flattener::lowerConnect(const ast::Equation &eq, Scope &scope) {
+  auto a = connectorEnds(*eq.lhs, scope);
+  auto b = connectorEnds(*eq.rhs, scope);
+  if (!a || !b)
+    return;
+  if (a->size() != b->size()) {
+    diags_.error(eq.range, "connect(): '" + eq.lhs->text + "' has " + std::to_string(a->size()) + " connector(s) and '" +
+                               eq.rhs->text + "' has " + std::to_string(b->size()));
+    return;
+  }
+  for (size_t k = 0; k < a->size(); ++k) {
+    const ConnectorEnd &x = (*a)[k], &y = (*b)[k];
+    std::vector<ConnectorLeaf> lx = connectorLeaves(x), ly = connectorLeaves(y);
+    std::string problem;
+    const std::string nx = x.inst ? x.inst->path : sys_.vars[x.var].name;
+    const std::string ny = y.inst ? y.inst->path : sys_.vars[y.var].name;
+    auto kind = [](const ConnectorEnd &e) {
+      return e.inst ? "'" + e.inst->cls->name + "'" : std::string("a ") + typeName(e.type) + " connector";
+    };
+    if (lx.size() != ly.size()) {
+      problem = kind(x) + " has " + std::to_string(lx.size()) + " variables and " + kind(y) + " has " +
+                std::to_string(ly.size());
+    } else {
+      for (size_t i = 0; i < lx.size() && problem.empty(); ++i) {
+        if (lx[i].name != ly[i].name && x.inst && y.inst)
+          problem = "'" + nx + "." + lx[i].name + "' has no counterpart '" + ny + "." + lx[i].name + "'";
+        else if (lx[i].flow != ly[i].flow)
+          problem = "'" + lx[i].name + "' is a flow variable in one and not in the other";
+        else if ((lx[i].type == Type::Boolean) != (ly[i].type == Type::Boolean))
+          problem = "'" + lx[i].name + "' has different types";
+      }
+    }
+    if (!problem.empty()) {
+      diags_.error(eq.range, "cannot connect '" + nx + "' (" + kind(x) + ") and '" + ny + "' (" + kind(y) + "): " + problem);
+      continue;
+    }
+    if (x.inst && x.inst == y.inst && x.outside == y.outside) {
+      diags_.error(eq.range, "connect(): '" + nx + "' is connected to itself");
+      continue;
+    }
+    int p = connectionNode(x), q = connectionNode(y);
+    for (int node : {p, q})
+      if (!nodes_[node].connect.valid()) {
+        nodes_[node].connect = eq.range;
+        nodes_[node].owner = scope.inst;
+      }
+    int rp = find(p), rq = find(q);
+    if (rp != rq)
+      nodes_[std::max(rp, rq)].parent = std::min(rp, rq);
+  }
+}
+
+void Flattener::generateConnectionEquations() {
+  // Every connector is in a set as seen from outside its component (Modelica's inside connector);
+  // one that no connect names is a set of its own, whose flows are zero.
+  for (Instance *c : connectors_) {
+    bool isNew = c->insideNode < 0;
+    int node = connectionNode(ConnectorEnd{c, -1, Type::Real, false, c->path});
+    if (isNew) {
+      nodes_[node].owner = c->parent ? c->parent->parent : nullptr;
+      nodes_[node].declared = c->declared;
+    }
+  }
+  std::map<int, std::vector<int>> sets;
+  for (size_t n = 0; n < nodes_.size(); ++n)
+    sets[find(static_cast<int>(n))].push_back(static_cast<int>(n));
+  for (auto &[root, members] : sets) {
+    std::vector<std::vector<ConnectorLeaf>> leaves;
+    for (int m : members)
+      leaves.push_back(connectorLeaves(nodes_[m].end));
+    const Node &first = nodes_[members[0]];
+    SourceRange loc = first.connect;
+    Instance *owner = first.owner;
+    for (int m : members)
+      if (nodes_[m].connect.valid()) {
+        loc = nodes_[m].connect;
+        owner = nodes_[m].owner;
+        break;
+      }
+    if (!loc.valid())
+      loc = first.declared;
+    std::string text;
+    if (members.size() == 1) {
+      text = "unconnected connector " + first.text + " (flows zero)";
+    } else {
+      text = "connection set {";
+      for (size_t i = 0; i < members.size(); ++i)
+        text += (i ? ", " : "") + nodes_[members[i]].text;
+      text += "}";
+    }
+    int originId = -1;
+    auto ensureOrigin = [&]() {
+      if (originId < 0) {
+        originId = static_cast<int>(sys_.origins.size());
+        sys_.origins.push_back(text);
+      }
+      return originId;
+    };
+    size_t generated = 0;
+    for (size_t j = 0; j < leaves[0].size(); ++j) {
+      if (leaves[0][j].flow) {
+        std::vector<const Expr *> terms;
+        for (size_t m = 0; m < members.size(); ++m) {
+          const Expr *v = ctx().var(leaves[m][j].var);
+          terms.push_back(nodes_[members[m]].end.outside ? ctx().neg(v) : v);
+        }
+        addEquation(ctx().add(terms), ctx().zero(), loc, 1, ensureOrigin(), false);
+        ++generated;
+      } else {
+        for (size_t m = 1; m < members.size(); ++m) {
+          bool isBool = leaves[0][j].type == Type::Boolean;
+          const Expr *a = ctx().var(leaves[0][j].var, isBool), *b = ctx().var(leaves[m][j].var, isBool);
+          if (isBool || sys_.vars[leaves[0][j].var].role == VarRole::Discrete) {
+            sys_.discreteEquations.push_back(DiscreteEquation{leaves[m][j].var, a, loc, 1, ensureOrigin()});
+          } else {
+            addEquation(a, b, loc, 1, ensureOrigin(), false);
+          }
+          ++generated;
+        }
+      }
+    }
+    if (owner)
+      owner->equations += generated;
+    else if (root_)
+      root_->equations += generated;
+  }
+}
+
+} // namespace eqc::frontend

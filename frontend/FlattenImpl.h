@@ -1,0 +1,362 @@
+// Internal to the frontend: the flattener's data structures (classes, instances, modifications,
+// lowered values) and the Flattener, whose parts live in ClassTable.cpp, Instantiate.cpp,
+// LowerExpr.cpp, Equations.cpp, Functions.cpp and Flatten.cpp.
+#pragma once
+
+#include "frontend/Ast.h"
+#include "middle/ExprOps.h"
+#include "middle/FlatSystem.h"
+#include "middle/Function.h"
+#include "support/Diagnostics.h"
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace eqc::frontend {
+
+enum class Type { Real, Integer, Boolean, String };
+const char *typeName(Type t);
+
+/// A lowered expression: an array of scalar expression nodes (row-major) with its shape; a
+/// scalar has no dims. `ok` is false after an error (already reported).
+struct Value {
+  bool ok = false;
+  Type type = Type::Real;
+  std::vector<int> dims;
+  std::vector<const Expr *> elems;
+  std::string text; ///< String
+
+  static Value scalar(const Expr *e, Type t) {
+    Value v;
+    v.ok = true;
+    v.type = t;
+    v.elems.push_back(e);
+    return v;
+  }
+  bool isScalar() const { return dims.empty(); }
+  bool isNumeric() const { return type == Type::Real || type == Type::Integer; }
+  size_t size() const { return elems.size(); }
+};
+
+/// "[3]", "[2, 3]", "scalar": shapes in messages.
+std::string shapeText(const std::vector<int> &dims);
+/// Optimal-string-alignment distance: edits plus adjacent transpositions ("gian" → "gain" is 1).
+size_t editDistance(const std::string &a, const std::string &b);
+/// The closest of `candidates` to `name`, or "" when none is close.
+std::string closest(const std::string &name, const std::vector<std::string> &candidates);
+
+struct ClassInfo;
+struct Instance;
+
+/// Modifiers written somewhere: the list, and where its expressions are evaluated.
+struct ModSource {
+  const std::vector<ast::Modifier> *mods = nullptr;
+  const ClassInfo *lexical = nullptr;
+};
+
+/// One element of a class after its extends clauses are resolved.
+struct Element {
+  const ast::Declaration *decl = nullptr;
+  const ast::Component *comp = nullptr;
+  const ClassInfo *lexical = nullptr; ///< where it is written: types and modifiers are looked up there
+  /// Modifications of this element from extends clauses, highest priority first: each is the
+  /// argument list of an extends clause (only the arguments naming this element apply).
+  std::vector<ModSource> extendsMods;
+};
+
+/// An equation section entry with the class it is written in.
+struct EquationSource {
+  const ast::Equation *eq = nullptr;
+  const ClassInfo *lexical = nullptr;
+  int number = 0; ///< position in its class's section
+};
+
+/// A class of the source files, with its elements once extends clauses are resolved.
+struct ClassInfo {
+  const ast::ClassDef *def = nullptr;
+  ClassInfo *parent = nullptr; ///< the enclosing class
+  std::string name;            ///< qualified: "Lib.Resistor"
+  std::unordered_map<std::string, ClassInfo *> nested;
+  enum State { Unresolved, Resolving, Resolved } state = Unresolved;
+  bool failed = false;
+  std::vector<Element> elements;
+  std::unordered_map<std::string, int> index; ///< element name → position in elements
+  std::vector<EquationSource> equations, initialEquations;
+  std::vector<const ast::Statement *> algorithm;
+  const ast::ClassDef *algorithmOwner = nullptr;
+
+  ast::ClassKind kind() const { return def->kind; }
+  int find(const std::string &element) const {
+    auto it = index.find(element);
+    return it == index.end() ? -1 : it->second;
+  }
+};
+
+/// A modification after merging: a value (an expression with the scope it is evaluated in) and
+/// modifications of sub-elements. Shared between the instances of an array of components, each
+/// of which sees its slice of array values.
+struct Mod {
+  const ast::Expr *expr = nullptr;
+  Instance *scope = nullptr;
+  const ClassInfo *lexical = nullptr;
+  SourceRange range;
+  bool each = false;
+  /// The value lowered once, shared by every slice (and whether a slice error was reported).
+  struct Cache {
+    std::optional<Value> value;
+    bool sliceError = false;
+  };
+  std::shared_ptr<Cache> lowered;
+  /// For the instances of component arrays: (flat index, shape) of each array level, outermost first.
+  std::vector<std::pair<int, std::vector<int>>> slices;
+  std::vector<std::pair<std::string, std::shared_ptr<const Mod>>> children;
+
+  bool hasValue() const { return expr != nullptr; }
+  std::shared_ptr<const Mod> child(const std::string &name) const {
+    for (auto &[n, m] : children)
+      if (n == name)
+        return m;
+    return nullptr;
+  }
+};
+using ModPtr = std::shared_ptr<const Mod>;
+
+/// A name of an instance: a variable array, a constant, or an array of component instances.
+struct Symbol {
+  enum State { Unvisited, Visiting, Done } state = Unvisited;
+  enum Kind { Failed, Variable, Constant, Component } kind = Failed;
+  Type type = Type::Real;
+  std::vector<int> dims;
+  int firstVar = -1; ///< Variable: vars firstVar .. firstVar + size - 1, row-major
+  Value value;       ///< Constant
+  std::vector<std::unique_ptr<Instance>> instances; ///< Component, row-major
+  const ClassInfo *cls = nullptr;  ///< Component: its class; Variable: its connector or type class, if any
+  bool flow = false;
+  bool connector = false; ///< declared with a connector class (also `RealInput u`)
+  ModPtr mod;              ///< the merged modification
+  std::vector<ModSource> typeMods; ///< Variable: modifiers of short type classes (`type V = Real(unit = "V")`)
+};
+
+/// An instance of a class: the top-level model, a component, one element of a component array,
+/// or a package whose constants are used.
+struct Instance {
+  const ClassInfo *cls = nullptr;
+  Instance *parent = nullptr;
+  std::string path; ///< "" for the model, "r1", "m[3].flange"
+  ModPtr mod;
+  std::vector<Symbol> symbols; ///< one per element of cls
+  bool package = false;
+  int origin = -1;   ///< index into FlatSystem::origins (the path), for equation labels
+  int insideNode = -1, outsideNode = -1; ///< connection-set nodes of a connector instance
+  SourceRange declared; ///< the component's declaration
+  size_t unknowns = 0, equations = 0;    ///< declared here, generated here (sizes for `eqc check`)
+  std::string label() const { return path.empty() ? "the model" : "'" + path + "'"; }
+};
+
+/// Where an expression is evaluated.
+enum class Context {
+  Equation,   ///< equations: anything
+  When,       ///< when-clause bodies: anything, plus pre() of continuous variables
+  Parameter,  ///< parameter values: parameters and constants
+  Start,      ///< attributes: parameters and constants
+  Function,   ///< function bodies: inputs, outputs, locals
+};
+
+struct FunctionBuilder;
+
+/// A scope for lowering expressions.
+struct Scope {
+  Instance *inst = nullptr;
+  const ClassInfo *lexical = nullptr;
+  Context context = Context::Equation;
+  FunctionBuilder *fn = nullptr;
+  /// for-loop indices and iterators in scope, innermost last.
+  std::vector<std::pair<std::string, Value>> loops;
+  std::string loopText; ///< "i = 3, j = 1" for equation labels
+};
+
+/// A connector end of a connect: the connector instance (or primitive connector variable),
+/// seen from inside or outside the instance that holds the connect.
+struct ConnectorEnd {
+  Instance *inst = nullptr; ///< a connector instance, or null for a primitive connector
+  int var = -1;             ///< the primitive connector variable
+  Type type = Type::Real;
+  bool outside = false;
+  std::string name;         ///< as written in the connect
+};
+
+/// One scalar variable of a connector, in the order that connect pairs them.
+struct ConnectorLeaf {
+  std::string name; ///< relative to the connector: "v", "i", "frame.x[2]"
+  int var;
+  bool flow;
+  Type type;
+};
+
+/// Lowers the model to a FlatSystem (see flattenModel).
+class Flattener {
+public:
+  Flattener(const std::vector<const ast::File *> &files, Diagnostics &diags);
+  std::optional<FlatSystem> run(const std::string &modelName);
+
+  // ---- ClassTable.cpp ----
+  void registerClasses();
+  ClassInfo *registerClass(const ast::ClassDef &def, ClassInfo *parent);
+  /// Looks a dotted class name up from `from` outwards; nullptr (no message) when not found.
+  ClassInfo *findClass(const std::string &dotted, const ClassInfo *from);
+  /// The first identifier of a name: nested classes, imports, enclosing classes, top level.
+  ClassInfo *findFirst(const std::string &name, const ClassInfo *from);
+  /// Resolves extends clauses: elements, equations and algorithm of `cls`; false after errors.
+  bool resolveClass(ClassInfo &cls);
+  std::string suggestClass(const std::string &name, const ClassInfo *from);
+
+  // ---- Instantiate.cpp ----
+  Instance *newInstance(const ClassInfo *cls, Instance *parent, std::string path, ModPtr mod);
+  void instantiateElements(Instance &inst);
+  Symbol &symbol(Instance &inst, int element);
+  Instance *packageInstance(const ClassInfo *cls);
+  ModPtr modFromAst(const std::vector<ast::Modifier> &mods, Instance *scope, const ClassInfo *lexical);
+  static ModPtr merge(const ModPtr &high, const ModPtr &low);
+  static ModPtr slice(const ModPtr &mod, int index, const std::vector<int> &shape);
+  /// The value of a modification lowered in its scope, sliced for the instance it reaches.
+  Value modValue(const Mod &mod, Context context);
+  void checkModifiers(const Mod &mod, const ClassInfo &cls, const std::string &what);
+  /// Attributes and parameter values of a variable, or (`bindings`) the equations of `Real x = e`.
+  void lowerVariableAttributes(Instance &inst, int element, bool bindings);
+  const Expr *parameterBinding(int var);
+  /// Sizes the per-variable tables to the variables (der() adds variables on the way).
+  void growPerVariable();
+  /// The compile-time value of an Integer/Real expression of parameters and constants; marks the
+  /// parameters it reads as structural. nullopt after an error naming `what`.
+  std::optional<double> structural(const Value &v, SourceRange range, const std::string &what);
+  std::optional<double> evaluateStructural(const Expr *e, SourceRange range, const std::string &what);
+  std::optional<std::vector<int>> dimensions(const std::vector<ast::Subscript> &subs, Scope &scope,
+                                             const std::string &what);
+  std::string variableName(const std::string &base, const std::vector<int> &dims, size_t flat);
+
+  // ---- LowerExpr.cpp ----
+  Value lower(const ast::Expr &e, Scope &scope);
+  Value lowerReal(const ast::Expr &e, Scope &scope);
+  Value lowerBool(const ast::Expr &e, Scope &scope);
+  Value lowerName(const ast::Expr &e, Scope &scope);
+  Value lowerCall(const ast::Expr &e, Scope &scope);
+  Value lowerBinary(const ast::Expr &e, Scope &scope);
+  Value lowerIf(const ast::Expr &e, Scope &scope);
+  Value lowerRange(const ast::Expr &e, Scope &scope);
+  Value lowerArray(const ast::Expr &e, Scope &scope);
+  Value lowerMatrix(const ast::Expr &e, Scope &scope);
+  Value lowerBuiltinCall(const ast::Expr &e, Scope &scope, bool &handled);
+  Value lowerUserCall(const ast::Expr &e, Scope &scope, ClassInfo *fn, int outputIndex, std::vector<Value> *allOutputs);
+  Value lowerReduction(const ast::Expr &e, Scope &scope);
+  /// The shape of an expression; for a plain name without building its elements.
+  std::optional<std::vector<int>> shapeOf(const ast::Expr &e, Scope &scope);
+  Value lowerDer(const ast::Expr &arg, Scope &scope, SourceRange range);
+  Value applySubscripts(const Value &v, const std::vector<ast::Subscript> &subs, Scope &scope, const std::string &name);
+  /// A vector of Integer values from a range or array expression (for-loops, subscripts).
+  std::optional<std::vector<double>> iterationValues(const ast::Expr &e, Scope &scope, const std::string &what);
+  Value elementwise(const Value &a, const Value &b, SourceRange range, const char *op,
+                    const std::function<const Expr *(const Expr *, const Expr *)> &f, Type resultType);
+  Value fail() { return Value{}; }
+  bool sameShape(const Value &a, const Value &b) const { return a.dims == b.dims; }
+
+  // ---- Equations.cpp ----
+  void lowerInstanceEquations(Instance &inst);
+  void lowerEquation(const ast::Equation &eq, Scope &scope, int number, bool initial);
+  void lowerSimpleEquation(const ast::Expr &lhs, const ast::Expr &rhs, SourceRange range, Scope &scope, int number,
+                           bool initial);
+  void lowerIfEquation(const ast::Equation &eq, Scope &scope, int number, bool initial);
+  void lowerForEquation(const ast::Equation &eq, Scope &scope, int number, bool initial,
+                        const std::function<void(Scope &)> &body);
+  void lowerWhenEquation(const ast::Equation &eq, Scope &scope, int number);
+  void lowerWhenBody(const std::vector<ast::Equation> &body, Scope &scope, WhenBranch &branch);
+  void lowerConnect(const ast::Equation &eq, Scope &scope);
+  std::optional<std::vector<ConnectorEnd>> connectorEnds(const ast::Expr &ref, Scope &scope);
+  std::vector<ConnectorLeaf> connectorLeaves(const ConnectorEnd &end);
+  void collectLeaves(Instance &inst, const std::string &prefix, std::vector<ConnectorLeaf> &out);
+  void generateConnectionEquations();
+  int connectionNode(const ConnectorEnd &end);
+  int origin(const Scope &scope);
+  void addEquation(const Expr *lhs, const Expr *rhs, SourceRange range, int number, int origin, bool initial);
+
+  // ---- Functions.cpp ----
+  /// A name in a function body: its inputs, outputs, locals and loop variables (`found` false
+  /// when it is none of them).
+  Value lowerLocal(const ast::Expr &e, Scope &scope, bool &found);
+  std::vector<std::pair<std::string, int>> localNames(const Scope &scope);
+  /// The function specialized to its argument shapes; -1 after errors.
+  int specializeFunction(ClassInfo *cls, const std::vector<Value> &args, SourceRange callRange,
+                         std::vector<std::pair<Type, std::vector<int>>> &outputs);
+
+  // ---- Flatten.cpp ----
+  void readAnnotation(const ast::ClassDef &model);
+  void readEqcAnnotation(const ast::Modifier &m);
+  void classifyDiscrete();
+  void checkParameterCycles();
+  void checkBalance(const Instance &root);
+  void componentSizes(Instance &root);
+
+  // Shared state.
+  ExprContext &ctx() { return *sys_.ctx; }
+  Diagnostics &diags_;
+  std::vector<const ast::File *> files_;
+  FlatSystem sys_;
+  std::unique_ptr<Differentiator> differentiator_;
+  std::vector<std::unique_ptr<ClassInfo>> classes_;
+  std::unordered_map<std::string, ClassInfo *> topLevel_;
+  std::vector<std::unique_ptr<Instance>> packages_;
+  std::unordered_map<const ClassInfo *, Instance *> packageIndex_;
+  std::vector<Instance *> instances_; ///< every component instance, in creation order
+  Instance *root_ = nullptr;
+  std::unique_ptr<Instance> rootOwner_;
+  /// Where each variable's binding comes from (a modification), until it is lowered.
+  struct PendingBinding {
+    ModPtr mod;
+    size_t element = 0; ///< within the variable's array
+    enum { None, Lowering, Done } state = None;
+    std::vector<int> dims; ///< of the variable's array
+  };
+  std::vector<PendingBinding> bindings_;
+  std::vector<double> structuralValue_; ///< per variable: compile-time value of a parameter (NaN: not yet)
+  std::vector<char> structuralState_;
+  /// Connection sets: union-find over connector nodes.
+  struct Node {
+    ConnectorEnd end;
+    int parent;
+    SourceRange connect;  ///< the first connect that names it
+    SourceRange declared; ///< the connector's declaration
+    Instance *owner = nullptr; ///< the instance whose equations hold the connect
+    std::string text;
+  };
+  std::vector<Node> nodes_;
+  std::unordered_map<int, int> primitiveInside_, primitiveOutside_; ///< var → node
+  std::vector<Instance *> connectors_; ///< every connector instance (for unconnected flows)
+  std::vector<int> primitiveConnectors_;
+  int find(int node);
+  /// Declaration equations `Real x = e;` of unknowns and discrete variables, lowered in phase 2.
+  std::vector<int> unknownsWithBinding_;
+  int equationNumber_ = 0;
+  /// While lowering the branches of an if-equation with a time-varying condition: the equations
+  /// (lhs, rhs) are collected here instead of added.
+  std::vector<std::pair<const Expr *, const Expr *>> *collect_ = nullptr;
+  /// Variables assigned in when-clauses (they are discrete), with the first place.
+  std::unordered_map<int, SourceRange> whenAssigned_;
+  /// pre() of variables outside when-clauses: they must turn out discrete.
+  std::vector<std::pair<int, SourceRange>> pendingPre_;
+  /// reinit targets: they must be states.
+  std::vector<std::pair<int, SourceRange>> reinitTargets_;
+  /// Specialized functions: key "class name|shapes" → function id, with their output types.
+  struct FunctionSpec {
+    int id;
+    std::vector<std::pair<Type, std::vector<int>>> outputs;
+  };
+  std::unordered_map<std::string, FunctionSpec> functions_;
+  std::vector<int> endStack_; ///< sizes for `end` in subscripts, innermost last
+  int depth_ = 0;             ///< component nesting (recursion guard)
+};
+
+} // namespace eqc::frontend

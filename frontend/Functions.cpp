@@ -1,0 +1,735 @@
+// User functions: calls (positional and named arguments, defaults), specialization to the
+// shapes of the arguments, and algorithm statements lowered to middle/Function.h.
+#include "frontend/FlattenImpl.h"
+
+#include "middle/ExprOps.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace eqc::frontend {
+
+/// A function being lowered: its variables (slots) and the loop variables in scope.
+struct FunctionBuilder {
+  struct Local {
+    int slot = 0;
+    std::vector<int> dims;
+    Type type = Type::Real;
+    enum Kind { Input, Output, Protected } kind = Protected;
+  };
+  Function *fn = nullptr;
+  const ClassInfo *cls = nullptr;
+  std::vector<std::pair<std::string, Local>> vars;
+  std::vector<std::pair<std::string, int>> loops; ///< loop variables (Integer slots), innermost last
+  int loopDepth = 0;
+
+  const Local *find(const std::string &name) const {
+    for (auto &[n, l] : vars)
+      if (n == name)
+        return &l;
+    return nullptr;
+  }
+  int newSlot(const std::string &name, bool isBool) {
+    fn->slotNames.push_back(name);
+    fn->slotIsBool.push_back(isBool);
+    return fn->numSlots() - 1;
+  }
+};
+
+namespace {
+
+size_t product(const std::vector<int> &dims) {
+  size_t n = 1;
+  for (int d : dims)
+    n *= static_cast<size_t>(d);
+  return n;
+}
+
+bool readsSlots(const Expr *e, int first, int count) {
+  std::vector<const Expr *> stack{e};
+  while (!stack.empty()) {
+    const Expr *n = stack.back();
+    stack.pop_back();
+    if ((n->kind() == ExprKind::Local && n->slot() >= first && n->slot() < first + count) ||
+        (n->kind() == ExprKind::LocalAt && n->slot() < first + count && n->slot() + n->extent() > first))
+      return true;
+    for (const Expr *op : n->ops())
+      stack.push_back(op);
+  }
+  return false;
+}
+
+} // namespace
+
+std::vector<std::pair<std::string, int>> Flattener::localNames(const Scope &scope) {
+  std::vector<std::pair<std::string, int>> names;
+  if (!scope.fn)
+    return names;
+  for (auto &[n, s] : scope.fn->loops)
+    names.emplace_back(n, s);
+  for (auto &[n, l] : scope.fn->vars)
+    names.emplace_back(n, l.slot);
+  return names;
+}
+
+/// Targets of a reference to function variables: static slots, or one element at a dynamic offset.
+struct LocalRef {
+  bool ok = false;
+  Type type = Type::Real;
+  std::vector<int> dims;
+  std::vector<int> slots;        ///< static elements
+  int base = -1, extent = 0;     ///< dynamic element: slots[base + offset]
+  const Expr *offset = nullptr;
+  bool isInput = false, isLoop = false;
+};
+
+static LocalRef resolveLocal(Flattener &f, const ast::Expr &e, Scope &scope, bool &found) {
+  LocalRef r;
+  FunctionBuilder &b = *scope.fn;
+  const ast::RefPart &head = e.ref[0];
+  found = false;
+  for (auto it = b.loops.rbegin(); it != b.loops.rend(); ++it)
+    if (it->first == head.name) {
+      found = true;
+      if (e.ref.size() > 1 || !head.subscripts.empty()) {
+        f.diags_.error(e.range, "'" + head.name + "' is a loop variable (an Integer)");
+        return r;
+      }
+      r.ok = true;
+      r.type = Type::Integer;
+      r.slots.push_back(it->second);
+      r.isLoop = true;
+      return r;
+    }
+  const FunctionBuilder::Local *l = b.find(head.name);
+  if (!l)
+    return r;
+  found = true;
+  if (e.ref.size() > 1) {
+    f.diags_.error(e.ref[1].range, "'" + head.name + "' has no elements (functions take numbers and arrays of them)");
+    return r;
+  }
+  r.type = l->type;
+  r.isInput = l->kind == FunctionBuilder::Local::Input;
+  const size_t count = product(l->dims);
+  if (head.subscripts.empty()) {
+    r.ok = true;
+    r.dims = l->dims;
+    for (size_t k = 0; k < count; ++k)
+      r.slots.push_back(l->slot + static_cast<int>(k));
+    return r;
+  }
+  if (head.subscripts.size() > l->dims.size()) {
+    f.diags_.error(head.subscripts[0].range, "'" + head.name + "' is " + shapeText(l->dims) + ": too many subscripts");
+    return r;
+  }
+  // Scalar subscripts give one element, at a static or dynamic offset; slices must be static.
+  bool scalar = head.subscripts.size() == l->dims.size();
+  std::vector<Value> subs;
+  for (size_t d = 0; d < head.subscripts.size(); ++d) {
+    const ast::Subscript &s = head.subscripts[d];
+    if (!s.expr) {
+      scalar = false;
+      subs.emplace_back();
+      continue;
+    }
+    f.endStack_.push_back(l->dims[d]);
+    Value v = f.lower(*s.expr, scope);
+    f.endStack_.pop_back();
+    if (!v.ok)
+      return r;
+    if (v.type != Type::Integer) {
+      f.diags_.error(s.range, std::string("a subscript must be an Integer, not a ") + typeName(v.type));
+      return r;
+    }
+    scalar = scalar && v.isScalar();
+    subs.push_back(v);
+  }
+  if (scalar) {
+    ExprContext &c = f.ctx();
+    const Expr *offset = c.zero();
+    bool constant = true;
+    size_t flat = 0;
+    for (size_t d = 0; d < subs.size(); ++d) {
+      const Expr *i = subs[d].elems[0];
+      offset = c.add(c.mul(offset, c.constant(l->dims[d])), c.sub(i, c.one()));
+      if (i->isConst()) {
+        if (i->value() < 1 || i->value() > l->dims[d]) {
+          f.diags_.error(head.subscripts[d].range, "index " + formatNumber(i->value()) + " is out of bounds for '" +
+                                                       head.name + "' of size " + shapeText(l->dims));
+          return r;
+        }
+        flat = flat * l->dims[d] + static_cast<size_t>(i->value()) - 1;
+      } else {
+        constant = false;
+      }
+    }
+    r.ok = true;
+    if (constant) {
+      r.slots.push_back(l->slot + static_cast<int>(flat));
+    } else {
+      r.base = l->slot;
+      r.extent = static_cast<int>(count);
+      r.offset = offset;
+    }
+    return r;
+  }
+  Value all;
+  all.ok = true;
+  all.type = Type::Integer;
+  all.dims = l->dims;
+  for (size_t k = 0; k < count; ++k)
+    all.elems.push_back(f.ctx().constant(static_cast<double>(l->slot + k)));
+  Value picked = f.applySubscripts(all, head.subscripts, scope, head.name);
+  if (!picked.ok)
+    return r;
+  r.ok = true;
+  r.dims = picked.dims;
+  for (const Expr *x : picked.elems)
+    r.slots.push_back(static_cast<int>(x->value()));
+  return r;
+}
+
+Value Flattener::lowerLocal(const ast::Expr &e, Scope &scope, bool &found) {
+  LocalRef r = resolveLocal(*this, e, scope, found);
+  if (!found || !r.ok)
+    return fail();
+  Value v;
+  v.ok = true;
+  v.type = r.type;
+  v.dims = r.dims;
+  bool isBool = r.type == Type::Boolean;
+  if (r.offset) {
+    v.elems.push_back(ctx().localAt(r.base, r.extent, r.offset, isBool));
+    return v;
+  }
+  for (int s : r.slots)
+    v.elems.push_back(ctx().local(s, isBool));
+  return v;
+}
+
+Value Flattener::lowerUserCall(const ast::Expr &e, Scope &scope, ClassInfo *fn, int outputIndex,
+                               std::vector<Value> *allOutputs) {
+  if (!resolveClass(*fn))
+    return fail();
+  std::vector<const Element *> inputs;
+  for (const Element &el : fn->elements)
+    if (el.decl->causality == ast::Causality::Input)
+      inputs.push_back(&el);
+  // Positional arguments first, then named ones; defaults for the rest.
+  std::vector<const ast::Expr *> given(inputs.size(), nullptr);
+  for (size_t i = 0; i < e.args.size(); ++i) {
+    const std::string &name = i < e.argNames.size() ? e.argNames[i] : std::string();
+    size_t slot = i;
+    if (!name.empty()) {
+      slot = inputs.size();
+      for (size_t k = 0; k < inputs.size(); ++k)
+        if (inputs[k]->comp->name == name)
+          slot = k;
+      if (slot == inputs.size()) {
+        diags_.error(e.args[i]->range, "function '" + fn->name + "' has no input '" + name + "'");
+        return fail();
+      }
+    } else if (i >= inputs.size()) {
+      diags_.error(e.nameRange, "function '" + fn->name + "' takes " + std::to_string(inputs.size()) + " argument" +
+                                    (inputs.size() == 1 ? "" : "s") + " but " + std::to_string(e.args.size()) +
+                                    (e.args.size() == 1 ? " was" : " were") + " given");
+      return fail();
+    }
+    if (given[slot]) {
+      diags_.error(e.args[i]->range, "input '" + inputs[slot]->comp->name + "' of '" + fn->name + "' is given twice");
+      return fail();
+    }
+    given[slot] = e.args[i].get();
+  }
+  std::vector<Value> args;
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    if (given[k]) {
+      args.push_back(lower(*given[k], scope));
+    } else if (inputs[k]->comp->binding) {
+      Scope defaults;
+      defaults.lexical = fn;
+      defaults.context = Context::Parameter;
+      args.push_back(lower(*inputs[k]->comp->binding, defaults));
+    } else {
+      diags_.error(e.nameRange, "missing argument '" + inputs[k]->comp->name + "' of function '" + fn->name + "'");
+      return fail();
+    }
+    if (!args.back().ok)
+      return fail();
+  }
+  std::vector<std::pair<Type, std::vector<int>>> outputs;
+  int id = specializeFunction(fn, args, e.range, outputs);
+  if (id < 0)
+    return fail();
+  std::vector<const Expr *> flatArgs;
+  for (const Value &a : args)
+    flatArgs.insert(flatArgs.end(), a.elems.begin(), a.elems.end());
+  if (outputs.empty()) {
+    diags_.error(e.nameRange, "function '" + fn->name + "' has no output");
+    return fail();
+  }
+  std::vector<Value> values;
+  int offset = 0;
+  for (auto &[type, dims] : outputs) {
+    Value v;
+    v.ok = true;
+    v.type = type;
+    v.dims = dims;
+    size_t count = product(dims);
+    for (size_t j = 0; j < count; ++j)
+      v.elems.push_back(ctx().fnCall(id, offset + static_cast<int>(j), flatArgs, type == Type::Boolean));
+    offset += static_cast<int>(count);
+    values.push_back(std::move(v));
+  }
+  Value result = values[static_cast<size_t>(outputIndex)];
+  if (allOutputs)
+    *allOutputs = std::move(values);
+  return result;
+}
+
+namespace {
+
+struct StatementLowering {
+  Flattener &f;
+  FunctionBuilder &b;
+
+  void assign(const std::vector<int> &slots, const LocalRef &target, const Value &value, SourceRange range,
+              std::vector<FnStatement> &out) {
+    (void)slots;
+    if (target.offset) {
+      FnStatement s;
+      s.kind = FnStatement::Assign;
+      s.loc = range;
+      s.slot = target.base;
+      s.index = target.offset;
+      s.extent = target.extent;
+      s.value = value.elems[0];
+      out.push_back(s);
+      return;
+    }
+    // An array assignment that reads its own target goes through temporaries.
+    bool overlap = false;
+    if (target.slots.size() > 1)
+      for (const Expr *v : value.elems)
+        overlap = overlap || readsSlots(v, *std::min_element(target.slots.begin(), target.slots.end()),
+                                        *std::max_element(target.slots.begin(), target.slots.end()) + 1);
+    std::vector<const Expr *> values = value.elems;
+    if (overlap) {
+      for (size_t k = 0; k < values.size(); ++k) {
+        int tmp = b.newSlot("$tmp" + std::to_string(b.fn->numSlots()), value.type == Type::Boolean);
+        FnStatement s;
+        s.kind = FnStatement::Assign;
+        s.loc = range;
+        s.slot = tmp;
+        s.value = values[k];
+        out.push_back(s);
+        values[k] = f.ctx().local(tmp, value.type == Type::Boolean);
+      }
+    }
+    for (size_t k = 0; k < target.slots.size(); ++k) {
+      FnStatement s;
+      s.kind = FnStatement::Assign;
+      s.loc = range;
+      s.slot = target.slots[k];
+      s.value = values[k];
+      out.push_back(s);
+    }
+  }
+
+  bool checkTarget(const LocalRef &t, const Value &v, const ast::Expr &targetAst, SourceRange range) {
+    if (t.isLoop) {
+      f.diags_.error(targetAst.range, "'" + targetAst.text + "' is a loop variable and cannot be assigned");
+      return false;
+    }
+    if (t.isInput) {
+      f.diags_.error(targetAst.range, "'" + targetAst.text + "' is an input and cannot be assigned");
+      return false;
+    }
+    if (t.dims != v.dims) {
+      f.diags_.error(range, "'" + targetAst.text + "' is " + shapeText(t.dims) + " but the value is " + shapeText(v.dims));
+      return false;
+    }
+    if ((t.type == Type::Boolean) != (v.type == Type::Boolean) || (t.type == Type::Integer && v.type == Type::Real)) {
+      f.diags_.error(range, "'" + targetAst.text + "' is " + typeName(t.type) + " but the value is " + typeName(v.type));
+      return false;
+    }
+    return true;
+  }
+
+  void block(const std::vector<ast::Statement> &in, Scope &scope, std::vector<FnStatement> &out) {
+    for (const ast::Statement &s : in)
+      statement(s, scope, out);
+  }
+
+  void statement(const ast::Statement &st, Scope &scope, std::vector<FnStatement> &out) {
+    switch (st.kind) {
+    case ast::StatementKind::Assign: {
+      bool found = false;
+      LocalRef t = resolveLocal(f, *st.target, scope, found);
+      if (!found) {
+        f.diags_.error(st.target->range, "'" + st.target->text + "' is not a variable of function '" + b.fn->name + "'");
+        return;
+      }
+      Value v = f.lower(*st.value, scope);
+      if (!t.ok || !v.ok || !checkTarget(t, v, *st.target, st.range))
+        return;
+      assign(t.slots, t, v, st.range, out);
+      return;
+    }
+    case ast::StatementKind::TupleAssign: {
+      ClassInfo *fn = f.findClass(st.value->text, scope.lexical);
+      if (!fn || fn->kind() != ast::ClassKind::Function) {
+        f.diags_.error(st.value->nameRange, "'" + st.value->text + "' is not a function");
+        return;
+      }
+      std::vector<Value> outputs;
+      if (!f.lowerUserCall(*st.value, scope, fn, 0, &outputs).ok)
+        return;
+      if (st.target->args.size() > outputs.size()) {
+        f.diags_.error(st.target->range, "'" + st.value->text + "' has " + std::to_string(outputs.size()) + " output(s)");
+        return;
+      }
+      for (size_t k = 0; k < st.target->args.size(); ++k) {
+        if (!st.target->args[k])
+          continue;
+        bool found = false;
+        LocalRef t = resolveLocal(f, *st.target->args[k], scope, found);
+        if (!found) {
+          f.diags_.error(st.target->args[k]->range, "'" + st.target->args[k]->text + "' is not a variable of function '" +
+                                                        b.fn->name + "'");
+          return;
+        }
+        if (!t.ok || !checkTarget(t, outputs[k], *st.target->args[k], st.range))
+          return;
+        assign(t.slots, t, outputs[k], st.range, out);
+      }
+      return;
+    }
+    case ast::StatementKind::Call: {
+      const ast::Expr &call = *st.value;
+      if (call.text == "assert") {
+        if (call.args.size() < 2 || call.args[1]->kind != ast::ExprKind::String) {
+          f.diags_.error(call.nameRange, "assert(condition, \"message\") takes a condition and a message");
+          return;
+        }
+        Value c = f.lowerBool(*call.args[0], scope);
+        if (!c.ok || !c.isScalar())
+          return;
+        FnStatement s;
+        s.kind = FnStatement::Assert;
+        s.loc = st.range;
+        s.value = c.elems[0];
+        s.message = call.args[1]->text;
+        out.push_back(s);
+        return;
+      }
+      if (call.text == "terminate" || call.text == "reinit") {
+        f.diags_.error(call.nameRange, call.text + "() is not allowed in a function");
+        return;
+      }
+      // A call whose outputs are not used does nothing (functions have no side effects).
+      f.lower(call, scope);
+      return;
+    }
+    case ast::StatementKind::If: {
+      FnStatement s;
+      s.kind = FnStatement::If;
+      s.loc = st.range;
+      for (const auto &c : st.conditions) {
+        Value v = f.lowerBool(*c, scope);
+        if (!v.ok)
+          return;
+        if (!v.isScalar()) {
+          f.diags_.error(c->range, "the condition of an if-statement must be a scalar");
+          return;
+        }
+        s.conditions.push_back(v.elems[0]);
+      }
+      for (const auto &body : st.branches) {
+        s.blocks.emplace_back();
+        block(body, scope, s.blocks.back());
+      }
+      out.push_back(std::move(s));
+      return;
+    }
+    case ast::StatementKind::For:
+      forLoop(st, 0, scope, out);
+      return;
+    case ast::StatementKind::While: {
+      FnStatement s;
+      s.kind = FnStatement::While;
+      s.loc = st.range;
+      Value v = f.lowerBool(*st.conditions[0], scope);
+      if (!v.ok || !v.isScalar())
+        return;
+      s.conditions.push_back(v.elems[0]);
+      s.blocks.emplace_back();
+      ++b.loopDepth;
+      block(st.branches[0], scope, s.blocks.back());
+      --b.loopDepth;
+      out.push_back(std::move(s));
+      return;
+    }
+    case ast::StatementKind::Break:
+      if (b.loopDepth == 0) {
+        f.diags_.error(st.range, "'break' outside a loop");
+        return;
+      }
+      out.emplace_back();
+      out.back().kind = FnStatement::Break;
+      out.back().loc = st.range;
+      return;
+    case ast::StatementKind::Return:
+      out.emplace_back();
+      out.back().kind = FnStatement::Return;
+      out.back().loc = st.range;
+      return;
+    }
+  }
+
+  void forLoop(const ast::Statement &st, size_t k, Scope &scope, std::vector<FnStatement> &out) {
+    if (k == st.indices.size()) {
+      block(st.branches[0], scope, out);
+      return;
+    }
+    const ast::ForIndex &idx = st.indices[k];
+    if (!idx.in) {
+      f.diags_.error(idx.range, "a for-loop needs a range: 'for " + idx.name + " in 1:n loop'");
+      return;
+    }
+    int slot = b.newSlot(idx.name, false);
+    FnStatement s;
+    s.kind = FnStatement::For;
+    s.loc = st.range;
+    s.slot = slot;
+    if (idx.in->kind == ast::ExprKind::Range) {
+      // A range stays a loop: start, step and stop may depend on the inputs.
+      std::vector<const Expr *> bounds;
+      for (const auto &a : idx.in->args) {
+        Value v = f.lowerReal(*a, scope);
+        if (!v.ok)
+          return;
+        if (!v.isScalar()) {
+          f.diags_.error(a->range, "the bounds of a range must be scalars");
+          return;
+        }
+        bounds.push_back(v.elems[0]);
+      }
+      s.value = bounds[0];
+      s.step = bounds.size() == 3 ? bounds[1] : f.ctx().one();
+      s.stop = bounds.back();
+      if (s.step->isConst(0)) {
+        f.diags_.error(idx.in->range, "the step of a range cannot be zero");
+        return;
+      }
+    } else {
+      // Iterating over the elements of a vector: a loop over its positions.
+      Value v = f.lower(*idx.in, scope);
+      if (!v.ok)
+        return;
+      if (v.dims.size() != 1 || !v.isNumeric()) {
+        f.diags_.error(idx.in->range, "a for-loop runs over a range or a vector of numbers");
+        return;
+      }
+      b.fn->slotNames[slot] = "$" + idx.name;
+      int element = b.newSlot(idx.name, false);
+      int base = b.newSlot("$" + idx.name + "_values", false);
+      for (int i = 1; i < v.dims[0]; ++i)
+        b.newSlot("$" + idx.name + "_values", false);
+      for (int i = 0; i < v.dims[0]; ++i) {
+        FnStatement copy;
+        copy.kind = FnStatement::Assign;
+        copy.loc = st.range;
+        copy.slot = base + i;
+        copy.value = v.elems[i];
+        out.push_back(copy);
+      }
+      s.value = f.ctx().one();
+      s.step = f.ctx().one();
+      s.stop = f.ctx().constant(v.dims[0]);
+      s.blocks.emplace_back();
+      FnStatement pick;
+      pick.kind = FnStatement::Assign;
+      pick.loc = st.range;
+      pick.slot = element;
+      pick.value = f.ctx().localAt(base, v.dims[0], f.ctx().sub(f.ctx().local(slot), f.ctx().one()));
+      s.blocks.back().push_back(pick);
+      b.loops.emplace_back(idx.name, element);
+      ++b.loopDepth;
+      forLoop(st, k + 1, scope, s.blocks.back());
+      --b.loopDepth;
+      b.loops.pop_back();
+      out.push_back(std::move(s));
+      return;
+    }
+    s.blocks.emplace_back();
+    b.loops.emplace_back(idx.name, slot);
+    ++b.loopDepth;
+    forLoop(st, k + 1, scope, s.blocks.back());
+    --b.loopDepth;
+    b.loops.pop_back();
+    out.push_back(std::move(s));
+  }
+};
+
+} // namespace
+
+int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args, SourceRange callRange,
+                                  std::vector<std::pair<Type, std::vector<int>>> &outputs) {
+  std::string key = cls->name + "(";
+  for (const Value &a : args)
+    key += std::string(typeName(a.type)) + shapeText(a.dims) + ",";
+  key += ")";
+  auto known = functions_.find(key);
+  if (known != functions_.end()) {
+    outputs = known->second.outputs;
+    return known->second.id;
+  }
+  auto owned = std::make_unique<Function>();
+  Function *fn = owned.get();
+  fn->name = cls->name;
+  fn->loc = cls->def->range;
+  int id = ctx().addFunction(std::move(owned));
+  std::string symbol;
+  for (char ch : cls->name)
+    symbol += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
+  fn->symbol = "eqc_fn" + std::to_string(id) + "_" + symbol;
+  // Registered before the body is lowered, so that a recursive call finds it.
+  functions_[key] = FunctionSpec{id, {}};
+
+  FunctionBuilder b;
+  b.fn = fn;
+  b.cls = cls;
+  Scope scope;
+  scope.lexical = cls;
+  scope.context = Context::Function;
+  scope.fn = &b;
+  unsigned errors = diags_.errorCount();
+  size_t argIndex = 0;
+  std::vector<std::pair<int, const ast::Expr *>> defaults; // (variable, binding) of outputs and locals
+  for (const Element &el : cls->elements) {
+    const ast::Declaration &d = *el.decl;
+    const ast::Component &c = *el.comp;
+    Type type;
+    std::string typeName = d.typeName;
+    for (int hops = 0; hops < 50; ++hops) {
+      if (typeName == "Real" || typeName == "Integer" || typeName == "Boolean")
+        break;
+      ClassInfo *t = findClass(typeName, el.lexical);
+      if (!t || !t->def->isShort)
+        break;
+      typeName = t->def->shortBase.typeName;
+    }
+    if (typeName == "Real")
+      type = Type::Real;
+    else if (typeName == "Integer")
+      type = Type::Integer;
+    else if (typeName == "Boolean")
+      type = Type::Boolean;
+    else {
+      diags_.error(d.typeRange, "function '" + cls->name + "': '" + d.typeName +
+                                    "' is not supported here (functions take Real, Integer and Boolean values and arrays of them)");
+      continue;
+    }
+    FunctionBuilder::Local local;
+    local.type = type;
+    local.kind = d.causality == ast::Causality::Input    ? FunctionBuilder::Local::Input
+                 : d.causality == ast::Causality::Output ? FunctionBuilder::Local::Output
+                                                         : FunctionBuilder::Local::Protected;
+    if (local.kind != FunctionBuilder::Local::Protected && d.isProtected) {
+      diags_.error(c.range, "inputs and outputs of a function must be public");
+      continue;
+    }
+    std::vector<ast::Subscript> none;
+    std::vector<int> dims;
+    for (const auto *subs : {&c.dims, &d.typeDims})
+      for (const ast::Subscript &s : *subs) {
+        if (!s.expr) {
+          dims.push_back(-1);
+          continue;
+        }
+        Value v = lower(*s.expr, scope);
+        if (!v.ok)
+          continue;
+        if (!v.isScalar() || v.type != Type::Integer || !v.elems[0]->isConst()) {
+          diags_.error(s.range, "the size of '" + c.name + "' must be an Integer known from the argument sizes");
+          continue;
+        }
+        dims.push_back(static_cast<int>(v.elems[0]->value()));
+      }
+    if (local.kind == FunctionBuilder::Local::Input) {
+      if (argIndex >= args.size())
+        continue;
+      const Value &a = args[argIndex++];
+      bool wantBool = type == Type::Boolean;
+      if ((a.type == Type::Boolean) != wantBool || (type == Type::Integer && a.type == Type::Real)) {
+        diags_.error(callRange, "argument '" + c.name + "' of '" + cls->name + "' must be " + frontend::typeName(type) +
+                                    ", not " + frontend::typeName(a.type));
+        continue;
+      }
+      bool fits = a.dims.size() == dims.size();
+      for (size_t k = 0; fits && k < dims.size(); ++k)
+        fits = dims[k] < 0 || dims[k] == a.dims[k];
+      if (!fits) {
+        diags_.error(callRange, "argument '" + c.name + "' of '" + cls->name + "' must be " + shapeText(dims) + ", not " +
+                                    shapeText(a.dims));
+        continue;
+      }
+      dims = a.dims;
+    } else if (std::find(dims.begin(), dims.end(), -1) != dims.end()) {
+      diags_.error(c.range, "the size of '" + c.name + "' in function '" + cls->name + "' must be given");
+      continue;
+    }
+    local.dims = dims;
+    const size_t count = product(dims);
+    local.slot = fn->numSlots();
+    for (size_t k = 0; k < count; ++k) {
+      fn->slotNames.push_back(variableName(c.name, dims, k));
+      fn->slotIsBool.push_back(type == Type::Boolean);
+      if (local.kind == FunctionBuilder::Local::Input)
+        fn->inputs.push_back(local.slot + static_cast<int>(k));
+      else if (local.kind == FunctionBuilder::Local::Output)
+        fn->outputs.push_back(local.slot + static_cast<int>(k));
+    }
+    if (local.kind == FunctionBuilder::Local::Output)
+      outputs.emplace_back(type, dims);
+    if (local.kind != FunctionBuilder::Local::Input && c.binding)
+      defaults.emplace_back(static_cast<int>(b.vars.size()), c.binding.get());
+    if (!c.modifiers.empty())
+      for (const ast::Modifier &m : c.modifiers)
+        if (m.name != "start" && m.name != "min" && m.name != "max" && m.name != "unit" && m.name != "nominal")
+          diags_.error(m.range, "unknown attribute '" + m.name + "'");
+    b.vars.emplace_back(c.name, local);
+  }
+  functions_[key].outputs = outputs;
+  StatementLowering lowering{*this, b};
+  for (auto &[index, binding] : defaults) {
+    auto &[name, local] = b.vars[index];
+    Value v = lower(*binding, scope);
+    if (!v.ok)
+      continue;
+    LocalRef target;
+    target.ok = true;
+    target.type = local.type;
+    target.dims = local.dims;
+    for (size_t k = 0; k < product(local.dims); ++k)
+      target.slots.push_back(local.slot + static_cast<int>(k));
+    ast::Expr nameExpr;
+    nameExpr.text = name;
+    nameExpr.range = binding->range;
+    if (lowering.checkTarget(target, v, nameExpr, binding->range))
+      lowering.assign(target.slots, target, v, binding->range, fn->body);
+  }
+  for (const ast::Statement *st : cls->algorithm)
+    lowering.statement(*st, scope, fn->body);
+  if (cls->algorithm.empty() && defaults.empty())
+    diags_.error(cls->def->range, "function '" + cls->name + "' has no algorithm section");
+  if (diags_.errorCount() != errors) {
+    functions_.erase(key);
+    return -1;
+  }
+  return id;
+}
+
+} // namespace eqc::frontend

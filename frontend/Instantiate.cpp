@@ -1,0 +1,778 @@
+// Instances: the component tree of the model with merged modifications, its variables (one
+// scalar Variable per array element), their attributes and bindings, and compile-time values of
+// the parameters that fix array sizes.
+#include "frontend/FlattenImpl.h"
+
+#include "middle/ExprOps.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace eqc::frontend {
+namespace {
+
+bool isPrimitive(const std::string &name, Type &type) {
+  if (name == "Real")
+    type = Type::Real;
+  else if (name == "Integer")
+    type = Type::Integer;
+  else if (name == "Boolean")
+    type = Type::Boolean;
+  else if (name == "String")
+    type = Type::String;
+  else
+    return false;
+  return true;
+}
+
+size_t product(const std::vector<int> &dims) {
+  size_t n = 1;
+  for (int d : dims)
+    n *= static_cast<size_t>(d);
+  return n;
+}
+
+ValueType valueType(Type t) {
+  return t == Type::Integer ? ValueType::Integer : t == Type::Boolean ? ValueType::Boolean : ValueType::Real;
+}
+
+/// Adds modifier `m` under the dotted `name` (relative to `parent`).
+void addModifier(Flattener &f, Mod &parent, const ast::Modifier &m, const std::string &name, Instance *scope,
+                 const ClassInfo *lexical) {
+  size_t dot = name.find('.');
+  std::string first = name.substr(0, dot);
+  std::shared_ptr<Mod> child;
+  for (auto &[n, c] : parent.children)
+    if (n == first)
+      child = std::const_pointer_cast<Mod>(c);
+  if (!child) {
+    child = std::make_shared<Mod>();
+    parent.children.emplace_back(first, child);
+  }
+  if (dot != std::string::npos) {
+    addModifier(f, *child, m, name.substr(dot + 1), scope, lexical);
+    return;
+  }
+  if (m.value) {
+    if (child->expr) {
+      f.diags_.error(m.range, "'" + m.name + "' is modified twice");
+      f.diags_.note(child->range, "the first modification is here");
+    } else {
+      child->expr = m.value.get();
+      child->scope = scope;
+      child->lexical = lexical;
+      child->range = m.range;
+      child->each = m.each;
+      child->lowered = std::make_shared<Mod::Cache>();
+    }
+  }
+  if (!child->range.valid())
+    child->range = m.range;
+  for (const ast::Modifier &arg : m.args)
+    addModifier(f, *child, arg, arg.name, scope, lexical);
+}
+
+} // namespace
+
+std::string shapeText(const std::vector<int> &dims) {
+  if (dims.empty())
+    return "scalar";
+  std::string s = "[";
+  for (size_t i = 0; i < dims.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(dims[i]);
+  return s + "]";
+}
+
+ModPtr Flattener::modFromAst(const std::vector<ast::Modifier> &mods, Instance *scope, const ClassInfo *lexical) {
+  if (mods.empty())
+    return nullptr;
+  auto root = std::make_shared<Mod>();
+  for (const ast::Modifier &m : mods)
+    addModifier(*this, *root, m, m.name, scope, lexical);
+  return root;
+}
+
+ModPtr Flattener::merge(const ModPtr &high, const ModPtr &low) {
+  if (!high)
+    return low;
+  if (!low)
+    return high;
+  auto out = std::make_shared<Mod>(high->hasValue() ? *high : *low);
+  out->children.clear();
+  if (!out->range.valid())
+    out->range = high->range.valid() ? high->range : low->range;
+  for (auto &[name, c] : high->children)
+    out->children.emplace_back(name, merge(c, low->child(name)));
+  for (auto &[name, c] : low->children)
+    if (!high->child(name))
+      out->children.emplace_back(name, c);
+  return out;
+}
+
+ModPtr Flattener::slice(const ModPtr &mod, int index, const std::vector<int> &shape) {
+  if (!mod)
+    return nullptr;
+  auto out = std::make_shared<Mod>(*mod);
+  if (out->hasValue() && !out->each)
+    out->slices.emplace_back(index, shape);
+  for (auto &[name, c] : out->children)
+    c = slice(c, index, shape);
+  return out;
+}
+
+Value Flattener::modValue(const Mod &mod, Context context) {
+  if (!mod.expr)
+    return fail();
+  Mod::Cache &cache = *mod.lowered;
+  if (!cache.value) {
+    Scope scope;
+    scope.inst = mod.scope;
+    scope.lexical = mod.lexical;
+    scope.context = context;
+    cache.value = lower(*mod.expr, scope);
+  }
+  Value v = *cache.value;
+  if (!v.ok)
+    return v;
+  for (auto &[index, shape] : mod.slices) {
+    bool fits = v.dims.size() >= shape.size() && std::equal(shape.begin(), shape.end(), v.dims.begin());
+    if (!fits) {
+      if (!cache.sliceError)
+        diags_.error(mod.range, "the value is " + shapeText(v.dims) + " but it modifies an array of components " +
+                                    shapeText(shape) + ": give one value per component, or write 'each'");
+      cache.sliceError = true;
+      return fail();
+    }
+    size_t block = v.size() / std::max<size_t>(1, product(shape));
+    Value part;
+    part.ok = true;
+    part.type = v.type;
+    part.text = v.text;
+    part.dims.assign(v.dims.begin() + shape.size(), v.dims.end());
+    part.elems.assign(v.elems.begin() + index * block, v.elems.begin() + (index + 1) * block);
+    v = std::move(part);
+  }
+  return v;
+}
+
+std::string Flattener::variableName(const std::string &base, const std::vector<int> &dims, size_t flat) {
+  if (dims.empty())
+    return base;
+  std::vector<size_t> idx(dims.size());
+  for (size_t k = dims.size(); k-- > 0;) {
+    idx[k] = flat % dims[k];
+    flat /= dims[k];
+  }
+  std::string s = base + "[";
+  for (size_t k = 0; k < idx.size(); ++k)
+    s += (k ? "," : "") + std::to_string(idx[k] + 1);
+  return s + "]";
+}
+
+Instance *Flattener::packageInstance(const ClassInfo *cls) {
+  auto it = packageIndex_.find(cls);
+  if (it != packageIndex_.end())
+    return it->second;
+  auto inst = std::make_unique<Instance>();
+  inst->cls = cls;
+  inst->path = cls->name;
+  inst->package = true;
+  Instance *raw = inst.get();
+  packages_.push_back(std::move(inst));
+  packageIndex_[cls] = raw;
+  resolveClass(const_cast<ClassInfo &>(*cls));
+  raw->symbols.resize(cls->elements.size());
+  return raw;
+}
+
+void Flattener::checkModifiers(const Mod &mod, const ClassInfo &cls, const std::string &what) {
+  for (auto &[name, child] : mod.children)
+    if (cls.find(name) < 0) {
+      std::vector<std::string> names;
+      for (const Element &e : cls.elements)
+        names.push_back(e.comp->name);
+      std::string hint = closest(name, names);
+      diags_.error(child->range, "'" + cls.name + "' has no element '" + name + "' to modify in " + what +
+                                     (hint.empty() ? "" : "; did you mean '" + hint + "'?"));
+    }
+}
+
+void Flattener::instantiateElements(Instance &inst) {
+  ClassInfo &cls = const_cast<ClassInfo &>(*inst.cls);
+  resolveClass(cls); // after errors, the elements that could be resolved are still checked
+  inst.symbols.resize(cls.elements.size());
+  if (inst.mod)
+    checkModifiers(*inst.mod, cls, inst.path.empty() ? "the model" : "'" + inst.path + "'");
+  for (size_t i = 0; i < cls.elements.size(); ++i)
+    symbol(inst, static_cast<int>(i));
+}
+
+std::optional<std::vector<int>> Flattener::dimensions(const std::vector<ast::Subscript> &subs, Scope &scope,
+                                                      const std::string &what) {
+  std::vector<int> dims;
+  for (const ast::Subscript &s : subs) {
+    if (!s.expr) {
+      dims.push_back(-1);
+      continue;
+    }
+    Value v = lower(*s.expr, scope);
+    if (!v.ok)
+      return std::nullopt;
+    if (!v.isScalar() || v.type != Type::Integer) {
+      diags_.error(s.range, "the size of " + what + " must be an Integer (found " +
+                                (v.isScalar() ? std::string(typeName(v.type)) : shapeText(v.dims)) + ")");
+      return std::nullopt;
+    }
+    std::optional<double> n = structural(v, s.range, "the size of " + what);
+    if (!n)
+      return std::nullopt;
+    if (*n < 0 || *n > 1e9) {
+      diags_.error(s.range, "the size of " + what + " is " + formatNumber(*n) + " (it must be 0 or more)");
+      return std::nullopt;
+    }
+    dims.push_back(static_cast<int>(*n));
+  }
+  return dims;
+}
+
+Symbol &Flattener::symbol(Instance &inst, int index) {
+  Symbol &sym = inst.symbols[index];
+  if (sym.state == Symbol::Done)
+    return sym;
+  const Element &el = inst.cls->elements[index];
+  const ast::Declaration &d = *el.decl;
+  const ast::Component &c = *el.comp;
+  if (sym.state == Symbol::Visiting)
+    return sym; // a cycle: the reference that closes it reports it (LowerExpr.cpp)
+  sym.state = Symbol::Visiting;
+  const std::string path = inst.path.empty() || inst.package ? (inst.package ? inst.path + "." : "") + c.name
+                                                             : inst.path + "." + c.name;
+  // The type: a primitive, possibly through short classes (`type Voltage = Real(unit = "V")`,
+  // `connector RealInput = input Real`), or a class of components.
+  Type prim = Type::Real;
+  bool primitive = false;
+  const ClassInfo *cls = nullptr;
+  std::vector<const std::vector<ast::Subscript> *> typeDims{&c.dims, &d.typeDims};
+  std::vector<const ClassInfo *> typeDimsScope{el.lexical, el.lexical};
+  bool flow = d.flow;
+  {
+    std::string name = d.typeName;
+    const ClassInfo *from = el.lexical;
+    for (int hops = 0;; ++hops) {
+      if (isPrimitive(name, prim)) {
+        primitive = true;
+        break;
+      }
+      ClassInfo *found = findClass(name, from);
+      if (!found || hops > 50) {
+        std::string hint = suggestClass(name, from);
+        diags_.error(d.typeRange, "unknown type '" + name + "'" + (hint.empty() ? "" : "; did you mean '" + hint + "'?"));
+        sym.state = Symbol::Done;
+        return sym;
+      }
+      if (found->def->isShort) {
+        if (found->kind() == ast::ClassKind::Connector)
+          sym.connector = true;
+        if (!sym.cls)
+          sym.cls = found;
+        sym.typeMods.push_back(ModSource{&found->def->shortModifiers, found->parent});
+        flow = flow || found->def->shortBase.flow;
+        typeDims.push_back(&found->def->shortBase.typeDims);
+        typeDimsScope.push_back(found->parent);
+        name = found->def->shortBase.typeName;
+        from = found->parent;
+        continue;
+      }
+      cls = found;
+      break;
+    }
+  }
+  sym.flow = flow;
+  if (cls) {
+    switch (cls->kind()) {
+    case ast::ClassKind::Function:
+    case ast::ClassKind::Package:
+      diags_.error(d.typeRange, std::string("'") + d.typeName + "' is a " + ast::kindName(cls->kind()) +
+                                    " and cannot be the type of a component");
+      sym.state = Symbol::Done;
+      return sym;
+    default:
+      break;
+    }
+    sym.cls = cls;
+    sym.connector = cls->kind() == ast::ClassKind::Connector;
+  }
+  if (inst.package && !(primitive && d.prefix == ast::Prefix::Constant)) {
+    // Packages only provide constants (and classes); their other elements are never instantiated.
+    sym.state = Symbol::Done;
+    return sym;
+  }
+
+  // The modification: from outside, then extends clauses, then the declaration, then short types.
+  ModPtr mod = inst.mod ? inst.mod->child(c.name) : nullptr;
+  for (const ModSource &src : el.extendsMods) {
+    std::vector<ast::Modifier> none;
+    ModPtr ext = nullptr;
+    for (const ast::Modifier &m : *src.mods)
+      if (m.name == c.name || m.name.compare(0, c.name.size() + 1, c.name + ".") == 0) {
+        auto wrapper = std::make_shared<Mod>();
+        addModifier(*this, *wrapper, m, m.name, &inst, src.lexical);
+        ext = merge(ext, wrapper->child(c.name));
+      }
+    mod = merge(mod, ext);
+  }
+  {
+    auto own = std::make_shared<Mod>();
+    for (const ast::Modifier &m : c.modifiers)
+      addModifier(*this, *own, m, m.name, &inst, el.lexical);
+    if (c.binding) {
+      own->expr = c.binding.get();
+      own->scope = &inst;
+      own->lexical = el.lexical;
+      own->range = c.binding->range;
+      own->lowered = std::make_shared<Mod::Cache>();
+    }
+    mod = merge(mod, own);
+  }
+  for (const ModSource &src : sym.typeMods)
+    mod = merge(mod, modFromAst(*src.mods, &inst, src.lexical));
+  sym.mod = mod;
+
+  // Array dimensions; `:` takes its size from the binding.
+  std::vector<int> dims;
+  for (size_t k = 0; k < typeDims.size(); ++k) {
+    Scope scope;
+    scope.inst = &inst;
+    scope.lexical = typeDimsScope[k];
+    scope.context = Context::Parameter;
+    auto part = dimensions(*typeDims[k], scope, "'" + path + "'");
+    if (!part) {
+      sym.state = Symbol::Done;
+      return sym;
+    }
+    dims.insert(dims.end(), part->begin(), part->end());
+  }
+  if (std::find(dims.begin(), dims.end(), -1) != dims.end()) {
+    if (!primitive || !mod || !mod->hasValue()) {
+      diags_.error(c.range, "the size of '" + path + "' is not given: write it, or give a value it can be taken from");
+      sym.state = Symbol::Done;
+      return sym;
+    }
+    Value v = modValue(*mod, d.prefix == ast::Prefix::None ? Context::Equation : Context::Parameter);
+    if (!v.ok) {
+      sym.state = Symbol::Done;
+      return sym;
+    }
+    if (v.dims.size() != dims.size()) {
+      diags_.error(mod->range, "'" + path + "' has " + std::to_string(dims.size()) + " dimension(s) but its value is " +
+                                   shapeText(v.dims));
+      sym.state = Symbol::Done;
+      return sym;
+    }
+    for (size_t k = 0; k < dims.size(); ++k)
+      if (dims[k] < 0)
+        dims[k] = v.dims[k];
+  }
+  sym.dims = dims;
+  const size_t count = product(dims);
+
+  if (!primitive) {
+    // Components: one instance per array element, each with its slice of the modification.
+    for (Instance *a = &inst; a; a = a->parent)
+      if (a->cls == cls) {
+        diags_.error(c.range, "recursive component: '" + path + "' is a '" + cls->name + "', which contains it");
+        sym.state = Symbol::Done;
+        return sym;
+      }
+    if (cls->kind() == ast::ClassKind::Type) {
+      diags_.error(d.typeRange, "'" + cls->name + "' is a type without a base type");
+      sym.state = Symbol::Done;
+      return sym;
+    }
+    if (mod && mod->hasValue())
+      diags_.error(mod->range, "'" + path + "' is a component of class '" + cls->name +
+                                   "' and cannot have a value; modify its elements instead");
+    sym.kind = Symbol::Component;
+    for (size_t k = 0; k < count; ++k) {
+      auto child = std::make_unique<Instance>();
+      child->cls = cls;
+      child->parent = &inst;
+      child->path = variableName(path, dims, k);
+      child->mod = dims.empty() ? mod : slice(mod, static_cast<int>(k), dims);
+      child->declared = c.range;
+      child->origin = static_cast<int>(sys_.origins.size());
+      sys_.origins.push_back(child->path);
+      Instance *raw = child.get();
+      sym.instances.push_back(std::move(child));
+      instances_.push_back(raw);
+      if (cls->kind() == ast::ClassKind::Connector)
+        connectors_.push_back(raw);
+      instantiateElements(*raw);
+    }
+    sym.state = Symbol::Done;
+    return sym;
+  }
+
+  sym.type = prim;
+  if (prim == Type::String) {
+    diags_.error(d.typeRange, "String variables are not supported (strings may only describe things)");
+    sym.state = Symbol::Done;
+    return sym;
+  }
+  if (d.prefix == ast::Prefix::Constant) {
+    if (!mod || !mod->hasValue()) {
+      diags_.error(c.range, "constant '" + path + "' has no value");
+      sym.state = Symbol::Done;
+      return sym;
+    }
+    Value v = modValue(*mod, Context::Parameter);
+    if (v.ok) {
+      for (const Expr *e : v.elems)
+        if (!e->isConst() && e->kind() != ExprKind::BoolConst) {
+          diags_.error(mod->range, "the value of constant '" + path +
+                                       "' must be computable at compile time (only literals and constants)");
+          v.ok = false;
+          break;
+        }
+    }
+    if (v.ok && v.dims != dims && !(v.isScalar() && dims.empty())) {
+      diags_.error(mod->range, "constant '" + path + "' is " + shapeText(dims) + " but its value is " + shapeText(v.dims));
+      v.ok = false;
+    }
+    if (v.ok && (prim == Type::Boolean) != (v.type == Type::Boolean)) {
+      diags_.error(mod->range, "constant '" + path + "' is " + typeName(prim) + " but its value is " + typeName(v.type));
+      v.ok = false;
+    }
+    if (v.ok) {
+      sym.kind = Symbol::Constant;
+      v.type = prim == Type::Integer && v.type == Type::Integer ? Type::Integer : prim;
+      sym.value = v;
+    }
+    sym.state = Symbol::Done;
+    return sym;
+  }
+
+  VarRole role = d.prefix == ast::Prefix::Parameter                           ? VarRole::Parameter
+                 : d.prefix == ast::Prefix::Discrete || prim != Type::Real ? VarRole::Discrete
+                                                                              : VarRole::Unknown;
+  sym.kind = Symbol::Variable;
+  sym.firstVar = static_cast<int>(sys_.vars.size());
+  for (size_t k = 0; k < count; ++k) {
+    Variable v;
+    v.name = variableName(path, dims, k);
+    v.role = role;
+    v.type = valueType(prim);
+    v.loc = c.range;
+    v.description = c.description;
+    sys_.vars.push_back(std::move(v));
+  }
+  growPerVariable();
+  for (size_t k = 0; k < count; ++k)
+    bindings_[sym.firstVar + k] = PendingBinding{mod && mod->hasValue() ? mod : nullptr, k, PendingBinding::None, dims};
+  if (role == VarRole::Unknown)
+    inst.unknowns += count;
+  if (sym.connector && !cls) {
+    for (size_t k = 0; k < count; ++k)
+      primitiveConnectors_.push_back(sym.firstVar + static_cast<int>(k));
+  }
+  sym.state = Symbol::Done;
+  return sym;
+}
+
+const Expr *Flattener::parameterBinding(int var) {
+  PendingBinding &pb = bindings_[var];
+  Variable &v = sys_.vars[var];
+  if (pb.state == PendingBinding::Done)
+    return v.binding;
+  if (pb.state == PendingBinding::Lowering) {
+    diags_.error(v.loc, "parameter '" + v.name + "' depends on itself");
+    return ctx().zero();
+  }
+  pb.state = PendingBinding::Lowering;
+  const Expr *value = nullptr;
+  if (pb.mod) {
+    Value val = modValue(*pb.mod, Context::Parameter);
+    if (val.ok) {
+      bool wantBool = v.type == ValueType::Boolean;
+      if ((val.type == Type::Boolean) != wantBool) {
+        diags_.error(pb.mod->range, "parameter '" + v.name + "' is " +
+                                        (wantBool ? "Boolean" : v.type == ValueType::Integer ? "Integer" : "Real") +
+                                        " but its value is " + typeName(val.type));
+      } else if (v.type == ValueType::Integer && val.type != Type::Integer && !(val.size() && val.elems[0]->isConst() &&
+                                                                                 val.elems[0]->value() == std::floor(val.elems[0]->value()))) {
+        diags_.error(pb.mod->range, "Integer parameter '" + v.name + "' has a non-integer value");
+      } else {
+        // The value has the variable's shape: a scalar fits only a scalar.
+        if (val.dims == pb.dims)
+          value = val.elems[pb.element];
+        else if (pb.element == 0)
+          diags_.error(pb.mod->range, "parameter '" + v.name.substr(0, v.name.find('[')) + "' is " +
+                                          shapeText(pb.dims) + " but its value is " + shapeText(val.dims));
+      }
+    }
+  }
+  pb.state = PendingBinding::Done;
+  v.binding = value ? value : (v.binding ? v.binding : nullptr);
+  return v.binding ? v.binding : ctx().zero();
+}
+
+std::optional<double> Flattener::structural(const Value &v, SourceRange range, const std::string &what) {
+  if (!v.ok || v.size() != 1)
+    return std::nullopt;
+  return evaluateStructural(v.elems[0], range, what);
+}
+
+void Flattener::growPerVariable() {
+  bindings_.resize(sys_.vars.size());
+  structuralValue_.resize(sys_.vars.size(), NAN);
+  structuralState_.resize(sys_.vars.size(), 0);
+}
+
+std::optional<double> Flattener::evaluateStructural(const Expr *e, SourceRange range, const std::string &what) {
+  growPerVariable();
+  bool ok = true;
+  std::unordered_map<const Expr *, double> memo;
+  std::function<double(const Expr *)> eval = [&](const Expr *n) -> double {
+    if (!ok)
+      return 0;
+    auto it = memo.find(n);
+    if (it != memo.end())
+      return it->second;
+    double r = 0;
+    auto op = [&](size_t i) { return eval(n->op(i)); };
+    switch (n->kind()) {
+    case ExprKind::Const: r = n->value(); break;
+    case ExprKind::BoolConst: r = n->boolValue(); break;
+    case ExprKind::Var: {
+      int v = n->var();
+      Variable &var = sys_.vars[v];
+      if (var.role != VarRole::Parameter) {
+        diags_.error(range, "'" + var.name + "' varies in time, but " + what + " must be known when the model is compiled");
+        ok = false;
+        break;
+      }
+      var.structural = true;
+      if (structuralState_[v] == 2) {
+        r = structuralValue_[v];
+        break;
+      }
+      if (structuralState_[v] == 1) {
+        diags_.error(var.loc, "parameter '" + var.name + "' depends on itself");
+        ok = false;
+        break;
+      }
+      structuralState_[v] = 1;
+      const Expr *binding = parameterBinding(v);
+      if (!bindings_[v].mod && !var.binding) {
+        diags_.error(var.loc, "parameter '" + var.name + "' has no value, but " + what + " needs it");
+        ok = false;
+        structuralState_[v] = 2;
+        break;
+      }
+      r = eval(binding);
+      structuralValue_[v] = r;
+      structuralState_[v] = 2;
+      break;
+    }
+    case ExprKind::Time:
+      diags_.error(range, what + " must be known when the model is compiled, not depend on 'time'");
+      ok = false;
+      break;
+    case ExprKind::Add:
+      for (size_t i = 0; i < n->numOps(); ++i)
+        r += op(i);
+      break;
+    case ExprKind::Mul:
+      r = 1;
+      for (size_t i = 0; i < n->numOps(); ++i)
+        r *= op(i);
+      break;
+    case ExprKind::Pow: r = std::pow(op(0), op(1)); break;
+    case ExprKind::Call: {
+      double a[2] = {op(0), n->numOps() > 1 ? op(1) : 0};
+      r = evalBuiltin(n->builtin(), a);
+      break;
+    }
+    case ExprKind::If: r = op(0) != 0 ? op(1) : op(2); break;
+    case ExprKind::Lt: r = op(0) < op(1); break;
+    case ExprKind::Le: r = op(0) <= op(1); break;
+    case ExprKind::Eq: r = op(0) == op(1); break;
+    case ExprKind::Ne: r = op(0) != op(1); break;
+    case ExprKind::And: r = op(0) != 0 && op(1) != 0; break;
+    case ExprKind::Or: r = op(0) != 0 || op(1) != 0; break;
+    case ExprKind::Not: r = op(0) == 0; break;
+    case ExprKind::NoEvent: r = op(0); break;
+    case ExprKind::FnCall: {
+      std::vector<double> args;
+      for (size_t i = 0; i < n->numOps(); ++i)
+        args.push_back(op(i));
+      std::string error;
+      std::vector<double> out = callFunction(n->callee(), args, error);
+      if (!error.empty()) {
+        diags_.error(range, error);
+        ok = false;
+        break;
+      }
+      r = out[n->fnOutput()];
+      break;
+    }
+    case ExprKind::Pre:
+    case ExprKind::Initial:
+    case ExprKind::Local:
+    case ExprKind::LocalAt:
+      diags_.error(range, what + " must be known when the model is compiled");
+      ok = false;
+      break;
+    }
+    memo.emplace(n, r);
+    return r;
+  };
+  double value = eval(e);
+  if (!ok)
+    return std::nullopt;
+  return value;
+}
+
+void Flattener::lowerVariableAttributes(Instance &inst, int index, bool bindings) {
+  Symbol &sym = inst.symbols[index];
+  if (sym.kind != Symbol::Variable)
+    return;
+  const size_t count = product(sym.dims);
+  const Element &el = inst.cls->elements[index];
+  const std::string base = sys_.vars[sym.firstVar].name.substr(0, sys_.vars[sym.firstVar].name.find('['));
+  const VarRole role = sys_.vars[sym.firstVar].role;
+  auto each = [&](const std::function<void(Variable &, size_t)> &f) {
+    for (size_t k = 0; k < count; ++k)
+      f(sys_.vars[sym.firstVar + k], k);
+  };
+  // Attribute values: one per element, or one for all.
+  auto perElement = [&](const Mod &m, Value &v, const char *attr) -> bool {
+    v = modValue(m, Context::Start);
+    if (!v.ok)
+      return false;
+    if (!v.isScalar() && v.dims != sym.dims) {
+      diags_.error(m.range, std::string("attribute '") + attr + "' of '" + base + "' is " + shapeText(v.dims) +
+                                " but '" + base + "' is " + shapeText(sym.dims));
+      return false;
+    }
+    return true;
+  };
+  auto pick = [](const Value &v, size_t k) { return v.isScalar() ? v.elems[0] : v.elems[k]; };
+  if (sym.mod && !bindings) {
+    for (auto &[name, child] : sym.mod->children) {
+      const Mod &m = *child;
+      if (!m.children.empty())
+        diags_.error(m.range, "attribute '" + name + "' of '" + base + "' cannot be modified further");
+      if (!m.hasValue()) {
+        diags_.error(m.range, "attribute '" + name + "' needs a value");
+        continue;
+      }
+      Value v;
+      if (name == "start" || name == "nominal" || name == "min" || name == "max") {
+        if (!perElement(m, v, name.c_str()))
+          continue;
+        bool wantBool = sym.type == Type::Boolean;
+        if ((v.type == Type::Boolean) != wantBool) {
+          diags_.error(m.expr->range, "attribute '" + name + "' must be a " + (wantBool ? "Boolean" : "Real") + " expression");
+          continue;
+        }
+        each([&](Variable &var, size_t k) {
+          const Expr *e = pick(v, k);
+          if (name == "start") {
+            if (role != VarRole::Parameter) {
+              var.binding = e;
+              var.hasStart = true;
+            } else if (!bindings_[sym.firstVar + k].mod) {
+              var.binding = e; // a parameter without a value takes its start value
+            }
+          } else if (name == "nominal") {
+            var.nominal = e;
+          } else if (name == "min") {
+            var.min = e;
+          } else {
+            var.max = e;
+          }
+        });
+      } else if (name == "fixed") {
+        if (!perElement(m, v, "fixed"))
+          continue;
+        bool ok = v.type == Type::Boolean;
+        for (const Expr *e : v.elems)
+          ok = ok && e->kind() == ExprKind::BoolConst;
+        if (!ok) {
+          diags_.error(m.expr->range, "attribute 'fixed' must be true or false");
+          continue;
+        }
+        each([&](Variable &var, size_t k) { var.fixed = pick(v, k)->boolValue(); });
+      } else if (name == "unit" || name == "displayUnit" || name == "quantity") {
+        if (m.expr->kind != ast::ExprKind::String) {
+          diags_.error(m.range, "attribute '" + name + "' must be a string");
+          continue;
+        }
+        if (name == "unit")
+          each([&](Variable &var, size_t) { var.unit = m.expr->text; });
+      } else if (name == "stateSelect") {
+        static const std::pair<const char *, StateSelect> kinds[] = {
+            {"StateSelect.never", StateSelect::Never}, {"StateSelect.avoid", StateSelect::Avoid},
+            {"StateSelect.default", StateSelect::Default}, {"StateSelect.prefer", StateSelect::Prefer},
+            {"StateSelect.always", StateSelect::Always}};
+        bool ok = false;
+        for (auto &[text, kind] : kinds)
+          if (m.expr->kind == ast::ExprKind::Name && m.expr->text == text) {
+            each([&, kind = kind](Variable &var, size_t) { var.stateSelect = kind; });
+            ok = true;
+          }
+        if (!ok)
+          diags_.error(m.expr->range, "stateSelect must be one of StateSelect.never, avoid, default, prefer, always");
+      } else {
+        diags_.error(m.range, "unknown attribute '" + name + "' (known: start, fixed, nominal, min, max, "
+                              "unit, displayUnit, quantity, stateSelect)");
+      }
+    }
+  }
+  if (role == VarRole::Parameter) {
+    if (bindings)
+      return;
+    for (size_t k = 0; k < count; ++k) {
+      int v = sym.firstVar + static_cast<int>(k);
+      if (bindings_[v].mod) {
+        parameterBinding(v);
+      } else if (!sys_.vars[v].binding) {
+        diags_.error(sys_.vars[v].loc, "parameter '" + sys_.vars[v].name + "' has no value; write 'parameter " +
+                                           std::string(typeName(sym.type)) + " " + el.comp->name + " = ...;'");
+        sys_.vars[v].binding = ctx().zero();
+        bindings_[v].state = PendingBinding::Done;
+      }
+    }
+    return;
+  }
+  // `Real x = e;`: an equation (per element) of the model, in the modification's scope.
+  if (bindings && sym.mod && sym.mod->hasValue()) {
+    Value v = modValue(*sym.mod, Context::Equation);
+    if (!v.ok)
+      return;
+    if (v.dims != sym.dims && !(v.isScalar() && sym.dims.empty())) {
+      diags_.error(sym.mod->range, "'" + base + "' is " + shapeText(sym.dims) + " but its value is " + shapeText(v.dims));
+      return;
+    }
+    bool wantBool = sym.type == Type::Boolean;
+    if ((v.type == Type::Boolean) != wantBool) {
+      diags_.error(sym.mod->range, "'" + base + "' is " + typeName(sym.type) + " but its value is " + typeName(v.type));
+      return;
+    }
+    // The declaration's own binding is located at the name; a modification at its value.
+    SourceRange at = sym.mod->expr == el.comp->binding.get() ? el.comp->range : sym.mod->range;
+    for (size_t k = 0; k < count; ++k) {
+      int var = sym.firstVar + static_cast<int>(k);
+      const Expr *target = ctx().var(var, wantBool);
+      if (role == VarRole::Discrete) {
+        sys_.discreteEquations.push_back(DiscreteEquation{var, v.elems[k], at, ++equationNumber_, inst.origin});
+      } else {
+        addEquation(target, v.elems[k], at, ++equationNumber_, inst.origin, false);
+      }
+      ++inst.equations;
+    }
+  }
+}
+
+} // namespace eqc::frontend

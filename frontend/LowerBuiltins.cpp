@@ -1,0 +1,437 @@
+// The builtin operators and functions of the language: der, pre, edge, change, noEvent, the
+// array functions (size, sum, zeros, fill, transpose, ...) and the scalar functions of
+// middle/Builtins.def applied element by element.
+#include "frontend/FlattenImpl.h"
+
+#include "middle/ExprOps.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace eqc::frontend {
+namespace {
+
+Type numericType(Type a, Type b) { return a == Type::Integer && b == Type::Integer ? Type::Integer : Type::Real; }
+
+std::string argCount(size_t n) { return std::to_string(n) + (n == 1 ? " was" : " were"); }
+
+} // namespace
+
+std::optional<std::vector<int>> Flattener::shapeOf(const ast::Expr &e, Scope &scope) {
+  if (e.kind == ast::ExprKind::Name && e.ref.size() == 1 && e.ref[0].subscripts.empty()) {
+    const std::string &name = e.ref[0].name;
+    bool isLoop = false;
+    for (auto &[n, _] : scope.loops)
+      isLoop = isLoop || n == name;
+    bool isLocal = false;
+    if (scope.fn)
+      for (auto &[n, _] : localNames(scope))
+        isLocal = isLocal || n == name;
+    if (!isLoop && !isLocal && scope.inst) {
+      int idx = scope.inst->cls->find(name);
+      if (idx >= 0) {
+        Symbol &s = symbol(*scope.inst, idx);
+        if (s.kind == Symbol::Variable || s.kind == Symbol::Constant)
+          return s.dims.empty() && s.kind == Symbol::Constant ? s.value.dims : s.dims;
+      }
+    }
+  }
+  Value v = lower(e, scope);
+  if (!v.ok)
+    return std::nullopt;
+  return v.dims;
+}
+
+Value Flattener::lowerReduction(const ast::Expr &e, Scope &scope) {
+  // sum(expr for i in r): the values of expr for every i, combined element by element.
+  const std::string &fn = e.text;
+  Value acc;
+  std::function<bool(size_t)> loop = [&](size_t k) -> bool {
+    if (k == e.iterators.size()) {
+      Value v = lower(*e.args[0], scope);
+      if (!v.ok)
+        return false;
+      if (!v.isNumeric()) {
+        diags_.error(e.args[0]->range, fn + "() adds up numbers, not " + typeName(v.type) + " values");
+        return false;
+      }
+      if (!acc.ok) {
+        acc = v;
+        return true;
+      }
+      if (v.dims != acc.dims) {
+        diags_.error(e.args[0]->range, fn + "(): the values have different shapes (" + shapeText(acc.dims) + " and " +
+                                           shapeText(v.dims) + ")");
+        return false;
+      }
+      for (size_t i = 0; i < v.size(); ++i)
+        acc.elems[i] = fn == "sum"       ? ctx().add(acc.elems[i], v.elems[i])
+                       : fn == "product" ? ctx().mul(acc.elems[i], v.elems[i])
+                       : ctx().call(fn == "min" ? Builtin::Min : Builtin::Max, {acc.elems[i], v.elems[i]});
+      acc.type = numericType(acc.type, v.type);
+      return true;
+    }
+    const ast::ForIndex &it = e.iterators[k];
+    if (!it.in) {
+      diags_.error(it.range, "an iterator needs a range: '" + it.name + " in 1:n'");
+      return false;
+    }
+    auto values = iterationValues(*it.in, scope, "the range of '" + it.name + "'");
+    if (!values)
+      return false;
+    for (double x : *values) {
+      scope.loops.emplace_back(it.name, Value::scalar(ctx().constant(x), x == std::floor(x) ? Type::Integer : Type::Real));
+      bool ok = loop(k + 1);
+      scope.loops.pop_back();
+      if (!ok)
+        return false;
+    }
+    return true;
+  };
+  if (!loop(0))
+    return fail();
+  if (!acc.ok) { // an empty range
+    if (fn == "min" || fn == "max") {
+      diags_.error(e.range, fn + "() of an empty range");
+      return fail();
+    }
+    return Value::scalar(ctx().constant(fn == "sum" ? 0 : 1), Type::Integer);
+  }
+  return acc;
+}
+
+Value Flattener::lowerBuiltinCall(const ast::Expr &e, Scope &scope, bool &handled) {
+  handled = true;
+  const std::string &fn = e.text;
+  const size_t n = e.args.size();
+  ExprContext &c = ctx();
+  auto arity = [&](size_t lo, size_t hi) {
+    if (n >= lo && n <= hi)
+      return true;
+    std::string want = lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi);
+    diags_.error(e.nameRange, "function '" + fn + "' takes " + want + " argument" + (hi == 1 ? "" : "s") + " but " +
+                                  argCount(n) + " given");
+    return false;
+  };
+  for (const std::string &name : e.argNames)
+    if (!name.empty() && (fn == "der" || fn == "pre" || fn == "sum" || fn == "size")) {
+      diags_.error(e.nameRange, "function '" + fn + "' has no named arguments");
+      return fail();
+    }
+  if (!e.iterators.empty()) {
+    if (fn == "sum" || fn == "product" || fn == "min" || fn == "max")
+      return lowerReduction(e, scope);
+    diags_.error(e.nameRange, "'" + fn + "(... for ...)' is not a reduction (sum, product, min and max are)");
+    return fail();
+  }
+  if (fn == "der") {
+    if (!arity(1, 1))
+      return fail();
+    return lowerDer(*e.args[0], scope, e.range);
+  }
+  if (fn == "pre" || fn == "edge" || fn == "change") {
+    if (!arity(1, 1))
+      return fail();
+    if (scope.context != Context::Equation && scope.context != Context::When) {
+      diags_.error(e.nameRange, fn + "() can only be used in equations");
+      return fail();
+    }
+    Value v = lower(*e.args[0], scope);
+    if (!v.ok)
+      return fail();
+    if (fn == "edge" && v.type != Type::Boolean) {
+      diags_.error(e.args[0]->range, "edge() takes a Boolean variable");
+      return fail();
+    }
+    Value out = v;
+    for (size_t i = 0; i < v.size(); ++i) {
+      const Expr *x = v.elems[i];
+      if (x->kind() != ExprKind::Var) {
+        if (x->isConst() || x->kind() == ExprKind::BoolConst) {
+          out.elems[i] = fn == "pre" ? x : c.boolean(false);
+          continue;
+        }
+        diags_.error(e.args[0]->range, fn + "() takes a variable, not an expression");
+        return fail();
+      }
+      const Variable &var = sys_.vars[x->var()];
+      if (var.role == VarRole::Parameter) {
+        out.elems[i] = fn == "pre" ? x : c.boolean(false);
+        continue;
+      }
+      if (var.role != VarRole::Discrete && scope.context != Context::When && !whenAssigned_.count(x->var())) {
+        // Real variables become discrete when a when-clause assigns them; that is checked later.
+        pendingPre_.emplace_back(x->var(), e.range);
+      }
+      const Expr *pre = c.pre(x->var(), x->isBool());
+      if (fn == "pre")
+        out.elems[i] = pre;
+      else if (fn == "edge")
+        out.elems[i] = c.logicalAnd(x, c.logicalNot(pre));
+      else
+        out.elems[i] = c.ne(x, pre);
+    }
+    if (fn != "pre")
+      out.type = Type::Boolean;
+    return out;
+  }
+  if (fn == "noEvent" || fn == "smooth") {
+    if (!arity(fn == "smooth" ? 2 : 1, fn == "smooth" ? 2 : 1))
+      return fail();
+    Value v = lower(*e.args[n - 1], scope);
+    if (!v.ok)
+      return v;
+    for (const Expr *&x : v.elems)
+      x = c.noEvent(x);
+    return v;
+  }
+  if (fn == "reinit" || fn == "terminate" || fn == "assert") {
+    diags_.error(e.nameRange, fn + "() is " + (fn == "reinit" ? "an equation of when-clauses" : "a statement") +
+                                  ", not a value");
+    return fail();
+  }
+  if (fn == "sample" || fn == "terminal" || fn == "delay" || fn == "cardinality") {
+    diags_.error(e.nameRange, fn + "() is not supported by eqc");
+    return fail();
+  }
+  if (fn == "size" || fn == "ndims") {
+    if (!arity(1, fn == "size" ? 2 : 1))
+      return fail();
+    auto dims = shapeOf(*e.args[0], scope);
+    if (!dims)
+      return fail();
+    if (fn == "ndims")
+      return Value::scalar(c.constant(static_cast<double>(dims->size())), Type::Integer);
+    if (n == 1) {
+      Value out;
+      out.ok = true;
+      out.type = Type::Integer;
+      out.dims = {static_cast<int>(dims->size())};
+      for (int d : *dims)
+        out.elems.push_back(c.constant(d));
+      return out;
+    }
+    Value k = lower(*e.args[1], scope);
+    if (!k.ok)
+      return fail();
+    std::optional<double> kv = k.isScalar() && k.type == Type::Integer ? structural(k, e.args[1]->range, "the dimension of size()")
+                                                                       : std::nullopt;
+    if (!kv || *kv < 1 || *kv > dims->size()) {
+      diags_.error(e.args[1]->range, "size(a, k): k must be an Integer from 1 to " + std::to_string(dims->size()));
+      return fail();
+    }
+    return Value::scalar(c.constant((*dims)[static_cast<size_t>(*kv) - 1]), Type::Integer);
+  }
+  if (fn == "zeros" || fn == "ones" || fn == "fill") {
+    size_t first = fn == "fill" ? 1 : 0;
+    if (!arity(first + 1, first + 8))
+      return fail();
+    Value fillWith = fn == "fill" ? lower(*e.args[0], scope)
+                                  : Value::scalar(c.constant(fn == "ones" ? 1 : 0), Type::Integer);
+    if (!fillWith.ok)
+      return fail();
+    std::vector<int> dims;
+    for (size_t i = first; i < n; ++i) {
+      Value d = lower(*e.args[i], scope);
+      if (!d.ok)
+        return fail();
+      std::optional<double> dv = d.isScalar() && d.type == Type::Integer ? structural(d, e.args[i]->range, "a size")
+                                                                         : std::nullopt;
+      if (!dv || *dv < 0) {
+        diags_.error(e.args[i]->range, fn + "(): sizes must be Integers of 0 or more");
+        return fail();
+      }
+      dims.push_back(static_cast<int>(*dv));
+    }
+    Value out;
+    out.ok = true;
+    out.type = fillWith.type;
+    out.dims = dims;
+    out.dims.insert(out.dims.end(), fillWith.dims.begin(), fillWith.dims.end());
+    size_t count = 1;
+    for (int d : dims)
+      count *= static_cast<size_t>(d);
+    out.elems.reserve(count * fillWith.size());
+    for (size_t i = 0; i < count; ++i)
+      out.elems.insert(out.elems.end(), fillWith.elems.begin(), fillWith.elems.end());
+    return out;
+  }
+  if (fn == "identity") {
+    if (!arity(1, 1))
+      return fail();
+    Value d = lower(*e.args[0], scope);
+    std::optional<double> dv = d.ok && d.isScalar() && d.type == Type::Integer ? structural(d, e.args[0]->range, "a size")
+                                                                               : std::nullopt;
+    if (!dv || *dv < 0) {
+      if (d.ok)
+        diags_.error(e.args[0]->range, "identity(n): n must be an Integer of 0 or more");
+      return fail();
+    }
+    int m = static_cast<int>(*dv);
+    Value out;
+    out.ok = true;
+    out.type = Type::Integer;
+    out.dims = {m, m};
+    for (int i = 0; i < m; ++i)
+      for (int j = 0; j < m; ++j)
+        out.elems.push_back(c.constant(i == j));
+    return out;
+  }
+  if (fn == "linspace") {
+    if (!arity(3, 3))
+      return fail();
+    Value a = lowerReal(*e.args[0], scope), b = lowerReal(*e.args[1], scope), k = lower(*e.args[2], scope);
+    if (!a.ok || !b.ok || !k.ok)
+      return fail();
+    std::optional<double> kv = k.isScalar() && k.type == Type::Integer ? structural(k, e.args[2]->range, "the size of linspace()")
+                                                                       : std::nullopt;
+    if (!kv || *kv < 2 || !a.isScalar() || !b.isScalar()) {
+      diags_.error(e.range, "linspace(x1, x2, n): scalars x1, x2 and an Integer n >= 2");
+      return fail();
+    }
+    int m = static_cast<int>(*kv);
+    Value out;
+    out.ok = true;
+    out.dims = {m};
+    for (int i = 0; i < m; ++i)
+      out.elems.push_back(c.add(a.elems[0], c.mul(c.constant(static_cast<double>(i) / (m - 1)), c.sub(b.elems[0], a.elems[0]))));
+    return out;
+  }
+  if (fn == "transpose") {
+    if (!arity(1, 1))
+      return fail();
+    Value a = lower(*e.args[0], scope);
+    if (!a.ok)
+      return fail();
+    if (a.dims.size() != 2) {
+      diags_.error(e.args[0]->range, "transpose() takes a matrix, not " + shapeText(a.dims));
+      return fail();
+    }
+    Value out = a;
+    out.dims = {a.dims[1], a.dims[0]};
+    for (int i = 0; i < a.dims[0]; ++i)
+      for (int j = 0; j < a.dims[1]; ++j)
+        out.elems[j * a.dims[0] + i] = a.elems[i * a.dims[1] + j];
+    return out;
+  }
+  if (fn == "cross") {
+    if (!arity(2, 2))
+      return fail();
+    Value a = lowerReal(*e.args[0], scope), b = lowerReal(*e.args[1], scope);
+    if (!a.ok || !b.ok)
+      return fail();
+    if (a.dims != std::vector<int>{3} || b.dims != std::vector<int>{3}) {
+      diags_.error(e.range, "cross() takes two vectors of 3 elements");
+      return fail();
+    }
+    Value out = a;
+    out.type = numericType(a.type, b.type);
+    auto &x = a.elems, &y = b.elems;
+    out.elems = {c.sub(c.mul(x[1], y[2]), c.mul(x[2], y[1])), c.sub(c.mul(x[2], y[0]), c.mul(x[0], y[2])),
+                 c.sub(c.mul(x[0], y[1]), c.mul(x[1], y[0]))};
+    return out;
+  }
+  if (fn == "scalar" || fn == "vector") {
+    if (!arity(1, 1))
+      return fail();
+    Value a = lower(*e.args[0], scope);
+    if (!a.ok)
+      return fail();
+    if (fn == "scalar") {
+      if (a.size() != 1) {
+        diags_.error(e.args[0]->range, "scalar() takes an array of one element, not " + shapeText(a.dims));
+        return fail();
+      }
+      a.dims.clear();
+      return a;
+    }
+    a.dims = {static_cast<int>(a.size())};
+    return a;
+  }
+  if ((fn == "sum" || fn == "product") || ((fn == "min" || fn == "max") && n == 1)) {
+    if (!arity(1, 1))
+      return fail();
+    Value a = lowerReal(*e.args[0], scope);
+    if (!a.ok)
+      return fail();
+    if (a.isScalar()) {
+      diags_.error(e.args[0]->range, fn + "() takes an array");
+      return fail();
+    }
+    if (a.elems.empty()) {
+      if (fn == "min" || fn == "max") {
+        diags_.error(e.args[0]->range, fn + "() of an empty array");
+        return fail();
+      }
+      return Value::scalar(c.constant(fn == "sum" ? 0 : 1), a.type);
+    }
+    const Expr *r;
+    if (fn == "sum")
+      r = c.add(a.elems);
+    else if (fn == "product")
+      r = c.mul(a.elems);
+    else {
+      r = a.elems[0];
+      for (size_t i = 1; i < a.size(); ++i)
+        r = c.call(fn == "min" ? Builtin::Min : Builtin::Max, {r, a.elems[i]});
+    }
+    return Value::scalar(r, a.type);
+  }
+  if (fn == "integer" || fn == "div" || fn == "rem") {
+    if (!arity(fn == "integer" ? 1 : 2, fn == "integer" ? 1 : 2))
+      return fail();
+    Value a = lowerReal(*e.args[0], scope);
+    if (!a.ok)
+      return fail();
+    if (fn == "integer") {
+      for (const Expr *&x : a.elems)
+        x = c.call(Builtin::Floor, {x});
+      a.type = Type::Integer;
+      return a;
+    }
+    Value b = lowerReal(*e.args[1], scope);
+    if (!b.ok)
+      return fail();
+    for (const Expr *y : b.elems)
+      if (y->isConst(0)) {
+        diags_.error(e.args[1]->range, "division by zero");
+        return fail();
+      }
+    auto truncDiv = [&](const Expr *x, const Expr *y) {
+      const Expr *q = c.div(x, y);
+      return c.mul(c.call(Builtin::Sign, {q}), c.call(Builtin::Floor, {c.call(Builtin::Abs, {q})}));
+    };
+    return elementwise(a, b, e.range, fn.c_str(),
+                       [&](const Expr *x, const Expr *y) { return fn == "div" ? truncDiv(x, y) : c.sub(x, c.mul(y, truncDiv(x, y))); },
+                       numericType(a.type, b.type));
+  }
+  Builtin b;
+  if (!lookupBuiltin(fn, b)) {
+    handled = false;
+    return fail();
+  }
+  // The scalar functions, element by element (two-argument ones broadcast a scalar).
+  int want = builtinInfo(b).arity;
+  if (!arity(static_cast<size_t>(want), static_cast<size_t>(want)))
+    return fail();
+  std::vector<Value> args;
+  for (const auto &a : e.args) {
+    Value v = lowerReal(*a, scope);
+    if (!v.ok)
+      return fail();
+    args.push_back(std::move(v));
+  }
+  const bool keepsInteger = b == Builtin::Abs || b == Builtin::Sign || b == Builtin::Min || b == Builtin::Max ||
+                            b == Builtin::Mod;
+  if (want == 1) {
+    Value out = args[0];
+    for (const Expr *&x : out.elems)
+      x = c.call(b, {x});
+    out.type = keepsInteger && args[0].type == Type::Integer ? Type::Integer : Type::Real;
+    return out;
+  }
+  Type t = keepsInteger ? numericType(args[0].type, args[1].type) : Type::Real;
+  return elementwise(args[0], args[1], e.range, fn.c_str(), [&](const Expr *x, const Expr *y) { return c.call(b, {x, y}); }, t);
+}
+
+} // namespace eqc::frontend

@@ -1,0 +1,894 @@
+// Expressions to values: names through instances and packages, subscripts and slices, array
+// constructors and ranges, element-wise and matrix arithmetic, builtin and user function calls.
+#include "frontend/FlattenImpl.h"
+
+#include "middle/ExprOps.h"
+#include "middle/TimeDerivative.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace eqc::frontend {
+namespace {
+
+size_t product(const std::vector<int> &dims) {
+  size_t n = 1;
+  for (int d : dims)
+    n *= static_cast<size_t>(d);
+  return n;
+}
+
+Type numericType(Type a, Type b) { return a == Type::Integer && b == Type::Integer ? Type::Integer : Type::Real; }
+
+/// Nodes whose derivative would hide a discontinuity (sign, floor, ceil, mod).
+const Expr *nonDifferentiable(const Expr *e) {
+  std::vector<const Expr *> stack{e};
+  while (!stack.empty()) {
+    const Expr *n = stack.back();
+    stack.pop_back();
+    if (n->kind() == ExprKind::Call && (n->builtin() == Builtin::Sign || n->builtin() == Builtin::Floor ||
+                                        n->builtin() == Builtin::Ceil || n->builtin() == Builtin::Mod))
+      return n;
+    for (const Expr *op : n->ops())
+      stack.push_back(op);
+  }
+  return nullptr;
+}
+
+} // namespace
+
+const char *typeName(Type t) {
+  switch (t) {
+  case Type::Real: return "Real";
+  case Type::Integer: return "Integer";
+  case Type::Boolean: return "Boolean";
+  case Type::String: return "String";
+  }
+  return "?";
+}
+
+Value Flattener::lowerReal(const ast::Expr &e, Scope &scope) {
+  Value v = lower(e, scope);
+  if (v.ok && !v.isNumeric()) {
+    diags_.error(e.range, std::string("expected a Real expression, found a ") + typeName(v.type) + " one");
+    return fail();
+  }
+  return v;
+}
+
+Value Flattener::lowerBool(const ast::Expr &e, Scope &scope) {
+  Value v = lower(e, scope);
+  if (v.ok && v.type != Type::Boolean) {
+    diags_.error(e.range, std::string("expected a Boolean expression (a condition), found a ") + typeName(v.type) + " one");
+    return fail();
+  }
+  return v;
+}
+
+Value Flattener::lower(const ast::Expr &e, Scope &scope) {
+  using K = ast::ExprKind;
+  switch (e.kind) {
+  case K::Number: {
+    Value v = Value::scalar(ctx().constant(e.number), e.integer && e.number < 9.007199254740992e15 ? Type::Integer : Type::Real);
+    return v;
+  }
+  case K::Bool:
+    return Value::scalar(ctx().boolean(e.boolean), Type::Boolean);
+  case K::String: {
+    Value v;
+    v.ok = true;
+    v.type = Type::String;
+    v.text = e.text;
+    return v;
+  }
+  case K::Name:
+    return lowerName(e, scope);
+  case K::Call:
+    return lowerCall(e, scope);
+  case K::Unary: {
+    if (e.unary == ast::UnaryOp::Not) {
+      Value a = lowerBool(*e.args[0], scope);
+      if (!a.ok)
+        return a;
+      for (const Expr *&x : a.elems)
+        x = ctx().logicalNot(x);
+      return a;
+    }
+    Value a = lowerReal(*e.args[0], scope);
+    if (!a.ok || e.unary == ast::UnaryOp::Plus)
+      return a;
+    for (const Expr *&x : a.elems)
+      x = ctx().neg(x);
+    return a;
+  }
+  case K::Binary:
+    return lowerBinary(e, scope);
+  case K::If:
+    return lowerIf(e, scope);
+  case K::Range:
+    return lowerRange(e, scope);
+  case K::Array:
+    return lowerArray(e, scope);
+  case K::Matrix:
+    return lowerMatrix(e, scope);
+  case K::Tuple:
+    diags_.error(e.range, "a list of outputs '(a, b)' is only allowed on the left of an equation or assignment");
+    return fail();
+  case K::End:
+    if (endStack_.empty()) {
+      diags_.error(e.range, "'end' is only allowed in subscripts, where it is the size of the dimension");
+      return fail();
+    }
+    return Value::scalar(ctx().constant(endStack_.back()), Type::Integer);
+  case K::Initial:
+    if (scope.context != Context::Equation && scope.context != Context::When) {
+      diags_.error(e.range, "initial() can only be used in equations");
+      return fail();
+    }
+    return Value::scalar(ctx().initial(), Type::Boolean);
+  }
+  return fail();
+}
+
+// ---- names ----
+
+/// The element `name` of instances of one class, or an error naming `owner`.
+Value Flattener::lowerName(const ast::Expr &e, Scope &scope) {
+  const std::vector<ast::RefPart> &parts = e.ref;
+  const ast::RefPart &head = parts[0];
+  // for-loop indices and iterators, innermost first.
+  if (parts.size() == 1)
+    for (auto it = scope.loops.rbegin(); it != scope.loops.rend(); ++it)
+      if (it->first == head.name)
+        return head.subscripts.empty() ? it->second : applySubscripts(it->second, head.subscripts, scope, head.name);
+  if (parts.size() == 1 && head.name == "time" && head.subscripts.empty()) {
+    if (scope.context != Context::Equation && scope.context != Context::When) {
+      diags_.error(e.range, scope.context == Context::Function
+                                ? "'time' cannot be used in a function; pass it as an argument"
+                                : "'time' cannot be used in a parameter value or attribute");
+      return fail();
+    }
+    return Value::scalar(ctx().time(), Type::Real);
+  }
+  if (scope.fn) {
+    bool found = false;
+    Value v = lowerLocal(e, scope, found);
+    if (found)
+      return v;
+  }
+  // Components of the current instance, then constants and classes of the enclosing classes.
+  std::vector<Instance *> insts;
+  if (scope.inst && scope.inst->cls->find(head.name) >= 0)
+    insts.push_back(scope.inst);
+  size_t first = 0;
+  if (insts.empty()) {
+    // A constant of an enclosing class (package constants, constants of the model's packages).
+    for (const ClassInfo *c = scope.lexical; c && insts.empty(); c = c->parent) {
+      resolveClass(const_cast<ClassInfo &>(*c));
+      int idx = c->find(head.name);
+      if (idx >= 0 && c->elements[idx].decl->prefix == ast::Prefix::Constant && c != (scope.inst ? scope.inst->cls : nullptr))
+        insts.push_back(packageInstance(c));
+    }
+    if (insts.empty()) {
+      // A dotted name through packages: Lib.Constants.g
+      ClassInfo *cls = findFirst(head.name, scope.lexical);
+      size_t p = 1;
+      while (cls && p < parts.size()) {
+        auto it = cls->nested.find(parts[p].name);
+        if (it == cls->nested.end())
+          break;
+        cls = it->second;
+        ++p;
+      }
+      if (cls && p < parts.size()) {
+        resolveClass(*cls);
+        if (cls->find(parts[p].name) >= 0) {
+          insts.push_back(packageInstance(cls));
+          first = p;
+        }
+      } else if (cls) {
+        diags_.error(e.range, "'" + e.text + "' is a class, not a value");
+        return fail();
+      }
+    }
+  }
+  if (insts.empty()) {
+    std::vector<std::string> names{"time"};
+    for (auto &[n, _] : scope.loops)
+      names.push_back(n);
+    if (scope.inst)
+      for (const Element &el : scope.inst->cls->elements)
+        names.push_back(el.comp->name);
+    if (scope.fn)
+      for (auto &[n, _] : localNames(scope))
+        names.push_back(n);
+    std::string hint = closest(head.name, names);
+    diags_.error(head.range, "undefined name '" + head.name + "'" + (hint.empty() ? "" : "; did you mean '" + hint + "'?"));
+    return fail();
+  }
+
+  std::vector<int> instDims;
+  std::string path;
+  for (size_t p = first; p < parts.size(); ++p) {
+    const ast::RefPart &part = parts[p];
+    path += (path.empty() ? "" : ".") + part.name;
+    const ClassInfo *cls = insts.empty() ? nullptr : insts[0]->cls;
+    int idx = cls ? cls->find(part.name) : -1;
+    if (idx < 0) {
+      std::vector<std::string> names;
+      if (cls)
+        for (const Element &el : cls->elements)
+          names.push_back(el.comp->name);
+      std::string hint = closest(part.name, names);
+      diags_.error(part.range, "'" + path.substr(0, path.rfind('.')) + "' has no element '" + part.name + "'" +
+                                   (hint.empty() ? "" : "; did you mean '" + hint + "'?"));
+      return fail();
+    }
+    if (p > first && cls->elements[idx].decl->isProtected) {
+      diags_.error(part.range, "'" + part.name + "' is protected in '" + cls->name + "' and cannot be used from outside");
+      return fail();
+    }
+    const bool last = p + 1 == parts.size();
+    if (insts[0]->symbols.size() > static_cast<size_t>(idx) && insts[0]->symbols[idx].state == Symbol::Visiting) {
+      bool isConstant = cls->elements[idx].decl->prefix == ast::Prefix::Constant;
+      diags_.error(part.range, std::string(isConstant ? "constant" : "parameter") + " '" + path +
+                                   "' is defined in terms of itself");
+      return fail();
+    }
+    Symbol &s0 = symbol(*insts[0], idx);
+    if (s0.kind == Symbol::Failed) {
+      if (insts[0]->package)
+        diags_.error(part.range, "'" + path + "' is not a constant of package '" + cls->name + "'");
+      return fail();
+    }
+    if (s0.kind == Symbol::Component) {
+      if (last) {
+        diags_.error(part.range, "'" + path + "' is a component of class '" + s0.cls->name +
+                                     "', not a value; use one of its variables");
+        return fail();
+      }
+      // Select the instances of every current instance: scalar subscripts pick, others keep a dimension.
+      std::vector<Instance *> next;
+      std::vector<int> selDims;
+      for (size_t k = 0; k < insts.size(); ++k) {
+        Symbol &s = symbol(*insts[k], idx);
+        if (s.kind != Symbol::Component)
+          return fail();
+        std::vector<Instance *> all;
+        for (auto &u : s.instances)
+          all.push_back(u.get());
+        if (part.subscripts.empty()) {
+          next.insert(next.end(), all.begin(), all.end());
+          if (k == 0)
+            selDims = s.dims;
+          continue;
+        }
+        // Subscripts select by index: lower them against a vector of indices.
+        Value indexArray;
+        indexArray.ok = true;
+        indexArray.type = Type::Integer;
+        indexArray.dims = s.dims;
+        for (size_t j = 0; j < all.size(); ++j)
+          indexArray.elems.push_back(ctx().constant(static_cast<double>(j)));
+        Value picked = applySubscripts(indexArray, part.subscripts, scope, path);
+        if (!picked.ok)
+          return fail();
+        for (const Expr *x : picked.elems)
+          next.push_back(all[static_cast<size_t>(x->value())]);
+        if (k == 0)
+          selDims = picked.dims;
+      }
+      instDims.insert(instDims.end(), selDims.begin(), selDims.end());
+      insts = std::move(next);
+      if (insts.empty()) {
+        Value empty;
+        empty.ok = true;
+        empty.dims = instDims;
+        return empty;
+      }
+      continue;
+    }
+    if (!last) {
+      diags_.error(parts[p + 1].range, "'" + path + "' is a variable, not a component: it has no element '" +
+                                           parts[p + 1].name + "'");
+      return fail();
+    }
+    // Variables and constants, once per selected instance.
+    Value result;
+    result.ok = true;
+    result.dims = instDims;
+    for (size_t k = 0; k < insts.size(); ++k) {
+      Symbol &s = symbol(*insts[k], idx);
+      Value v;
+      if (s.kind == Symbol::Constant) {
+        v = s.value;
+      } else if (s.kind == Symbol::Variable) {
+        const Variable &var = sys_.vars[s.firstVar];
+        if (scope.context == Context::Parameter || scope.context == Context::Start) {
+          if (var.role != VarRole::Parameter) {
+            diags_.error(part.range, "'" + path + "' is a time-varying variable and cannot be used in " +
+                                         (scope.context == Context::Parameter ? "a parameter value" : "an attribute"));
+            return fail();
+          }
+        }
+        if (scope.context == Context::Function) {
+          diags_.error(part.range, "'" + path + "' is a variable of the model; a function sees only its inputs");
+          return fail();
+        }
+        bool isBool = s.type == Type::Boolean;
+        // Scalar subscripts address one element directly (no array is built: x[i] in a loop is O(1)).
+        bool allScalar = !part.subscripts.empty() && part.subscripts.size() == s.dims.size();
+        std::vector<size_t> index;
+        for (size_t d = 0; allScalar && d < part.subscripts.size(); ++d) {
+          const ast::Subscript &sub = part.subscripts[d];
+          if (!sub.expr || sub.expr->kind == ast::ExprKind::Range) {
+            allScalar = false;
+            break;
+          }
+          endStack_.push_back(s.dims[d]);
+          Value iv = lower(*sub.expr, scope);
+          endStack_.pop_back();
+          if (!iv.ok)
+            return fail();
+          if (!iv.isScalar()) {
+            allScalar = false;
+            break;
+          }
+          if (iv.type != Type::Integer) {
+            diags_.error(sub.range, std::string("a subscript must be an Integer, not a ") + typeName(iv.type));
+            return fail();
+          }
+          std::optional<double> n = iv.elems[0]->isConst() ? std::optional<double>(iv.elems[0]->value())
+                                                            : structural(iv, sub.range, "a subscript");
+          if (!n)
+            return fail();
+          if (*n < 1 || *n > s.dims[d]) {
+            diags_.error(sub.range, "index " + formatNumber(*n) + " is out of bounds for '" + path + "' of size " +
+                                        shapeText(s.dims));
+            return fail();
+          }
+          index.push_back(static_cast<size_t>(*n) - 1);
+        }
+        if (allScalar) {
+          size_t flat = 0;
+          for (size_t d = 0; d < index.size(); ++d)
+            flat = flat * s.dims[d] + index[d];
+          result.type = s.type;
+          result.elems.push_back(ctx().var(s.firstVar + static_cast<int>(flat), isBool));
+          continue;
+        }
+        v.ok = true;
+        v.type = s.type;
+        v.dims = s.dims;
+        size_t count = product(s.dims);
+        v.elems.reserve(count);
+        for (size_t j = 0; j < count; ++j)
+          v.elems.push_back(ctx().var(s.firstVar + static_cast<int>(j), isBool));
+      } else {
+        return fail();
+      }
+      if (!part.subscripts.empty())
+        v = applySubscripts(v, part.subscripts, scope, path);
+      if (!v.ok)
+        return fail();
+      if (k == 0) {
+        result.type = v.type;
+        result.text = v.text;
+        result.dims.insert(result.dims.end(), v.dims.begin(), v.dims.end());
+      }
+      result.elems.insert(result.elems.end(), v.elems.begin(), v.elems.end());
+    }
+    return result;
+  }
+  return fail();
+}
+
+Value Flattener::applySubscripts(const Value &v, const std::vector<ast::Subscript> &subs, Scope &scope,
+                                 const std::string &name) {
+  if (subs.size() > v.dims.size()) {
+    diags_.error(subs[0].range, "'" + name + "' is " + shapeText(v.dims) + ": too many subscripts (" +
+                                    std::to_string(subs.size()) + ")");
+    return fail();
+  }
+  // Per dimension: the selected indices (0-based), and whether the dimension is kept.
+  std::vector<std::vector<int>> picks(v.dims.size());
+  std::vector<bool> keep(v.dims.size(), true);
+  for (size_t d = 0; d < v.dims.size(); ++d) {
+    if (d >= subs.size() || !subs[d].expr) {
+      for (int i = 0; i < v.dims[d]; ++i)
+        picks[d].push_back(i);
+      continue;
+    }
+    endStack_.push_back(v.dims[d]);
+    Value iv = lower(*subs[d].expr, scope);
+    endStack_.pop_back();
+    if (!iv.ok)
+      return fail();
+    if (iv.type != Type::Integer) {
+      diags_.error(subs[d].range, std::string("a subscript must be an Integer, not a ") + typeName(iv.type));
+      return fail();
+    }
+    if (iv.dims.size() > 1) {
+      diags_.error(subs[d].range, "a subscript must be an Integer or a vector of them, not " + shapeText(iv.dims));
+      return fail();
+    }
+    keep[d] = !iv.isScalar();
+    for (const Expr *x : iv.elems) {
+      std::optional<double> n = x->isConst() ? std::optional<double>(x->value())
+                                             : evaluateStructural(x, subs[d].range, "a subscript");
+      if (!n)
+        return fail();
+      if (*n < 1 || *n > v.dims[d]) {
+        diags_.error(subs[d].range, "index " + formatNumber(*n) + " is out of bounds for '" + name + "' of size " +
+                                        shapeText(v.dims));
+        return fail();
+      }
+      picks[d].push_back(static_cast<int>(*n) - 1);
+    }
+  }
+  Value out;
+  out.ok = true;
+  out.type = v.type;
+  for (size_t d = 0; d < v.dims.size(); ++d)
+    if (keep[d])
+      out.dims.push_back(static_cast<int>(picks[d].size()));
+  // Odometer over the picks.
+  std::vector<size_t> pos(v.dims.size(), 0);
+  size_t total = 1;
+  for (auto &p : picks)
+    total *= p.size();
+  out.elems.reserve(total);
+  for (size_t n = 0; n < total; ++n) {
+    size_t flat = 0;
+    for (size_t d = 0; d < v.dims.size(); ++d)
+      flat = flat * v.dims[d] + picks[d][pos[d]];
+    out.elems.push_back(v.elems[flat]);
+    for (size_t d = v.dims.size(); d-- > 0;) {
+      if (++pos[d] < picks[d].size())
+        break;
+      pos[d] = 0;
+    }
+  }
+  return out;
+}
+
+// ---- operators ----
+
+Value Flattener::elementwise(const Value &a, const Value &b, SourceRange range, const char *op,
+                             const std::function<const Expr *(const Expr *, const Expr *)> &f, Type resultType) {
+  Value out;
+  if (!a.isScalar() && !b.isScalar() && a.dims != b.dims) {
+    diags_.error(range, std::string("the operands of '") + op + "' have different shapes: " + shapeText(a.dims) +
+                            " and " + shapeText(b.dims));
+    return fail();
+  }
+  out.ok = true;
+  out.type = resultType;
+  out.dims = a.isScalar() ? b.dims : a.dims;
+  size_t n = std::max(a.size(), b.size());
+  out.elems.reserve(n);
+  for (size_t i = 0; i < n; ++i)
+    out.elems.push_back(f(a.isScalar() ? a.elems[0] : a.elems[i], b.isScalar() ? b.elems[0] : b.elems[i]));
+  return out;
+}
+
+Value Flattener::lowerBinary(const ast::Expr &e, Scope &scope) {
+  using B = ast::BinaryOp;
+  ExprContext &c = ctx();
+  const B op = e.binary;
+  if (op == B::And || op == B::Or) {
+    Value a = lowerBool(*e.args[0], scope), b = lowerBool(*e.args[1], scope);
+    if (!a.ok || !b.ok)
+      return fail();
+    return elementwise(a, b, e.range, op == B::And ? "and" : "or",
+                       [&](const Expr *x, const Expr *y) { return op == B::And ? c.logicalAnd(x, y) : c.logicalOr(x, y); },
+                       Type::Boolean);
+  }
+  Value a = lower(*e.args[0], scope), b = lower(*e.args[1], scope);
+  if (!a.ok || !b.ok)
+    return fail();
+  if (op == B::Eq || op == B::Ne) {
+    if ((a.type == Type::Boolean) != (b.type == Type::Boolean) || a.type == Type::String || b.type == Type::String) {
+      diags_.error(e.range, std::string("cannot compare a ") + typeName(a.type) + " with a " + typeName(b.type));
+      return fail();
+    }
+  } else if (op == B::Lt || op == B::Le || op == B::Gt || op == B::Ge) {
+    for (const Value *x : {&a, &b})
+      if (!x->isNumeric()) {
+        diags_.error(e.args[x == &a ? 0 : 1]->range, std::string("expected a Real expression, found a ") +
+                                                         typeName(x->type) + " one");
+        return fail();
+      }
+  } else {
+    for (const Value *x : {&a, &b})
+      if (!x->isNumeric()) {
+        diags_.error(e.args[x == &a ? 0 : 1]->range, std::string("expected a Real expression, found a ") +
+                                                         typeName(x->type) + " one");
+        return fail();
+      }
+  }
+  const Type num = numericType(a.type, b.type);
+  switch (op) {
+  case B::Lt:
+  case B::Le:
+  case B::Gt:
+  case B::Ge:
+  case B::Eq:
+  case B::Ne: {
+    if (!a.isScalar() || !b.isScalar()) {
+      diags_.error(e.range, "relations compare scalars, not arrays (" + shapeText(a.dims) + " and " +
+                                shapeText(b.dims) + ")");
+      return fail();
+    }
+    const Expr *x = a.elems[0], *y = b.elems[0];
+    const Expr *r = op == B::Lt ? c.lt(x, y) : op == B::Le ? c.le(x, y) : op == B::Gt ? c.gt(x, y)
+                  : op == B::Ge ? c.ge(x, y) : op == B::Eq ? c.eq(x, y) : c.ne(x, y);
+    return Value::scalar(r, Type::Boolean);
+  }
+  case B::Add:
+  case B::Sub:
+    if (a.dims != b.dims) {
+      diags_.error(e.range, std::string("the operands of '") + (op == B::Add ? "+" : "-") + "' have different shapes: " +
+                                shapeText(a.dims) + " and " + shapeText(b.dims) +
+                                (a.isScalar() || b.isScalar() ? std::string(" (write '") + (op == B::Add ? ".+" : ".-") +
+                                                                    "' to apply a scalar to every element)"
+                                                              : ""));
+      return fail();
+    }
+    return elementwise(a, b, e.range, "+", [&](const Expr *x, const Expr *y) { return op == B::Add ? c.add(x, y) : c.sub(x, y); }, num);
+  case B::ElemAdd:
+  case B::ElemSub:
+    return elementwise(a, b, e.range, op == B::ElemAdd ? ".+" : ".-",
+                       [&](const Expr *x, const Expr *y) { return op == B::ElemAdd ? c.add(x, y) : c.sub(x, y); }, num);
+  case B::ElemMul:
+    return elementwise(a, b, e.range, ".*", [&](const Expr *x, const Expr *y) { return c.mul(x, y); }, num);
+  case B::Div:
+  case B::ElemDiv: {
+    if (op == B::Div && !b.isScalar()) {
+      diags_.error(e.range, "'/' divides by a scalar; write './' to divide element by element");
+      return fail();
+    }
+    for (const Expr *y : b.elems)
+      if (y->isConst(0)) {
+        diags_.error(e.args[1]->range, "division by zero");
+        return fail();
+      }
+    return elementwise(a, b, e.range, "./", [&](const Expr *x, const Expr *y) { return c.div(x, y); }, Type::Real);
+  }
+  case B::Pow:
+  case B::ElemPow:
+    if (op == B::Pow && (!a.isScalar() || !b.isScalar())) {
+      diags_.error(e.range, "'^' raises scalars; write '.^' to raise every element");
+      return fail();
+    }
+    return elementwise(a, b, e.range, ".^", [&](const Expr *x, const Expr *y) { return c.pow(x, y); },
+                       num == Type::Integer && b.elems.size() && b.elems[0]->isConst() && b.elems[0]->value() >= 0
+                           ? Type::Integer
+                           : Type::Real);
+  case B::Mul: {
+    if (a.isScalar() || b.isScalar())
+      return elementwise(a, b, e.range, "*", [&](const Expr *x, const Expr *y) { return c.mul(x, y); }, num);
+    // Matrix products: vector·vector (a scalar), matrix·vector, vector·matrix, matrix·matrix.
+    size_t ra = a.dims.size(), rb = b.dims.size();
+    if (ra > 2 || rb > 2) {
+      diags_.error(e.range, "'*' multiplies vectors and matrices, not " + shapeText(a.dims) + " and " + shapeText(b.dims));
+      return fail();
+    }
+    int inner = a.dims.back();
+    int innerB = b.dims.front();
+    if (inner != innerB) {
+      diags_.error(e.range, "'*' of " + shapeText(a.dims) + " and " + shapeText(b.dims) +
+                                ": the inner sizes differ (write '.*' to multiply element by element)");
+      return fail();
+    }
+    int rows = ra == 2 ? a.dims[0] : 1, cols = rb == 2 ? b.dims[1] : 1;
+    Value out;
+    out.ok = true;
+    out.type = num;
+    if (ra == 2)
+      out.dims.push_back(rows);
+    if (rb == 2)
+      out.dims.push_back(cols);
+    for (int i = 0; i < rows; ++i)
+      for (int j = 0; j < cols; ++j) {
+        std::vector<const Expr *> terms;
+        for (int k = 0; k < inner; ++k)
+          terms.push_back(c.mul(a.elems[i * inner + k], b.elems[k * cols + j]));
+        out.elems.push_back(c.add(std::move(terms)));
+      }
+    return out;
+  }
+  case B::And:
+  case B::Or:
+    break;
+  }
+  return fail();
+}
+
+Value Flattener::lowerIf(const ast::Expr &e, Scope &scope) {
+  // args: cond1, then1, ..., else; fold from the last branch outwards.
+  size_t n = e.args.size();
+  Value result = lower(*e.args[n - 1], scope);
+  bool ok = result.ok;
+  for (size_t i = n - 1; i >= 2; i -= 2) {
+    Value cond = lowerBool(*e.args[i - 2], scope);
+    Value then = lower(*e.args[i - 1], scope);
+    if (!cond.ok || !then.ok || !result.ok) {
+      ok = false;
+      continue;
+    }
+    if (!cond.isScalar()) {
+      diags_.error(e.args[i - 2]->range, "the condition of an if-expression must be a scalar");
+      ok = false;
+      continue;
+    }
+    bool thenBool = then.type == Type::Boolean, elseBool = result.type == Type::Boolean;
+    if (thenBool != elseBool || then.dims != result.dims) {
+      diags_.error(e.args[i - 1]->range, "the branches of an if-expression must have the same type and shape (" +
+                                             std::string(typeName(then.type)) + " " + shapeText(then.dims) + " and " +
+                                             typeName(result.type) + " " + shapeText(result.dims) + ")");
+      ok = false;
+      continue;
+    }
+    for (size_t k = 0; k < result.size(); ++k)
+      result.elems[k] = ctx().ifThenElse(cond.elems[0], then.elems[k], result.elems[k]);
+    if (!thenBool)
+      result.type = numericType(then.type, result.type);
+  }
+  return ok ? result : fail();
+}
+
+std::optional<std::vector<double>> Flattener::iterationValues(const ast::Expr &e, Scope &scope, const std::string &what) {
+  Value v = lower(e, scope);
+  if (!v.ok)
+    return std::nullopt;
+  if (v.dims.size() != 1 || !v.isNumeric()) {
+    diags_.error(e.range, what + " must be a range or a vector of numbers, not " +
+                              (v.isScalar() ? std::string("a scalar") : shapeText(v.dims)));
+    return std::nullopt;
+  }
+  std::vector<double> values;
+  values.reserve(v.size());
+  for (const Expr *x : v.elems) {
+    std::optional<double> n = x->isConst() ? std::optional<double>(x->value()) : evaluateStructural(x, e.range, what);
+    if (!n)
+      return std::nullopt;
+    values.push_back(*n);
+  }
+  return values;
+}
+
+Value Flattener::lowerRange(const ast::Expr &e, Scope &scope) {
+  std::vector<Value> parts;
+  for (const auto &a : e.args) {
+    Value v = lowerReal(*a, scope);
+    if (!v.ok)
+      return fail();
+    if (!v.isScalar()) {
+      diags_.error(a->range, "the bounds of a range must be scalars");
+      return fail();
+    }
+    parts.push_back(v);
+  }
+  std::vector<double> x;
+  Type type = Type::Integer;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    std::optional<double> n = parts[i].elems[0]->isConst() ? std::optional<double>(parts[i].elems[0]->value())
+                                                           : structural(parts[i], e.args[i]->range, "the bounds of a range");
+    if (!n)
+      return fail();
+    x.push_back(*n);
+    type = numericType(type, parts[i].type);
+  }
+  double start = x[0], step = x.size() == 3 ? x[1] : 1, stop = x.back();
+  if (step == 0 || !std::isfinite(start) || !std::isfinite(step) || !std::isfinite(stop)) {
+    diags_.error(e.range, "the range " + formatNumber(start) + ":" + formatNumber(step) + ":" + formatNumber(stop) +
+                              " has no valid step");
+    return fail();
+  }
+  double count = std::floor((stop - start) / step + (type == Type::Integer ? 0 : 1e-10)) + 1;
+  if (count > 1e9) {
+    diags_.error(e.range, "the range has " + formatNumber(count) + " elements (more than eqc's limit of 10^9)");
+    return fail();
+  }
+  Value out;
+  out.ok = true;
+  out.type = type;
+  out.dims = {count > 0 ? static_cast<int>(count) : 0};
+  for (int i = 0; i < out.dims[0]; ++i)
+    out.elems.push_back(ctx().constant(start + i * step));
+  return out;
+}
+
+Value Flattener::lowerArray(const ast::Expr &e, Scope &scope) {
+  std::vector<Value> items;
+  if (!e.iterators.empty()) {
+    // {expr for i in r, j in s}: nested, the first iterator outermost.
+    std::vector<int> shape;
+    std::function<bool(size_t)> loop = [&](size_t k) -> bool {
+      if (k == e.iterators.size()) {
+        Value v = lower(*e.args[0], scope);
+        if (!v.ok)
+          return false;
+        items.push_back(std::move(v));
+        return true;
+      }
+      const ast::ForIndex &it = e.iterators[k];
+      if (!it.in) {
+        diags_.error(it.range, "an iterator needs a range: '" + it.name + " in 1:n'");
+        return false;
+      }
+      auto values = iterationValues(*it.in, scope, "the range of '" + it.name + "'");
+      if (!values)
+        return false;
+      if (shape.size() <= k)
+        shape.push_back(static_cast<int>(values->size()));
+      for (double x : *values) {
+        scope.loops.emplace_back(it.name, Value::scalar(ctx().constant(x), x == std::floor(x) ? Type::Integer : Type::Real));
+        bool ok = loop(k + 1);
+        scope.loops.pop_back();
+        if (!ok)
+          return false;
+      }
+      return true;
+    };
+    if (!loop(0))
+      return fail();
+    Value out;
+    out.ok = true;
+    out.dims = shape;
+    if (!items.empty()) {
+      out.type = items[0].type;
+      out.dims.insert(out.dims.end(), items[0].dims.begin(), items[0].dims.end());
+    }
+    for (const Value &v : items) {
+      if (v.dims != items[0].dims || (v.type == Type::Boolean) != (items[0].type == Type::Boolean)) {
+        diags_.error(e.range, "the elements of an array constructor must have the same type and shape");
+        return fail();
+      }
+      if (v.type != Type::Boolean)
+        out.type = numericType(out.type, v.type);
+      out.elems.insert(out.elems.end(), v.elems.begin(), v.elems.end());
+    }
+    return out;
+  }
+  for (const auto &a : e.args) {
+    Value v = lower(*a, scope);
+    if (!v.ok)
+      return fail();
+    items.push_back(std::move(v));
+  }
+  Value out;
+  out.ok = true;
+  out.dims = {static_cast<int>(items.size())};
+  if (items.empty())
+    return out;
+  out.type = items[0].type;
+  out.dims.insert(out.dims.end(), items[0].dims.begin(), items[0].dims.end());
+  for (size_t i = 0; i < items.size(); ++i) {
+    const Value &v = items[i];
+    if (v.dims != items[0].dims || (v.type == Type::Boolean) != (items[0].type == Type::Boolean) ||
+        v.type == Type::String) {
+      diags_.error(e.args[i]->range, "the elements of an array constructor must have the same type and shape (" +
+                                         std::string(typeName(items[0].type)) + " " + shapeText(items[0].dims) +
+                                         " and " + typeName(v.type) + " " + shapeText(v.dims) + ")");
+      return fail();
+    }
+    if (v.type != Type::Boolean)
+      out.type = numericType(out.type, v.type);
+    out.elems.insert(out.elems.end(), v.elems.begin(), v.elems.end());
+  }
+  return out;
+}
+
+Value Flattener::lowerMatrix(const ast::Expr &e, Scope &scope) {
+  // [a, b; c, d]: scalars are 1x1, vectors columns; rows concatenate horizontally, then vertically.
+  std::vector<Value> rows;
+  for (const auto &row : e.args) {
+    Value acc;
+    for (const auto &item : row->args) {
+      Value v = lowerReal(*item, scope);
+      if (!v.ok)
+        return fail();
+      if (v.dims.size() > 2) {
+        diags_.error(item->range, "a matrix constructor takes scalars, vectors and matrices, not " + shapeText(v.dims));
+        return fail();
+      }
+      if (v.dims.empty())
+        v.dims = {1, 1};
+      else if (v.dims.size() == 1)
+        v.dims = {v.dims[0], 1};
+      if (!acc.ok) {
+        acc = v;
+        continue;
+      }
+      if (acc.dims[0] != v.dims[0]) {
+        diags_.error(item->range, "the items of a matrix row must have the same number of rows (" +
+                                      std::to_string(acc.dims[0]) + " and " + std::to_string(v.dims[0]) + ")");
+        return fail();
+      }
+      Value joined;
+      joined.ok = true;
+      joined.type = numericType(acc.type, v.type);
+      joined.dims = {acc.dims[0], acc.dims[1] + v.dims[1]};
+      for (int r = 0; r < acc.dims[0]; ++r) {
+        for (int k = 0; k < acc.dims[1]; ++k)
+          joined.elems.push_back(acc.elems[r * acc.dims[1] + k]);
+        for (int k = 0; k < v.dims[1]; ++k)
+          joined.elems.push_back(v.elems[r * v.dims[1] + k]);
+      }
+      acc = std::move(joined);
+    }
+    rows.push_back(std::move(acc));
+  }
+  Value out = rows[0];
+  for (size_t i = 1; i < rows.size(); ++i) {
+    if (rows[i].dims[1] != out.dims[1]) {
+      diags_.error(e.range, "the rows of a matrix must have the same number of columns (" +
+                                std::to_string(out.dims[1]) + " and " + std::to_string(rows[i].dims[1]) + ")");
+      return fail();
+    }
+    out.dims[0] += rows[i].dims[0];
+    out.type = numericType(out.type, rows[i].type);
+    out.elems.insert(out.elems.end(), rows[i].elems.begin(), rows[i].elems.end());
+  }
+  return out;
+}
+
+// ---- calls ----
+
+Value Flattener::lowerDer(const ast::Expr &arg, Scope &scope, SourceRange range) {
+  if (scope.context != Context::Equation && scope.context != Context::When) {
+    diags_.error(range, scope.context == Context::Function ? "der() cannot be used in a function"
+                                                           : "der() can only be used in equations");
+    return fail();
+  }
+  Value v = lower(arg, scope);
+  if (!v.ok)
+    return fail();
+  if (!v.isNumeric()) {
+    diags_.error(arg.range, std::string("der() of a ") + typeName(v.type) + " expression is not defined");
+    return fail();
+  }
+  for (const Expr *&x : v.elems) {
+    if (x->kind() == ExprKind::Var && !sys_.vars[x->var()].isKnown()) {
+      x = ctx().var(sys_.derivativeVar(x->var()));
+      continue;
+    }
+    if (const Expr *bad = nonDifferentiable(x)) {
+      diags_.error(arg.range, "der() of an expression containing '" + std::string(builtinInfo(bad->builtin()).name) +
+                                  "(...)' is not supported: it is not differentiable where it jumps");
+      return fail();
+    }
+    x = timeDerivative(sys_, *differentiator_, x);
+  }
+  growPerVariable();
+  v.type = Type::Real;
+  return v;
+}
+
+Value Flattener::lowerCall(const ast::Expr &e, Scope &scope) {
+  bool handled = false;
+  Value v = lowerBuiltinCall(e, scope, handled);
+  if (handled)
+    return v;
+  ClassInfo *fn = findClass(e.text, scope.lexical);
+  if (fn && fn->kind() == ast::ClassKind::Function)
+    return lowerUserCall(e, scope, fn, 0, nullptr);
+  if (fn) {
+    diags_.error(e.nameRange, "'" + e.text + "' is a " + ast::kindName(fn->kind()) + ", not a function");
+    return fail();
+  }
+  std::vector<std::string> names;
+  for (size_t i = 0; i < static_cast<size_t>(Builtin::Mod) + 1; ++i)
+    names.push_back(builtinInfo(static_cast<Builtin>(i)).name);
+  for (const char *n : {"der", "pre", "edge", "change", "noEvent", "smooth", "sum", "product", "size", "ndims", "zeros",
+                        "ones", "fill", "identity", "transpose", "linspace", "cross", "scalar", "vector", "integer",
+                        "div", "rem", "reinit", "terminate", "assert"})
+    names.push_back(n);
+  std::string hint = closest(e.text, names);
+  diags_.error(e.nameRange, "unknown function '" + e.text + "'" + (hint.empty() ? "" : "; did you mean '" + hint + "'?"));
+  return fail();
+}
+
+} // namespace eqc::frontend

@@ -1,0 +1,191 @@
+// Conditions and event indicators from the relations of a model.
+#include "middle/Events.h"
+
+#include "middle/ExprOps.h"
+
+#include <unordered_map>
+
+namespace eqc {
+namespace {
+
+class ConditionExtractor {
+public:
+  explicit ConditionExtractor(FlatSystem &flat) : flat_(flat), ctx_(*flat.ctx) {}
+
+  const Expr *rewrite(const Expr *e, SourceRange loc) {
+    auto it = memo_.find(e);
+    if (it != memo_.end())
+      return it->second;
+    const Expr *result = e;
+    if (e->kind() == ExprKind::NoEvent) {
+      result = e;
+    } else if ((e->kind() == ExprKind::Lt || e->kind() == ExprKind::Le) && dynamic(e)) {
+      result = condition(e, loc);
+    } else if (e->numOps()) {
+      std::vector<const Expr *> ops;
+      bool changed = false;
+      for (const Expr *op : e->ops()) {
+        ops.push_back(rewrite(op, loc));
+        changed = changed || ops.back() != op;
+      }
+      if (changed)
+        result = rebuild(ctx_, e, ops);
+    }
+    memo_.emplace(e, result);
+    return result;
+  }
+
+private:
+  /// Depends on time or a continuous unknown (not through noEvent).
+  bool dynamic(const Expr *e) {
+    auto it = dynamic_.find(e);
+    if (it != dynamic_.end())
+      return it->second;
+    bool d = false;
+    switch (e->kind()) {
+    case ExprKind::Time:
+      d = true;
+      break;
+    case ExprKind::Var:
+      d = !flat_.vars[e->var()].isKnown();
+      break;
+    default:
+      for (const Expr *op : e->ops())
+        d = d || dynamic(op);
+    }
+    dynamic_.emplace(e, d);
+    return d;
+  }
+
+  const Expr *condition(const Expr *relation, SourceRange loc) {
+    VarNamer namer = [this](int v) { return flat_.varName(v); };
+    Variable c;
+    c.name = toString(relation, namer);
+    c.role = VarRole::Discrete;
+    c.type = ValueType::Boolean;
+    c.loc = loc;
+    c.relation = relation;
+    c.generated = true;
+    int index = static_cast<int>(flat_.vars.size());
+    flat_.vars.push_back(std::move(c));
+    return ctx_.var(index, true);
+  }
+
+  FlatSystem &flat_;
+  ExprContext &ctx_;
+  std::unordered_map<const Expr *, const Expr *> memo_;
+  std::unordered_map<const Expr *, bool> dynamic_;
+};
+
+} // namespace
+
+namespace {
+
+bool containsInitial(const Expr *e) {
+  std::vector<const Expr *> stack{e};
+  while (!stack.empty()) {
+    const Expr *n = stack.back();
+    stack.pop_back();
+    if (n->kind() == ExprKind::Initial)
+      return true;
+    for (const Expr *op : n->ops())
+      stack.push_back(op);
+  }
+  return false;
+}
+
+/// Discrete equations after the ones that define what they read (Kahn's order, stable); the
+/// equations of a cycle keep their order (the event iteration settles them).
+void sortDiscreteEquations(FlatSystem &flat) {
+  std::vector<DiscreteEquation> &eqs = flat.discreteEquations;
+  std::unordered_map<int, size_t> definedBy;
+  for (size_t i = 0; i < eqs.size(); ++i)
+    definedBy[eqs[i].var] = i;
+  std::vector<std::vector<size_t>> readers(eqs.size());
+  std::vector<int> pending(eqs.size(), 0);
+  for (size_t i = 0; i < eqs.size(); ++i)
+    for (int v : collectVars(eqs[i].value)) {
+      auto it = definedBy.find(v);
+      if (it != definedBy.end() && it->second != i) {
+        readers[it->second].push_back(i);
+        ++pending[i];
+      }
+    }
+  std::vector<size_t> order;
+  std::vector<char> placed(eqs.size(), 0);
+  for (size_t round = 0; order.size() < eqs.size(); ++round) {
+    bool progress = false;
+    for (size_t i = 0; i < eqs.size(); ++i) {
+      if (placed[i] || pending[i])
+        continue;
+      // Stable: take every ready equation in source order, then release its readers.
+      placed[i] = 1;
+      order.push_back(i);
+      progress = true;
+      for (size_t r : readers[i])
+        --pending[r];
+    }
+    if (!progress)
+      for (size_t i = 0; i < eqs.size(); ++i)
+        if (!placed[i]) { // a cycle: break it at the first equation left
+          placed[i] = 1;
+          order.push_back(i);
+          for (size_t r : readers[i])
+            --pending[r];
+          break;
+        }
+  }
+  std::vector<DiscreteEquation> sorted;
+  for (size_t i : order)
+    sorted.push_back(eqs[i]);
+  eqs = std::move(sorted);
+}
+
+} // namespace
+
+void extractConditions(FlatSystem &flat) {
+  ConditionExtractor x(flat);
+  for (Equation &eq : flat.equations) {
+    eq.lhs = x.rewrite(eq.lhs, eq.loc);
+    eq.rhs = x.rewrite(eq.rhs, eq.loc);
+  }
+  for (DiscreteEquation &eq : flat.discreteEquations)
+    eq.value = x.rewrite(eq.value, eq.loc);
+  VarNamer namer = [&flat](int v) { return flat.varName(v); };
+  std::unordered_map<const Expr *, const Expr *> whenVars;
+  for (WhenClause &w : flat.whens)
+    for (WhenBranch &b : w.branches) {
+      b.initial.clear();
+      for (const Expr *&c : b.conditions) {
+        b.initial.push_back(containsInitial(c));
+        c = x.rewrite(c, b.loc);
+        if (c->kind() == ExprKind::Var && flat.vars[c->var()].role == VarRole::Discrete)
+          continue;
+        auto known = whenVars.find(c);
+        if (known != whenVars.end()) {
+          c = known->second;
+          continue;
+        }
+        Variable v;
+        v.name = "when " + toString(c, namer);
+        v.role = VarRole::Discrete;
+        v.type = ValueType::Boolean;
+        v.loc = b.loc;
+        v.generated = true;
+        int index = static_cast<int>(flat.vars.size());
+        flat.vars.push_back(std::move(v));
+        flat.discreteEquations.push_back(DiscreteEquation{index, c, b.loc, 0, w.origin});
+        const Expr *var = flat.ctx->var(index, true);
+        whenVars.emplace(c, var);
+        c = var;
+      }
+    }
+  sortDiscreteEquations(flat);
+}
+
+const Expr *eventIndicator(FlatSystem &flat, int v) {
+  const Expr *r = flat.vars[v].relation;
+  return flat.ctx->sub(r->op(1), r->op(0));
+}
+
+} // namespace eqc

@@ -1,0 +1,60 @@
+// User-defined functions: algorithm bodies over scalar slots, their interpreter, their printed
+// form and their derivatives (forward mode, generated as functions of their own).
+#pragma once
+
+#include "middle/Expr.h"
+#include "support/Diagnostics.h"
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace eqc {
+
+/// One statement of a function body. A function's storage is a vector of scalar slots (inputs,
+/// outputs, locals, loop variables); an array occupies consecutive slots, row-major.
+struct FnStatement {
+  enum Kind { Assign, If, For, While, Break, Return, Assert };
+  Kind kind = Assign;
+  SourceRange loc;
+  int slot = -1;               ///< Assign: the target (the array's first slot when `index` is set); For: the loop variable
+  const Expr *index = nullptr; ///< Assign: 0-based offset from `slot` computed at run time, or null
+  int extent = 0;              ///< Assign with `index`: the array's number of slots (bounds check)
+  const Expr *value = nullptr; ///< Assign: the value; For: the first value; Assert: the condition
+  const Expr *step = nullptr;  ///< For
+  const Expr *stop = nullptr;  ///< For: the loop runs while value <= stop (step > 0) or >= stop
+  std::vector<const Expr *> conditions;         ///< If (one per branch but a final else), While
+  std::vector<std::vector<FnStatement>> blocks; ///< If (else last when present); For, While: the body
+  std::string message;         ///< Assert
+};
+
+/// A function specialized to the shapes of its arguments: every array has a known size.
+struct Function {
+  std::string name;   ///< as written: `f`, `Lib.norm`
+  std::string symbol; ///< a C identifier, unique in its context
+  SourceRange loc;
+  std::vector<std::string> slotNames;
+  std::vector<bool> slotIsBool;
+  std::vector<int> inputs;  ///< scalar input slots, in argument order
+  std::vector<int> outputs; ///< scalar output slots, in output order
+  std::vector<FnStatement> body;
+  int derivative = -1;   ///< the function of its directional derivative, once made
+  int derivativeOf = -1; ///< for a derivative: the function it differentiates
+
+  int numSlots() const { return static_cast<int>(slotNames.size()); }
+};
+
+/// The directional derivative of function `fn`, made on first use: inputs (x, dx), outputs
+/// dy = J(x) dx, one per output of `fn` (forward mode through the statements; Integer and
+/// Boolean slots have zero tangents).
+int derivativeFunction(ExprContext &ctx, int fn);
+
+/// Runs `f` on `args` (numeric inputs in the order of Function::inputs) and returns its outputs.
+/// Ensures: `error` is empty, or says why the call failed (index out of bounds, failed
+/// assertion, too many iterations) and the outputs are NaN.
+std::vector<double> callFunction(const Function &f, const std::vector<double> &args, std::string &error);
+
+/// The function in a readable algorithm form (`--dump-after=flatten`).
+void printFunction(std::ostream &os, const Function &fn);
+
+} // namespace eqc

@@ -94,6 +94,11 @@ public:
   Value *slotAddress(int base, int extent, const Expr *offset);
   /// Calls user function `fn` with scalar arguments; returns the pointer to its outputs.
   Value *callFunction(int fn, const std::vector<const Expr *> &args);
+  /// Function bodies: the failure code of this function for `reason` (1: index out of bounds,
+  /// 2 + k: assertion k failed).
+  int functionFailure(int reason) const { return EQC_MODEL_FUNCTION_FAILURE_BASE + 1024 * bodyId_ + reason; }
+  void setFunctionId(int id) { bodyId_ = id; }
+  int nextAssert() { return asserts_++; }
 
 private:
   Value *compute(const Expr *e);
@@ -112,6 +117,8 @@ private:
   std::vector<std::vector<int>> varJournal_;
   Value *slots_ = nullptr;
   const Function *body_ = nullptr;
+  int bodyId_ = 0;
+  int asserts_ = 0;
 };
 
 class ModuleEmitter {
@@ -154,7 +161,7 @@ public:
     const Function &f = flat.ctx->function(fn);
     llvm::Function *llfn = newFunction(f.symbol, types.userFn, true);
     userFunctions_[fn] = llfn; // before the body: recursive functions call themselves
-    emitFunctionBody(llfn, f);
+    emitFunctionBody(llfn, f, fn);
     return llfn;
   }
 
@@ -191,11 +198,13 @@ private:
   std::unordered_map<const Expr *, bool> hasCall_;
 
   /// `i32 f(double* in, double* out)`: the slots live on the stack, zeroed; statements become
-  /// control flow. Returns 0, 1 for an index out of bounds, 2 for a failed assertion.
-  void emitFunctionBody(llvm::Function *llfn, const Function &f) {
+  /// control flow. Returns 0, or the failure code of eqc_model.h (an index out of bounds, an
+  /// assertion).
+  void emitFunctionBody(llvm::Function *llfn, const Function &f, int id) {
     auto args = llfn->arg_begin();
     Value *in = &*args, *out = &*(args + 1);
     FunctionEmitter fe(*this, llfn, Frame{nullptr, nullptr, nullptr, nullptr, nullptr});
+    fe.setFunctionId(id);
     auto &b = fe.b();
     Value *slots = b.CreateAlloca(types.f64, b.getInt32(std::max(1, f.numSlots())));
     if (f.numSlots())
@@ -318,7 +327,7 @@ private:
         break;
       case FnStatement::Assert: {
         Value *ok = fe.emit(s.value);
-        fe.returnIfFailed(b.CreateZExt(b.CreateNot(ok), types.i32), b.getInt32(2));
+        fe.returnIfFailed(b.CreateZExt(b.CreateNot(ok), types.i32), b.getInt32(fe.functionFailure(2 + fe.nextAssert())));
         break;
       }
       }
@@ -443,6 +452,14 @@ private:
                 field(4, types.f64ptr)};
     FunctionEmitter fe(*this, f, frame);
     auto &b = fe.b();
+    bool calls = false;
+    for (const Expr *r : loop.residuals)
+      calls = calls || containsCall(r);
+    for (const Expr *j : loop.jacobian)
+      calls = calls || containsCall(j);
+    if (calls) // a failing function call leaves the residuals NaN (see returnIfFailed)
+      for (size_t i = 0; i < loop.residuals.size(); ++i)
+        b.CreateStore(llvm::ConstantFP::get(types.f64, NAN), b.CreateConstGEP1_64(types.f64, res, i));
     for (size_t i = 0; i < loop.residuals.size(); ++i)
       b.CreateStore(fe.emit(loop.residuals[i]), b.CreateConstGEP1_64(types.f64, res, i));
     llvm::BasicBlock *withJac = llvm::BasicBlock::Create(ctx, "jacobian", f);
@@ -751,7 +768,7 @@ Value *FunctionEmitter::slotAddress(int base, int extent, const Expr *offset) {
   auto *f64 = mod_.types.f64;
   Value *index = b_.CreateFPToSI(emit(offset), b_.getInt64Ty());
   Value *outside = b_.CreateICmpUGE(index, b_.getInt64(extent));
-  returnIfFailed(b_.CreateZExt(outside, b_.getInt32Ty()), b_.getInt32(1));
+  returnIfFailed(b_.CreateZExt(outside, b_.getInt32Ty()), b_.getInt32(functionFailure(1)));
   return b_.CreateGEP(f64, b_.CreateConstGEP1_64(f64, slots_, base), index);
 }
 
@@ -768,10 +785,8 @@ Value *FunctionEmitter::callFunction(int fn, const std::vector<const Expr *> &ar
     b_.CreateStore(v, b_.CreateConstGEP1_64(f64, in, i));
   }
   Value *status = b_.CreateCall(mod_.userFunction(fn), {in, out});
-  // A failing callee returns 1 (index out of bounds) or 2 (assertion); inside another function the
-  // status is passed on as it is, in model code it names the function.
-  Value *code = body_ ? status : b_.CreateAdd(status, b_.getInt32(EQC_MODEL_FUNCTION_FAILURE_BASE + 4 * fn));
-  returnIfFailed(status, code);
+  // A failing function returns the code that names it and why (eqc_model.h): passed on as it is.
+  returnIfFailed(status, status);
   return out;
 }
 
@@ -781,7 +796,12 @@ void FunctionEmitter::returnIfFailed(Value *status, Value *code) {
   llvm::BasicBlock *ok = llvm::BasicBlock::Create(c, "ok", fn_);
   b_.CreateCondBr(b_.CreateICmpNE(status, b_.getInt32(0)), fail, ok);
   b_.SetInsertPoint(fail);
-  b_.CreateRet(code);
+  // Residual functions of algebraic loops return nothing: their residuals stay NaN (stored
+  // first), so the solver stops with a non-finite residual.
+  if (fn_->getReturnType()->isVoidTy())
+    b_.CreateRetVoid();
+  else
+    b_.CreateRet(code);
   b_.SetInsertPoint(ok);
 }
 

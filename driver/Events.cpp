@@ -59,16 +59,18 @@ int eventIteration(EventRun &e, double t, double *x, const int *crossed, bool in
   const double ahead = 1e-9 * std::max(1.0, std::fabs(t));
   EventRun::Event ev;
   ev.t = t;
-  std::vector<double> before(nd);
+  std::vector<double> before(nd), lastValues(nd);
   for (size_t j = 0; j < nd; ++j)
-    before[j] = discreteValue(e, j);
+    before[j] = lastValues[j] = discreteValue(e, j);
   for (int iteration = 0; iteration < 100; ++iteration) {
     ++e.iterations;
     if (int code = jit.rhs(t, x, e.dx.data(), s.a.data(), p.data()))
       return code;
-    // pre: the values before this step of the iteration.
-    for (size_t j = 0; j < nd; ++j)
-      p[m.preOffset() + j] = discreteValue(e, j);
+    // pre: the values before this step of the iteration; while initializing, the start values
+    // (Modelica's pre(v) = v.start there, so `when initial() then n = pre(n) + 1` runs once).
+    if (!initial)
+      for (size_t j = 0; j < nd; ++j)
+        p[m.preOffset() + j] = discreteValue(e, j);
     if (!m.preContinuous.empty()) {
       std::vector<double> values;
       gather(m, x, e.dx.data(), s.a.data(), p, values);
@@ -106,7 +108,9 @@ int eventIteration(EventRun &e, double t, double *x, const int *crossed, bool in
     ev.reinit = ev.reinit || reinit;
     bool changed = reinit;
     for (size_t j = 0; j < nd; ++j)
-      changed = changed || discreteValue(e, j) != p[m.preOffset() + j];
+      changed = changed || discreteValue(e, j) != (initial ? lastValues[j] : p[m.preOffset() + j]);
+    for (size_t j = 0; j < nd; ++j)
+      lastValues[j] = discreteValue(e, j);
     if (code == EQC_MODEL_EVENT_TERMINATE) {
       e.terminated = true;
       e.terminateTime = t;
@@ -118,8 +122,17 @@ int eventIteration(EventRun &e, double t, double *x, const int *crossed, bool in
           ev.changes.emplace_back(m.discretes[j], discreteValue(e, j));
       }
       p[m.initialFlagOffset()] = 0.0;
-      if (!initial)
+      if (!initial) {
+        e.idleEvents = ev.changes.empty() && !ev.reinit ? e.idleEvents + 1 : 0;
         e.log.push_back(std::move(ev));
+        for (size_t k = 0; crossed && k < nz; ++k)
+          if (crossed[k]) {
+            e.lastCrossed = static_cast<int>(k);
+            break;
+          }
+        if (e.idleEvents > kMaxIdleEvents)
+          return kIdleEventsCode;
+      }
       for (size_t k = 0; k < nz; ++k)
         e.conditions[k] = discreteValue(e, e.indicatorDiscrete[k]) != 0 ? 1 : 0;
       return code == EQC_MODEL_EVENT_TERMINATE ? EQC_EVENT_TERMINATE : 0;
@@ -127,7 +140,7 @@ int eventIteration(EventRun &e, double t, double *x, const int *crossed, bool in
   }
   e.unsettled.clear();
   for (size_t j = 0; j < nd; ++j)
-    if (discreteValue(e, j) != p[m.preOffset() + j])
+    if (discreteValue(e, j) != (initial ? before[j] : p[m.preOffset() + j]))
       e.unsettled.push_back(m.discretes[j]);
   return kEventIterationCode;
 }

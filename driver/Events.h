@@ -11,6 +11,11 @@ namespace eqc {
 
 /// rhs code of the event handler when the event iteration does not settle.
 constexpr int kEventIterationCode = 5000;
+/// rhs code of the event handler after many events in a row that changed nothing: an indicator
+/// oscillating around zero (an unstable integration, e.g. an explicit method on a stiff phase).
+constexpr int kIdleEventsCode = 5001;
+/// How many such events in a row are tolerated.
+constexpr int kMaxIdleEvents = 50;
 
 /// The discrete part of a simulation: which discrete variables are conditions (one per event
 /// indicator), the runtime's view of them, and what happened.
@@ -28,6 +33,8 @@ struct EventRun {
   };
   std::vector<Event> log;
   long iterations = 0;
+  int idleEvents = 0; ///< events in a row that changed nothing
+  int lastCrossed = -1; ///< an indicator of the last event
   bool terminated = false;
   double terminateTime = 0;
   std::string terminateMessage;

@@ -99,11 +99,25 @@ void reportModelCode(Compilation &c, const CausalSystem &cs, const EquationSyste
                     "parameter values, the model needs more differentiations than its generic "
                     "structure (e.g. the coefficient of a highest derivative vanishes)");
   } else if (code >= EQC_MODEL_FUNCTION_FAILURE_BASE) {
-    int fn = (code - EQC_MODEL_FUNCTION_FAILURE_BASE) / 4, reason = (code - EQC_MODEL_FUNCTION_FAILURE_BASE) % 4;
+    int fn = (code - EQC_MODEL_FUNCTION_FAILURE_BASE) / 1024, reason = (code - EQC_MODEL_FUNCTION_FAILURE_BASE) % 1024;
     if (fn < static_cast<int>(c.flat->ctx->numFunctions())) {
       const Function &f = c.flat->ctx->function(fn);
-      c.diags->error(f.loc, at + "function '" + f.name + "' failed: " +
-                                (reason == 1 ? "an index is out of bounds" : "an assertion failed"));
+      // Assertion k: the k-th assert statement of the function, in statement order.
+      const FnStatement *assertion = nullptr;
+      int k = 0;
+      std::function<void(const std::vector<FnStatement> &)> find = [&](const std::vector<FnStatement> &block) {
+        for (const FnStatement &st : block) {
+          if (st.kind == FnStatement::Assert && k++ == reason - 2)
+            assertion = &st;
+          for (const auto &b : st.blocks)
+            find(b);
+        }
+      };
+      find(f.body);
+      if (assertion)
+        c.diags->error(assertion->loc, at + "assertion failed in function '" + f.name + "': " + assertion->message);
+      else
+        c.diags->error(f.loc, at + "function '" + f.name + "' failed: an index is out of bounds");
     } else {
       c.diags->error(SourceRange{}, at + "a function of the model failed (code " + std::to_string(code) + ")");
     }

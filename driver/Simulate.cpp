@@ -102,12 +102,27 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
       for (size_t i = 0; i < flat.vars.size(); ++i)
         if (flat.varName(static_cast<int>(i)) == name)
           found.push_back(static_cast<int>(i));
-      // An array or a component: every variable under that name (`x` is x[1], x[2], ...).
+      // An array or a component: every variable under that name (`x` is x[1], x[2], ...; `m.s`
+      // is m[1].s, m[2].s, ... for an array of components m).
+      auto withoutSubscripts = [](const std::string &v) {
+        std::string out;
+        int depth = 0;
+        for (char ch : v) {
+          depth += ch == '[';
+          if (!depth)
+            out += ch;
+          depth -= ch == ']';
+        }
+        return out;
+      };
       if (found.empty())
         for (size_t i = 0; i < flat.vars.size(); ++i) {
           const std::string &v = flat.vars[i].name;
-          if (flat.vars[i].role != VarRole::Parameter && v.size() > name.size() && v.compare(0, name.size(), name) == 0 &&
-              (v[name.size()] == '[' || v[name.size()] == '.'))
+          if (flat.vars[i].role == VarRole::Parameter || flat.vars[i].generated)
+            continue;
+          bool under = v.size() > name.size() && v.compare(0, name.size(), name) == 0 &&
+                       (v[name.size()] == '[' || v[name.size()] == '.');
+          if (under || withoutSubscripts(v) == name)
             found.push_back(static_cast<int>(i));
         }
       if (found.empty()) {
@@ -238,6 +253,11 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
     bool project = projector && model.stabilization == Stabilization::Projection;
     eqc_jacobian jacobian = modelJacobian(s);
     eqc_events ev{};
+    // With events, no step spans an output interval (as OpenModelica integrates from output point
+    // to output point): indicators are watched at least that often, and events are located on
+    // the dense output of steps no longer than that.
+    if (hasEvents && !events.indicatorDiscrete.empty() && o.interval > 0 && (o.h_max == 0 || o.h_max > o.interval))
+      o.h_max = o.interval;
     if (hasEvents) {
       ev.nz = static_cast<int>(events.indicatorDiscrete.size());
       ev.zc = eventIndicators;
@@ -343,6 +363,18 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
     c.diags->error(flat.loc, "at time " + brief(stats.t_reached, 12) +
                                  ": the event iteration does not settle after 100 iterations (" + names +
                                  " keep changing)");
+  } else if (status == EQC_ERR_RHS && stats.rhs_code == kIdleEventsCode) {
+    std::string cause = "a condition";
+    SourceRange where = flat.loc;
+    if (events.lastCrossed >= 0) {
+      int v = model.discretes[events.indicatorDiscrete[events.lastCrossed]];
+      cause = "the condition '" + flat.vars[v].name + "'";
+      where = flat.vars[v].loc;
+    }
+    c.diags->error(where, "at time " + brief(stats.t_reached, 12) + ": " + cause + " changes back and forth without " +
+                              "effect (" + std::to_string(kMaxIdleEvents + 1) +
+                              " events in a row changed nothing): the solution oscillates around it; the "
+                              "integration is probably unstable there (try --method radau5 or a smaller step)");
   } else if (status == EQC_ERR_CHATTERING) {
     std::string cause = "an event";
     SourceRange where = flat.loc;

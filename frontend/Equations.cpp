@@ -46,6 +46,24 @@ void Flattener::lowerInstanceEquations(Instance &inst) {
   const ClassInfo &cls = *inst.cls;
   if (inst.symbols.size() != cls.elements.size())
     return;
+  // A class whose equations failed in one instance fails the same way in the others: its errors
+  // are reported once, with the instance they were found in.
+  if (failedClasses_.count(&cls)) {
+    ++failedClasses_[&cls];
+    return;
+  }
+  const unsigned errorsBefore = diags_.errorCount();
+  struct Note {
+    Flattener &f;
+    Instance &inst;
+    unsigned before;
+    ~Note() {
+      if (f.diags_.errorCount() == before || inst.path.empty() || inst.package)
+        return;
+      f.diags_.note(inst.declared, "in component '" + inst.path + "' (a '" + inst.cls->name + "'), declared here");
+      f.failedClasses_[inst.cls] = 0;
+    }
+  } note{*this, inst, errorsBefore};
   for (size_t i = 0; i < cls.elements.size(); ++i)
     lowerVariableAttributes(inst, static_cast<int>(i), false);
   for (const EquationSource &src : cls.equations) {
@@ -150,8 +168,13 @@ void Flattener::lowerSimpleEquation(const ast::Expr &lhsAst, const ast::Expr &rh
                                                 shapeText(outputs[k].dims) + " but its target is " + shapeText(target.dims));
         continue;
       }
-      for (size_t i = 0; i < target.size(); ++i)
-        addEquation(target.elems[i], outputs[k].elems[i], range, number, origin(scope), initial);
+      for (size_t i = 0; i < target.size(); ++i) {
+        const Expr *t = target.elems[i];
+        if (!initial && !collect_ && t->kind() == ExprKind::Var && sys_.vars[t->var()].role == VarRole::Discrete)
+          sys_.discreteEquations.push_back(DiscreteEquation{t->var(), outputs[k].elems[i], range, number, origin(scope)});
+        else
+          addEquation(t, outputs[k].elems[i], range, number, origin(scope), initial);
+      }
       if (scope.inst)
         scope.inst->equations += target.size();
     }
@@ -513,24 +536,11 @@ std::optional<std::vector<ConnectorEnd>> Flattener::connectorEnds(const ast::Exp
   Symbol &s = symbol(inst, idx);
   auto pick = [&](Symbol &sym, const std::vector<ast::Subscript> &subs, const std::string &name,
                   std::vector<size_t> &picked) -> bool {
-    size_t count = sym.kind == Symbol::Component ? sym.instances.size() : 1;
-    if (sym.kind == Symbol::Variable) {
-      count = 1;
-      for (int d : sym.dims)
-        count *= static_cast<size_t>(d);
-    }
-    Value indices;
-    indices.ok = true;
-    indices.type = Type::Integer;
-    indices.dims = sym.dims;
-    for (size_t j = 0; j < count; ++j)
-      indices.elems.push_back(ctx().constant(static_cast<double>(j)));
-    if (!subs.empty())
-      indices = applySubscripts(indices, subs, scope, name);
-    if (!indices.ok)
+    std::vector<int> dims;
+    auto indices = subscriptIndices(sym.dims, subs, scope, name, dims);
+    if (!indices)
       return false;
-    for (const Expr *x : indices.elems)
-      picked.push_back(static_cast<size_t>(x->value()));
+    picked = std::move(*indices);
     return true;
   };
   std::vector<ConnectorEnd> ends;

@@ -257,6 +257,10 @@ public:
   std::optional<std::vector<int>> shapeOf(const ast::Expr &e, Scope &scope);
   Value lowerDer(const ast::Expr &arg, Scope &scope, SourceRange range);
   Value applySubscripts(const Value &v, const std::vector<ast::Subscript> &subs, Scope &scope, const std::string &name);
+  /// The flat (row-major) indices that subscripts select from an array of shape `dims`, and the
+  /// shape of the selection; nullopt after an error.
+  std::optional<std::vector<size_t>> subscriptIndices(const std::vector<int> &dims, const std::vector<ast::Subscript> &subs,
+                                                      Scope &scope, const std::string &name, std::vector<int> &outDims);
   /// A vector of Integer values from a range or array expression (for-loops, subscripts).
   std::optional<std::vector<double>> iterationValues(const ast::Expr &e, Scope &scope, const std::string &what);
   Value elementwise(const Value &a, const Value &b, SourceRange range, const char *op,
@@ -356,6 +360,8 @@ public:
   };
   std::unordered_map<std::string, FunctionSpec> functions_;
   std::vector<int> endStack_; ///< sizes for `end` in subscripts, innermost last
+  /// Classes whose equations had errors in one instance, with the number of other instances skipped.
+  std::unordered_map<const ClassInfo *, size_t> failedClasses_;
   int depth_ = 0;             ///< component nesting (recursion guard)
 };
 

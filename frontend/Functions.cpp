@@ -663,10 +663,12 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
         continue;
       const Value &a = args[argIndex++];
       bool wantBool = type == Type::Boolean;
+      // A wrong argument is the call's error: the function itself is not lowered for it.
       if ((a.type == Type::Boolean) != wantBool || (type == Type::Integer && a.type == Type::Real)) {
         diags_.error(callRange, "argument '" + c.name + "' of '" + cls->name + "' must be " + frontend::typeName(type) +
                                     ", not " + frontend::typeName(a.type));
-        continue;
+        functions_.erase(key);
+        return -1;
       }
       bool fits = a.dims.size() == dims.size();
       for (size_t k = 0; fits && k < dims.size(); ++k)
@@ -674,7 +676,8 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
       if (!fits) {
         diags_.error(callRange, "argument '" + c.name + "' of '" + cls->name + "' must be " + shapeText(dims) + ", not " +
                                     shapeText(a.dims));
-        continue;
+        functions_.erase(key);
+        return -1;
       }
       dims = a.dims;
     } else if (std::find(dims.begin(), dims.end(), -1) != dims.end()) {

@@ -254,29 +254,21 @@ Value Flattener::lowerName(const ast::Expr &e, Scope &scope) {
         Symbol &s = symbol(*insts[k], idx);
         if (s.kind != Symbol::Component)
           return fail();
-        std::vector<Instance *> all;
-        for (auto &u : s.instances)
-          all.push_back(u.get());
         if (part.subscripts.empty()) {
-          next.insert(next.end(), all.begin(), all.end());
+          for (auto &u : s.instances)
+            next.push_back(u.get());
           if (k == 0)
             selDims = s.dims;
           continue;
         }
-        // Subscripts select by index: lower them against a vector of indices.
-        Value indexArray;
-        indexArray.ok = true;
-        indexArray.type = Type::Integer;
-        indexArray.dims = s.dims;
-        for (size_t j = 0; j < all.size(); ++j)
-          indexArray.elems.push_back(ctx().constant(static_cast<double>(j)));
-        Value picked = applySubscripts(indexArray, part.subscripts, scope, path);
-        if (!picked.ok)
+        std::vector<int> pickedDims;
+        auto picked = subscriptIndices(s.dims, part.subscripts, scope, path, pickedDims);
+        if (!picked)
           return fail();
-        for (const Expr *x : picked.elems)
-          next.push_back(all[static_cast<size_t>(x->value())]);
+        for (size_t j : *picked)
+          next.push_back(s.instances[j].get());
         if (k == 0)
-          selDims = picked.dims;
+          selDims = pickedDims;
       }
       instDims.insert(instDims.end(), selDims.begin(), selDims.end());
       insts = std::move(next);
@@ -383,72 +375,83 @@ Value Flattener::lowerName(const ast::Expr &e, Scope &scope) {
   return fail();
 }
 
-Value Flattener::applySubscripts(const Value &v, const std::vector<ast::Subscript> &subs, Scope &scope,
-                                 const std::string &name) {
-  if (subs.size() > v.dims.size()) {
-    diags_.error(subs[0].range, "'" + name + "' is " + shapeText(v.dims) + ": too many subscripts (" +
+std::optional<std::vector<size_t>> Flattener::subscriptIndices(const std::vector<int> &dims,
+                                                              const std::vector<ast::Subscript> &subs, Scope &scope,
+                                                              const std::string &name, std::vector<int> &outDims) {
+  if (subs.size() > dims.size()) {
+    diags_.error(subs[0].range, "'" + name + "' is " + shapeText(dims) + ": too many subscripts (" +
                                     std::to_string(subs.size()) + ")");
-    return fail();
+    return std::nullopt;
   }
   // Per dimension: the selected indices (0-based), and whether the dimension is kept.
-  std::vector<std::vector<int>> picks(v.dims.size());
-  std::vector<bool> keep(v.dims.size(), true);
-  for (size_t d = 0; d < v.dims.size(); ++d) {
+  std::vector<std::vector<int>> picks(dims.size());
+  outDims.clear();
+  for (size_t d = 0; d < dims.size(); ++d) {
     if (d >= subs.size() || !subs[d].expr) {
-      for (int i = 0; i < v.dims[d]; ++i)
+      for (int i = 0; i < dims[d]; ++i)
         picks[d].push_back(i);
+      outDims.push_back(dims[d]);
       continue;
     }
-    endStack_.push_back(v.dims[d]);
+    endStack_.push_back(dims[d]);
     Value iv = lower(*subs[d].expr, scope);
     endStack_.pop_back();
     if (!iv.ok)
-      return fail();
+      return std::nullopt;
     if (iv.type != Type::Integer) {
       diags_.error(subs[d].range, std::string("a subscript must be an Integer, not a ") + typeName(iv.type));
-      return fail();
+      return std::nullopt;
     }
     if (iv.dims.size() > 1) {
       diags_.error(subs[d].range, "a subscript must be an Integer or a vector of them, not " + shapeText(iv.dims));
-      return fail();
+      return std::nullopt;
     }
-    keep[d] = !iv.isScalar();
+    if (!iv.isScalar())
+      outDims.push_back(static_cast<int>(iv.size()));
     for (const Expr *x : iv.elems) {
       std::optional<double> n = x->isConst() ? std::optional<double>(x->value())
                                              : evaluateStructural(x, subs[d].range, "a subscript");
       if (!n)
-        return fail();
-      if (*n < 1 || *n > v.dims[d]) {
+        return std::nullopt;
+      if (*n < 1 || *n > dims[d]) {
         diags_.error(subs[d].range, "index " + formatNumber(*n) + " is out of bounds for '" + name + "' of size " +
-                                        shapeText(v.dims));
-        return fail();
+                                        shapeText(dims));
+        return std::nullopt;
       }
       picks[d].push_back(static_cast<int>(*n) - 1);
     }
   }
-  Value out;
-  out.ok = true;
-  out.type = v.type;
-  for (size_t d = 0; d < v.dims.size(); ++d)
-    if (keep[d])
-      out.dims.push_back(static_cast<int>(picks[d].size()));
   // Odometer over the picks.
-  std::vector<size_t> pos(v.dims.size(), 0);
+  std::vector<size_t> pos(dims.size(), 0), out;
   size_t total = 1;
   for (auto &p : picks)
     total *= p.size();
-  out.elems.reserve(total);
+  out.reserve(total);
   for (size_t n = 0; n < total; ++n) {
     size_t flat = 0;
-    for (size_t d = 0; d < v.dims.size(); ++d)
-      flat = flat * v.dims[d] + picks[d][pos[d]];
-    out.elems.push_back(v.elems[flat]);
-    for (size_t d = v.dims.size(); d-- > 0;) {
+    for (size_t d = 0; d < dims.size(); ++d)
+      flat = flat * dims[d] + picks[d][pos[d]];
+    out.push_back(flat);
+    for (size_t d = dims.size(); d-- > 0;) {
       if (++pos[d] < picks[d].size())
         break;
       pos[d] = 0;
     }
   }
+  return out;
+}
+
+Value Flattener::applySubscripts(const Value &v, const std::vector<ast::Subscript> &subs, Scope &scope,
+                                 const std::string &name) {
+  Value out;
+  auto picked = subscriptIndices(v.dims, subs, scope, name, out.dims);
+  if (!picked)
+    return fail();
+  out.ok = true;
+  out.type = v.type;
+  out.elems.reserve(picked->size());
+  for (size_t i : *picked)
+    out.elems.push_back(v.elems[i]);
   return out;
 }
 

@@ -3,6 +3,9 @@
 
 #include "middle/TimeDerivative.h"
 
+#include <algorithm>
+#include <cstdint>
+
 namespace eqc {
 
 std::optional<PantelidesResult> runPantelides(FlatSystem &flat, Differentiator &diff, int maxDifferentiations) {
@@ -23,19 +26,27 @@ std::optional<PantelidesResult> runPantelides(FlatSystem &flat, Differentiator &
   // assign[v]: the equation matched to variable v (only highest derivatives/algebraics take part).
   std::vector<int> assign(flat.vars.size(), -1);
   auto candidate = [&](int v) { return flat.vars[v].derivative < 0; };
-  std::vector<char> eqColor, varColor;
+  // Colors are stamps of the current search, and the colored equations and variables are listed
+  // as they are colored: a search costs what it visits, not the size of the system.
+  std::vector<uint32_t> eqColor, varColor;
+  uint32_t stamp = 0;
+  std::vector<int> coloredEqs, coloredVars;
   int differentiations = 0;
   const size_t originals = flat.equations.size();
 
   for (size_t start = 0; start < originals; ++start) {
     int k = static_cast<int>(start);
     while (true) {
-      eqColor.assign(r.equations.size(), 0);
-      varColor.assign(flat.vars.size(), 0);
+      ++stamp;
+      eqColor.resize(r.equations.size(), 0);
+      varColor.resize(flat.vars.size(), 0);
+      coloredEqs.clear();
+      coloredVars.clear();
       // Depth-first search for an augmenting path from equation k (explicit stack of (eq, next edge)).
       std::vector<std::pair<int, size_t>> stack{{k, 0}};
       std::vector<int> via; // via[d]: the variable leading from stack[d] to stack[d+1]
-      eqColor[k] = 1;
+      eqColor[k] = stamp;
+      coloredEqs.push_back(k);
       bool found = false;
       while (!stack.empty() && !found) {
         int eq = stack.back().first;
@@ -43,9 +54,10 @@ std::optional<PantelidesResult> runPantelides(FlatSystem &flat, Differentiator &
         bool descended = false;
         while (next < incidence[eq].size()) {
           int v = incidence[eq][next++];
-          if (!candidate(v) || varColor[v])
+          if (!candidate(v) || varColor[v] == stamp)
             continue;
-          varColor[v] = 1;
+          varColor[v] = stamp;
+          coloredVars.push_back(v);
           int owner = assign[v];
           if (owner < 0) {
             // Augment: eq takes v, each earlier equation the variable it passed through.
@@ -55,8 +67,9 @@ std::optional<PantelidesResult> runPantelides(FlatSystem &flat, Differentiator &
             found = true;
             break;
           }
-          if (!eqColor[owner]) {
-            eqColor[owner] = 1;
+          if (eqColor[owner] != stamp) {
+            eqColor[owner] = stamp;
+            coloredEqs.push_back(owner);
             via.push_back(v);
             stack.push_back({owner, 0});
             descended = true;
@@ -73,16 +86,12 @@ std::optional<PantelidesResult> runPantelides(FlatSystem &flat, Differentiator &
         break;
       ++r.iterations;
       // Differentiate every colored variable and equation; matched pairs move up one order.
-      std::vector<int> coloredVars;
-      for (size_t v = 0; v < varColor.size(); ++v)
-        if (varColor[v])
-          coloredVars.push_back(static_cast<int>(v));
+      std::sort(coloredVars.begin(), coloredVars.end());
+      std::sort(coloredEqs.begin(), coloredEqs.end());
       for (int v : coloredVars)
         flat.derivativeVar(v);
       assign.resize(flat.vars.size(), -1);
-      for (size_t e = 0; e < eqColor.size(); ++e) {
-        if (!eqColor[e])
-          continue;
+      for (int e : coloredEqs) {
         if (++differentiations > maxDifferentiations)
           return std::nullopt;
         const AugmentedEquation eqCopy = r.equations[e];

@@ -268,7 +268,7 @@ int runDopri5(IntegrationProblem &p, double *x, eqc_stats &stats,
           return EQC_OK;
         };
         bool located;
-        if (int rc = p.events->afterStep(tOld, t, x, dense, located))
+        if (int rc = p.events->afterStep(tOld, t, x, dense, located, &grid))
           return rc;
         if (located)
           return p.events->stopAtEvent(p, &grid, dense, x);

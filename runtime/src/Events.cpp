@@ -123,27 +123,54 @@ int EventLocator::evaluate(double t, const double *x, double *z) {
   return EQC_OK;
 }
 
-int EventLocator::afterStep(double tOld, double tNew, const double *xNew, DenseOutput dense, bool &located) {
+int EventLocator::afterStep(double tOld, double tNew, const double *xNew, DenseOutput dense, bool &located,
+                            const OutputGrid *grid) {
   located = false;
-  if (int rc = evaluate(tNew, xNew, zRight.data()))
-    return rc;
-  if (!anyChanged(nz, zRight.data(), events.conditions))
-    return EQC_OK;
-
-  // z at the step's start, on the dense output (the state the step started
-  // from, after the hook), so that both ends of the bracket lie on one curve.
-  if (int rc = dense(tOld, scratch.data()))
-    return rc;
-  if (int rc = evaluate(tOld, scratch.data(), zLeft.data()))
-    return rc;
   auto indicators = [&](double t, double *z) -> int {
     if (int rc = dense(t, scratch.data()))
       return rc;
     return evaluate(t, scratch.data(), z);
   };
+  // The conditions are checked at the output times inside the step, then at its end: a
+  // condition that changes and changes back between two of these points is not seen, so the
+  // output interval bounds how short a switching episode can be and still be found, however long
+  // the step (a stiff solver may step over many periods of a source that the states barely feel).
+  double tl = tOld;
+  bool haveLeft = false;
+  double tr = tNew;
+  bool found = false;
+  if (grid) {
+    OutputGrid g = *grid;
+    for (; g.hasNext() && g.next() < tNew; g.advance()) {
+      const double tg = g.next();
+      if (tg <= tOld)
+        continue;
+      if (int rc = indicators(tg, zRight.data()))
+        return rc;
+      if (anyChanged(nz, zRight.data(), events.conditions)) {
+        tr = tg;
+        found = true;
+        break;
+      }
+      tl = tg;
+      std::copy(zRight.begin(), zRight.end(), zLeft.begin());
+      haveLeft = true;
+    }
+  }
+  if (!found) {
+    if (int rc = evaluate(tNew, xNew, zRight.data()))
+      return rc;
+    if (!anyChanged(nz, zRight.data(), events.conditions))
+      return EQC_OK;
+  }
+  // z at the bracket's left end, on the dense output (the state the step started from, after the
+  // hook), so that both ends of the bracket lie on one curve.
+  if (!haveLeft)
+    if (int rc = indicators(tl, zLeft.data()))
+      return rc;
   CrossingResult result;
-  if (int rc = locateCrossing(nz, events.conditions, tOld, zLeft.data(), tNew, zRight.data(), indicators,
-                              zMid.data(), result))
+  if (int rc = locateCrossing(nz, events.conditions, tl, zLeft.data(), tr, zRight.data(), indicators, zMid.data(),
+                              result))
     return rc;
   iterations = result.iterations;
   eventTime = result.time;

@@ -60,12 +60,14 @@ public:
   EventLocator(int n, const eqc_events &events, eqc_stats &stats);
 
   /// After an accepted step from tOld to tNew with state xNew (before the
-  /// hook): evaluates z at tNew and, if some condition changed, locates the
-  /// earliest change on the step's dense output; located then tells that
-  /// time() and state() hold the event. Returns EQC_OK, EQC_ERR_RHS (zc or the
-  /// dense output failed) or EQC_ERR_NONFINITE (NaN or Inf in z:
-  /// stats.event_indicator names it, failed_component is -1).
-  int afterStep(double tOld, double tNew, const double *xNew, DenseOutput dense, bool &located);
+  /// hook): evaluates z at the output times of `grid` inside the step (grid
+  /// may be null) and at tNew and, at the first point where some condition
+  /// changed, locates the earliest change on the step's dense output; located
+  /// then tells that time() and state() hold the event. Returns EQC_OK,
+  /// EQC_ERR_RHS (zc or the dense output failed) or EQC_ERR_NONFINITE (NaN or
+  /// Inf in z: stats.event_indicator names it, failed_component is -1).
+  int afterStep(double tOld, double tNew, const double *xNew, DenseOutput dense, bool &located,
+                const OutputGrid *grid = nullptr);
 
   /// After afterStep located an event: emits the grid times before it (grid
   /// may be null: fixed-step methods have no grid) from the step's dense output

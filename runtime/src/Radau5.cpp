@@ -424,7 +424,7 @@ int Radau5Solver::run(double *x) {
         return EQC_OK;
       };
       bool located;
-      if (int rc = p.events->afterStep(tOld, t, x, dense, located))
+      if (int rc = p.events->afterStep(tOld, t, x, dense, located, &grid))
         return rc;
       if (located)
         return p.events->stopAtEvent(p, &grid, dense, x);

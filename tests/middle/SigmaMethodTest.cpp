@@ -28,12 +28,25 @@ struct Parsed {
   std::unique_ptr<Diagnostics> diags;
   std::optional<FlatSystem> flat;
 
-  explicit Parsed(const std::string &text) {
+  /// `text` is the model's file; `libraries` the texts of library files (examples/lib).
+  explicit Parsed(const std::string &text, const std::vector<std::string> &libraries = {}) {
     diags = std::make_unique<Diagnostics>(sources, &messages);
-    uint32_t buffer = sources.addBuffer("test.eq", text);
-    std::optional<ast::File> file = parseBuffer(sources, buffer, *diags);
-    if (file)
-      flat = flattenModel(*file, "", *diags);
+    std::vector<ast::File> files;
+    std::optional<ast::File> file = parseBuffer(sources, sources.addBuffer("test.eq", text), *diags);
+    if (!file)
+      return;
+    files.push_back(std::move(*file));
+    for (size_t i = 0; i < libraries.size(); ++i) {
+      std::optional<ast::File> lib =
+          parseBuffer(sources, sources.addBuffer("lib" + std::to_string(i) + ".eq", libraries[i]), *diags);
+      if (!lib)
+        return;
+      files.push_back(std::move(*lib));
+    }
+    std::vector<const ast::File *> all;
+    for (const ast::File &f : files)
+      all.push_back(&f);
+    flat = flattenModel(all, "", *diags);
   }
 };
 
@@ -121,8 +134,9 @@ std::optional<std::vector<int>> pantelidesCounts(const FlatSystem &flat) {
 }
 
 /// Runs the Σ-method on `text` and checks the invariants and the agreement with Pantelides.
-std::optional<SigmaResult> analyze(const std::string &text, std::string *table = nullptr) {
-  Parsed p(text);
+std::optional<SigmaResult> analyze(const std::string &text, std::string *table = nullptr,
+                                   const std::vector<std::string> &libraries = {}) {
+  Parsed p(text, libraries);
   EXPECT_TRUE(p.flat) << p.messages.str();
   if (!p.flat)
     return std::nullopt;
@@ -258,9 +272,14 @@ TEST(SigmaMethod, ExamplesAgreeWithPantelides) {
       files.push_back(entry.path());
   std::sort(files.begin(), files.end());
   EXPECT_GE(files.size(), 5u);
+  // The component library, for the examples built from it.
+  std::vector<std::string> libraries;
+  for (const auto &entry : std::filesystem::directory_iterator(examples / "lib"))
+    if (entry.path().extension() == ".eq")
+      libraries.push_back(readSource("examples/lib/" + entry.path().filename().string()));
   for (const std::filesystem::path &file : files) {
     SCOPED_TRACE(file.filename().string());
-    analyze(readSource("examples/" + file.filename().string()));
+    analyze(readSource("examples/" + file.filename().string()), nullptr, libraries);
   }
 }
 

@@ -1,0 +1,370 @@
+// End-to-end: arrays and for-equations, components and connectors from examples/lib, functions,
+// and events, each simulated and compared with an analytic solution or a reference run.
+#include "Run.h"
+
+#include <algorithm>
+#include <functional>
+
+using namespace eqc::test;
+
+namespace {
+
+const double kPi = 3.141592653589793;
+
+std::string lib() { return "--lib " + std::string(EQC_SOURCE_DIR) + "/examples/lib"; }
+
+/// Times that occur twice in a row (the left and right limit rows of an event).
+std::vector<double> eventTimes(const Csv &csv) {
+  std::vector<double> times;
+  for (size_t i = 1; i < csv.rows.size(); ++i)
+    if (csv.rows[i][0] == csv.rows[i - 1][0])
+      times.push_back(csv.rows[i][0]);
+  return times;
+}
+
+/// A root of f in [a, b] by bisection (f(a), f(b) of opposite signs).
+double bisect(const std::function<double(double)> &f, double a, double b) {
+  for (int k = 0; k < 200; ++k) {
+    double m = 0.5 * (a + b);
+    if ((f(a) < 0) == (f(m) < 0))
+      a = m;
+    else
+      b = m;
+  }
+  return 0.5 * (a + b);
+}
+
+// ---- arrays and for-equations ----
+
+TEST(Language, HeatEquationByLinesDecaysAsItsFirstMode) {
+  std::string dir = scratchDir("heat");
+  RunResult r = runEqc("simulate " + example("heat_equation.eq") + " -o out.csv", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  ASSERT_EQ(csv.names.size(), 52u); // time, T[1..50], total
+  const int n = 50;
+  const double dx = 1.0 / (n + 1), alpha = 0.1;
+  const double lambda = 4 * alpha / (dx * dx) * std::pow(std::sin(kPi * dx / 2), 2);
+  double worst = 0, worstTotal = 0;
+  for (size_t row = 0; row < csv.rows.size(); ++row) {
+    double t = csv.rows[row][0], decay = std::exp(-lambda * t), total = 0;
+    for (int i = 1; i <= n; ++i) {
+      double exact = decay * std::sin(kPi * i * dx);
+      worst = std::max(worst, std::fabs(csv.at(row, "T[" + std::to_string(i) + "]") - exact));
+      total += dx * exact;
+    }
+    worstTotal = std::max(worstTotal, std::fabs(csv.at(row, "total") - total));
+  }
+  EXPECT_LT(worst, 1e-6); // Tolerance 1e-8; radau5 (auto switches: the system is stiff)
+  EXPECT_LT(worstTotal, 1e-6);
+}
+
+TEST(Language, ArraysSlicesReductionsAndMatrixProducts) {
+  std::string dir = scratchDir("arrays");
+  writeFile(dir + "/arrays.eq",
+            "model Arrays\n"
+            "  parameter Real A[2, 2] = [0, 1; -4, 0] \"x'' = -4 x as a first-order system\";\n"
+            "  Real x[2](start = {1, 0}, each fixed = true);\n"
+            "  Real s, p, m, d, e[3], last;\n"
+            "equation\n"
+            "  der(x) = A*x;\n"
+            "  s = sum(x .* x);\n"
+            "  p = product({2, x[1] + 3});\n"
+            "  m = max(x);\n"
+            "  d = x*x;\n"
+            "  e = {x[1], x[end], sum(k*x[1] for k in 1:3)};\n"
+            "  last = x[size(x, 1)];\n"
+            "end Arrays;\n");
+  RunResult r = runEqc("simulate arrays.eq --t-end 1 --rtol 1e-10 -o out.csv --vars x,s,p,m,d,e,last", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  ASSERT_EQ(csv.names, (std::vector<std::string>{"time", "x[1]", "x[2]", "s", "p", "m", "d", "e[1]", "e[2]", "e[3]",
+                                                 "last"}));
+  for (size_t row = 0; row < csv.rows.size(); ++row) {
+    double t = csv.rows[row][0], x1 = std::cos(2 * t), x2 = -2 * std::sin(2 * t);
+    EXPECT_NEAR(csv.at(row, "x[1]"), x1, 1e-8);
+    EXPECT_NEAR(csv.at(row, "x[2]"), x2, 1e-8);
+    EXPECT_NEAR(csv.at(row, "s"), x1 * x1 + x2 * x2, 1e-8);
+    EXPECT_NEAR(csv.at(row, "p"), 2 * (x1 + 3), 1e-8);
+    EXPECT_NEAR(csv.at(row, "m"), std::max(x1, x2), 1e-8);
+    EXPECT_NEAR(csv.at(row, "d"), x1 * x1 + x2 * x2, 1e-8);
+    EXPECT_NEAR(csv.at(row, "e[2]"), x2, 1e-8);
+    EXPECT_NEAR(csv.at(row, "e[3]"), 6 * x1, 1e-8);
+    EXPECT_EQ(csv.at(row, "last"), csv.at(row, "x[2]"));
+  }
+}
+
+// ---- components and connectors ----
+
+TEST(Language, RlcNetworkFromTheLibraryMatchesTheStepResponse) {
+  std::string dir = scratchDir("rlc_network");
+  RunResult r = runEqc("simulate " + example("rlc_network.eq") + " " + lib() +
+                           " -o out.csv --vars capacitor.v,inductor.i,resistor.v --stats",
+                       dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  // The step at t0 = 0.01 is a time event.
+  EXPECT_NE(r.stderrText.find("events: 1 state events"), std::string::npos) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  const double V = 10, R = 10, L = 0.5, C = 1e-3, t0 = 0.01;
+  const double a = R / (2 * L), w0 = 1 / std::sqrt(L * C), wd = std::sqrt(w0 * w0 - a * a);
+  EXPECT_EQ(eventTimes(csv).size(), 1u);
+  double worst = 0;
+  for (size_t row = 0; row < csv.rows.size(); ++row) {
+    double t = csv.rows[row][0] - t0, vc = 0, i = 0;
+    if (t > 0 || (t == 0 && row > 0 && csv.rows[row - 1][0] == csv.rows[row][0])) {
+      vc = V * (1 - std::exp(-a * t) * (std::cos(wd * t) + a / wd * std::sin(wd * t)));
+      i = C * V * std::exp(-a * t) * (w0 * w0 / wd) * std::sin(wd * t);
+    }
+    worst = std::max({worst, std::fabs(csv.at(row, "capacitor.v") - vc), std::fabs(csv.at(row, "inductor.i") - i)});
+    EXPECT_NEAR(csv.at(row, "resistor.v"), R * csv.at(row, "inductor.i"), 1e-9);
+  }
+  EXPECT_LT(worst, 1e-6);
+}
+
+TEST(Language, MassSpringChainBuiltWithForLoopsOscillatesInItsFirstMode) {
+  std::string dir = scratchDir("chain");
+  RunResult r = runEqc("simulate " + example("mass_spring_chain.eq") + " " + lib() + " -o out.csv --vars mass.s", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  ASSERT_EQ(csv.names.size(), 11u); // time and mass[1..10].s: `--vars mass.s` covers the array
+  const int n = 10;
+  const double m = 1, c = 1e4, l = 0.1, A = 1e-3, theta = kPi / (2 * n + 1);
+  const double omega = 2 * std::sqrt(c / m) * std::sin(theta / 2);
+  double worst = 0;
+  for (size_t row = 0; row < csv.rows.size(); ++row)
+    for (int j = 1; j <= n; ++j) {
+      double exact = j * l + A * std::sin(j * theta) * std::cos(omega * csv.rows[row][0]);
+      worst = std::max(worst, std::fabs(csv.at(row, "mass[" + std::to_string(j) + "].s") - exact));
+    }
+  EXPECT_LT(worst, 1e-9);
+  // `eqc check` reports the flattened size of each component.
+  std::string out = dir + "/check.txt";
+  r = runEqc("check " + example("mass_spring_chain.eq") + " " + lib(), dir, out);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  std::ifstream in(out);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("//   mass[10] (Translational.Mass)"), std::string::npos) << text.substr(0, 1500);
+  EXPECT_NE(text.find("//   spring[9] (Translational.Spring)"), std::string::npos);
+}
+
+TEST(Language, DoublePendulumFromComponentsEqualsTheFlatModel) {
+  std::string dir = scratchDir("dp_components");
+  RunResult flat = runEqc("simulate " + example("double_pendulum.eq") + " --t-end 3 -o flat.csv", dir);
+  ASSERT_EQ(flat.exitCode, 0) << flat.stderrText;
+  RunResult comp = runEqc("simulate " + example("double_pendulum_components.eq") +
+                              " --t-end 3 -o comp.csv --stats --vars link1.x,link1.y,link2.x,link2.y",
+                          dir);
+  ASSERT_EQ(comp.exitCode, 0) << comp.stderrText;
+  EXPECT_NE(comp.stderrText.find("switch at time"), std::string::npos) << "the dummy derivatives switch states";
+  Csv a = readCsv(dir + "/flat.csv"), b = readCsv(dir + "/comp.csv");
+  ASSERT_EQ(a.rows.size(), b.rows.size());
+  double worst = 0;
+  for (size_t row = 0; row < a.rows.size(); ++row)
+    worst = std::max({worst, std::fabs(a.at(row, "x1") - b.at(row, "link1.x")),
+                      std::fabs(a.at(row, "y1") - b.at(row, "link1.y")),
+                      std::fabs(a.at(row, "x2") - b.at(row, "link2.x")),
+                      std::fabs(a.at(row, "y2") - b.at(row, "link2.y"))});
+  EXPECT_LT(worst, 1e-7); // the same equations in another order; chaotic, so a short horizon
+}
+
+TEST(Language, UnconnectedFlowsAreZeroAndConnectionSetsBalance) {
+  std::string dir = scratchDir("flows");
+  // Three resistors meet at one node; the third is open at its other end (its current is zero).
+  writeFile(dir + "/node.eq",
+            "model Node\n"
+            "  Electrical.ConstantVoltage source(V = 6);\n"
+            "  Electrical.Resistor r1(R = 1), r2(R = 2), r3(R = 3);\n"
+            "  Electrical.Ground ground;\n"
+            "  Real x(start = 0, fixed = true);\n"
+            "equation\n"
+            "  connect(source.p, r1.p);\n"
+            "  connect(r1.n, r2.p);\n"
+            "  connect(r1.n, r3.p);\n"
+            "  connect(r2.n, source.n);\n"
+            "  connect(source.n, ground.p);\n"
+            "  der(x) = r2.i;\n"
+            "end Node;\n");
+  RunResult r = runEqc("simulate node.eq " + lib() + " --t-end 1 -o out.csv --vars r1.i,r2.i,r3.i,r3.n.i,x", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  EXPECT_NEAR(csv.at(0, "r1.i"), 2.0, 1e-12);
+  EXPECT_NEAR(csv.at(0, "r2.i"), 2.0, 1e-12);
+  EXPECT_NEAR(csv.at(0, "r3.i"), 0.0, 1e-12);
+  EXPECT_NEAR(csv.rows.back()[csv.column("x")], 2.0, 1e-9);
+}
+
+// ---- functions ----
+
+TEST(Language, FunctionsWithLoopsArraysAndDefaultsAreCompiled) {
+  std::string dir = scratchDir("functions");
+  writeFile(dir + "/fn.eq",
+            "function sq\n  input Real x;\n  output Real y;\nalgorithm\n  y := x*x;\nend sq;\n"
+            "function norm2\n  input Real v[:];\n  output Real n;\nprotected\n  Real s = 0;\nalgorithm\n"
+            "  for i in 1:size(v, 1) loop\n    s := s + v[i]^2;\n  end for;\n  n := sqrt(s);\nend norm2;\n"
+            "function horner\n  input Real c[:];\n  input Real x = 2;\n  output Real y = 0;\n  output Integer terms;\n"
+            "algorithm\n  terms := 0;\n  for i in 1:size(c, 1) loop\n    y := y*x + c[i];\n    terms := terms + 1;\n"
+            "  end for;\nend horner;\n"
+            "function collatz \"steps of the Collatz sequence from n\"\n  input Integer n;\n  output Integer steps;\n"
+            "protected\n  Integer m;\nalgorithm\n  m := n;\n  steps := 0;\n  while m > 1 loop\n"
+            "    if mod(m, 2) == 0 then\n      m := div(m, 2);\n    else\n      m := 3*m + 1;\n    end if;\n"
+            "    steps := steps + 1;\n  end while;\nend collatz;\n"
+            "model UseFunctions\n  Real x(start = 1, fixed = true);\n  Real r, p, q, k;\n  Integer terms;\n"
+            "equation\n  der(x) = -sq(x);\n  r = norm2({x, 2*x, 3*x});\n  (p, terms) = horner({1, 2, 3}, time);\n"
+            "  q = horner({1, 0, 0});\n  k = collatz(27);\nend UseFunctions;\n");
+  RunResult r = runEqc("simulate fn.eq --t-end 1 --rtol 1e-10 -o out.csv", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  for (size_t row = 0; row < csv.rows.size(); ++row) {
+    double t = csv.rows[row][0];
+    EXPECT_NEAR(csv.at(row, "x"), 1 / (1 + t), 1e-9);
+    EXPECT_NEAR(csv.at(row, "r"), std::sqrt(14.0) / (1 + t), 1e-8);
+    EXPECT_NEAR(csv.at(row, "p"), t * t + 2 * t + 3, 1e-12);
+    EXPECT_EQ(csv.at(row, "q"), 4.0);      // 1*x^2 at the default x = 2
+    EXPECT_EQ(csv.at(row, "k"), 111.0);    // the Collatz sequence of 27 takes 111 steps
+    EXPECT_EQ(csv.at(row, "terms"), 3.0);  // a discrete (Integer) output
+  }
+}
+
+TEST(Language, IndexReductionDifferentiatesThroughFunctions) {
+  // The pendulum's constraint through a function with a loop: index reduction needs its first and
+  // second derivatives, made as functions of their own. Both reductions give the plain pendulum.
+  std::string dir = scratchDir("fn_pendulum");
+  writeFile(dir + "/fnp.eq",
+            "function dist2\n  input Real p[2];\n  output Real d;\nalgorithm\n  d := 0;\n  for i in 1:2 loop\n"
+            "    d := d + p[i]*p[i];\n  end for;\nend dist2;\n"
+            "model FnPendulum\n  parameter Real L = 1, g = 9.81;\n  Real x(start = 1, fixed = true), y(start = 0);\n"
+            "  Real vx(start = 0, fixed = true), vy;\n  Real lambda;\nequation\n  der(x) = vx;  der(y) = vy;\n"
+            "  der(vx) = -lambda*x;  der(vy) = -lambda*y - g;\n  dist2({x, y}) = L^2;\nend FnPendulum;\n");
+  RunResult plain = runEqc("simulate " + example("pendulum.eq") + " --t-end 3 -o plain.csv", dir);
+  ASSERT_EQ(plain.exitCode, 0) << plain.stderrText;
+  for (const char *reduction : {"dummy", "invariants"}) {
+    SCOPED_TRACE(reduction);
+    RunResult r = runEqc("simulate fnp.eq --t-end 3 --interval 0.01 --rtol 1e-10 --reduction " +
+                             std::string(reduction) + " -o fn.csv",
+                         dir);
+    ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+    Csv a = readCsv(dir + "/plain.csv"), b = readCsv(dir + "/fn.csv");
+    ASSERT_EQ(a.rows.size(), b.rows.size());
+    double worst = 0;
+    for (size_t row = 0; row < a.rows.size(); ++row)
+      worst = std::max({worst, std::fabs(a.at(row, "x") - b.at(row, "x")), std::fabs(a.at(row, "y") - b.at(row, "y"))});
+    EXPECT_LT(worst, 1e-6);
+  }
+}
+
+// ---- events ----
+
+TEST(Language, BouncingBallEventTimesMatchTheAnalyticOnes) {
+  std::string dir = scratchDir("ball");
+  RunResult r = runEqc("simulate " + example("bouncing_ball.eq") + " --t-end 3 -o out.csv --stats", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  std::vector<double> times = eventTimes(csv);
+  // t1 = sqrt(2 h0/g); each bounce then lasts 2 e^k v1/g with v1 = g t1.
+  const double e = 0.8, g = 9.81, h0 = 1, t1 = std::sqrt(2 * h0 / g), v1 = g * t1;
+  std::vector<double> exact{t1};
+  for (int k = 1; exact.back() + 2 * std::pow(e, k) * v1 / g < 3; ++k)
+    exact.push_back(exact.back() + 2 * std::pow(e, k) * v1 / g);
+  ASSERT_EQ(times.size(), exact.size()) << r.stderrText;
+  for (size_t k = 0; k < exact.size(); ++k)
+    EXPECT_NEAR(times[k], exact[k], 1e-10) << "bounce " << k + 1;
+  // Left and right limits: the velocity flips sign, the counter steps, the height is 0.
+  for (size_t i = 1; i < csv.rows.size(); ++i) {
+    if (csv.rows[i][0] != csv.rows[i - 1][0])
+      continue;
+    EXPECT_LT(csv.at(i - 1, "v"), 0);
+    EXPECT_NEAR(csv.at(i, "v"), -e * csv.at(i - 1, "v"), 1e-12);
+    EXPECT_EQ(csv.at(i, "bounces"), csv.at(i - 1, "bounces") + 1);
+    EXPECT_NEAR(csv.at(i, "h"), 0, 1e-12);
+  }
+  EXPECT_NE(r.stderrText.find("events: " + std::to_string(exact.size()) + " state events"), std::string::npos)
+      << r.stderrText;
+}
+
+TEST(Language, RectifierDiodeSwitchesWhereTheAnalyticSolutionSaysSo) {
+  std::string dir = scratchDir("rectifier");
+  RunResult r = runEqc("simulate " + example("rectifier.eq") + " " + lib() + " -o out.csv --vars coil.i,diode.off", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  // Conducting from t = 0 with i(0) = 0: L i' + (R + Ron) i = V sin(w t).
+  const double V = 10, R = 10 + 1e-5, L = 0.1, w = 2 * kPi * 50;
+  const double Z = std::hypot(R, w * L), phi = std::atan2(w * L, R), tau = L / R;
+  auto current = [&](double t) { return V / Z * (std::sin(w * t - phi) + std::sin(phi) * std::exp(-t / tau)); };
+  double tOff = bisect(current, 0.012, 0.018);
+  std::vector<double> times = eventTimes(csv);
+  ASSERT_GE(times.size(), 9u);
+  EXPECT_NEAR(times[0], tOff, 1e-9);
+  // Blocking, the diode turns on again when the source turns positive (delayed by L*Goff = 1e-6 s).
+  for (int k = 1; k <= 4; ++k)
+    EXPECT_NEAR(times[2 * k - 1], 0.02 * k, 2e-6) << "turn-on " << k;
+  double worst = 0;
+  for (size_t row = 0; row < csv.rows.size() && csv.rows[row][0] < tOff; ++row)
+    worst = std::max(worst, std::fabs(csv.at(row, "coil.i") - current(csv.rows[row][0])));
+  EXPECT_LT(worst, 1e-6);
+  for (size_t row = 0; row < csv.rows.size(); ++row) // the discrete state, written as 0/1
+    EXPECT_TRUE(csv.at(row, "diode.off") == 0 || csv.at(row, "diode.off") == 1);
+}
+
+TEST(Language, WhenElsewhenEdgeInitialAndTimeEvents) {
+  std::string dir = scratchDir("when");
+  writeFile(dir + "/when.eq",
+            "model Whens\n"
+            "  Real x(start = 0, fixed = true);\n"
+            "  Integer ticks(start = 0), phase(start = 0), starts(start = 0);\n"
+            "  Boolean above;\n"
+            "  discrete Real held(start = -1);\n"
+            "equation\n"
+            "  der(x) = 1;\n"
+            "  above = x > 0.5;\n"
+            "  when initial() then\n    starts = pre(starts) + 1;\n  end when;\n"
+            "  when {time >= 0.25, time >= 0.75} then\n    ticks = pre(ticks) + 1;\n  end when;\n"
+            "  when x > 0.9 then\n    phase = 2;\n  elsewhen edge(above) then\n    phase = 1;\n  end when;\n"
+            "  when above then\n    held = x;\n  end when;\n"
+            "end Whens;\n");
+  RunResult r = runEqc("simulate when.eq --t-end 1 --interval 0.125 -o out.csv --stats", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  std::vector<double> times = eventTimes(csv);
+  ASSERT_EQ(times.size(), 4u) << r.stderrText; // 0.25, 0.5, 0.75, 0.9
+  EXPECT_NEAR(times[0], 0.25, 1e-12);
+  EXPECT_NEAR(times[1], 0.5, 1e-12);
+  EXPECT_NEAR(times[2], 0.75, 1e-12);
+  EXPECT_NEAR(times[3], 0.9, 1e-12);
+  const std::vector<double> &last = csv.rows.back();
+  EXPECT_EQ(last[csv.column("starts")], 1.0); // when initial() fired once, at the start
+  EXPECT_EQ(last[csv.column("ticks")], 2.0);  // one per element of the vector condition
+  EXPECT_EQ(last[csv.column("phase")], 2.0);
+  EXPECT_NEAR(last[csv.column("held")], 0.5, 1e-12); // assigned once, at the rising edge
+  EXPECT_EQ(csv.at(0, "held"), -1.0);
+  EXPECT_EQ(csv.at(0, "above"), 0.0);
+}
+
+TEST(Language, IfEquationWithATimeVaryingConditionSwitchesEquations) {
+  std::string dir = scratchDir("if_equation");
+  writeFile(dir + "/ifeq.eq",
+            "model IfEq\n  Real x(start = 0, fixed = true), y;\nequation\n"
+            "  if time < 1 then\n    der(x) = 1;\n    y = x;\n  else\n    der(x) = -1;\n    y = 2*x;\n  end if;\n"
+            "end IfEq;\n");
+  RunResult r = runEqc("simulate ifeq.eq --t-end 2 --interval 0.5 -o out.csv", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  EXPECT_EQ(eventTimes(csv), std::vector<double>{1.0});
+  EXPECT_NEAR(csv.rows.back()[csv.column("x")], 0.0, 1e-9);
+  EXPECT_NEAR(csv.at(1, "y"), 0.5, 1e-12);
+  EXPECT_NEAR(csv.rows[csv.rows.size() - 2][csv.column("y")], 1.0, 1e-9); // t = 1.5: y = 2 x = 2*0.5
+}
+
+TEST(Language, NoEventSuppressesEvents) {
+  std::string dir = scratchDir("noevent");
+  writeFile(dir + "/ne.eq",
+            "model NoEv\n  Real x(start = -1, fixed = true), y;\nequation\n  der(x) = 1;\n"
+            "  y = noEvent(if x > 0 then sqrt(x) else 0);\nend NoEv;\n");
+  RunResult r = runEqc("simulate ne.eq --t-end 2 -o out.csv --stats", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  EXPECT_EQ(r.stderrText.find("events:"), std::string::npos) << "no condition, no events";
+  Csv csv = readCsv(dir + "/out.csv");
+  EXPECT_TRUE(eventTimes(csv).empty());
+  EXPECT_NEAR(csv.rows.back()[csv.column("y")], 1.0, 1e-9);
+}
+
+} // namespace

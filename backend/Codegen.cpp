@@ -165,6 +165,12 @@ public:
     return llfn;
   }
 
+  /// In a function body: one call level less (on every way out of it).
+  void leaveCall(llvm::IRBuilder<> &b) {
+    if (callDepth_)
+      b.CreateStore(b.CreateSub(b.CreateLoad(types.i32, callDepth_), b.getInt32(1)), callDepth_);
+  }
+
   /// Whether `e` calls a user function (memoized).
   bool containsCall(const Expr *e) {
     auto it = hasCall_.find(e);
@@ -196,6 +202,8 @@ public:
 private:
   std::unordered_map<int, llvm::Function *> userFunctions_;
   std::unordered_map<const Expr *, bool> hasCall_;
+  llvm::GlobalVariable *callDepth_ = nullptr;
+  static constexpr int kMaxCallDepth = 10000;
 
   /// `i32 f(double* in, double* out)`: the slots live on the stack, zeroed; statements become
   /// control flow. Returns 0, or the failure code of eqc_model.h (an index out of bounds, an
@@ -210,6 +218,16 @@ private:
     if (f.numSlots())
       b.CreateMemSet(slots, b.getInt8(0), b.getInt64(8 * f.numSlots()), llvm::MaybeAlign(8));
     fe.setSlots(slots, &f);
+    // Calls nest at most kMaxCallDepth deep (a thread-local counter of the module): endless
+    // recursion is a failure with its own code, not a stack overflow.
+    if (!callDepth_)
+      callDepth_ = new llvm::GlobalVariable(*module, types.i32, false, llvm::GlobalValue::InternalLinkage,
+                                            b.getInt32(0), "eqc.call_depth", nullptr,
+                                            llvm::GlobalValue::GeneralDynamicTLSModel);
+    Value *depth = b.CreateAdd(b.CreateLoad(types.i32, callDepth_), b.getInt32(1));
+    b.CreateStore(depth, callDepth_);
+    Value *tooDeep = b.CreateICmpSGT(depth, b.getInt32(kMaxCallDepth));
+    fe.returnIfFailed(b.CreateZExt(tooDeep, types.i32), b.getInt32(fe.functionFailure(2)));
     for (size_t i = 0; i < f.inputs.size(); ++i)
       b.CreateStore(b.CreateLoad(types.f64, b.CreateConstGEP1_64(types.f64, in, i)),
                     b.CreateConstGEP1_64(types.f64, slots, f.inputs[i]));
@@ -219,6 +237,7 @@ private:
     if (!b.GetInsertBlock()->getTerminator())
       b.CreateBr(exit);
     b.SetInsertPoint(exit);
+    b.CreateStore(b.CreateSub(b.CreateLoad(types.i32, callDepth_), b.getInt32(1)), callDepth_);
     for (size_t i = 0; i < f.outputs.size(); ++i)
       b.CreateStore(b.CreateLoad(types.f64, b.CreateConstGEP1_64(types.f64, slots, f.outputs[i])),
                     b.CreateConstGEP1_64(types.f64, out, i));
@@ -327,7 +346,7 @@ private:
         break;
       case FnStatement::Assert: {
         Value *ok = fe.emit(s.value);
-        fe.returnIfFailed(b.CreateZExt(b.CreateNot(ok), types.i32), b.getInt32(fe.functionFailure(2 + fe.nextAssert())));
+        fe.returnIfFailed(b.CreateZExt(b.CreateNot(ok), types.i32), b.getInt32(fe.functionFailure(3 + fe.nextAssert())));
         break;
       }
       }
@@ -798,10 +817,13 @@ void FunctionEmitter::returnIfFailed(Value *status, Value *code) {
   b_.SetInsertPoint(fail);
   // Residual functions of algebraic loops return nothing: their residuals stay NaN (stored
   // first), so the solver stops with a non-finite residual.
-  if (fn_->getReturnType()->isVoidTy())
+  if (fn_->getReturnType()->isVoidTy()) {
     b_.CreateRetVoid();
-  else
+  } else {
+    if (body_) // a failing function body leaves its level of the call depth
+      mod_.leaveCall(b_);
     b_.CreateRet(code);
+  }
   b_.SetInsertPoint(ok);
 }
 

@@ -107,7 +107,7 @@ void reportModelCode(Compilation &c, const CausalSystem &cs, const EquationSyste
       int k = 0;
       std::function<void(const std::vector<FnStatement> &)> find = [&](const std::vector<FnStatement> &block) {
         for (const FnStatement &st : block) {
-          if (st.kind == FnStatement::Assert && k++ == reason - 2)
+          if (st.kind == FnStatement::Assert && k++ == reason - 3)
             assertion = &st;
           for (const auto &b : st.blocks)
             find(b);
@@ -116,6 +116,8 @@ void reportModelCode(Compilation &c, const CausalSystem &cs, const EquationSyste
       find(f.body);
       if (assertion)
         c.diags->error(assertion->loc, at + "assertion failed in function '" + f.name + "': " + assertion->message);
+      else if (reason == 2)
+        c.diags->error(f.loc, at + "function '" + f.name + "' calls itself more than 10000 deep (endless recursion?)");
       else
         c.diags->error(f.loc, at + "function '" + f.name + "' failed: an index is out of bounds");
     } else {

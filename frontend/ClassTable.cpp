@@ -164,12 +164,16 @@ bool Flattener::resolveClass(ClassInfo &cls) {
   for (const ast::Declaration &d : def.declarations)
     for (const ast::Component &c : d.components)
       addElement(Element{&d, &c, &cls, {}});
-  int number = 0;
   for (const ast::Equation &eq : def.equations)
-    cls.equations.push_back(EquationSource{&eq, &cls, ++number});
-  number = 0;
+    cls.equations.push_back(EquationSource{&eq, &cls, 0});
   for (const ast::Equation &eq : def.initialEquations)
-    cls.initialEquations.push_back(EquationSource{&eq, &cls, ++number});
+    cls.initialEquations.push_back(EquationSource{&eq, &cls, 0});
+  // Equations are numbered in the class as a whole, inherited ones first: "equation 4 of r1" is
+  // the fourth equation that a Resistor has, whichever class wrote it.
+  for (size_t i = 0; i < cls.equations.size(); ++i)
+    cls.equations[i].number = static_cast<int>(i + 1);
+  for (size_t i = 0; i < cls.initialEquations.size(); ++i)
+    cls.initialEquations[i].number = static_cast<int>(i + 1);
   if (!def.algorithm.empty()) {
     cls.algorithm.clear();
     for (const ast::Statement &st : def.algorithm)

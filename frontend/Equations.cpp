@@ -258,6 +258,8 @@ void Flattener::lowerForEquation(const ast::Equation &eq, Scope &scope, int numb
     const std::string savedText = scope.loopText;
     unsigned errors = diags_.errorCount();
     for (double x : *values) {
+      if (!countIteration(idx.range))
+        break;
       bool integer = x == std::floor(x);
       scope.loops.emplace_back(idx.name, Value::scalar(ctx().constant(x), integer ? Type::Integer : Type::Real));
       scope.loopText = (savedText.empty() ? "" : savedText + ", ") + idx.name + " = " + formatNumber(x);

@@ -43,6 +43,13 @@ struct Value {
   size_t size() const { return elems.size(); }
 };
 
+/// eqc's limit on the scalars of one array, range or model (variables and component instances):
+/// beyond it memory, not the model, is the problem, and the error says so at the place.
+constexpr size_t kMaxScalars = 20000000;
+/// How deeply the specializations of functions may nest (a recursive function whose argument
+/// shapes grow would otherwise specialize forever).
+constexpr int kMaxSpecializationDepth = 100;
+
 /// "[3]", "[2, 3]", "scalar": shapes in messages.
 std::string shapeText(const std::vector<int> &dims);
 /// Optimal-string-alignment distance: edits plus adjacent transpositions ("gian" → "gain" is 1).
@@ -363,6 +370,13 @@ public:
   /// Classes whose equations had errors in one instance, with the number of other instances skipped.
   std::unordered_map<const ClassInfo *, size_t> failedClasses_;
   int depth_ = 0;             ///< component nesting (recursion guard)
+  int specializing_ = 0;      ///< functions being specialized, nested
+  size_t scalars_ = 0;        ///< variables and instances created so far (kMaxScalars)
+  size_t iterations_ = 0;     ///< iterations of for-equations, comprehensions and reductions
+  /// Counts one more loop iteration; false (with an error at `range`, once) beyond 5 kMaxScalars.
+  bool countIteration(SourceRange range);
+  /// Counts `n` more scalars; false (with an error at `range`) beyond kMaxScalars.
+  bool reserveScalars(size_t n, SourceRange range);
 };
 
 } // namespace eqc::frontend

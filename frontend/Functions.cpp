@@ -586,6 +586,16 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
     outputs = known->second.outputs;
     return known->second.id;
   }
+  if (specializing_ >= kMaxSpecializationDepth || functions_.size() > 10000) {
+    diags_.error(callRange, "function '" + cls->name + "' calls itself with ever new argument sizes (more than " +
+                                std::to_string(kMaxSpecializationDepth) + " nested specializations)");
+    return -1;
+  }
+  struct Depth {
+    int &d;
+    explicit Depth(int &d) : d(++d) {}
+    ~Depth() { --d; }
+  } depth(specializing_);
   auto owned = std::make_unique<Function>();
   Function *fn = owned.get();
   fn->name = cls->name;

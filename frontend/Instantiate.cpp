@@ -155,6 +155,25 @@ Value Flattener::modValue(const Mod &mod, Context context) {
   return v;
 }
 
+bool Flattener::countIteration(SourceRange range) {
+  if (++iterations_ <= 5 * kMaxScalars)
+    return true;
+  if (iterations_ == 5 * kMaxScalars + 1)
+    diags_.error(range, "more than 1e8 loop iterations in the model's for-loops and array constructors (eqc's limit)");
+  return false;
+}
+
+bool Flattener::reserveScalars(size_t n, SourceRange range) {
+  if (n <= kMaxScalars && scalars_ + n <= kMaxScalars) {
+    scalars_ += n;
+    return true;
+  }
+  diags_.error(range, "the model becomes too large here: more than 2e7 scalar variables and components "
+                      "(eqc's limit)");
+  scalars_ = kMaxScalars + 1; // one error is enough
+  return false;
+}
+
 std::string Flattener::variableName(const std::string &base, const std::vector<int> &dims, size_t flat) {
   if (dims.empty())
     return base;
@@ -226,8 +245,9 @@ std::optional<std::vector<int>> Flattener::dimensions(const std::vector<ast::Sub
     std::optional<double> n = structural(v, s.range, "the size of " + what);
     if (!n)
       return std::nullopt;
-    if (*n < 0 || *n > 1e9) {
-      diags_.error(s.range, "the size of " + what + " is " + formatNumber(*n) + " (it must be 0 or more)");
+    if (*n < 0 || *n > static_cast<double>(kMaxScalars)) {
+      diags_.error(s.range, "the size of " + what + " is " + formatNumber(*n) +
+                                (*n < 0 ? " (it must be 0 or more)" : " (more than eqc's limit of 2e7)"));
       return std::nullopt;
     }
     dims.push_back(static_cast<int>(*n));
@@ -375,6 +395,10 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
   }
   sym.dims = dims;
   const size_t count = product(dims);
+  if (!reserveScalars(count, c.range)) {
+    sym.state = Symbol::Done;
+    return sym;
+  }
 
   if (!primitive) {
     // Components: one instance per array element, each with its slice of the modification.

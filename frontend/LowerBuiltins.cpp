@@ -80,6 +80,8 @@ Value Flattener::lowerReduction(const ast::Expr &e, Scope &scope) {
     if (!values)
       return false;
     for (double x : *values) {
+      if (!countIteration(it.range))
+        return false;
       scope.loops.emplace_back(it.name, Value::scalar(ctx().constant(x), x == std::floor(x) ? Type::Integer : Type::Real));
       bool ok = loop(k + 1);
       scope.loops.pop_back();
@@ -248,11 +250,15 @@ Value Flattener::lowerBuiltinCall(const ast::Expr &e, Scope &scope, bool &handle
     out.type = fillWith.type;
     out.dims = dims;
     out.dims.insert(out.dims.end(), fillWith.dims.begin(), fillWith.dims.end());
-    size_t count = 1;
+    double count = 1;
     for (int d : dims)
-      count *= static_cast<size_t>(d);
-    out.elems.reserve(count * fillWith.size());
-    for (size_t i = 0; i < count; ++i)
+      count *= d;
+    if (count * std::max<size_t>(1, fillWith.size()) > static_cast<double>(kMaxScalars)) {
+      diags_.error(e.range, fn + "(): more than 2e7 elements (eqc's limit)");
+      return fail();
+    }
+    out.elems.reserve(static_cast<size_t>(count) * fillWith.size());
+    for (size_t i = 0; i < static_cast<size_t>(count); ++i)
       out.elems.insert(out.elems.end(), fillWith.elems.begin(), fillWith.elems.end());
     return out;
   }
@@ -265,6 +271,10 @@ Value Flattener::lowerBuiltinCall(const ast::Expr &e, Scope &scope, bool &handle
     if (!dv || *dv < 0) {
       if (d.ok)
         diags_.error(e.args[0]->range, "identity(n): n must be an Integer of 0 or more");
+      return fail();
+    }
+    if (*dv * *dv > static_cast<double>(kMaxScalars)) {
+      diags_.error(e.range, "identity(): more than 2e7 elements (eqc's limit)");
       return fail();
     }
     int m = static_cast<int>(*dv);
@@ -285,7 +295,7 @@ Value Flattener::lowerBuiltinCall(const ast::Expr &e, Scope &scope, bool &handle
       return fail();
     std::optional<double> kv = k.isScalar() && k.type == Type::Integer ? structural(k, e.args[2]->range, "the size of linspace()")
                                                                        : std::nullopt;
-    if (!kv || *kv < 2 || !a.isScalar() || !b.isScalar()) {
+    if (!kv || *kv < 2 || *kv > static_cast<double>(kMaxScalars) || !a.isScalar() || !b.isScalar()) {
       diags_.error(e.range, "linspace(x1, x2, n): scalars x1, x2 and an Integer n >= 2");
       return fail();
     }

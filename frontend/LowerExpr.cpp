@@ -690,8 +690,8 @@ Value Flattener::lowerRange(const ast::Expr &e, Scope &scope) {
     return fail();
   }
   double count = std::floor((stop - start) / step + (type == Type::Integer ? 0 : 1e-10)) + 1;
-  if (count > 1e9) {
-    diags_.error(e.range, "the range has " + formatNumber(count) + " elements (more than eqc's limit of 10^9)");
+  if (count > static_cast<double>(kMaxScalars)) {
+    diags_.error(e.range, "the range has " + formatNumber(count) + " elements (more than eqc's limit of 2e7)");
     return fail();
   }
   Value out;
@@ -727,6 +727,8 @@ Value Flattener::lowerArray(const ast::Expr &e, Scope &scope) {
       if (shape.size() <= k)
         shape.push_back(static_cast<int>(values->size()));
       for (double x : *values) {
+        if (!countIteration(it.range))
+          return false;
         scope.loops.emplace_back(it.name, Value::scalar(ctx().constant(x), x == std::floor(x) ? Type::Integer : Type::Real));
         bool ok = loop(k + 1);
         scope.loops.pop_back();

@@ -4,6 +4,7 @@
 // diagnostics: a crash, a sanitizer report, a leak or a hang is a finding.
 #include "frontend/Flatten.h"
 #include "frontend/Parser.h"
+#include "middle/Events.h"
 #include "middle/IndexReduction.h"
 #include "middle/OdeModel.h"
 #include "middle/SigmaMethod.h"
@@ -33,6 +34,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // Models this small are what the structural algorithms see in bulk; big ones are bench work.
   if (flat->vars.size() > 200)
     return 0;
+  eqc::extractConditions(*flat);
   (void)eqc::runSigmaMethod(*flat);
   std::optional<eqc::ReducedSystem> reduced = eqc::reduceIndex(*flat, diags);
   if (!reduced)

@@ -718,5 +718,111 @@ TEST_F(FlattenTest, RepresentativePrintedFormsAreFixedPoints) {
   }
 }
 
+// ---- classes, components, modifications, arrays ----
+
+/// Each variable's name and its binding (parameters) or start value, in order.
+std::vector<std::string> describe(const FlatSystem &flat) {
+  VarNamer namer = [&flat](int v) { return flat.varName(v); };
+  std::vector<std::string> out;
+  for (const Variable &v : flat.vars)
+    out.push_back(v.name + (v.binding ? " = " + toString(v.binding, namer) : ""));
+  return out;
+}
+
+TEST_F(FlattenTest, ModificationsApplyOutermostFirst) {
+  std::optional<FlatSystem> flat = flatten(
+      "model M\n"
+      "  model Base\n    parameter Real k = 1, j = 2;\n    Real x(start = 3);\n  equation\n    der(x) = -k*j*x;\n"
+      "  end Base;\n"
+      "  model Derived\n    extends Base(k = 10, x(start = 30));\n  end Derived;\n"
+      "  Derived a, b(k = 100), c(j = 5, x.start = 300);\n"
+      "end M;\n");
+  ASSERT_TRUE(flat) << rendered();
+  EXPECT_EQ(describe(*flat),
+            (std::vector<std::string>{"a.k = 10", "a.j = 2", "a.x = 30", "b.k = 100", "b.j = 2", "b.x = 30",
+                                      "c.k = 10", "c.j = 5", "c.x = 300", "der(a.x)", "der(b.x)", "der(c.x)"}));
+}
+
+TEST_F(FlattenTest, ModifierValuesAreEvaluatedWhereTheyAreWritten) {
+  // b's modifier reads the enclosing model's p; the component's own default reads its own q.
+  std::optional<FlatSystem> flat = flatten("model M\n"
+                                           "  model Part\n    parameter Real q = 2;\n    parameter Real r = 3*q;\n"
+                                           "  end Part;\n"
+                                           "  parameter Real p = 7;\n"
+                                           "  Part a, b(r = p + 1);\n  Real x = a.r + b.r;\n"
+                                           "end M;\n");
+  ASSERT_TRUE(flat) << rendered();
+  EXPECT_EQ(describe(*flat), (std::vector<std::string>{"p = 7", "a.q = 2", "a.r = 3*a.q", "b.q = 2", "b.r = p + 1",
+                                                       "x"}));
+}
+
+TEST_F(FlattenTest, PackagesConstantsAndImports) {
+  std::optional<FlatSystem> flat = flatten("package Lib\n"
+                                           "  constant Real g = 9.81;\n"
+                                           "  package Inner\n    constant Integer n = 3;\n  end Inner;\n"
+                                           "  model Ball\n    Real v[Inner.n](each start = 0);\n  equation\n"
+                                           "    der(v) = fill(-g, Inner.n);\n  end Ball;\n"
+                                           "end Lib;\n"
+                                           "model M\n  import Lib.Ball;\n  import I = Lib.Inner;\n"
+                                           "  Ball b;\n  Real w[I.n] = b.v;\nend M;\n");
+  ASSERT_TRUE(flat) << rendered();
+  size_t states = 0;
+  for (size_t v = 0; v < flat->vars.size(); ++v)
+    states += flat->isState(static_cast<int>(v));
+  EXPECT_EQ(states, 3u);
+  EXPECT_EQ(flat->equations.size(), 6u);
+  VarNamer namer = [&](int v) { return flat->varName(v); };
+  size_t gravity = 0;
+  for (const Equation &eq : flat->equations)
+    gravity += toString(eq.rhs, namer) == "-9.81";
+  EXPECT_EQ(gravity, 3u); // der(b.v[i]) = -g, with the package constant folded
+}
+
+TEST_F(FlattenTest, ComponentArraysTakeOneElementOfAModificationEach) {
+  std::optional<FlatSystem> flat = flatten("model M\n"
+                                           "  model P\n    parameter Real m = 1;\n    Real x;\n  equation\n    x = m;\n"
+                                           "  end P;\n"
+                                           "  P p[3](m = {1, 2, 3}), q[2](each m = 5);\n"
+                                           "end M;\n");
+  ASSERT_TRUE(flat) << rendered();
+  EXPECT_EQ(describe(*flat), (std::vector<std::string>{"p[1].m = 1", "p[1].x", "p[2].m = 2", "p[2].x", "p[3].m = 3",
+                                                       "p[3].x", "q[1].m = 5", "q[1].x", "q[2].m = 5", "q[2].x"}));
+  EXPECT_FALSE(flatten("model M\n  model P\n    parameter Real m = 1;\n  end P;\n  P p[3](m = {1, 2});\nend M;\n"));
+  EXPECT_EQ(messages(), (Messages{"5:10: error: the value is [2] but it modifies an array of components [3]: give one "
+                                  "value per component, or write 'each'",
+                                  "5:5: note: in component 'p[1]' (a 'M.P'), declared here"}));
+}
+
+TEST_F(FlattenTest, ConnectionsGiveEqualPotentialsAndZeroSumFlows) {
+  std::optional<FlatSystem> flat = flatten("model M\n"
+                                           "  connector C\n    Real e;\n    flow Real f;\n  end C;\n"
+                                           "  model Two\n    C a, b;\n  equation\n    a.f + b.f = 0;\n"
+                                           "    a.e - b.e = a.f;\n  end Two;\n"
+                                           "  model Fix\n    parameter Real e0 = 0;\n    C p;\n  equation\n    p.e = e0;\n"
+                                           "  end Fix;\n"
+                                           "  Fix s(e0 = 1), g;\n  Two x, y, z;\n  C outer;\n"
+                                           "equation\n  connect(s.p, x.a);\n  connect(x.b, y.a);\n  connect(y.a, z.a);\n"
+                                           "  connect(y.b, g.p);\n  connect(outer, g.p);\n"
+                                           "end M;\n");
+  ASSERT_TRUE(flat) << rendered();
+  VarNamer namer = [&](int v) { return flat->varName(v); };
+  std::vector<std::string> connections;
+  for (const Equation &eq : flat->equations)
+    if (eq.origin >= 0 && (flat->origins[eq.origin].find("connection") != std::string::npos ||
+                           flat->origins[eq.origin].find("unconnected") != std::string::npos))
+      connections.push_back(flat->origins[eq.origin] + ": " + toString(eq.lhs, namer) + " = " + toString(eq.rhs, namer));
+  EXPECT_EQ(connections,
+            (std::vector<std::string>{
+                "connection set {s.p, x.a}: s.p.e = x.a.e", "connection set {s.p, x.a}: x.a.f + s.p.f = 0",
+                "connection set {x.b, y.a, z.a}: x.b.e = y.a.e", "connection set {x.b, y.a, z.a}: x.b.e = z.a.e",
+                "connection set {x.b, y.a, z.a}: x.b.f + y.a.f + z.a.f = 0",
+                "connection set {y.b, g.p, outer}: y.b.e = g.p.e", "connection set {y.b, g.p, outer}: y.b.e = outer.e",
+                // a connector of the model itself counts with a minus sign
+                "connection set {y.b, g.p, outer}: y.b.f + g.p.f - outer.f = 0",
+                // unconnected connectors (seen from outside their component) have zero flows
+                "unconnected connector z.b (flows zero): z.b.f = 0", "unconnected connector outer (flows zero): outer.f = 0"}))
+      << rendered();
+}
+
 } // namespace
 } // namespace eqc

@@ -28,8 +28,19 @@ std::string sexpr(const ast::Expr &e) {
     return e.boolean ? "true" : "false";
   case ast::ExprKind::String:
     return "\"" + e.text + "\"";
-  case ast::ExprKind::Name:
-    return e.text;
+  case ast::ExprKind::Name: {
+    std::string s;
+    for (const ast::RefPart &part : e.ref) {
+      s += (s.empty() ? "" : ".") + part.name;
+      if (!part.subscripts.empty()) {
+        s += "[";
+        for (size_t i = 0; i < part.subscripts.size(); ++i)
+          s += (i ? " " : "") + (part.subscripts[i].expr ? sexpr(*part.subscripts[i].expr) : std::string(":"));
+        s += "]";
+      }
+    }
+    return s;
+  }
   case ast::ExprKind::Call:
     return args("call " + e.text);
   case ast::ExprKind::Unary:
@@ -40,6 +51,22 @@ std::string sexpr(const ast::Expr &e) {
   }
   case ast::ExprKind::If:
     return args("if");
+  case ast::ExprKind::Range:
+    return args("range");
+  case ast::ExprKind::Array:
+    return args(e.iterators.empty() ? "array" : "array-for " + e.iterators[0].name);
+  case ast::ExprKind::Matrix:
+    return args("matrix");
+  case ast::ExprKind::Tuple: {
+    std::string s = "(tuple";
+    for (const auto &a : e.args)
+      s += " " + (a ? sexpr(*a) : std::string("_"));
+    return s + ")";
+  }
+  case ast::ExprKind::End:
+    return "end";
+  case ast::ExprKind::Initial:
+    return "(initial)";
   }
   return "?";
 }
@@ -404,4 +431,101 @@ TEST_F(ParserTest, ParsingAfterEarlierErrorsStillReportsOnlyNewOnes) {
 }
 
 } // namespace
+
+TEST_F(ParserTest, ArraysRangesAndSubscripts) {
+  EXPECT_EQ(expr("{1, 2, 3}"), "(array 1 2 3)");
+  EXPECT_EQ(expr("{i^2 for i in 1:n}"), "(array-for i (^ i 2))");
+  EXPECT_EQ(expr("[1, 2; 3, 4]"), "(matrix (array 1 2) (array 3 4))");
+  EXPECT_EQ(expr("a[i, 2].b[:]"), "a[i 2].b[:]");
+  EXPECT_EQ(expr("x[end - 1]"), "x[(- end 1)]");
+  EXPECT_EQ(expr("1:n"), "(range 1 n)");
+  EXPECT_EQ(expr("1:2:n"), "(range 1 2 n)");
+  EXPECT_EQ(expr("a .* b .+ c"), "(.+ (.* a b) c)");
+  EXPECT_EQ(expr("sum(x[i] for i in 1:3)"), "(call sum x[i])");
+  EXPECT_EQ(expr("if initial() then 1 else 0"), "(if (initial) 1 0)");
+}
+
+TEST_F(ParserTest, ClassesEquationsAndStatements) {
+  std::optional<ast::File> f = parse(R"(package P
+  connector Pin
+    Real v;
+    flow Real i;
+  end Pin;
+  type Voltage = Real(unit = "V");
+  function f
+    input Real x;
+    output Real y;
+  protected
+    Real s;
+  algorithm
+    s := 0;
+    for i in 1:3 loop
+      s := s + i;
+    end for;
+    while s > 1 loop
+      s := s/2;
+      break;
+    end while;
+    (y, ) := g(s);
+    if s > 0 then
+      return;
+    end if;
+  end f;
+  model M
+    extends Base(k = 2);
+    import Q.*;
+    Pin p[2];
+  equation
+    for i in 1:2 loop
+      p[i].v = i;
+    end for;
+    connect(p[1], p[2]);
+    when x > 1 then
+      reinit(x, 0);
+    elsewhen y then
+      z = 1;
+    end when;
+    if a then
+      b = 1;
+    else
+      b = 2;
+    end if;
+    (u, v) = f(1);
+  end M;
+end P;
+)");
+  ASSERT_TRUE(f);
+  const ast::ClassDef &pkg = *f->classes[0];
+  EXPECT_EQ(pkg.kind, ast::ClassKind::Package);
+  ASSERT_EQ(pkg.classes.size(), 4u);
+  EXPECT_EQ(pkg.classes[0]->kind, ast::ClassKind::Connector);
+  EXPECT_TRUE(pkg.classes[0]->declarations[1].flow);
+  EXPECT_TRUE(pkg.classes[1]->isShort);
+  EXPECT_EQ(pkg.classes[1]->shortBase.typeName, "Real");
+  const ast::ClassDef &fn = *pkg.classes[2];
+  EXPECT_EQ(fn.kind, ast::ClassKind::Function);
+  EXPECT_TRUE(fn.declarations[2].isProtected);
+  ASSERT_EQ(fn.algorithm.size(), 5u);
+  EXPECT_EQ(fn.algorithm[1].kind, ast::StatementKind::For);
+  EXPECT_EQ(fn.algorithm[2].kind, ast::StatementKind::While);
+  EXPECT_EQ(fn.algorithm[2].branches[0][1].kind, ast::StatementKind::Break);
+  EXPECT_EQ(fn.algorithm[3].kind, ast::StatementKind::TupleAssign);
+  EXPECT_EQ(sexpr(*fn.algorithm[3].target), "(tuple y _)");
+  EXPECT_EQ(fn.algorithm[4].branches[0][0].kind, ast::StatementKind::Return);
+  const ast::ClassDef &m = *pkg.classes[3];
+  ASSERT_EQ(m.extends.size(), 1u);
+  EXPECT_EQ(m.extends[0].modifiers[0].name, "k");
+  ASSERT_EQ(m.imports.size(), 1u);
+  EXPECT_TRUE(m.imports[0].wildcard);
+  ASSERT_EQ(m.equations.size(), 5u);
+  EXPECT_EQ(m.equations[0].kind, ast::EquationKind::For);
+  EXPECT_EQ(m.equations[1].kind, ast::EquationKind::Connect);
+  EXPECT_EQ(m.equations[2].kind, ast::EquationKind::When);
+  EXPECT_EQ(m.equations[2].conditions.size(), 2u);
+  EXPECT_EQ(m.equations[2].branches[0][0].kind, ast::EquationKind::Call);
+  EXPECT_EQ(m.equations[3].kind, ast::EquationKind::If);
+  EXPECT_EQ(m.equations[3].branches.size(), 2u);
+  EXPECT_EQ(sexpr(*m.equations[4].lhs), "(tuple u v)");
+}
+
 } // namespace eqc

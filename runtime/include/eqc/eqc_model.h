@@ -13,8 +13,9 @@ extern "C" {
 #define EQC_MODEL_LOOP_FAILURE_BASE 1000
 /**
  * Return codes at or above this value mean: user function (code - base) / 1024 of the model
- * failed, because (code - base) % 1024 is 1: an index was out of bounds, 2 + k: its assertion k
- * (counted from 0 in the order of the function's statements) failed.
+ * failed, because (code - base) % 1024 is 1: an index was out of bounds, 2: calls nested more than
+ * 10000 deep (endless recursion), 3 + k: its assertion k (counted from 0 in the order of the
+ * function's statements) failed.
  */
 #define EQC_MODEL_FUNCTION_FAILURE_BASE 1048576
 /** Returned by a model's event function when a when-clause called terminate(). */

@@ -52,6 +52,13 @@ constexpr int kMaxSpecializationDepth = 100;
 
 /// "[3]", "[2, 3]", "scalar": shapes in messages.
 std::string shapeText(const std::vector<int> &dims);
+/// The number of elements of an array of shape `dims`.
+inline size_t product(const std::vector<int> &dims) {
+  size_t n = 1;
+  for (int d : dims)
+    n *= static_cast<size_t>(d);
+  return n;
+}
 /// Optimal-string-alignment distance: edits plus adjacent transpositions ("gian" → "gain" is 1).
 size_t editDistance(const std::string &a, const std::string &b);
 /// The closest of `candidates` to `name`, or "" when none is close.
@@ -268,6 +275,11 @@ public:
   /// shape of the selection; nullopt after an error.
   std::optional<std::vector<size_t>> subscriptIndices(const std::vector<int> &dims, const std::vector<ast::Subscript> &subs,
                                                       Scope &scope, const std::string &name, std::vector<int> &outDims);
+  /// Runs `body` for every combination of the iterators' values (the first outermost), each bound
+  /// in scope.loops; `shape` receives the number of values of each iterator. False after an
+  /// error or when `body` returns false.
+  bool iterate(const std::vector<ast::ForIndex> &iterators, Scope &scope, std::vector<int> &shape,
+               const std::function<bool()> &body);
   /// A vector of Integer values from a range or array expression (for-loops, subscripts).
   std::optional<std::vector<double>> iterationValues(const ast::Expr &e, Scope &scope, const std::string &what);
   Value elementwise(const Value &a, const Value &b, SourceRange range, const char *op,

@@ -38,13 +38,6 @@ struct FunctionBuilder {
 
 namespace {
 
-size_t product(const std::vector<int> &dims) {
-  size_t n = 1;
-  for (int d : dims)
-    n *= static_cast<size_t>(d);
-  return n;
-}
-
 bool readsSlots(const Expr *e, int first, int count) {
   std::vector<const Expr *> stack{e};
   while (!stack.empty()) {

@@ -25,13 +25,6 @@ bool isPrimitive(const std::string &name, Type &type) {
   return true;
 }
 
-size_t product(const std::vector<int> &dims) {
-  size_t n = 1;
-  for (int d : dims)
-    n *= static_cast<size_t>(d);
-  return n;
-}
-
 ValueType valueType(Type t) {
   return t == Type::Integer ? ValueType::Integer : t == Type::Boolean ? ValueType::Boolean : ValueType::Real;
 }

@@ -46,52 +46,45 @@ Value Flattener::lowerReduction(const ast::Expr &e, Scope &scope) {
   // sum(expr for i in r): the values of expr for every i, combined element by element.
   const std::string &fn = e.text;
   Value acc;
-  std::function<bool(size_t)> loop = [&](size_t k) -> bool {
-    if (k == e.iterators.size()) {
-      Value v = lower(*e.args[0], scope);
-      if (!v.ok)
-        return false;
-      if (!v.isNumeric()) {
-        diags_.error(e.args[0]->range, fn + "() adds up numbers, not " + typeName(v.type) + " values");
-        return false;
-      }
-      if (!acc.ok) {
-        acc = v;
-        return true;
-      }
-      if (v.dims != acc.dims) {
-        diags_.error(e.args[0]->range, fn + "(): the values have different shapes (" + shapeText(acc.dims) + " and " +
-                                           shapeText(v.dims) + ")");
-        return false;
-      }
-      for (size_t i = 0; i < v.size(); ++i)
-        acc.elems[i] = fn == "sum"       ? ctx().add(acc.elems[i], v.elems[i])
-                       : fn == "product" ? ctx().mul(acc.elems[i], v.elems[i])
-                       : ctx().call(fn == "min" ? Builtin::Min : Builtin::Max, {acc.elems[i], v.elems[i]});
-      acc.type = numericType(acc.type, v.type);
+  std::vector<std::vector<const Expr *>> terms; ///< per element: the values after the first
+  std::vector<int> shape;
+  bool ok = iterate(e.iterators, scope, shape, [&]() -> bool {
+    Value v = lower(*e.args[0], scope);
+    if (!v.ok)
+      return false;
+    if (!v.isNumeric()) {
+      diags_.error(e.args[0]->range, fn + "() adds up numbers, not " + typeName(v.type) + " values");
+      return false;
+    }
+    if (!acc.ok) {
+      acc = v;
       return true;
     }
-    const ast::ForIndex &it = e.iterators[k];
-    if (!it.in) {
-      diags_.error(it.range, "an iterator needs a range: '" + it.name + " in 1:n'");
+    if (v.dims != acc.dims) {
+      diags_.error(e.args[0]->range, fn + "(): the values have different shapes (" + shapeText(acc.dims) + " and " +
+                                         shapeText(v.dims) + ")");
       return false;
     }
-    auto values = iterationValues(*it.in, scope, "the range of '" + it.name + "'");
-    if (!values)
-      return false;
-    for (double x : *values) {
-      if (!countIteration(it.range))
-        return false;
-      scope.loops.emplace_back(it.name, Value::scalar(ctx().constant(x), x == std::floor(x) ? Type::Integer : Type::Real));
-      bool ok = loop(k + 1);
-      scope.loops.pop_back();
-      if (!ok)
-        return false;
+    // Sums and products collect their terms and build one node at the end (adding term by term
+    // would copy a growing sum n times).
+    if (terms.empty())
+      terms.assign(acc.size(), {});
+    for (size_t i = 0; i < v.size(); ++i) {
+      if (fn == "sum" || fn == "product")
+        terms[i].push_back(v.elems[i]);
+      else
+        acc.elems[i] = ctx().call(fn == "min" ? Builtin::Min : Builtin::Max, {acc.elems[i], v.elems[i]});
     }
+    acc.type = numericType(acc.type, v.type);
     return true;
-  };
-  if (!loop(0))
+  });
+  if (!ok)
     return fail();
+  if (acc.ok && (fn == "sum" || fn == "product"))
+    for (size_t i = 0; i < acc.size() && i < terms.size(); ++i) {
+      terms[i].push_back(acc.elems[i]);
+      acc.elems[i] = fn == "sum" ? ctx().add(terms[i]) : ctx().mul(terms[i]);
+    }
   if (!acc.ok) { // an empty range
     if (fn == "min" || fn == "max") {
       diags_.error(e.range, fn + "() of an empty range");

@@ -11,13 +11,6 @@
 namespace eqc::frontend {
 namespace {
 
-size_t product(const std::vector<int> &dims) {
-  size_t n = 1;
-  for (int d : dims)
-    n *= static_cast<size_t>(d);
-  return n;
-}
-
 Type numericType(Type a, Type b) { return a == Type::Integer && b == Type::Integer ? Type::Integer : Type::Real; }
 
 /// Nodes whose derivative would hide a discontinuity (sign, floor, ceil, mod).
@@ -641,6 +634,35 @@ Value Flattener::lowerIf(const ast::Expr &e, Scope &scope) {
   return ok ? result : fail();
 }
 
+bool Flattener::iterate(const std::vector<ast::ForIndex> &iterators, Scope &scope, std::vector<int> &shape,
+                        const std::function<bool()> &body) {
+  std::function<bool(size_t)> loop = [&](size_t k) -> bool {
+    if (k == iterators.size())
+      return body();
+    const ast::ForIndex &it = iterators[k];
+    if (!it.in) {
+      diags_.error(it.range, "an iterator needs a range: '" + it.name + " in 1:n'");
+      return false;
+    }
+    auto values = iterationValues(*it.in, scope, "the range of '" + it.name + "'");
+    if (!values)
+      return false;
+    if (shape.size() <= k)
+      shape.push_back(static_cast<int>(values->size()));
+    for (double x : *values) {
+      if (!countIteration(it.range))
+        return false;
+      scope.loops.emplace_back(it.name, Value::scalar(ctx().constant(x), x == std::floor(x) ? Type::Integer : Type::Real));
+      bool ok = loop(k + 1);
+      scope.loops.pop_back();
+      if (!ok)
+        return false;
+    }
+    return true;
+  };
+  return loop(0);
+}
+
 std::optional<std::vector<double>> Flattener::iterationValues(const ast::Expr &e, Scope &scope, const std::string &what) {
   Value v = lower(e, scope);
   if (!v.ok)
@@ -708,36 +730,14 @@ Value Flattener::lowerArray(const ast::Expr &e, Scope &scope) {
   if (!e.iterators.empty()) {
     // {expr for i in r, j in s}: nested, the first iterator outermost.
     std::vector<int> shape;
-    std::function<bool(size_t)> loop = [&](size_t k) -> bool {
-      if (k == e.iterators.size()) {
-        Value v = lower(*e.args[0], scope);
-        if (!v.ok)
-          return false;
-        items.push_back(std::move(v));
-        return true;
-      }
-      const ast::ForIndex &it = e.iterators[k];
-      if (!it.in) {
-        diags_.error(it.range, "an iterator needs a range: '" + it.name + " in 1:n'");
+    bool ok = iterate(e.iterators, scope, shape, [&]() {
+      Value v = lower(*e.args[0], scope);
+      if (!v.ok)
         return false;
-      }
-      auto values = iterationValues(*it.in, scope, "the range of '" + it.name + "'");
-      if (!values)
-        return false;
-      if (shape.size() <= k)
-        shape.push_back(static_cast<int>(values->size()));
-      for (double x : *values) {
-        if (!countIteration(it.range))
-          return false;
-        scope.loops.emplace_back(it.name, Value::scalar(ctx().constant(x), x == std::floor(x) ? Type::Integer : Type::Real));
-        bool ok = loop(k + 1);
-        scope.loops.pop_back();
-        if (!ok)
-          return false;
-      }
+      items.push_back(std::move(v));
       return true;
-    };
-    if (!loop(0))
+    });
+    if (!ok)
       return fail();
     Value out;
     out.ok = true;

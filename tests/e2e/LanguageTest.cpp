@@ -193,6 +193,35 @@ TEST(Language, UnconnectedFlowsAreZeroAndConnectionSetsBalance) {
   EXPECT_NEAR(csv.rows.back()[csv.column("x")], 2.0, 1e-9);
 }
 
+TEST(Language, MassSpringDamperFromTheLibraryIsTheDampedOscillator) {
+  // wall - spring and damper in parallel - mass: x'' + 0.1 x' + 4 x = 0 with x(0) = 1 (at rest).
+  std::string dir = scratchDir("msd");
+  writeFile(dir + "/msd.eq",
+            "model MSD\n"
+            "  Translational.Fixed wall;\n"
+            "  Translational.Spring spring(c = 4, s_rel0 = 0);\n"
+            "  Translational.Damper damper(d = 0.1);\n"
+            "  Translational.Mass mass(m = 1, s(start = 1, fixed = true), v(start = 0, fixed = true));\n"
+            "equation\n"
+            "  connect(wall.flange, spring.flange_a);\n"
+            "  connect(wall.flange, damper.flange_a);\n"
+            "  connect(spring.flange_b, mass.flange_a);\n"
+            "  connect(damper.flange_b, mass.flange_a);\n"
+            "end MSD;\n");
+  RunResult r = runEqc("simulate msd.eq " + lib() + " --t-end 10 --interval 0.01 --rtol 1e-10 -o out.csv --vars mass.s",
+                       dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  const double wd = std::sqrt(4 - 0.1 * 0.1 / 4), sigma = -0.05;
+  double worst = 0;
+  for (size_t row = 0; row < csv.rows.size(); ++row) {
+    double t = csv.rows[row][0];
+    double exact = std::exp(sigma * t) * (std::cos(wd * t) - sigma / wd * std::sin(wd * t));
+    worst = std::max(worst, std::fabs(csv.at(row, "mass.s") - exact));
+  }
+  EXPECT_LT(worst, 1e-8);
+}
+
 // ---- functions ----
 
 TEST(Language, FunctionsWithLoopsArraysAndDefaultsAreCompiled) {

@@ -239,6 +239,9 @@ public:
   static ModPtr slice(const ModPtr &mod, int index, const std::vector<int> &shape);
   /// The value of a modification lowered in its scope, sliced for the instance it reaches.
   Value modValue(const Mod &mod, Context context);
+  /// modValue without copying an unsliced value: a reference to the cached value, or to
+  /// `scratch` holding the slice.
+  const Value &modValueRef(const Mod &mod, Context context, Value &scratch);
   void checkModifiers(const Mod &mod, const ClassInfo &cls, const std::string &what);
   /// Attributes and parameter values of a variable, or (`bindings`) the equations of `Real x = e`.
   void lowerVariableAttributes(Instance &inst, int element, bool bindings);

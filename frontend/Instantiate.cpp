@@ -114,8 +114,15 @@ ModPtr Flattener::slice(const ModPtr &mod, int index, const std::vector<int> &sh
 }
 
 Value Flattener::modValue(const Mod &mod, Context context) {
-  if (!mod.expr)
-    return fail();
+  Value scratch;
+  return modValueRef(mod, context, scratch);
+}
+
+const Value &Flattener::modValueRef(const Mod &mod, Context context, Value &scratch) {
+  if (!mod.expr) {
+    scratch = fail();
+    return scratch;
+  }
   Mod::Cache &cache = *mod.lowered;
   if (!cache.value) {
     Scope scope;
@@ -124,28 +131,36 @@ Value Flattener::modValue(const Mod &mod, Context context) {
     scope.context = context;
     cache.value = lower(*mod.expr, scope);
   }
-  Value v = *cache.value;
-  if (!v.ok)
-    return v;
+  const Value &full = *cache.value;
+  if (!full.ok || mod.slices.empty())
+    return full;
+  // The slice of each array level, as a range of the full value's elements: a component of an
+  // array copies only its own part (copying the whole value per component would be quadratic).
+  size_t begin = 0, size = full.size(), level = 0;
   for (auto &[index, shape] : mod.slices) {
-    bool fits = v.dims.size() >= shape.size() && std::equal(shape.begin(), shape.end(), v.dims.begin());
+    bool fits = full.dims.size() >= level + shape.size() &&
+                std::equal(shape.begin(), shape.end(), full.dims.begin() + level);
     if (!fits) {
-      if (!cache.sliceError)
-        diags_.error(mod.range, "the value is " + shapeText(v.dims) + " but it modifies an array of components " +
+      if (!cache.sliceError) {
+        std::vector<int> rest(full.dims.begin() + std::min(level, full.dims.size()), full.dims.end());
+        diags_.error(mod.range, "the value is " + shapeText(rest) + " but it modifies an array of components " +
                                     shapeText(shape) + ": give one value per component, or write 'each'");
+      }
       cache.sliceError = true;
-      return fail();
+      scratch = fail();
+      return scratch;
     }
-    size_t block = v.size() / std::max<size_t>(1, product(shape));
-    Value part;
-    part.ok = true;
-    part.type = v.type;
-    part.text = v.text;
-    part.dims.assign(v.dims.begin() + shape.size(), v.dims.end());
-    part.elems.assign(v.elems.begin() + index * block, v.elems.begin() + (index + 1) * block);
-    v = std::move(part);
+    size /= std::max<size_t>(1, product(shape));
+    begin += index * size;
+    level += shape.size();
   }
-  return v;
+  scratch = Value{};
+  scratch.ok = true;
+  scratch.type = full.type;
+  scratch.text = full.text;
+  scratch.dims.assign(full.dims.begin() + level, full.dims.end());
+  scratch.elems.assign(full.elems.begin() + begin, full.elems.begin() + begin + size);
+  return scratch;
 }
 
 bool Flattener::countIteration(SourceRange range) {
@@ -508,7 +523,8 @@ const Expr *Flattener::parameterBinding(int var) {
   pb.state = PendingBinding::Lowering;
   const Expr *value = nullptr;
   if (pb.mod) {
-    Value val = modValue(*pb.mod, Context::Parameter);
+    Value scratch;
+    const Value &val = modValueRef(*pb.mod, Context::Parameter, scratch);
     if (val.ok) {
       bool wantBool = v.type == ValueType::Boolean;
       if ((val.type == Type::Boolean) != wantBool) {
@@ -664,7 +680,7 @@ void Flattener::lowerVariableAttributes(Instance &inst, int index, bool bindings
   };
   // Attribute values: one per element, or one for all.
   auto perElement = [&](const Mod &m, Value &v, const char *attr) -> bool {
-    v = modValue(m, Context::Start);
+    v = modValue(m, Context::Start); // one copy per variable array, not per element
     if (!v.ok)
       return false;
     if (!v.isScalar() && v.dims != sym.dims) {
@@ -765,7 +781,8 @@ void Flattener::lowerVariableAttributes(Instance &inst, int index, bool bindings
   }
   // `Real x = e;`: an equation (per element) of the model, in the modification's scope.
   if (bindings && sym.mod && sym.mod->hasValue()) {
-    Value v = modValue(*sym.mod, Context::Equation);
+    Value scratch;
+    const Value &v = modValueRef(*sym.mod, Context::Equation, scratch);
     if (!v.ok)
       return;
     if (v.dims != sym.dims && !(v.isScalar() && sym.dims.empty())) {

@@ -40,6 +40,16 @@ bool ExprEqual::operator()(const Expr *a, const Expr *b) const {
          bitsOf(a->value_) == bitsOf(b->value_) && a->ops_ == b->ops_;
 }
 
+/// The finalizer of MurmurHash3: every bit of h affects the low bits that index the table.
+static size_t mixBits(uint64_t h) {
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdULL;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ULL;
+  h ^= h >> 33;
+  return static_cast<size_t>(h);
+}
+
 static size_t hashCombine(size_t seed, size_t v) {
   return seed ^ (v + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2));
 }
@@ -52,6 +62,19 @@ ExprContext::ExprContext() {
 }
 
 ExprContext::~ExprContext() = default;
+
+void ExprContext::growTable() {
+  std::vector<TableSlot> old(std::max<size_t>(1024, table_.size() * 2));
+  old.swap(table_);
+  const size_t mask = table_.size() - 1;
+  for (const TableSlot &slot : old)
+    if (slot.node) {
+      size_t i = mixBits(slot.hash) & mask;
+      while (table_[i].node)
+        i = (i + 1) & mask;
+      table_[i] = slot;
+    }
+}
 
 int ExprContext::addFunction(std::unique_ptr<Function> fn) {
   functions_.push_back(std::move(fn));
@@ -98,13 +121,22 @@ const Expr *ExprContext::intern(ExprKind kind, int payload, double value,
   for (const Expr *op : probe.ops_)
     h = hashCombine(h, op->id_);
   probe.hash_ = h;
-  auto it = table_.find(&probe);
-  if (it != table_.end())
-    return *it;
+  // Open addressing with linear probing over (hash, node) pairs: a lookup reads one cache line
+  // of the table and, when the hashes agree, the node; chained buckets cost a miss per link,
+  // which dominated flattening large models.
+  if (2 * (tableCount_ + 1) > table_.size())
+    growTable();
+  const size_t mask = table_.size() - 1;
+  size_t i = mixBits(h) & mask;
+  ExprEqual equal;
+  for (; table_[i].node; i = (i + 1) & mask)
+    if (table_[i].hash == h && equal(table_[i].node, &probe))
+      return table_[i].node;
   probe.id_ = static_cast<uint32_t>(nodes_.size());
   nodes_.push_back(std::move(probe));
   const Expr *node = &nodes_.back();
-  table_.insert(node);
+  table_[i] = {h, node};
+  ++tableCount_;
   return node;
 }
 

@@ -154,7 +154,14 @@ private:
 
   std::deque<Expr> nodes_;
   std::vector<std::unique_ptr<Function>> functions_;
-  std::unordered_set<const Expr *, ExprHash, ExprEqual> table_;
+  /// The interning table: open addressing, a power-of-two size at most half full.
+  struct TableSlot {
+    size_t hash = 0;
+    const Expr *node = nullptr;
+  };
+  std::vector<TableSlot> table_;
+  size_t tableCount_ = 0;
+  void growTable();
   const Expr *zero_, *one_, *minusOne_, *time_;
 };
 

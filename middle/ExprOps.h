@@ -60,8 +60,12 @@ public:
 
 private:
   const Expr *rule(const Expr *e, int var);
+  const Expr **slot(uint64_t key);
   ExprContext &ctx_;
-  std::unordered_map<uint64_t, const Expr *> memo_;
+  /// (node id, variable) → derivative: open addressing over (key + 1, value), a power-of-two size
+  /// at most half full (the derivatives of a large model are millions of entries).
+  std::vector<std::pair<uint64_t, const Expr *>> memo_;
+  size_t memoCount_ = 0;
 };
 
 } // namespace eqc

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <unordered_set>
 
 namespace eqc::frontend {
 
@@ -19,6 +20,39 @@ int Flattener::origin(const Scope &scope) {
     return static_cast<int>(sys_.origins.size() - 1);
   sys_.origins.push_back(text);
   return static_cast<int>(sys_.origins.size() - 1);
+}
+
+bool Flattener::continuouslyDependent(const Expr *e) {
+  std::vector<const Expr *> stack{e};
+  std::unordered_set<const Expr *> seen;
+  while (!stack.empty()) {
+    const Expr *n = stack.back();
+    stack.pop_back();
+    if (!seen.insert(n).second)
+      continue;
+    switch (n->kind()) {
+    case ExprKind::Var:
+      if (!sys_.vars[n->var()].isKnown())
+        return true;
+      continue;
+    case ExprKind::Time:
+      return true;
+    case ExprKind::Lt:
+    case ExprKind::Le:
+    case ExprKind::Eq:
+    case ExprKind::Ne:
+      continue; // a relation changes only at events
+    case ExprKind::Call:
+      if (n->builtin() == Builtin::Floor || n->builtin() == Builtin::Ceil || n->builtin() == Builtin::Sign)
+        continue;
+      break;
+    default:
+      break;
+    }
+    for (const Expr *op : n->ops())
+      stack.push_back(op);
+  }
+  return false;
 }
 
 void Flattener::addEquation(const Expr *lhs, const Expr *rhs, SourceRange range, int number, int originId,
@@ -219,12 +253,31 @@ void Flattener::lowerSimpleEquation(const ast::Expr &lhsAst, const ast::Expr &rh
   const int originId = origin(scope);
   for (size_t i = 0; i < lhs.size(); ++i) {
     const Expr *l = lhs.elems[i], *r = rhs.elems[i];
-    // A discrete variable alone on one side: the equation defines it (evaluated at events).
-    auto definesDiscrete = [&](const Expr *x) {
-      return x->kind() == ExprKind::Var && sys_.vars[x->var()].role == VarRole::Discrete;
+    // A discrete variable alone on one side defines it (evaluated at events) when the other side
+    // changes only at events too: it reads continuous variables only through relations and
+    // piecewise-constant functions (`open = v < 0`, `k = integer(10*x)`); `der(x) = n` is a
+    // continuous equation that reads n.
+    auto definesDiscrete = [&](const Expr *x, const Expr *other) {
+      return x->kind() == ExprKind::Var && sys_.vars[x->var()].role == VarRole::Discrete &&
+             !continuouslyDependent(other);
     };
-    if (!initial && !collect_ && (definesDiscrete(l) || definesDiscrete(r))) {
-      const Expr *target = definesDiscrete(l) ? l : r;
+    if (initial && (definesDiscrete(l, r) || definesDiscrete(r, l))) {
+      // An initial equation of a discrete variable gives its value at the start (= its pre()).
+      const Expr *target = definesDiscrete(l, r) ? l : r, *value = target == l ? r : l;
+      bool ok = true;
+      for (int v : collectVars(value))
+        ok = ok && sys_.vars[v].role == VarRole::Parameter;
+      if (!ok) {
+        diags_.error(range, "an initial equation of the discrete variable '" + sys_.vars[target->var()].name +
+                                "' can only give it a value of parameters and constants");
+        continue;
+      }
+      sys_.vars[target->var()].binding = value;
+      sys_.vars[target->var()].hasStart = true;
+      continue;
+    }
+    if (!initial && !collect_ && (definesDiscrete(l, r) || definesDiscrete(r, l))) {
+      const Expr *target = definesDiscrete(l, r) ? l : r;
       sys_.discreteEquations.push_back(DiscreteEquation{target->var(), target == l ? r : l, range, number, originId});
       continue;
     }

@@ -307,6 +307,9 @@ public:
   void generateConnectionEquations();
   int connectionNode(const ConnectorEnd &end);
   int origin(const Scope &scope);
+  /// Whether `e` reads a continuous unknown or time other than through relations and
+  /// piecewise-constant functions (then it changes between events).
+  bool continuouslyDependent(const Expr *e);
   void addEquation(const Expr *lhs, const Expr *rhs, SourceRange range, int number, int origin, bool initial);
 
   // ---- Functions.cpp ----

@@ -692,8 +692,9 @@ void Flattener::lowerVariableAttributes(Instance &inst, int index, bool bindings
   };
   auto pick = [](const Value &v, size_t k) { return v.isScalar() ? v.elems[0] : v.elems[k]; };
   if (sym.mod && !bindings) {
-    for (auto &[name, child] : sym.mod->children) {
-      const Mod &m = *child;
+    for (const auto &entry : sym.mod->children) {
+      const std::string &name = entry.first; // not a structured binding: lambdas below capture it
+      const Mod &m = *entry.second;
       if (!m.children.empty())
         diags_.error(m.range, "attribute '" + name + "' of '" + base + "' cannot be modified further");
       if (!m.hasValue()) {

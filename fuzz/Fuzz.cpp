@@ -1,7 +1,9 @@
 // One libFuzzer entry point, built three times (fuzz/CMakeLists.txt): EQC_FUZZ_STAGE_parser runs
 // the parser, _frontend also flattening (names, types, balance), _middle also the Σ-method, index
 // reduction (Pantelides), the ODE model and causalization. Any input must end in a result or in
-// diagnostics: a crash, a sanitizer report, a leak or a hang is a finding.
+// diagnostics: a crash, a sanitizer report, a leak or a hang is a finding. The frontend and middle
+// targets see the component library of examples/lib too, so that inputs using its classes reach
+// instantiation, modifications and connections.
 #include "frontend/Flatten.h"
 #include "frontend/Parser.h"
 #include "middle/Events.h"
@@ -12,8 +14,32 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
+
+namespace {
+
+/// The texts of examples/lib/*.eq, read once.
+const std::vector<std::string> &libraryTexts() {
+  static const std::vector<std::string> texts = [] {
+    std::vector<std::string> out;
+    std::error_code ec;
+    for (const auto &entry : std::filesystem::directory_iterator(EQC_FUZZ_LIBRARY_DIR, ec))
+      if (entry.path().extension() == ".eq") {
+        std::ifstream in(entry.path());
+        std::stringstream ss;
+        ss << in.rdbuf();
+        out.push_back(ss.str());
+      }
+    return out;
+  }();
+  return texts;
+}
+
+} // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // Very large inputs only measure the machine; the interesting ones are small.
@@ -27,7 +53,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 #if defined(EQC_FUZZ_STAGE_frontend) || defined(EQC_FUZZ_STAGE_middle)
   if (!file)
     return 0;
-  std::optional<eqc::FlatSystem> flat = eqc::flattenModel(*file, "", diags);
+  std::vector<eqc::ast::File> libraries;
+  for (const std::string &text : libraryTexts())
+    if (std::optional<eqc::ast::File> lib = eqc::parseBuffer(sources, sources.addBuffer("lib.eq", text), diags))
+      libraries.push_back(std::move(*lib));
+  std::vector<const eqc::ast::File *> files{&*file};
+  for (const eqc::ast::File &lib : libraries)
+    files.push_back(&lib);
+  std::optional<eqc::FlatSystem> flat = eqc::flattenModel(files, "", diags);
 #if defined(EQC_FUZZ_STAGE_middle)
   if (!flat || diags.hasErrors())
     return 0;

@@ -15,6 +15,7 @@ for t in "${targets[@]}"; do
   corpus=build-fuzz/corpus/$t findings=build-fuzz/findings/$t
   mkdir -p "$corpus" "$findings"
   cp -n examples/*.eq tests/diagnostics/*.eq "$corpus"/ 2>/dev/null || true
+  for f in examples/lib/*.eq; do cp -n "$f" "$corpus/lib_$(basename "$f")" 2>/dev/null || true; done
   echo "fuzz: $t for $seconds s"
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
     build-fuzz/fuzz/eqc_fuzz_"$t" -max_total_time="$seconds" -dict=fuzz/eqc.dict -max_len=4096 -timeout=10 \

@@ -21,6 +21,9 @@ public:
       result = e;
     } else if ((e->kind() == ExprKind::Lt || e->kind() == ExprKind::Le) && dynamic(e)) {
       result = condition(e, loc);
+    } else if (e->kind() == ExprKind::Call && dynamic(e) &&
+               (e->builtin() == Builtin::Floor || e->builtin() == Builtin::Ceil || e->builtin() == Builtin::Sign)) {
+      result = piecewiseConstant(e, rewrite(e->op(0), loc), loc);
     } else if (e->numOps()) {
       std::vector<const Expr *> ops;
       bool changed = false;
@@ -58,6 +61,9 @@ private:
   }
 
   const Expr *condition(const Expr *relation, SourceRange loc) {
+    auto known = conditions_.find(relation);
+    if (known != conditions_.end())
+      return known->second;
     VarNamer namer = [this](int v) { return flat_.varName(v); };
     Variable c;
     c.name = toString(relation, namer);
@@ -68,13 +74,47 @@ private:
     c.generated = true;
     int index = static_cast<int>(flat_.vars.size());
     flat_.vars.push_back(std::move(c));
-    return ctx_.var(index, true);
+    const Expr *var = ctx_.var(index, true);
+    conditions_.emplace(relation, var);
+    return var;
+  }
+
+  /// floor(u), ceil(u) and sign(u) of a continuous u jump where u crosses an integer (or 0):
+  /// floor(u) becomes a discrete variable m = floor(u), updated at events, with the conditions
+  /// m <= u and u < m + 1 whose changes are those events (ceil alike); sign(u) becomes
+  /// `if 0 < u then 1 elseif u < 0 then -1 else 0` of two conditions.
+  const Expr *piecewiseConstant(const Expr *call, const Expr *u, SourceRange loc) {
+    ExprContext &c = ctx_;
+    if (call->builtin() == Builtin::Sign)
+      return c.ifThenElse(condition(c.lt(c.zero(), u), loc), c.one(),
+                          c.ifThenElse(condition(c.lt(u, c.zero()), loc), c.constant(-1), c.zero()));
+    VarNamer namer = [this](int v) { return flat_.varName(v); };
+    const Expr *live = c.call(call->builtin(), {u});
+    Variable m;
+    m.name = toString(live, namer);
+    m.role = VarRole::Discrete;
+    m.type = ValueType::Real;
+    m.loc = loc;
+    m.generated = true;
+    int index = static_cast<int>(flat_.vars.size());
+    flat_.vars.push_back(std::move(m));
+    flat_.discreteEquations.push_back(DiscreteEquation{index, live, loc, 0, -1});
+    const Expr *mv = c.var(index);
+    if (call->builtin() == Builtin::Floor) {
+      condition(c.le(mv, u), loc);
+      condition(c.lt(u, c.add(mv, c.one())), loc);
+    } else {
+      condition(c.lt(c.sub(mv, c.one()), u), loc);
+      condition(c.le(u, mv), loc);
+    }
+    return mv;
   }
 
   FlatSystem &flat_;
   ExprContext &ctx_;
   std::unordered_map<const Expr *, const Expr *> memo_;
   std::unordered_map<const Expr *, bool> dynamic_;
+  std::unordered_map<const Expr *, const Expr *> conditions_; ///< relation → its condition
 };
 
 } // namespace
@@ -149,8 +189,11 @@ void extractConditions(FlatSystem &flat) {
     eq.lhs = x.rewrite(eq.lhs, eq.loc);
     eq.rhs = x.rewrite(eq.rhs, eq.loc);
   }
-  for (DiscreteEquation &eq : flat.discreteEquations)
-    eq.value = x.rewrite(eq.value, eq.loc);
+  // Rewriting may add discrete equations (floor and ceil): those are final already.
+  for (size_t i = 0, n = flat.discreteEquations.size(); i < n; ++i) {
+    const Expr *value = x.rewrite(flat.discreteEquations[i].value, flat.discreteEquations[i].loc);
+    flat.discreteEquations[i].value = value;
+  }
   VarNamer namer = [&flat](int v) { return flat.varName(v); };
   std::unordered_map<const Expr *, const Expr *> whenVars;
   for (WhenClause &w : flat.whens)

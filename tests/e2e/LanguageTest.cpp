@@ -368,6 +368,35 @@ TEST(Language, WhenElsewhenEdgeInitialAndTimeEvents) {
   EXPECT_EQ(csv.at(0, "above"), 0.0);
 }
 
+TEST(Language, DiscreteVariablesInContinuousAndInitialEquations) {
+  // n is read by a continuous equation, set by an initial equation and changed at an event.
+  std::string dir = scratchDir("discrete");
+  writeFile(dir + "/d.eq",
+            "model D\n  parameter Integer n0 = 3;\n  Integer n(start = 1);\n  Real x(start = 0, fixed = true);\n"
+            "  Boolean big;\n  Integer k;\ninitial equation\n  n = n0;\nequation\n  der(x) = n;\n  big = x > 2;\n"
+            "  k = integer(x);\n  when big then\n    n = pre(n) + 1;\n  end when;\nend D;\n");
+  RunResult r = runEqc("simulate d.eq --t-end 2 --interval 0.5 -o out.csv", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  // x = 3 t until x = 2 at t = 2/3, then x = 2 + 4 (t - 2/3). integer(x) jumps where x crosses an
+  // integer: events at x = 1, 2, ..., 7, i.e. t = 1/3, 2/3, then every 1/4.
+  EXPECT_EQ(csv.at(0, "n"), 3.0);
+  std::vector<double> times = eventTimes(csv);
+  std::vector<double> exact{1.0 / 3, 2.0 / 3};
+  for (int j = 3; j <= 7; ++j)
+    exact.push_back(2.0 / 3 + (j - 2) / 4.0);
+  ASSERT_EQ(times.size(), exact.size());
+  for (size_t i = 0; i < exact.size(); ++i)
+    EXPECT_NEAR(times[i], exact[i], 1e-12);
+  EXPECT_EQ(csv.rows.back()[csv.column("n")], 4.0);
+  EXPECT_NEAR(csv.rows.back()[csv.column("x")], 2 + 4 * (2 - 2.0 / 3), 1e-9);
+  for (size_t row = 0; row + 1 < csv.rows.size(); ++row) { // k = floor(x) on every row
+    if (csv.rows[row][0] != csv.rows[row + 1][0]) {
+      EXPECT_EQ(csv.at(row, "k"), std::floor(csv.at(row, "x") + 1e-12)) << "time " << csv.rows[row][0];
+    }
+  }
+}
+
 TEST(Language, IfEquationWithATimeVaryingConditionSwitchesEquations) {
   std::string dir = scratchDir("if_equation");
   writeFile(dir + "/ifeq.eq",

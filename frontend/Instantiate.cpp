@@ -671,6 +671,8 @@ void Flattener::lowerVariableAttributes(Instance &inst, int index, bool bindings
   if (sym.kind != Symbol::Variable)
     return;
   const size_t count = product(sym.dims);
+  if (count == 0)
+    return; // an empty array has no variables to give attributes (found by fuzzing: n = 0)
   const Element &el = inst.cls->elements[index];
   const std::string base = sys_.vars[sym.firstVar].name.substr(0, sys_.vars[sym.firstVar].name.find('['));
   const VarRole role = sys_.vars[sym.firstVar].role;

@@ -147,6 +147,32 @@ TEST(Language, MassSpringChainBuiltWithForLoopsOscillatesInItsFirstMode) {
   EXPECT_NE(text.find("//   spring[9] (Translational.Spring)"), std::string::npos);
 }
 
+TEST(Language, MassSpringChainOfAThousandMasses) {
+  // The same chain with n = 1000 (n is structural: set in the model, not with -p).
+  std::string dir = scratchDir("chain1000");
+  std::ifstream in(example("mass_spring_chain.eq"));
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  size_t at = text.find("parameter Integer n = 10");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, 24, "parameter Integer n = 1000");
+  writeFile(dir + "/chain.eq", text);
+  RunResult r = runEqc("simulate chain.eq " + lib() +
+                           " --t-end 10 --interval 0.5 -o out.csv --vars mass[1].s,mass[500].s,mass[1000].s",
+                       dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  const int n = 1000;
+  const double l = 0.1, A = 1e-3, theta = kPi / (2 * n + 1), omega = 2 * std::sqrt(1e4) * std::sin(theta / 2);
+  double worst = 0;
+  for (size_t row = 0; row < csv.rows.size(); ++row)
+    for (int j : {1, 500, 1000}) {
+      double exact = j * l + A * std::sin(j * theta) * std::cos(omega * csv.rows[row][0]);
+      worst = std::max(worst, std::fabs(csv.at(row, "mass[" + std::to_string(j) + "].s") - exact));
+    }
+  // Positions reach 100 (mass 1000 sits at 1000 l): Tolerance 1e-10 relative to them.
+  EXPECT_LT(worst, 1e-7);
+}
+
 TEST(Language, DoublePendulumFromComponentsEqualsTheFlatModel) {
   std::string dir = scratchDir("dp_components");
   RunResult flat = runEqc("simulate " + example("double_pendulum.eq") + " --t-end 3 -o flat.csv", dir);

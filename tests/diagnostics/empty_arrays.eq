@@ -1,0 +1,11 @@
+// RUN: simulate --t-end 1 -o empty_arrays.csv
+model EmptyArrays "arrays of size 0 (n = 0) with attributes and bindings: no variables, no crash (fuzzing)"
+  parameter Integer n = 0;
+  Real x[n](each start = 0, each fixed = true);
+  Real w[n] = x;
+  Real y(start = 1, fixed = true);
+equation
+  der(x) = -x;
+  der(y) = -y + sum(x);
+  y = x[1];
+end EmptyArrays;

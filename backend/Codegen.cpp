@@ -393,7 +393,11 @@ private:
       b.CreateStore(v, fe.address(eq.var));
       fe.forget(eq.var);
     }
-    std::vector<std::pair<int, Value *>> reinits; // (state, pending value; NaN when not set)
+    struct Reinit {
+      int var;
+      Value *value, *fired;
+    };
+    std::vector<Reinit> reinits;
     Value *isInitial = fe.emit(c.initial());
     for (const WhenClause &w : flat.whens) {
       Value *firedBefore = b.getInt1(false);
@@ -423,10 +427,14 @@ private:
           for (size_t i = 0; i < br.assignments.size(); ++i)
             b.CreateStore(values[i], fe.address(br.assignments[i].first));
           for (size_t i = 0; i < br.reinits.size(); ++i) {
+            // The value, and whether the branch fired (a NaN value must reach the state: the
+            // integrator reports it).
             Value *pending = entry.CreateAlloca(f64);
-            entry.CreateStore(llvm::ConstantFP::get(f64, NAN), pending);
+            Value *fired = entry.CreateAlloca(types.i1);
+            entry.CreateStore(entry.getInt1(false), fired);
             b.CreateStore(reinitValues[i], pending);
-            reinits.emplace_back(br.reinits[i].first, pending);
+            b.CreateStore(b.getInt1(true), fired);
+            reinits.push_back({br.reinits[i].first, pending, fired});
           }
           if (br.terminates)
             b.CreateStore(b.getInt32(EQC_MODEL_EVENT_TERMINATE), terminate);
@@ -438,11 +446,10 @@ private:
           fe.forget(v);
       }
     }
-    for (auto &[v, pending] : reinits) {
-      Value *value = b.CreateLoad(f64, pending);
-      Value *set = b.CreateFCmpOEQ(value, value); // not NaN: the reinit fired
-      Value *addr = fe.address(v);
-      b.CreateStore(b.CreateSelect(set, value, b.CreateLoad(f64, addr)), addr);
+    for (const Reinit &r : reinits) {
+      Value *set = b.CreateLoad(types.i1, r.fired);
+      Value *addr = fe.address(r.var);
+      b.CreateStore(b.CreateSelect(set, b.CreateLoad(f64, r.value), b.CreateLoad(f64, addr)), addr);
     }
     b.CreateRet(b.CreateLoad(types.i32, terminate));
   }

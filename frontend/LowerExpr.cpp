@@ -67,13 +67,11 @@ Value Flattener::lower(const ast::Expr &e, Scope &scope) {
   }
   case K::Bool:
     return Value::scalar(ctx().boolean(e.boolean), Type::Boolean);
-  case K::String: {
-    Value v;
-    v.ok = true;
-    v.type = Type::String;
-    v.text = e.text;
-    return v;
-  }
+  case K::String:
+    // Strings only describe things (descriptions, units, messages), read from the AST where they
+    // are allowed; as a value they would be an array of nothing.
+    diags_.error(e.range, "a string is not allowed here");
+    return fail();
   case K::Name:
     return lowerName(e, scope);
   case K::Call:

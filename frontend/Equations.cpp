@@ -220,7 +220,7 @@ void Flattener::lowerSimpleEquation(const ast::Expr &lhsAst, const ast::Expr &rh
     int idx = scope.inst->cls->find(lhsAst.ref[0].name);
     if (idx >= 0) {
       Symbol &s = symbol(*scope.inst, idx);
-      bool isParam = s.kind == Symbol::Variable && sys_.vars[s.firstVar].role == VarRole::Parameter;
+      bool isParam = s.kind == Symbol::Variable && s.role == VarRole::Parameter;
       if (s.kind == Symbol::Constant || isParam) {
         const char *what = isParam ? "parameter" : "constant";
         diags_.error(lhsAst.range, std::string("cannot assign to ") + what + " '" + lhsAst.text +
@@ -672,7 +672,7 @@ void Flattener::collectLeaves(Instance &inst, const std::string &prefix, std::ve
     Symbol &s = inst.symbols[i];
     const std::string name = prefix + inst.cls->elements[i].comp->name;
     if (s.kind == Symbol::Variable) {
-      if (sys_.vars[s.firstVar].role == VarRole::Parameter)
+      if (s.role == VarRole::Parameter)
         continue;
       size_t count = 1;
       for (int d : s.dims)

@@ -146,7 +146,8 @@ struct Symbol {
   enum Kind { Failed, Variable, Constant, Component } kind = Failed;
   Type type = Type::Real;
   std::vector<int> dims;
-  int firstVar = -1; ///< Variable: vars firstVar .. firstVar + size - 1, row-major
+  int firstVar = -1; ///< Variable: vars firstVar .. firstVar + size - 1, row-major (none when size 0)
+  VarRole role = VarRole::Unknown; ///< Variable: the role of its variables
   Value value;       ///< Constant
   std::vector<std::unique_ptr<Instance>> instances; ///< Component, row-major
   const ClassInfo *cls = nullptr;  ///< Component: its class; Variable: its connector or type class, if any

@@ -488,6 +488,7 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
                  : d.prefix == ast::Prefix::Discrete || prim != Type::Real ? VarRole::Discrete
                                                                               : VarRole::Unknown;
   sym.kind = Symbol::Variable;
+  sym.role = role;
   sym.firstVar = static_cast<int>(sys_.vars.size());
   for (size_t k = 0; k < count; ++k) {
     Variable v;
@@ -675,7 +676,7 @@ void Flattener::lowerVariableAttributes(Instance &inst, int index, bool bindings
     return; // an empty array has no variables to give attributes (found by fuzzing: n = 0)
   const Element &el = inst.cls->elements[index];
   const std::string base = sys_.vars[sym.firstVar].name.substr(0, sys_.vars[sym.firstVar].name.find('['));
-  const VarRole role = sys_.vars[sym.firstVar].role;
+  const VarRole role = sym.role;
   auto each = [&](const std::function<void(Variable &, size_t)> &f) {
     for (size_t k = 0; k < count; ++k)
       f(sys_.vars[sym.firstVar + k], k);

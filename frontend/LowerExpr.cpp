@@ -286,9 +286,8 @@ Value Flattener::lowerName(const ast::Expr &e, Scope &scope) {
       if (s.kind == Symbol::Constant) {
         v = s.value;
       } else if (s.kind == Symbol::Variable) {
-        const Variable &var = sys_.vars[s.firstVar];
         if (scope.context == Context::Parameter || scope.context == Context::Start) {
-          if (var.role != VarRole::Parameter) {
+          if (s.role != VarRole::Parameter) {
             diags_.error(part.range, "'" + path + "' is a time-varying variable and cannot be used in " +
                                          (scope.context == Context::Parameter ? "a parameter value" : "an attribute"));
             return fail();

@@ -513,40 +513,44 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
 }
 
 const Expr *Flattener::parameterBinding(int var) {
-  PendingBinding &pb = bindings_[var];
-  Variable &v = sys_.vars[var];
-  if (pb.state == PendingBinding::Done)
-    return v.binding;
-  if (pb.state == PendingBinding::Lowering) {
-    diags_.error(v.loc, "parameter '" + v.name + "' depends on itself");
+  // Lowering the value may instantiate more elements (new variables): the tables are indexed
+  // afresh after it, never held by reference across it.
+  if (bindings_[var].state == PendingBinding::Done) // after an error in the value, 0 (reported)
+    return sys_.vars[var].binding ? sys_.vars[var].binding : ctx().zero();
+  if (bindings_[var].state == PendingBinding::Lowering) {
+    diags_.error(sys_.vars[var].loc, "parameter '" + sys_.vars[var].name + "' depends on itself");
     return ctx().zero();
   }
-  pb.state = PendingBinding::Lowering;
+  bindings_[var].state = PendingBinding::Lowering;
+  const ModPtr mod = bindings_[var].mod;
+  const size_t element = bindings_[var].element;
+  const std::vector<int> dims = bindings_[var].dims;
   const Expr *value = nullptr;
-  if (pb.mod) {
-    Value scratch;
-    const Value &val = modValueRef(*pb.mod, Context::Parameter, scratch);
+  if (mod) {
+    Value scratch; // the cached value is not copied per element of an array parameter
+    const Value &val = modValueRef(*mod, Context::Parameter, scratch);
+    const Variable &v = sys_.vars[var];
     if (val.ok) {
       bool wantBool = v.type == ValueType::Boolean;
       if ((val.type == Type::Boolean) != wantBool) {
-        diags_.error(pb.mod->range, "parameter '" + v.name + "' is " +
-                                        (wantBool ? "Boolean" : v.type == ValueType::Integer ? "Integer" : "Real") +
-                                        " but its value is " + typeName(val.type));
-      } else if (v.type == ValueType::Integer && val.type != Type::Integer && !(val.size() && val.elems[0]->isConst() &&
-                                                                                 val.elems[0]->value() == std::floor(val.elems[0]->value()))) {
-        diags_.error(pb.mod->range, "Integer parameter '" + v.name + "' has a non-integer value");
-      } else {
-        // The value has the variable's shape: a scalar fits only a scalar.
-        if (val.dims == pb.dims)
-          value = val.elems[pb.element];
-        else if (pb.element == 0)
-          diags_.error(pb.mod->range, "parameter '" + v.name.substr(0, v.name.find('[')) + "' is " +
-                                          shapeText(pb.dims) + " but its value is " + shapeText(val.dims));
+        diags_.error(mod->range, "parameter '" + v.name + "' is " +
+                                     (wantBool ? "Boolean" : v.type == ValueType::Integer ? "Integer" : "Real") +
+                                     " but its value is " + typeName(val.type));
+      } else if (v.type == ValueType::Integer && val.type != Type::Integer &&
+                 !(val.size() && val.elems[0]->isConst() && val.elems[0]->value() == std::floor(val.elems[0]->value()))) {
+        diags_.error(mod->range, "Integer parameter '" + v.name + "' has a non-integer value");
+      } else if (val.dims == dims && element < val.size()) { // the variable's shape: a scalar fits a scalar
+        value = val.elems[element];
+      } else if (element == 0) {
+        diags_.error(mod->range, "parameter '" + v.name.substr(0, v.name.find('[')) + "' is " + shapeText(dims) +
+                                     " but its value is " + shapeText(val.dims));
       }
     }
   }
-  pb.state = PendingBinding::Done;
-  v.binding = value ? value : (v.binding ? v.binding : nullptr);
+  bindings_[var].state = PendingBinding::Done;
+  Variable &v = sys_.vars[var];
+  if (value)
+    v.binding = value;
   return v.binding ? v.binding : ctx().zero();
 }
 
@@ -596,9 +600,9 @@ std::optional<double> Flattener::evaluateStructural(const Expr *e, SourceRange r
         break;
       }
       structuralState_[v] = 1;
-      const Expr *binding = parameterBinding(v);
-      if (!bindings_[v].mod && !var.binding) {
-        diags_.error(var.loc, "parameter '" + var.name + "' has no value, but " + what + " needs it");
+      const Expr *binding = parameterBinding(v); // may add variables: `var` is not used after it
+      if (!bindings_[v].mod && !sys_.vars[v].binding) {
+        diags_.error(sys_.vars[v].loc, "parameter '" + sys_.vars[v].name + "' has no value, but " + what + " needs it");
         ok = false;
         structuralState_[v] = 2;
         break;

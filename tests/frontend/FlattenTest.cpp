@@ -778,6 +778,18 @@ TEST_F(FlattenTest, PackagesConstantsAndImports) {
   EXPECT_EQ(gravity, 3u); // der(b.v[i]) = -g, with the package constant folded
 }
 
+TEST_F(FlattenTest, SizesMayUseParametersDeclaredLater) {
+  // x's size needs n, whose value needs m: both are instantiated on the way (new variables while
+  // a binding is being lowered).
+  std::optional<FlatSystem> flat =
+      flatten("model M\n  Real x[n];\n  parameter Integer n = m;\n  parameter Integer m = 3;\nequation\n"
+              "  x = zeros(n);\nend M;\n");
+  ASSERT_TRUE(flat) << rendered();
+  EXPECT_EQ(describe(*flat), (std::vector<std::string>{"n = m", "m = 3", "x[1]", "x[2]", "x[3]"}));
+  EXPECT_TRUE(flat->vars[0].structural);
+  EXPECT_TRUE(flat->vars[1].structural);
+}
+
 TEST_F(FlattenTest, ComponentArraysTakeOneElementOfAModificationEach) {
   std::optional<FlatSystem> flat = flatten("model M\n"
                                            "  model P\n    parameter Real m = 1;\n    Real x;\n  equation\n    x = m;\n"

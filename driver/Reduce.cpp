@@ -13,6 +13,7 @@
 #include <functional>
 #include <numeric>
 #include <sstream>
+#include <unordered_map>
 
 namespace eqc {
 
@@ -168,6 +169,10 @@ class Renderer {
 public:
   Renderer(ReportFormat format, const FlatSystem &flat, std::ostream &out) : format_(format), flat_(flat), out_(out) {
     namer_ = [&flat](int v) { return flat.varName(v); };
+    if (latex())
+      for (size_t v = 0; v < flat.vars.size(); ++v)
+        if (flat.vars[v].relation)
+          conditions_.emplace(static_cast<int>(v), flat.vars[v].relation);
   }
 
   bool latex() const { return format_ == ReportFormat::Latex; }
@@ -215,10 +220,15 @@ public:
       s += (i ? ", " : "") + var(vs[i]);
     return s;
   }
-  std::string expr(const Expr *e) const { return latex() ? toLatex(e, namer_) : toString(e, namer_); }
+  std::string expr(const Expr *e) const { return latex() ? tex(e) : toString(e, namer_); }
   /// An expression within prose.
   std::string inlineExpr(const Expr *e) const {
-    return latex() ? "$" + toLatex(e, namer_) + "$" : markdown() ? "`" + toString(e, namer_) + "`" : toString(e, namer_);
+    return latex() ? "$" + tex(e) + "$" : markdown() ? "`" + toString(e, namer_) + "`" : toString(e, namer_);
+  }
+  /// LaTeX of `e`, with each event condition written as its relation (its name, `h < 0`, is the
+  /// relation's text, which the other formats print as is).
+  std::string tex(const Expr *e) const {
+    return toLatex(conditions_.empty() ? e : substitute(*flat_.ctx, e, conditions_), namer_);
   }
 
   // ---- blocks ----
@@ -292,8 +302,8 @@ public:
       out_ << "\\begin{align*}\n";
       for (size_t i = 0; i < rows.size(); ++i) {
         const Formula &f = rows[i];
-        std::string lhs = f.lhsVar >= 0 ? latexVarName(flat_.varName(f.lhsVar)) : f.lhs ? toLatex(f.lhs, namer_) : "0";
-        std::vector<std::string> pieces = splitLatexSum(toLatex(f.rhs, namer_), 50);
+        std::string lhs = f.lhsVar >= 0 ? latexVarName(flat_.varName(f.lhsVar)) : f.lhs ? tex(f.lhs) : "0";
+        std::vector<std::string> pieces = splitLatexSum(tex(f.rhs), 50);
         out_ << "  " << (f.tag.empty() ? "" : "\\text{" + latexEscape(f.tag) + "}\\quad ") << lhs << " &"
              << (f.op == ":=" ? ":=" : "=") << " " << pieces[0] << " && " << latexLabel(f.label);
         for (size_t k = 1; k < pieces.size(); ++k)
@@ -397,6 +407,7 @@ private:
   const FlatSystem &flat_;
   std::ostream &out_;
   VarNamer namer_;
+  std::unordered_map<int, const Expr *> conditions_; ///< LaTeX: condition variable → relation
 };
 
 /// Per variable: the highest derivative order that occurs in the model's own equations (0 for none).
@@ -510,6 +521,107 @@ private:
       eqs.push_back(f);
     }
     r_.formulas(eqs);
+    events();
+  }
+
+  /// The event part of the model: conditions, discrete variables, discrete equations and
+  /// when-clauses. They are known between events, so the sections below treat them as parameters.
+  void events() {
+    std::vector<int> conditions, discretes;
+    for (size_t v = 0; v < flat_.vars.size(); ++v) {
+      const Variable &var = flat_.vars[v];
+      if (var.role != VarRole::Discrete)
+        continue;
+      if (var.relation)
+        conditions.push_back(static_cast<int>(v));
+      else if (!var.generated)
+        discretes.push_back(static_cast<int>(v));
+    }
+    if (conditions.empty() && discretes.empty() && flat_.whens.empty())
+      return;
+    r_.para(r_.t("Events: " + plural(conditions.size(), "condition") + ", " +
+                 plural(discretes.size(), "discrete variable") + ", " + plural(flat_.whens.size(), "when-clause") +
+                 ". Conditions and discrete variables change only at events and are constant in between, so the "
+                 "index reduction below treats them as parameters; ") +
+            r_.code("eqc simulate") + r_.t(" locates the events."));
+    if (!conditions.empty()) {
+      std::vector<std::pair<std::string, std::string>> rows;
+      for (int v : conditions) {
+        const Expr *r = flat_.vars[v].relation;
+        rows.emplace_back(r_.inlineExpr(r), r_.t("indicator ") + r_.inlineExpr(flat_.ctx->sub(r->op(1), r->op(0))));
+      }
+      r_.para(r_.t("Conditions (each holds where its indicator is positive; an event is where an indicator changes "
+                   "sign):"));
+      r_.list(rows);
+    }
+    if (!discretes.empty()) {
+      std::vector<std::pair<std::string, std::string>> rows;
+      for (int v : discretes) {
+        const Variable &var = flat_.vars[v];
+        const char *type = var.type == ValueType::Boolean   ? "Boolean"
+                           : var.type == ValueType::Integer ? "Integer"
+                                                            : "Real";
+        rows.emplace_back(r_.var(v), r_.t(type) + (var.hasStart && var.binding ? r_.t(", start ") + r_.inlineExpr(var.binding) : ""));
+      }
+      r_.para(r_.t("Discrete variables:"));
+      r_.list(rows);
+    }
+    std::vector<Formula> defined;
+    for (const DiscreteEquation &eq : flat_.discreteEquations) {
+      if (flat_.vars[eq.var].generated)
+        continue; // a when-condition's variable: shown with its when-clause
+      Formula f;
+      f.label = "discrete equation" + (eq.loc.valid() ? " (line " + std::to_string(eq.loc.line) + ")" : "");
+      f.lhsVar = eq.var;
+      f.rhs = eq.value;
+      defined.push_back(f);
+    }
+    if (!defined.empty()) {
+      r_.para(r_.t("Discrete equations (evaluated at events):"));
+      r_.formulas(defined);
+    }
+    for (size_t w = 0; w < flat_.whens.size(); ++w) {
+      const WhenClause &clause = flat_.whens[w];
+      for (size_t b = 0; b < clause.branches.size(); ++b) {
+        const WhenBranch &br = clause.branches[b];
+        std::string head = b ? r_.t("elsewhen ") : r_.t("When-clause " + std::to_string(w + 1)) +
+                                                       (clause.loc.valid() ? r_.t(" (line " + std::to_string(clause.loc.line) + ")") : "") +
+                                                       r_.t(": when ");
+        for (size_t k = 0; k < br.conditions.size(); ++k)
+          head += (k ? r_.t(" or ") : "") + r_.inlineExpr(whenCondition(br.conditions[k])) +
+                  (br.initial[k] ? r_.t(" (also at initialization)") : "");
+        r_.para(head + r_.t(" becomes true:"));
+        std::vector<Formula> rows;
+        for (auto &[v, e] : br.assignments) {
+          Formula f;
+          f.label = "assign";
+          f.lhsVar = v;
+          f.rhs = e;
+          f.op = ":=";
+          rows.push_back(f);
+        }
+        for (auto &[v, e] : br.reinits) {
+          Formula f;
+          f.label = "reinit";
+          f.lhsVar = v;
+          f.rhs = e;
+          f.op = ":=";
+          rows.push_back(f);
+        }
+        r_.formulas(rows);
+        if (br.terminates)
+          r_.list({{r_.t("terminate"), r_.code("\"" + br.terminate + "\"")}});
+      }
+    }
+  }
+
+  /// A when-condition as written: the expression that defines its generated variable.
+  const Expr *whenCondition(const Expr *c) const {
+    if (c->kind() == ExprKind::Var && flat_.vars[c->var()].generated && !flat_.vars[c->var()].relation)
+      for (const DiscreteEquation &eq : flat_.discreteEquations)
+        if (eq.var == c->var())
+          return eq.value;
+    return c;
   }
 
   void sigmaMethod() {

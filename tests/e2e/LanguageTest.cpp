@@ -3,7 +3,9 @@
 #include "Run.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <functional>
+#include <tuple>
 
 using namespace eqc::test;
 
@@ -334,6 +336,37 @@ TEST(Language, BouncingBallEventTimesMatchTheAnalyticOnes) {
   }
   EXPECT_NE(r.stderrText.find("events: " + std::to_string(exact.size()) + " state events"), std::string::npos)
       << r.stderrText;
+}
+
+TEST(Language, EventsOnAnIndexThreePendulumWithInvariants) {
+  // tests/reduce/events.eq: the Cartesian pendulum counts the zero crossings of x and stops after
+  // ten. Released from rest at angle a = asin(0.6), it crosses x = 0 at T/4 + k T/2, with the exact
+  // period T = 4 sqrt(L/g) K(sin(a/2)) (K by the arithmetic-geometric mean).
+  std::string dir = scratchDir("events_pendulum");
+  std::string model = std::string(EQC_SOURCE_DIR) + "/tests/reduce/events.eq";
+  RunResult r = runEqc("simulate " + model + " --reduction invariants --t-end 20 --rtol 1e-11 -o out.csv --stats", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  const double L = 1, g = 9.81, k = std::sin(std::asin(0.6) / 2);
+  double a = 1, b = std::sqrt(1 - k * k);
+  for (int i = 0; i < 10; ++i)
+    std::tie(a, b) = std::make_pair((a + b) / 2, std::sqrt(a * b));
+  const double T = 4 * std::sqrt(L / g) * kPi / (2 * a);
+  Csv csv = readCsv(dir + "/out.csv");
+  std::vector<double> times = eventTimes(csv);
+  ASSERT_EQ(times.size(), 10u) << r.stderrText;
+  for (size_t i = 0; i < times.size(); ++i) {
+    EXPECT_NEAR(times[i], T / 4 + static_cast<double>(i) * T / 2, 1e-9) << "crossing " << i + 1;
+  }
+  // The run ends at the tenth crossing (terminate), with the counter and the time of the last one.
+  EXPECT_EQ(csv.rows.back()[0], times.back());
+  EXPECT_EQ(csv.at(csv.rows.size() - 1, "swings"), 10);
+  EXPECT_EQ(csv.at(csv.rows.size() - 1, "tLast"), times.back());
+  EXPECT_NE(r.stderrText.find("terminated at time"), std::string::npos) << r.stderrText;
+  // Dummy derivatives do not handle events yet: a clear error, no output file.
+  RunResult dd = runEqc("simulate " + model + " -o dd.csv", dir);
+  EXPECT_EQ(dd.exitCode, 1);
+  EXPECT_NE(dd.stderrText.find("--reduction invariants"), std::string::npos) << dd.stderrText;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/dd.csv"));
 }
 
 TEST(Language, RectifierDiodeSwitchesWhereTheAnalyticSolutionSaysSo) {

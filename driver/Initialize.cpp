@@ -176,28 +176,54 @@ ExitCode consistentInitialPoint(Compilation &c, const std::vector<std::pair<std:
                      "at time " + brief(t0) + ": no consistent initial values: " + label +
                          " cannot be satisfied (residual " + brief(worst, 3) + ")" +
                          (fixed.empty() ? "" : " with the fixed start values " + fixed));
-      // Why: too many fixed values, or constraints that are dependent for these parameter values.
+      // Why: too many fixed values, constraints that are dependent for these parameter values, or
+      // start values at a point where the constraints are singular. A rank that is full at a
+      // perturbed point (the fixed states kept) is deficient only here.
       std::vector<int> all(model.states.size());
       for (size_t i = 0; i < all.size(); ++i)
         all[i] = static_cast<int>(i);
       size_t m = initial.size();
-      int rankFree = initial.rank(t0, x.data(), movable);
-      int rankAll = initial.rank(t0, x.data(), all);
-      if (rankAll >= 0 && static_cast<size_t>(rankAll) < std::min(m, all.size()))
+      std::vector<double> nearby = x;
+      std::vector<bool> isMovable(x.size(), false);
+      for (int i : movable)
+        isMovable[i] = true;
+      uint64_t seed = 0x9e3779b97f4a7c15ull;
+      for (size_t i = 0; i < nearby.size(); ++i) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        double r = static_cast<double>(seed >> 11) / 9007199254740992.0 * 2 - 1; // in [-1, 1)
+        if (isMovable[i])
+          nearby[i] += 0.1 * r * (1 + std::fabs(nearby[i]));
+      }
+      auto deficient = [&](const std::vector<int> &cols, const std::vector<double> &at) {
+        int rank = initial.rank(t0, at.data(), cols);
+        return rank >= 0 && static_cast<size_t>(rank) < std::min(m, cols.size());
+      };
+      size_t dof = model.states.size() - m;
+      if (movable.size() < m || deficient(movable, nearby)) {
+        if (deficient(all, nearby))
+          c.diags->note(SourceRange{},
+                        "the " + std::to_string(m) +
+                            " hidden constraints are dependent for these parameter values, so the structure "
+                            "differs from the generic one that index reduction assumed (more differentiations "
+                            "would be needed)");
+        else
+          c.diags->note(SourceRange{},
+                        std::string(flat.initialEquations.empty() ? "the fixed start values"
+                                                                  : "the fixed start values and the initial equations") +
+                            " over-determine the constraints: the model has " + std::to_string(dof) +
+                            (dof == 1 ? " degree" : " degrees") +
+                            " of freedom, so at most that many independent values can be imposed");
+      } else if (deficient(movable, x)) {
+        std::string names;
+        for (size_t k = 0; k < movable.size() && k < 6; ++k)
+          names += (k ? ", " : "") + flat.vars[model.states[movable[k]]].name;
+        if (movable.size() > 6)
+          names += ", ...";
         c.diags->note(SourceRange{},
-                      "the " + std::to_string(m) + " hidden constraints have rank " +
-                          std::to_string(rankAll) +
-                          " here: for these parameter values they are "
-                          "dependent, so the structure differs from the generic one that index "
-                          "reduction assumed (more differentiations would be needed)");
-      else if (rankFree >= 0 && static_cast<size_t>(rankFree) < std::min(m, movable.size()))
-        c.diags->note(SourceRange{},
-                      std::string(flat.initialEquations.empty() ? "the fixed start values"
-                                                                : "the fixed start values and the initial equations") +
-                          " over-determine the constraints: the model has " +
-                          std::to_string(model.states.size() - model.invariants.residuals.size()) +
-                          (model.states.size() - model.invariants.residuals.size() == 1 ? " degree" : " degrees") +
-                          " of freedom, so at most that many independent values can be imposed");
+                      "the constraints are singular at the start values: their Jacobian with respect to the "
+                      "free variables (" + names + ") loses rank there, though not nearby; give these variables "
+                      "start values nearer a solution");
+      }
       return ExitSimulation;
     }
   }

@@ -592,22 +592,15 @@ private:
                   (br.initial[k] ? r_.t(" (also at initialization)") : "");
         r_.para(head + r_.t(" becomes true:"));
         std::vector<Formula> rows;
-        for (auto &[v, e] : br.assignments) {
-          Formula f;
-          f.label = "assign";
-          f.lhsVar = v;
-          f.rhs = e;
-          f.op = ":=";
-          rows.push_back(f);
-        }
-        for (auto &[v, e] : br.reinits) {
-          Formula f;
-          f.label = "reinit";
-          f.lhsVar = v;
-          f.rhs = e;
-          f.op = ":=";
-          rows.push_back(f);
-        }
+        for (const char *kind : {"assign", "reinit"})
+          for (auto &[v, e] : kind[0] == 'a' ? br.assignments : br.reinits) {
+            Formula f;
+            f.label = kind;
+            f.lhsVar = v;
+            f.rhs = e;
+            f.op = ":=";
+            rows.push_back(f);
+          }
         r_.formulas(rows);
         if (br.terminates)
           r_.list({{r_.t("terminate"), r_.code("\"" + br.terminate + "\"")}});

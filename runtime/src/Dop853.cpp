@@ -432,11 +432,8 @@ int runDop853(IntegrationProblem &p, double *x, eqc_stats &stats) {
         interpolate(n, (tDense - tOld) / hTaken, w, out);
         return EQC_OK;
       };
-      bool located;
-      if (int rc = p.events->afterStep(tOld, t, x, dense, located, &grid))
+      if (int rc = p.events->checkStep(p, tOld, t, x, dense, &grid, x))
         return rc;
-      if (located)
-        return p.events->stopAtEvent(p, &grid, dense, x);
     }
 
     bool changed;

@@ -267,11 +267,8 @@ int runDopri5(IntegrationProblem &p, double *x, eqc_stats &stats,
           interpolate(n, (tDense - tOld) / hTaken, w, out);
           return EQC_OK;
         };
-        bool located;
-        if (int rc = p.events->afterStep(tOld, t, x, dense, located, &grid))
+        if (int rc = p.events->checkStep(p, tOld, t, x, dense, &grid, x))
           return rc;
-        if (located)
-          return p.events->stopAtEvent(p, &grid, dense, x);
       }
       bool changed;
       if (int rc = applyStepHook(p, t, x, w.xNew, stats, changed)) {

@@ -201,6 +201,14 @@ int EventLocator::stopAtEvent(IntegrationProblem &p, OutputGrid *grid, DenseOutp
   return EventLocated;
 }
 
+int EventLocator::checkStep(IntegrationProblem &p, double tOld, double tNew, const double *xNew,
+                            DenseOutput dense, OutputGrid *grid, double *x) {
+  bool located;
+  if (int rc = afterStep(tOld, tNew, xNew, dense, located, grid))
+    return rc;
+  return located ? stopAtEvent(p, grid, dense, x) : EQC_OK;
+}
+
 int EventLocator::firstCrossed() const {
   for (int k = 0; k < nz; ++k)
     if (crossedFlags[k])

@@ -52,8 +52,7 @@ int locateCrossing(int nz, const int *conditions, double tl, double *zl, double 
                    IndicatorFunction indicators, double *zMid, CrossingResult &result);
 
 /// Watches the event indicators of one integration (eqc_events): each method
-/// calls afterStep after an accepted step and, when it reports an event,
-/// stopAtEvent.
+/// calls checkStep after an accepted step.
 class EventLocator {
 public:
   /// Requires: events validated (nz > 0, zc, handle and conditions set).
@@ -61,19 +60,17 @@ public:
 
   /// After an accepted step from tOld to tNew with state xNew (before the
   /// hook): evaluates z at the output times of `grid` inside the step (grid
-  /// may be null) and at tNew and, at the first point where some condition
-  /// changed, locates the earliest change on the step's dense output; located
-  /// then tells that time() and state() hold the event. Returns EQC_OK,
-  /// EQC_ERR_RHS (zc or the dense output failed) or EQC_ERR_NONFINITE (NaN or
-  /// Inf in z: stats.event_indicator names it, failed_component is -1).
-  int afterStep(double tOld, double tNew, const double *xNew, DenseOutput dense, bool &located,
-                const OutputGrid *grid = nullptr);
-
-  /// After afterStep located an event: emits the grid times before it (grid
-  /// may be null: fixed-step methods have no grid) from the step's dense output
-  /// through the output hook, then sets x to the event state and
-  /// stats.t_reached to its time. Returns EventLocated, or the failing status.
-  int stopAtEvent(IntegrationProblem &p, OutputGrid *grid, DenseOutput dense, double *x);
+  /// may be null: fixed-step methods have no grid) and at tNew and, at the
+  /// first point where some condition changed, locates the earliest change on
+  /// the step's dense output. Then it emits the grid times before the event
+  /// through the output hook, sets x to the event state and stats.t_reached to
+  /// its time, and returns EventLocated (time() and state() hold the event).
+  /// Otherwise returns EQC_OK, with x untouched. Failures: EQC_ERR_RHS (zc or
+  /// the dense output failed), EQC_ERR_NONFINITE (NaN or Inf in z:
+  /// stats.event_indicator names it, failed_component is -1), or the status of
+  /// the output hook.
+  int checkStep(IntegrationProblem &p, double tOld, double tNew, const double *xNew, DenseOutput dense,
+                OutputGrid *grid, double *x);
 
   double time() const { return eventTime; }
   const double *state() const { return eventState.data(); }
@@ -85,6 +82,12 @@ public:
   int lastIterations() const { return iterations; }
 
 private:
+  /// The detection and location part of checkStep: located tells whether an
+  /// event was found in the step.
+  int afterStep(double tOld, double tNew, const double *xNew, DenseOutput dense, bool &located,
+                const OutputGrid *grid);
+  /// The emission part of checkStep, after afterStep located an event.
+  int stopAtEvent(IntegrationProblem &p, OutputGrid *grid, DenseOutput dense, double *x);
   /// z = zc(t, x) with failures mapped to statuses.
   int evaluate(double t, const double *x, double *z);
 

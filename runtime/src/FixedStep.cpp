@@ -195,12 +195,9 @@ int runFixedStep(IntegrationProblem &p, double *x, eqc_stats &stats) {
         hermite(n, tOld, h, x, w.k1, w.xNew, w.k2, tDense, out);
         return EQC_OK;
       };
-      bool located;
-      if (int rc = p.events->afterStep(tOld, tNew, w.xNew, dense, located))
+      if (int rc = p.events->checkStep(p, tOld, tNew, w.xNew, dense, nullptr, x)) {
+        stats.steps += rc == EventLocated; // the step up to the event counts
         return rc;
-      if (located) {
-        ++stats.steps;
-        return p.events->stopAtEvent(p, nullptr, dense, x);
       }
     }
     std::copy(w.xNew, w.xNew + n, x);

@@ -423,11 +423,8 @@ int Radau5Solver::run(double *x) {
         interpolate((tDense - t) / h, out);
         return EQC_OK;
       };
-      bool located;
-      if (int rc = p.events->afterStep(tOld, t, x, dense, located, &grid))
+      if (int rc = p.events->checkStep(p, tOld, t, x, dense, &grid, x))
         return rc;
-      if (located)
-        return p.events->stopAtEvent(p, &grid, dense, x);
     }
     bool changed;
     if (int rc = applyStepHook(p, t, x, yNew.data(), stats, changed)) {

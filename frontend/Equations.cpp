@@ -333,12 +333,8 @@ void Flattener::lowerIfEquation(const ast::Equation &eq, Scope &scope, int numbe
   bool constant = true;
   for (const auto &c : eq.conditions) {
     Value v = lowerBool(*c, scope);
-    if (!v.ok)
+    if (!scalar(v, *c, "the condition of an if-equation must be a scalar"))
       return;
-    if (!v.isScalar()) {
-      diags_.error(c->range, "the condition of an if-equation must be a scalar");
-      return;
-    }
     bool isParam = true;
     for (int var : collectVars(v.elems[0]))
       isParam = isParam && sys_.vars[var].role == VarRole::Parameter;
@@ -599,27 +595,31 @@ std::optional<std::vector<ConnectorEnd>> Flattener::connectorEnds(const ast::Exp
     return true;
   };
   std::vector<ConnectorEnd> ends;
+  // The ends of the elements `picked` of connector symbol `sym`; false for a symbol that failed.
+  auto addEnds = [&](Symbol &sym, const std::vector<size_t> &picked, bool outside) -> bool {
+    for (size_t k : picked) {
+      ConnectorEnd end;
+      end.outside = outside;
+      end.name = ref.text;
+      if (sym.kind == Symbol::Component)
+        end.inst = sym.instances[k].get();
+      else if (sym.kind == Symbol::Variable) {
+        end.var = sym.firstVar + static_cast<int>(k);
+        end.type = sym.type;
+      } else
+        return false;
+      ends.push_back(end);
+    }
+    return true;
+  };
   if (s.connector) {
     if (ref.ref.size() != 1) {
       diags_.error(ref.ref[1].range, "'" + head.name + "' is a connector; connect() takes it whole");
       return std::nullopt;
     }
     std::vector<size_t> picked;
-    if (!pick(s, head.subscripts, head.name, picked))
+    if (!pick(s, head.subscripts, head.name, picked) || !addEnds(s, picked, true))
       return std::nullopt;
-    for (size_t j : picked) {
-      ConnectorEnd end;
-      end.outside = true;
-      end.name = ref.text;
-      if (s.kind == Symbol::Component)
-        end.inst = s.instances[j].get();
-      else if (s.kind == Symbol::Variable) {
-        end.var = s.firstVar + static_cast<int>(j);
-        end.type = s.type;
-      } else
-        return std::nullopt;
-      ends.push_back(end);
-    }
     return ends;
   }
   if (s.kind != Symbol::Component || ref.ref.size() != 2) {
@@ -648,21 +648,8 @@ std::optional<std::vector<ConnectorEnd>> Flattener::connectorEnds(const ast::Exp
       return std::nullopt;
     }
     std::vector<size_t> picked;
-    if (!pick(cs, part.subscripts, comp.path + "." + part.name, picked))
+    if (!pick(cs, part.subscripts, comp.path + "." + part.name, picked) || !addEnds(cs, picked, false))
       return std::nullopt;
-    for (size_t k : picked) {
-      ConnectorEnd end;
-      end.outside = false;
-      end.name = ref.text;
-      if (cs.kind == Symbol::Component)
-        end.inst = cs.instances[k].get();
-      else if (cs.kind == Symbol::Variable) {
-        end.var = cs.firstVar + static_cast<int>(k);
-        end.type = cs.type;
-      } else
-        return std::nullopt;
-      ends.push_back(end);
-    }
   }
   return ends;
 }

@@ -261,6 +261,9 @@ public:
   Value lower(const ast::Expr &e, Scope &scope);
   Value lowerReal(const ast::Expr &e, Scope &scope);
   Value lowerBool(const ast::Expr &e, Scope &scope);
+  /// The element of `v`, the lowered `e`, when it is a scalar; nullptr when v failed, or after
+  /// reporting `message` at e when it is an array.
+  const Expr *scalar(const Value &v, const ast::Expr &e, const char *message);
   Value lowerName(const ast::Expr &e, Scope &scope);
   Value lowerCall(const ast::Expr &e, Scope &scope);
   Value lowerBinary(const ast::Expr &e, Scope &scope);

@@ -430,14 +430,10 @@ struct StatementLowering {
       s.kind = FnStatement::If;
       s.loc = st.range;
       for (const auto &c : st.conditions) {
-        Value v = f.lowerBool(*c, scope);
-        if (!v.ok)
+        const Expr *condition = f.scalar(f.lowerBool(*c, scope), *c, "the condition of an if-statement must be a scalar");
+        if (!condition)
           return;
-        if (!v.isScalar()) {
-          f.diags_.error(c->range, "the condition of an if-statement must be a scalar");
-          return;
-        }
-        s.conditions.push_back(v.elems[0]);
+        s.conditions.push_back(condition);
       }
       for (const auto &body : st.branches) {
         s.blocks.emplace_back();
@@ -500,14 +496,10 @@ struct StatementLowering {
       // A range stays a loop: start, step and stop may depend on the inputs.
       std::vector<const Expr *> bounds;
       for (const auto &a : idx.in->args) {
-        Value v = f.lowerReal(*a, scope);
-        if (!v.ok)
+        const Expr *bound = f.scalar(f.lowerReal(*a, scope), *a, "the bounds of a range must be scalars");
+        if (!bound)
           return;
-        if (!v.isScalar()) {
-          f.diags_.error(a->range, "the bounds of a range must be scalars");
-          return;
-        }
-        bounds.push_back(v.elems[0]);
+        bounds.push_back(bound);
       }
       s.value = bounds[0];
       s.step = bounds.size() == 3 ? bounds[1] : f.ctx().one();

@@ -58,6 +58,16 @@ Value Flattener::lowerBool(const ast::Expr &e, Scope &scope) {
   return v;
 }
 
+const Expr *Flattener::scalar(const Value &v, const ast::Expr &e, const char *message) {
+  if (!v.ok)
+    return nullptr;
+  if (!v.isScalar()) {
+    diags_.error(e.range, message);
+    return nullptr;
+  }
+  return v.elems[0];
+}
+
 Value Flattener::lower(const ast::Expr &e, Scope &scope) {
   using K = ast::ExprKind;
   switch (e.kind) {
@@ -684,12 +694,8 @@ Value Flattener::lowerRange(const ast::Expr &e, Scope &scope) {
   std::vector<Value> parts;
   for (const auto &a : e.args) {
     Value v = lowerReal(*a, scope);
-    if (!v.ok)
+    if (!scalar(v, *a, "the bounds of a range must be scalars"))
       return fail();
-    if (!v.isScalar()) {
-      diags_.error(a->range, "the bounds of a range must be scalars");
-      return fail();
-    }
     parts.push_back(v);
   }
   std::vector<double> x;

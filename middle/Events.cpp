@@ -8,6 +8,20 @@
 namespace eqc {
 namespace {
 
+/// Appends a discrete variable made by eqc (a condition, a when-condition, floor(u) and the like);
+/// returns its index.
+int addGenerated(FlatSystem &flat, std::string name, ValueType type, SourceRange loc, const Expr *relation = nullptr) {
+  Variable v;
+  v.name = std::move(name);
+  v.role = VarRole::Discrete;
+  v.type = type;
+  v.loc = loc;
+  v.relation = relation;
+  v.generated = true;
+  flat.vars.push_back(std::move(v));
+  return static_cast<int>(flat.vars.size()) - 1;
+}
+
 class ConditionExtractor {
 public:
   explicit ConditionExtractor(FlatSystem &flat) : flat_(flat), ctx_(*flat.ctx) {}
@@ -65,15 +79,7 @@ private:
     if (known != conditions_.end())
       return known->second;
     VarNamer namer = [this](int v) { return flat_.varName(v); };
-    Variable c;
-    c.name = toString(relation, namer);
-    c.role = VarRole::Discrete;
-    c.type = ValueType::Boolean;
-    c.loc = loc;
-    c.relation = relation;
-    c.generated = true;
-    int index = static_cast<int>(flat_.vars.size());
-    flat_.vars.push_back(std::move(c));
+    int index = addGenerated(flat_, toString(relation, namer), ValueType::Boolean, loc, relation);
     const Expr *var = ctx_.var(index, true);
     conditions_.emplace(relation, var);
     return var;
@@ -90,14 +96,7 @@ private:
                           c.ifThenElse(condition(c.lt(u, c.zero()), loc), c.constant(-1), c.zero()));
     VarNamer namer = [this](int v) { return flat_.varName(v); };
     const Expr *live = c.call(call->builtin(), {u});
-    Variable m;
-    m.name = toString(live, namer);
-    m.role = VarRole::Discrete;
-    m.type = ValueType::Real;
-    m.loc = loc;
-    m.generated = true;
-    int index = static_cast<int>(flat_.vars.size());
-    flat_.vars.push_back(std::move(m));
+    int index = addGenerated(flat_, toString(live, namer), ValueType::Real, loc);
     flat_.discreteEquations.push_back(DiscreteEquation{index, live, loc, 0, -1});
     const Expr *mv = c.var(index);
     if (call->builtin() == Builtin::Floor) {
@@ -209,14 +208,7 @@ void extractConditions(FlatSystem &flat) {
           c = known->second;
           continue;
         }
-        Variable v;
-        v.name = "when " + toString(c, namer);
-        v.role = VarRole::Discrete;
-        v.type = ValueType::Boolean;
-        v.loc = b.loc;
-        v.generated = true;
-        int index = static_cast<int>(flat.vars.size());
-        flat.vars.push_back(std::move(v));
+        int index = addGenerated(flat, "when " + toString(c, namer), ValueType::Boolean, b.loc);
         flat.discreteEquations.push_back(DiscreteEquation{index, c, b.loc, 0, w.origin});
         const Expr *var = flat.ctx->var(index, true);
         whenVars.emplace(c, var);

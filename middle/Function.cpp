@@ -154,6 +154,17 @@ private:
     return NAN;
   }
 
+  /// One pass through a loop body: whether the loop goes on. A break ends the loop and leaves
+  /// flow Normal; a return or an error ends it with that flow.
+  bool iterate(const std::vector<FnStatement> &body, Flow &flow) {
+    flow = exec(body);
+    if (flow == Flow::Break)
+      flow = Flow::Normal;
+    else if (flow == Flow::Normal)
+      return true;
+    return false;
+  }
+
   Flow exec(const std::vector<FnStatement> &block) {
     for (const FnStatement &s : block) {
       if (++steps_ > kMaxSteps) {
@@ -183,24 +194,14 @@ private:
         double start = eval(s.value), step = eval(s.step), stop = eval(s.stop);
         for (double v = start; step > 0 ? v <= stop : v >= stop; v += step) {
           slots_[s.slot] = v;
-          flow = exec(s.blocks[0]);
-          if (flow == Flow::Break) {
-            flow = Flow::Normal;
-            break;
-          }
-          if (flow != Flow::Normal)
+          if (!iterate(s.blocks[0], flow))
             break;
         }
         break;
       }
       case FnStatement::While:
         while (eval(s.conditions[0]) != 0) {
-          flow = exec(s.blocks[0]);
-          if (flow == Flow::Break) {
-            flow = Flow::Normal;
-            break;
-          }
-          if (flow != Flow::Normal)
+          if (!iterate(s.blocks[0], flow))
             break;
           if (++steps_ > kMaxSteps) {
             fail("in function '" + f_.name + "': more than 10^8 statements executed (an endless loop?)");

@@ -567,9 +567,12 @@ private:
       r_.list(rows);
     }
     std::vector<Formula> defined;
+    std::unordered_map<int, const Expr *> whenConditions; // generated variable → the condition as written
     for (const DiscreteEquation &eq : flat_.discreteEquations) {
-      if (flat_.vars[eq.var].generated)
-        continue; // a when-condition's variable: shown with its when-clause
+      if (flat_.vars[eq.var].generated) {
+        whenConditions.emplace(eq.var, eq.value); // shown with its when-clause
+        continue;
+      }
       Formula f;
       f.label = "discrete equation" + (eq.loc.valid() ? " (line " + std::to_string(eq.loc.line) + ")" : "");
       f.lhsVar = eq.var;
@@ -580,6 +583,10 @@ private:
       r_.para(r_.t("Discrete equations (evaluated at events):"));
       r_.formulas(defined);
     }
+    auto asWritten = [&](const Expr *c) {
+      auto it = c->kind() == ExprKind::Var ? whenConditions.find(c->var()) : whenConditions.end();
+      return it == whenConditions.end() ? c : it->second;
+    };
     for (size_t w = 0; w < flat_.whens.size(); ++w) {
       const WhenClause &clause = flat_.whens[w];
       for (size_t b = 0; b < clause.branches.size(); ++b) {
@@ -588,7 +595,7 @@ private:
                                                        (clause.loc.valid() ? r_.t(" (line " + std::to_string(clause.loc.line) + ")") : "") +
                                                        r_.t(": when ");
         for (size_t k = 0; k < br.conditions.size(); ++k)
-          head += (k ? r_.t(" or ") : "") + r_.inlineExpr(whenCondition(br.conditions[k])) +
+          head += (k ? r_.t(" or ") : "") + r_.inlineExpr(asWritten(br.conditions[k])) +
                   (br.initial[k] ? r_.t(" (also at initialization)") : "");
         r_.para(head + r_.t(" becomes true:"));
         std::vector<Formula> rows;
@@ -608,14 +615,6 @@ private:
     }
   }
 
-  /// A when-condition as written: the expression that defines its generated variable.
-  const Expr *whenCondition(const Expr *c) const {
-    if (c->kind() == ExprKind::Var && flat_.vars[c->var()].generated && !flat_.vars[c->var()].relation)
-      for (const DiscreteEquation &eq : flat_.discreteEquations)
-        if (eq.var == c->var())
-          return eq.value;
-    return c;
-  }
 
   void sigmaMethod() {
     r_.section(2, "Structural analysis (Pryce's Σ-method)");

@@ -1,4 +1,5 @@
-// ORC LLJIT set-up: host target, LLVM's O2 pipeline, runtime and libm symbols.
+// ORC LLJIT set-up: host target, LLVM's O2 pipeline (or two tiers for large models), runtime and
+// libm symbols.
 #include "backend/Jit.h"
 
 #include "backend/Codegen.h"
@@ -17,8 +18,117 @@
 
 #include <chrono>
 #include <mutex>
+#include <thread>
 
 namespace eqc {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double secondsSince(Clock::time_point since) { return std::chrono::duration<double>(Clock::now() - since).count(); }
+
+/// An LLJIT for the host at one optimization level: modules are optimized when first materialized
+/// (so a Jacobian costs nothing until used); the runtime's entry points and the process's symbols
+/// (libm) are visible. `optimizeSeconds` accumulates the time of the IR passes.
+llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>>
+makeJit(int optLevel, bool controlScheduler, std::function<void(const std::string &)> dumpOptimized,
+        std::shared_ptr<double> optimizeSeconds) {
+  auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!jtmb)
+    return jtmb.takeError();
+  jtmb->setCodeGenOptLevel(optLevel <= 0 ? llvm::CodeGenOpt::None : llvm::CodeGenOpt::Default);
+  auto tm = jtmb->createTargetMachine();
+  if (!tm)
+    return tm.takeError();
+  auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*jtmb)).create();
+  if (!jit)
+    return jit.takeError();
+  // The transform outlives this call (a Jacobian is materialized later): it owns what it uses.
+  std::shared_ptr<llvm::TargetMachine> sharedTm = std::move(*tm);
+  (*jit)->getIRTransformLayer().setTransform(
+      [sharedTm, optLevel, controlScheduler, dumpOptimized, optimizeSeconds](
+          llvm::orc::ThreadSafeModule tsm, const llvm::orc::MaterializationResponsibility &) {
+        tsm.withModuleDo([&](llvm::Module &m) {
+          auto begin = Clock::now();
+          // The scheduler switch is a process-wide LLVM option: only the main thread sets it (the
+          // background tier compiles a large module, for which the main thread has set it off).
+          if (controlScheduler)
+            setMachineScheduler(instructionCount(m) < kMachineSchedulerLimit);
+          optimize(m, *sharedTm, optLevel);
+          *optimizeSeconds += secondsSince(begin);
+          if (dumpOptimized)
+            dumpOptimized(printModule(m));
+        });
+        return llvm::Expected<llvm::orc::ThreadSafeModule>(std::move(tsm));
+      });
+  llvm::orc::JITDylib &lib = (*jit)->getMainJITDylib();
+  // The runtime's entry points are linked into this process; libm comes from the process too.
+  llvm::orc::SymbolMap runtime;
+  auto exported = llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable;
+  runtime[(*jit)->mangleAndIntern("eqc_solve_block")] =
+      llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(&eqc_solve_block), exported);
+  runtime[(*jit)->mangleAndIntern("eqc_linsolve")] =
+      llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(&eqc_linsolve), exported);
+  if (auto err = lib.define(llvm::orc::absoluteSymbols(runtime)))
+    return std::move(err);
+  auto generator =
+      llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess((*jit)->getDataLayout().getGlobalPrefix());
+  if (!generator)
+    return generator.takeError();
+  lib.addGenerator(std::move(*generator));
+  return jit;
+}
+
+void setTarget(llvm::Module &m, const llvm::DataLayout &layout, const std::string &triple) {
+  m.setDataLayout(layout);
+  m.setTargetTriple(triple);
+}
+
+/// The simulation functions of one tier.
+struct SimulationFunctions {
+  eqc_model_rhs_fn rhs = nullptr;
+  eqc_model_init_fn init = nullptr;
+  eqc_model_inv_fn invariants = nullptr, initialConstraints = nullptr;
+  eqc_model_zc_fn zc = nullptr;
+  eqc_model_event_fn event = nullptr;
+
+  /// Looks them up (compiling the module that holds them).
+  llvm::Error lookup(llvm::orc::LLJIT &jit, const ModelSymbols &symbols, bool events) {
+    auto get = [&](const std::string &name, auto &fn) -> llvm::Error {
+      auto sym = jit.lookup(name);
+      if (!sym)
+        return sym.takeError();
+      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(sym->getAddress());
+      return llvm::Error::success();
+    };
+    if (auto err = get(symbols.rhs, rhs))
+      return err;
+    if (auto err = get(symbols.init, init))
+      return err;
+    if (auto err = get(symbols.invariants, invariants))
+      return err;
+    if (auto err = get(symbols.initialConstraints, initialConstraints))
+      return err;
+    if (events) {
+      if (auto err = get(symbols.zc, zc))
+        return err;
+      if (auto err = get(symbols.event, event))
+        return err;
+    }
+    return llvm::Error::success();
+  }
+
+  void publish(JitModel &m) const {
+    m.rhs.store(rhs);
+    m.init.store(init);
+    m.invariants.store(invariants);
+    m.initialConstraints.store(initialConstraints);
+    m.zc.store(zc);
+    m.event.store(event);
+  }
+};
+
+} // namespace
 
 struct JitModel::Impl {
   std::unique_ptr<llvm::orc::LLJIT> jit;
@@ -30,6 +140,19 @@ struct JitModel::Impl {
   /// Generates and adds the Jacobian module on first use (IR generation is linear in the model but
   /// not free, and most runs never need a Jacobian).
   std::function<bool()> addJacobianModule;
+
+  /// The optimized tier: its own LLJIT and LLVMContext, compiled on `tierThread`, which publishes
+  /// the JitModel's function pointers when done. Joined before anything here is destroyed.
+  bool tiered = false;
+  std::unique_ptr<llvm::orc::LLJIT> tierJit;
+  std::thread tierThread;
+  std::atomic<double> tierSeconds{-1.0};
+  std::string tierError; ///< written by the thread before tierSeconds
+
+  ~Impl() {
+    if (tierThread.joinable())
+      tierThread.join();
+  }
 
   template <typename Fn> Fn lookup(const std::string &name, Fn &cache) {
     if (!cache) {
@@ -64,6 +187,9 @@ eqc_model_invjac_fn JitModel::invariantJacobian() {
 eqc_model_invjac_fn JitModel::initialConstraintJacobian() {
   return impl->lookup(impl->initialJacSymbol, impl->initialJac);
 }
+bool JitModel::tiered() const { return impl->tiered; }
+double JitModel::tierSeconds() const { return impl->tierSeconds.load(); }
+std::string JitModel::tierError() const { return impl->tierSeconds.load() >= 0 ? impl->tierError : std::string(); }
 
 std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, const BackendOptions &options,
                                      std::string &error) {
@@ -72,8 +198,6 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
   });
-  using Clock = std::chrono::steady_clock;
-  auto seconds = [](Clock::time_point since) { return std::chrono::duration<double>(Clock::now() - since).count(); };
 
   auto start = Clock::now();
   auto context = std::make_unique<llvm::LLVMContext>();
@@ -84,75 +208,44 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
   SparsityPattern pattern;
   if (options.dumpIR)
     jacobian = generateModelIR(flat, model, *context, symbols, ModelPart::Jacobian, &pattern);
+  int optLevel = options.optLevel;
+  bool tiered = false;
+  if (optLevel < 0) {
+    // Automatic: O2, or for a large module the unoptimized tier now and O2 in the background
+    // (only with a second hardware thread, and not when the optimized IR is to be printed).
+    optLevel = 2;
+    if (instructionCount(*simulation) >= kTieredInstructions && !options.dumpOptimizedIR &&
+        std::thread::hardware_concurrency() >= 2) {
+      optLevel = 0;
+      tiered = true;
+    }
+  }
+  // The optimized tier's module: the same IR generated again in a context of its own (generation
+  // is a few percent of the compile time; LLVM compiles in parallel only across contexts).
+  std::unique_ptr<llvm::LLVMContext> tierContext;
+  std::unique_ptr<llvm::Module> tierModule;
+  if (tiered) {
+    tierContext = std::make_unique<llvm::LLVMContext>();
+    tierModule = generateModelIR(flat, model, *tierContext, symbols, ModelPart::Simulation);
+  }
   if (options.timePhase)
-    options.timePhase("codegen", seconds(start));
+    options.timePhase("codegen", secondsSince(start));
   if (options.dumpIR) {
     options.dumpIR(printModule(*simulation));
     options.dumpIR(printModule(*jacobian));
   }
 
-  auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
-  if (!jtmb) {
-    error = llvm::toString(jtmb.takeError());
-    return nullptr;
-  }
-  jtmb->setCodeGenOptLevel(options.optLevel <= 0 ? llvm::CodeGenOpt::None : llvm::CodeGenOpt::Default);
-  auto tm = jtmb->createTargetMachine();
-  if (!tm) {
-    error = llvm::toString(tm.takeError());
-    return nullptr;
-  }
-  const llvm::DataLayout layout = (*tm)->createDataLayout();
-  const std::string triple = (*tm)->getTargetTriple().str();
-  for (llvm::Module *m : {simulation.get(), jacobian.get()})
-    if (m) {
-      m->setDataLayout(layout);
-      m->setTargetTriple(triple);
-    }
-
-  auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*jtmb)).create();
+  auto optimizeSeconds = std::make_shared<double>(0.0);
+  auto jit = makeJit(optLevel, true, options.dumpOptimizedIR, optimizeSeconds);
   if (!jit) {
     error = llvm::toString(jit.takeError());
     return nullptr;
   }
-  // Modules are optimized when first materialized, so the Jacobian costs nothing until used.
-  std::shared_ptr<llvm::TargetMachine> sharedTm = std::move(*tm);
-  // The transform outlives this call (the Jacobian is materialized later): it owns what it uses.
-  auto optimizeSeconds = std::make_shared<double>(0.0);
-  int optLevel = options.optLevel;
-  auto dumpOptimized = options.dumpOptimizedIR;
-  (*jit)->getIRTransformLayer().setTransform(
-      [sharedTm, optLevel, dumpOptimized, optimizeSeconds, seconds](llvm::orc::ThreadSafeModule tsm,
-                                                                    const llvm::orc::MaterializationResponsibility &) {
-        tsm.withModuleDo([&](llvm::Module &m) {
-          auto begin = Clock::now();
-          setMachineScheduler(instructionCount(m) < kMachineSchedulerLimit);
-          optimize(m, *sharedTm, optLevel);
-          *optimizeSeconds += seconds(begin);
-          if (dumpOptimized)
-            dumpOptimized(printModule(m));
-        });
-        return llvm::Expected<llvm::orc::ThreadSafeModule>(std::move(tsm));
-      });
-  llvm::orc::JITDylib &lib = (*jit)->getMainJITDylib();
-  // The runtime's entry points are linked into this process; libm comes from the process too.
-  llvm::orc::SymbolMap runtime;
-  auto exported = llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable;
-  runtime[(*jit)->mangleAndIntern("eqc_solve_block")] =
-      llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(&eqc_solve_block), exported);
-  runtime[(*jit)->mangleAndIntern("eqc_linsolve")] =
-      llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(&eqc_linsolve), exported);
-  if (auto err = lib.define(llvm::orc::absoluteSymbols(runtime))) {
-    error = llvm::toString(std::move(err));
-    return nullptr;
-  }
-  auto generator = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
-      (*jit)->getDataLayout().getGlobalPrefix());
-  if (!generator) {
-    error = llvm::toString(generator.takeError());
-    return nullptr;
-  }
-  lib.addGenerator(std::move(*generator));
+  const llvm::DataLayout layout = (*jit)->getDataLayout();
+  const std::string triple = (*jit)->getTargetTriple().str();
+  for (llvm::Module *m : {simulation.get(), jacobian.get(), tierModule.get()})
+    if (m)
+      setTarget(*m, layout, triple);
   llvm::orc::ThreadSafeContext tsc(std::move(context));
   for (auto *m : {&simulation, &jacobian})
     if (*m)
@@ -162,24 +255,16 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
       }
   start = Clock::now();
   auto result = std::make_unique<JitModel>();
-  auto lookup = [&](const std::string &name, auto &fn) {
-    auto sym = (*jit)->lookup(name);
-    if (!sym) {
-      error = llvm::toString(sym.takeError());
-      return false;
-    }
-    fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(sym->getAddress());
-    return true;
-  };
-  if (!lookup(symbols.rhs, result->rhs) || !lookup(symbols.init, result->init) ||
-      !lookup(symbols.invariants, result->invariants) ||
-      !lookup(symbols.initialConstraints, result->initialConstraints))
+  const bool events = !model.discretes.empty();
+  SimulationFunctions first;
+  if (auto err = first.lookup(**jit, symbols, events)) {
+    error = llvm::toString(std::move(err));
     return nullptr;
-  if (!model.discretes.empty() && (!lookup(symbols.zc, result->zc) || !lookup(symbols.event, result->event)))
-    return nullptr;
+  }
+  first.publish(*result);
   if (options.timePhase) {
     options.timePhase("optimize", *optimizeSeconds);
-    options.timePhase("jit", seconds(start) - *optimizeSeconds);
+    options.timePhase("jit", secondsSince(start) - *optimizeSeconds);
   }
   result->impl = std::make_unique<JitModel::Impl>();
   result->impl->jit = std::move(*jit);
@@ -198,14 +283,40 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
       std::unique_ptr<llvm::Module> m =
           generateModelIR(flat, model, *tsc.getContext(), symbols, ModelPart::Jacobian, &impl->pattern);
       impl->havePattern = true;
-      m->setDataLayout(layout);
-      m->setTargetTriple(triple);
+      setTarget(*m, layout, triple);
       if (auto err = raw->addIRModule(llvm::orc::ThreadSafeModule(std::move(m), tsc))) {
         llvm::consumeError(std::move(err));
         return false;
       }
       return true;
     };
+  }
+  if (tiered) {
+    JitModel::Impl *impl = result->impl.get();
+    impl->tiered = true;
+    JitModel *target = result.get();
+    // The thread owns its context and module; it writes the JitModel's pointers, tierJit and the
+    // outcome; ~Impl joins it before any of them is destroyed.
+    auto work = [impl, target, symbols, events, ctx = std::move(tierContext), module = std::move(tierModule)]() mutable {
+      auto begin = Clock::now();
+      auto fail = [&](llvm::Error err) {
+        impl->tierError = llvm::toString(std::move(err));
+        impl->tierSeconds.store(secondsSince(begin));
+      };
+      auto jit = makeJit(2, false, nullptr, std::make_shared<double>(0.0));
+      if (!jit)
+        return fail(jit.takeError());
+      llvm::orc::ThreadSafeContext own(std::move(ctx));
+      if (auto err = (*jit)->addIRModule(llvm::orc::ThreadSafeModule(std::move(module), own)))
+        return fail(std::move(err));
+      SimulationFunctions optimized;
+      if (auto err = optimized.lookup(**jit, symbols, events))
+        return fail(std::move(err));
+      impl->tierJit = std::move(*jit);
+      optimized.publish(*target);
+      impl->tierSeconds.store(secondsSince(begin));
+    };
+    impl->tierThread = std::thread(std::move(work));
   }
   return result;
 }

@@ -7,29 +7,45 @@
 #include "middle/JacobianPattern.h"
 #include "middle/OdeModel.h"
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <string>
 
 namespace eqc {
 
+/// Modules of at least this many instructions (before optimization) are compiled in two tiers
+/// when the optimization level is automatic: first without optimization (about 4x faster to
+/// compile: FastISel, the fast register allocator, no IR passes), then with O2 on a background
+/// thread, whose functions replace the first tier's when ready. The two tiers compute bitwise the
+/// same results (no fast-math, no contraction), only at different speeds (bench/README.md).
+constexpr size_t kTieredInstructions = 20000;
+
 struct BackendOptions {
-  int optLevel = 2;                         ///< 0..3, LLVM's pipeline level
+  /// 0..3, LLVM's pipeline level; -1 (automatic): O2, or the two tiers for large modules.
+  int optLevel = -1;
   std::function<void(const std::string &)> dumpIR;          ///< called with the IR before optimization
   std::function<void(const std::string &)> dumpOptimizedIR; ///< and after
   std::function<void(const char *phase, double seconds)> timePhase;
 };
 
-/// A compiled model: function pointers valid for the lifetime of this object.
+/// A compiled model: function pointers valid for the lifetime of this object. With two tiers the
+/// pointers change (atomically) once, when the optimized code is ready: call them as
+/// `jit.rhs(...)` each time rather than keeping a copy, to run the faster code as soon as it exists.
 class JitModel {
 public:
   ~JitModel();
-  eqc_model_rhs_fn rhs = nullptr;
-  eqc_model_init_fn init = nullptr;
-  eqc_model_inv_fn invariants = nullptr;
-  eqc_model_inv_fn initialConstraints = nullptr; ///< invariants, then the initial equations
-  eqc_model_zc_fn zc = nullptr;        ///< models with events: the event indicators
-  eqc_model_event_fn event = nullptr;  ///< models with events: the discrete update
+  std::atomic<eqc_model_rhs_fn> rhs{nullptr};
+  std::atomic<eqc_model_init_fn> init{nullptr};
+  std::atomic<eqc_model_inv_fn> invariants{nullptr};
+  std::atomic<eqc_model_inv_fn> initialConstraints{nullptr}; ///< invariants, then the initial equations
+  std::atomic<eqc_model_zc_fn> zc{nullptr};                  ///< models with events: the event indicators
+  std::atomic<eqc_model_event_fn> event{nullptr};            ///< models with events: the discrete update
+  /// Whether the model is compiled in two tiers, and the seconds the background compilation of the
+  /// optimized tier took once it is done (negative before; the reason on `tierError` if it failed).
+  bool tiered() const;
+  double tierSeconds() const;
+  std::string tierError() const;
   /// The ODE Jacobian's values in the order of jacobianPattern(), compiled on first use (most
   /// runs never need it); nullptr on failure.
   eqc_model_jac_fn jacobian();

@@ -64,7 +64,7 @@ std::unique_ptr<ModelTable> ModelTable::build(Compilation &c, double t0, std::os
   d.reduction = desc.reduction.c_str();
   d.rhs = c.jit->rhs;
   // Index-reduced models start from the projected point; their init only evaluates rhs.
-  d.init = d.n_invariants == 0 ? c.jit->init : nullptr;
+  d.init = d.n_invariants == 0 ? c.jit->init.load() : nullptr;
   d.jac = c.jit->jacobian();
   const SparsityPattern *pattern = c.jit->jacobianPattern();
   if (!d.jac || !pattern) {

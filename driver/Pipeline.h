@@ -26,7 +26,7 @@ struct PipelineOptions {
   std::string dumpAfter;  ///< pass whose output is printed to stdout
   bool timePasses = false;
   bool jit = true;        ///< stop after the middle end when false (`eqc check`)
-  int optLevel = 2;
+  int optLevel = -1;      ///< -1: automatic (O2, or two tiers for large models, backend/Jit.h)
   ReductionOptions reduction;
   bool stabilizationGiven = false, etaGiven = false, omegaGiven = false; ///< on the command line
   bool sigmaMethod = false; ///< run the Σ-method on the flat system before index reduction (`eqc reduce`)
@@ -43,7 +43,7 @@ struct Compilation {
   std::optional<OdeModel> model;
   std::unique_ptr<JitModel> jit;
   std::vector<std::pair<std::string, double>> timings;
-  int optLevel = 2; ///< for code compiled later (state selections of dummy derivatives)
+  int optLevel = -1; ///< for code compiled later (state selections of dummy derivatives)
   /// `eqc reduce` of an index-reduced model: the dummy-derivative selection at the consistent
   /// initial point (time, every variable's value), when it could be computed.
   std::optional<StateSelection> initialSelection;

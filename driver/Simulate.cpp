@@ -293,6 +293,15 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
     for (auto &[phase, secs] : c.timings)
       err << "  " << phase << ": " << formatNumber(std::round(secs * 1e6) / 1e3) << " ms\n";
     err << "  initialization: " << formatNumber(std::round(initSeconds * 1e6) / 1e3) << " ms\n";
+    if (c.jit->tiered()) {
+      double tier = c.jit->tierSeconds();
+      std::string failure = c.jit->tierError();
+      err << "  optimized tier (-O2, in the background): "
+          << (tier < 0 ? std::string("not ready when the run ended (the -O0 code ran throughout)")
+              : !failure.empty() ? "failed (" + failure + "); the -O0 code ran throughout"
+                                 : formatNumber(std::round(tier * 1e6) / 1e3) + " ms, then in use")
+          << "\n";
+    }
     if (s.dummy) {
       err << "dummy derivatives: " << dummy.modes.size() << " state selection"
           << (dummy.modes.size() == 1 ? "" : "s") << " compiled, " << dummy.checks << " checks, "

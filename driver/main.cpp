@@ -6,6 +6,7 @@
 #include "driver/Simulate.h"
 #include "middle/ExprOps.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <pthread.h>
 #include <cstring>
@@ -79,7 +80,9 @@ options:
   --quiet              no progress bar (shown on a terminal for runs longer than a second)
   --every N            keep every N-th output row (and the last)
   --binary             write the compact .eqcres format (the default for -o FILE.eqcres)
-  -O0 .. -O3           LLVM optimization level (default -O2)
+  -O0 .. -O3           LLVM optimization level (default: -O2, and for models of 20,000 or more
+                       IR instructions two tiers: -O0 code at once, replaced by -O2 code compiled
+                       in the background; both compute the same numbers)
 
 index-reduced models (differential index > 1):
   --reduction R        dummy (default): dummy derivatives, dof states chosen numerically at the
@@ -428,7 +431,7 @@ int run(int argc, char **argv) {
       c.model->init.print(std::cout, *c.flat, c.model->initialization);
   }
   if (code == ExitOk && args.command == "compile" && args.pipeline.dumpAfter.empty()) {
-    args.compile.optLevel = args.pipeline.optLevel;
+    args.compile.optLevel = args.pipeline.optLevel < 0 ? 2 : args.pipeline.optLevel;
     code = compileModel(c, args.compile, std::cerr);
   }
   if (code == ExitOk && sim) {
@@ -442,6 +445,15 @@ int run(int argc, char **argv) {
   if (args.pipeline.timePasses)
     for (auto &[phase, secs] : c.timings)
       std::cerr << "time " << phase << ": " << formatNumber(std::round(secs * 1e6) / 1e3) << " ms\n";
+  // A large model's optimized tier may still be compiling when the run is over (backend/Jit.h): it
+  // is no longer needed, and destroying the JitModel would wait for it. Everything is written by
+  // now (result files are renamed into place before simulate returns), so the process ends here.
+  if (c.jit && c.jit->tiered() && c.jit->tierSeconds() < 0) {
+    std::cout.flush();
+    std::cerr.flush();
+    std::fflush(nullptr);
+    std::_Exit(code);
+  }
   return code;
 }
 

@@ -9,6 +9,7 @@ packages=(
   antlr4 libantlr4-runtime-dev     # grammar/: the 4.7.2 tool, the 4.9 C++ runtime
   llvm-14-dev                      # backend/: IR, optimizer, ORC JIT (linked as libLLVM-14.so)
   libeigen3-dev                    # runtime/: dense LU
+  libjemalloc-dev                  # the eqc executable's allocator (faster than glibc's on the pipeline)
   libgtest-dev libgmock-dev        # tests/
 )
 if [ $# -gt 0 ]; then

@@ -3,9 +3,11 @@
 #include "backend/Jit.h"
 
 #include "backend/Codegen.h"
+#include "backend/ObjectCache.h"
 #include "backend/Optimize.h"
 #include "runtime/include/eqc/eqc_runtime.h"
 
+#include <llvm/ExecutionEngine/Orc/CompileUtils.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
@@ -29,10 +31,12 @@ double secondsSince(Clock::time_point since) { return std::chrono::duration<doub
 
 /// An LLJIT for the host at one optimization level: modules are optimized when first materialized
 /// (so a Jacobian costs nothing until used); the runtime's entry points and the process's symbols
-/// (libm) are visible. `optimizeSeconds` accumulates the time of the IR passes.
+/// (libm) are visible. `optimizeSeconds` accumulates the time of the IR passes. With a cache,
+/// modules whose identifier is a cache key are taken from it when it has them (not optimized:
+/// the compiler returns the cached object) and stored into it when compiled.
 llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>>
 makeJit(int optLevel, bool controlScheduler, std::function<void(const std::string &)> dumpOptimized,
-        std::shared_ptr<double> optimizeSeconds) {
+        std::shared_ptr<double> optimizeSeconds, ModelObjectCache *cache) {
   auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!jtmb)
     return jtmb.takeError();
@@ -40,15 +44,28 @@ makeJit(int optLevel, bool controlScheduler, std::function<void(const std::strin
   auto tm = jtmb->createTargetMachine();
   if (!tm)
     return tm.takeError();
-  auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*jtmb)).create();
+  llvm::orc::LLJITBuilder builder;
+  builder.setJITTargetMachineBuilder(std::move(*jtmb));
+  if (cache)
+    builder.setCompileFunctionCreator(
+        [cache](llvm::orc::JITTargetMachineBuilder target)
+            -> llvm::Expected<std::unique_ptr<llvm::orc::IRCompileLayer::IRCompiler>> {
+          auto machine = target.createTargetMachine();
+          if (!machine)
+            return machine.takeError();
+          return std::make_unique<llvm::orc::TMOwningSimpleCompiler>(std::move(*machine), cache);
+        });
+  auto jit = builder.create();
   if (!jit)
     return jit.takeError();
   // The transform outlives this call (a Jacobian is materialized later): it owns what it uses.
   std::shared_ptr<llvm::TargetMachine> sharedTm = std::move(*tm);
   (*jit)->getIRTransformLayer().setTransform(
-      [sharedTm, optLevel, controlScheduler, dumpOptimized, optimizeSeconds](
+      [sharedTm, optLevel, controlScheduler, dumpOptimized, optimizeSeconds, cache](
           llvm::orc::ThreadSafeModule tsm, const llvm::orc::MaterializationResponsibility &) {
         tsm.withModuleDo([&](llvm::Module &m) {
+          if (cache && isCacheKey(m.getModuleIdentifier()) && cache->prepare(m.getModuleIdentifier()))
+            return; // the compiler returns the cached object
           auto begin = Clock::now();
           // The scheduler switch is a process-wide LLVM option: only the main thread sets it (the
           // background tier compiles a large module, for which the main thread has set it off).
@@ -131,6 +148,7 @@ struct SimulationFunctions {
 } // namespace
 
 struct JitModel::Impl {
+  std::shared_ptr<ModelObjectCache> cache; ///< first: it outlives both LLJITs, which point to it
   std::unique_ptr<llvm::orc::LLJIT> jit;
   std::string jacSymbol, invariantJacSymbol, initialJacSymbol;
   eqc_model_jac_fn jac = nullptr;
@@ -190,6 +208,9 @@ eqc_model_invjac_fn JitModel::initialConstraintJacobian() {
 bool JitModel::tiered() const { return impl->tiered; }
 double JitModel::tierSeconds() const { return impl->tierSeconds.load(); }
 std::string JitModel::tierError() const { return impl->tierSeconds.load() >= 0 ? impl->tierError : std::string(); }
+int JitModel::cacheHits() const { return impl->cache ? impl->cache->hits() : 0; }
+int JitModel::cacheStores() const { return impl->cache ? impl->cache->stores() : 0; }
+std::string JitModel::cacheError() const { return impl->cache ? impl->cache->lastError() : std::string(); }
 
 std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, const BackendOptions &options,
                                      std::string &error) {
@@ -220,6 +241,26 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
       tiered = true;
     }
   }
+  // The compiled-model cache (not when the optimized IR is to be printed: a cached module is not
+  // optimized again). A cached -O2 simulation module makes the two tiers unnecessary.
+  std::shared_ptr<ModelObjectCache> cache;
+  if (!options.cacheDirectory.empty() && !options.dumpOptimizedIR)
+    cache = std::make_shared<ModelObjectCache>(options.cacheDirectory);
+  std::string tierKey;
+  if (cache) {
+    if (tiered) {
+      tierKey = ModelObjectCache::key(*simulation, 2);
+      if (cache->prepare(tierKey)) {
+        tiered = false;
+        optLevel = 2;
+        simulation->setModuleIdentifier(tierKey);
+      }
+    } else {
+      simulation->setModuleIdentifier(ModelObjectCache::key(*simulation, optLevel));
+    }
+    if (jacobian)
+      jacobian->setModuleIdentifier(ModelObjectCache::key(*jacobian, optLevel));
+  }
   // The optimized tier's module: the same IR generated again in a context of its own (generation
   // is a few percent of the compile time; LLVM compiles in parallel only across contexts).
   std::unique_ptr<llvm::LLVMContext> tierContext;
@@ -227,6 +268,8 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
   if (tiered) {
     tierContext = std::make_unique<llvm::LLVMContext>();
     tierModule = generateModelIR(flat, model, *tierContext, symbols, ModelPart::Simulation);
+    if (cache)
+      tierModule->setModuleIdentifier(tierKey);
   }
   if (options.timePhase)
     options.timePhase("codegen", secondsSince(start));
@@ -236,7 +279,7 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
   }
 
   auto optimizeSeconds = std::make_shared<double>(0.0);
-  auto jit = makeJit(optLevel, true, options.dumpOptimizedIR, optimizeSeconds);
+  auto jit = makeJit(optLevel, true, options.dumpOptimizedIR, optimizeSeconds, cache.get());
   if (!jit) {
     error = llvm::toString(jit.takeError());
     return nullptr;
@@ -267,6 +310,7 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
     options.timePhase("jit", secondsSince(start) - *optimizeSeconds);
   }
   result->impl = std::make_unique<JitModel::Impl>();
+  result->impl->cache = cache;
   result->impl->jit = std::move(*jit);
   result->impl->jacSymbol = symbols.jac;
   result->impl->invariantJacSymbol = symbols.invariantJac;
@@ -278,12 +322,14 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
     // Requires (documented in Jit.h): `flat` and `model` outlive the JitModel.
     llvm::orc::LLJIT *raw = result->impl->jit.get();
     JitModel::Impl *impl = result->impl.get();
-    result->impl->addJacobianModule = [&flat, &model, symbols, tsc, layout, triple, raw, impl]() mutable {
+    result->impl->addJacobianModule = [&flat, &model, symbols, tsc, layout, triple, raw, impl, optLevel]() mutable {
       auto lock = tsc.getLock();
       std::unique_ptr<llvm::Module> m =
           generateModelIR(flat, model, *tsc.getContext(), symbols, ModelPart::Jacobian, &impl->pattern);
       impl->havePattern = true;
       setTarget(*m, layout, triple);
+      if (impl->cache)
+        m->setModuleIdentifier(ModelObjectCache::key(*m, optLevel));
       if (auto err = raw->addIRModule(llvm::orc::ThreadSafeModule(std::move(m), tsc))) {
         llvm::consumeError(std::move(err));
         return false;
@@ -297,13 +343,15 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
     JitModel *target = result.get();
     // The thread owns its context and module; it writes the JitModel's pointers, tierJit and the
     // outcome; ~Impl joins it before any of them is destroyed.
-    auto work = [impl, target, symbols, events, ctx = std::move(tierContext), module = std::move(tierModule)]() mutable {
+    ModelObjectCache *tierCache = cache.get();
+    auto work = [impl, target, symbols, events, tierCache, ctx = std::move(tierContext),
+                 module = std::move(tierModule)]() mutable {
       auto begin = Clock::now();
       auto fail = [&](llvm::Error err) {
         impl->tierError = llvm::toString(std::move(err));
         impl->tierSeconds.store(secondsSince(begin));
       };
-      auto jit = makeJit(2, false, nullptr, std::make_shared<double>(0.0));
+      auto jit = makeJit(2, false, nullptr, std::make_shared<double>(0.0), tierCache);
       if (!jit)
         return fail(jit.takeError());
       llvm::orc::ThreadSafeContext own(std::move(ctx));

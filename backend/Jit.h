@@ -27,6 +27,8 @@ struct BackendOptions {
   std::function<void(const std::string &)> dumpIR;          ///< called with the IR before optimization
   std::function<void(const std::string &)> dumpOptimizedIR; ///< and after
   std::function<void(const char *phase, double seconds)> timePhase;
+  /// The compiled-model cache's directory (backend/ObjectCache.h); empty: no cache.
+  std::string cacheDirectory;
 };
 
 /// A compiled model: function pointers valid for the lifetime of this object. With two tiers the
@@ -46,6 +48,11 @@ public:
   bool tiered() const;
   double tierSeconds() const;
   std::string tierError() const;
+  /// Modules whose machine code came from the compiled-model cache, and modules stored into it so
+  /// far; the last problem writing it (empty if none).
+  int cacheHits() const;
+  int cacheStores() const;
+  std::string cacheError() const;
   /// The ODE Jacobian's values in the order of jacobianPattern(), compiled on first use (most
   /// runs never need it); nullptr on failure.
   eqc_model_jac_fn jacobian();
@@ -60,6 +67,10 @@ public:
   struct Impl;
   std::unique_ptr<Impl> impl;
 };
+
+/// The directory of the compiled-model cache: $EQC_CACHE_DIR, else $XDG_CACHE_HOME/eqc, else
+/// $HOME/.cache/eqc; empty when none of them is set.
+std::string defaultCacheDirectory();
 
 /// Requires: a causalized OdeModel; `flat` and `model` outlive the JitModel (its Jacobians are
 /// generated from them on first use). Ensures: a JitModel, or nullptr with `error` set (LLVM

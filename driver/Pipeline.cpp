@@ -1,5 +1,6 @@
 // parse → flatten → causalize → codegen → optimize → jit, with --dump-after and --time-passes.
 #include "driver/Pipeline.h"
+#include "backend/Jit.h"
 
 #include "frontend/Parser.h"
 #include "frontend/Flatten.h"
@@ -168,6 +169,10 @@ ExitCode runPipeline(const std::string &path, const PipelineOptions &options, Co
   BackendOptions backend;
   backend.optLevel = options.optLevel;
   c.optLevel = options.optLevel;
+  if (options.cache) {
+    backend.cacheDirectory = defaultCacheDirectory();
+    c.cacheDirectory = backend.cacheDirectory;
+  }
   if (dumping("codegen"))
     backend.dumpIR = [](const std::string &ir) { std::cout << ir; };
   if (dumping("optimize"))

@@ -27,6 +27,8 @@ struct PipelineOptions {
   bool timePasses = false;
   bool jit = true;        ///< stop after the middle end when false (`eqc check`)
   int optLevel = -1;      ///< -1: automatic (O2, or two tiers for large models, backend/Jit.h)
+  /// The compiled-model cache (backend/ObjectCache.h) in defaultCacheDirectory(); `--no-cache`.
+  bool cache = false;
   ReductionOptions reduction;
   bool stabilizationGiven = false, etaGiven = false, omegaGiven = false; ///< on the command line
   bool sigmaMethod = false; ///< run the Σ-method on the flat system before index reduction (`eqc reduce`)
@@ -43,6 +45,7 @@ struct Compilation {
   std::optional<OdeModel> model;
   std::unique_ptr<JitModel> jit;
   std::vector<std::pair<std::string, double>> timings;
+  std::string cacheDirectory; ///< of the compiled-model cache, empty for none
   int optLevel = -1; ///< for code compiled later (state selections of dummy derivatives)
   /// `eqc reduce` of an index-reduced model: the dummy-derivative selection at the consistent
   /// initial point (time, every variable's value), when it could be computed.

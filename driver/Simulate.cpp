@@ -293,6 +293,13 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
     for (auto &[phase, secs] : c.timings)
       err << "  " << phase << ": " << formatNumber(std::round(secs * 1e6) / 1e3) << " ms\n";
     err << "  initialization: " << formatNumber(std::round(initSeconds * 1e6) / 1e3) << " ms\n";
+    if (!c.cacheDirectory.empty()) {
+      err << "  compiled-model cache: " << c.jit->cacheHits() << " module" << (c.jit->cacheHits() == 1 ? "" : "s")
+          << " from it, " << c.jit->cacheStores() << " stored";
+      if (std::string problem = c.jit->cacheError(); !problem.empty())
+        err << " (" << problem << ")";
+      err << " (" << c.cacheDirectory << ")\n";
+    }
     if (c.jit->tiered()) {
       double tier = c.jit->tierSeconds();
       std::string failure = c.jit->tierError();

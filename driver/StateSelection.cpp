@@ -62,6 +62,7 @@ int integrateWithStateSelection(Compilation &c, RunState &s, DummyRun &dummy, co
       }
       BackendOptions backend;
       backend.optLevel = c.optLevel;
+      backend.cacheDirectory = c.cacheDirectory;
       std::string error;
       m->jit = jitCompile(flat, m->model, backend, error);
       if (!m->jit) {

@@ -83,6 +83,9 @@ options:
   -O0 .. -O3           LLVM optimization level (default: -O2, and for models of 20,000 or more
                        IR instructions two tiers: -O0 code at once, replaced by -O2 code compiled
                        in the background; both compute the same numbers)
+  --no-cache           neither read nor write the compiled-model cache ($EQC_CACHE_DIR, else
+                       $XDG_CACHE_HOME/eqc or ~/.cache/eqc): machine code keyed by a hash of the
+                       generated IR, the LLVM version, the host CPU and the -O level
 
 index-reduced models (differential index > 1):
   --reduction R        dummy (default): dummy derivatives, dof states chosen numerically at the
@@ -189,6 +192,7 @@ int parseArgs(int argc, char **argv, Args &args) {
   bool sim = args.command == "simulate";
   bool comp = args.command == "compile";
   bool red = args.command == "reduce";
+  bool noCache = false;
   std::string error;
   for (int i = 2; i < argc; ++i) {
     std::string a = argv[i];
@@ -370,6 +374,8 @@ int parseArgs(int argc, char **argv, Args &args) {
       args.simulate.binary = true;
     } else if (sim && a == "--quiet") {
       args.simulate.quiet = true;
+    } else if (sim && a == "--no-cache") {
+      noCache = true;
     } else if (sim && a == "--stats") {
       args.simulate.stats = true;
     } else if ((sim || comp) && a.size() == 3 && a.rfind("-O", 0) == 0 && a[2] >= '0' && a[2] <= '3') {
@@ -384,6 +390,7 @@ int parseArgs(int argc, char **argv, Args &args) {
       break;
     }
   }
+  args.pipeline.cache = sim && !noCache;
   // --stabilize is about the invariants form; alone it selects that form.
   if (args.stabilizeGiven && !args.reductionGiven)
     args.simulate.reduction = "invariants";
@@ -445,10 +452,12 @@ int run(int argc, char **argv) {
   if (args.pipeline.timePasses)
     for (auto &[phase, secs] : c.timings)
       std::cerr << "time " << phase << ": " << formatNumber(std::round(secs * 1e6) / 1e3) << " ms\n";
-  // A large model's optimized tier may still be compiling when the run is over (backend/Jit.h): it
-  // is no longer needed, and destroying the JitModel would wait for it. Everything is written by
-  // now (result files are renamed into place before simulate returns), so the process ends here.
-  if (c.jit && c.jit->tiered() && c.jit->tierSeconds() < 0) {
+  // A large model's optimized tier may still be compiling when the run is over (backend/Jit.h).
+  // With the compiled-model cache, destroying the JitModel waits for it, so that its code is stored
+  // and the next run starts with it. Without (--no-cache), it is no longer needed; everything is
+  // written by now (result files are renamed into place before simulate returns), so the process
+  // ends here.
+  if (c.jit && c.jit->tiered() && c.jit->tierSeconds() < 0 && c.cacheDirectory.empty()) {
     std::cout.flush();
     std::cerr.flush();
     std::fflush(nullptr);

@@ -11,6 +11,7 @@ packages=(
   libeigen3-dev                    # runtime/: dense LU
   libjemalloc-dev                  # the eqc executable's allocator (faster than glibc's on the pipeline)
   libgtest-dev libgmock-dev        # tests/
+  python3                          # bench/run.py and bench/gen_models.py (their smoke test runs in ctest)
 )
 if [ $# -gt 0 ]; then
   packages=("$@")

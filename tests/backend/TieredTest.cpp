@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <filesystem>
 #include <random>
 #include <sstream>
 #include <thread>
@@ -45,9 +46,10 @@ struct Model {
     if (!model || diags->hasErrors() || !causalizeOdeModel(*flat, *model, *diags))
       model.reset();
   }
-  std::unique_ptr<JitModel> compile(int optLevel) {
+  std::unique_ptr<JitModel> compile(int optLevel, const std::string &cache = "") {
     BackendOptions options;
     options.optLevel = optLevel;
+    options.cacheDirectory = cache;
     std::string error;
     auto jit = jitCompile(*flat, *model, options, error);
     EXPECT_TRUE(jit) << error;
@@ -102,6 +104,31 @@ TEST(Tiered, LargeModelRunsAtOnceAndSwitchesToTheOptimizedCodeWithTheSameNumbers
   std::unique_ptr<JitModel> abandoned = m.compile(-1);
   ASSERT_TRUE(abandoned);
   abandoned.reset();
+}
+
+TEST(Tiered, TheOptimizedTierIsCachedAndTheNextCompilationStartsWithIt) {
+  if (std::thread::hardware_concurrency() < 2)
+    GTEST_SKIP() << "two tiers need a second hardware thread";
+  std::string cache = std::string(::testing::TempDir()) + "eqc-tiered-cache";
+  std::filesystem::remove_all(cache);
+  Model m(chain(1500));
+  ASSERT_TRUE(m.model) << m.messages.str();
+  {
+    std::unique_ptr<JitModel> first = m.compile(-1, cache);
+    ASSERT_TRUE(first);
+    EXPECT_TRUE(first->tiered());
+    EXPECT_EQ(first->cacheHits(), 0);
+  } // destruction waits for the optimized tier, which stores its code
+  std::unique_ptr<JitModel> second = m.compile(-1, cache);
+  ASSERT_TRUE(second);
+  EXPECT_FALSE(second->tiered()) << "the cached -O2 code needs no first tier";
+  EXPECT_EQ(second->cacheHits(), 1);
+  std::vector<double> x(m.model->states.size(), 0.25), p(m.model->pSize(), 1.0);
+  std::vector<double> cached = rhsAt(second->rhs, *m.model, x, p);
+  std::unique_ptr<JitModel> fresh = m.compile(2);
+  std::vector<double> compiled = rhsAt(fresh->rhs, *m.model, x, p);
+  EXPECT_EQ(0, std::memcmp(cached.data(), compiled.data(), cached.size() * sizeof(double)));
+  std::filesystem::remove_all(cache);
 }
 
 TEST(Tiered, SmallModelIsCompiledOnceAtO2) {

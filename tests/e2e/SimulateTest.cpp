@@ -530,3 +530,75 @@ TEST(Cli, UsageErrorsExitWithStatus1) {
 }
 
 } // namespace
+
+namespace eqc::test {
+namespace {
+
+std::string slurp(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+std::vector<std::filesystem::path> cacheEntries(const std::string &dir) {
+  std::vector<std::filesystem::path> entries;
+  if (std::filesystem::exists(dir))
+    for (const auto &e : std::filesystem::directory_iterator(dir))
+      entries.push_back(e.path());
+  return entries;
+}
+
+TEST(Simulate, CompiledModelCacheServesTheSecondRunAndSurvivesACorruptEntry) {
+  std::string dir = scratchDir("cache");
+  std::string cache = dir + "/cache";
+  std::string model = std::string(EQC_SOURCE_DIR) + "/examples/pleiades.eq";
+  std::string env = "EQC_CACHE_DIR='" + cache + "' ";
+  // Through the shell: `cd dir && EQC_CACHE_DIR=... eqc ...` is not what runEqc builds, so the
+  // variable is exported in front of the command.
+  auto run = [&](const std::string &out, const std::string &extra = "") {
+    std::string cmd = "cd '" + dir + "' && " + env + "'" EQC_BINARY "' simulate '" + model + "' -o " + out +
+                      " --stats --quiet " + extra + " 2>&1; echo \"@exit=$?\"";
+    std::string text;
+    FILE *pipe = popen(cmd.c_str(), "r");
+    char buf[4096];
+    size_t n;
+    while (pipe && (n = fread(buf, 1, sizeof buf, pipe)) > 0)
+      text.append(buf, n);
+    if (pipe)
+      pclose(pipe);
+    EXPECT_NE(text.find("@exit=0"), std::string::npos) << text;
+    return text;
+  };
+  std::string first = run("a.csv");
+  EXPECT_NE(first.find("compiled-model cache: 0 modules from it, 1 stored"), std::string::npos) << first;
+  ASSERT_EQ(cacheEntries(cache).size(), 1u);
+  std::string second = run("b.csv");
+  EXPECT_NE(second.find("compiled-model cache: 1 module from it, 0 stored"), std::string::npos) << second;
+  EXPECT_EQ(slurp(dir + "/a.csv"), slurp(dir + "/b.csv"));
+
+  // A damaged entry (one byte of the object flipped) fails its checksum: compiled again, stored
+  // again, the same numbers.
+  std::filesystem::path entry = cacheEntries(cache).front();
+  std::string bytes = slurp(entry.string());
+  bytes[bytes.size() / 2] ^= 0x5a;
+  std::ofstream(entry, std::ios::binary | std::ios::trunc) << bytes;
+  std::string third = run("c.csv");
+  EXPECT_NE(third.find("compiled-model cache: 0 modules from it, 1 stored"), std::string::npos) << third;
+  EXPECT_EQ(slurp(dir + "/a.csv"), slurp(dir + "/c.csv"));
+  // A truncated entry too.
+  std::ofstream(entry, std::ios::binary | std::ios::trunc) << bytes.substr(0, 20);
+  std::string fourth = run("d.csv");
+  EXPECT_NE(fourth.find("0 modules from it, 1 stored"), std::string::npos) << fourth;
+  EXPECT_EQ(slurp(dir + "/a.csv"), slurp(dir + "/d.csv"));
+  for (const auto &e : cacheEntries(cache))
+    EXPECT_EQ(e.filename().string().find(".tmp-"), std::string::npos) << e;
+
+  // --no-cache neither reads nor writes it.
+  std::filesystem::remove_all(cache);
+  std::string none = run("e.csv", "--no-cache");
+  EXPECT_EQ(none.find("compiled-model cache"), std::string::npos) << none;
+  EXPECT_TRUE(cacheEntries(cache).empty());
+  EXPECT_EQ(slurp(dir + "/a.csv"), slurp(dir + "/e.csv"));
+}
+
+} // namespace
+} // namespace eqc::test

@@ -1,0 +1,189 @@
+// The hand-written lexer (frontend/FastLexer.h).
+#include "frontend/FastLexer.h"
+
+#include "EqcLexer.h"
+
+#include <array>
+#include <string_view>
+#include <unordered_map>
+
+namespace eqc {
+
+namespace {
+
+/// The grammar's literal tokens ('model', ':=', '(' ...) by text, from the generated vocabulary, so
+/// that a token added to the grammar is known here without a change.
+struct Literals {
+  std::unordered_map<std::string_view, size_t> words;     ///< keywords
+  std::unordered_map<std::string_view, size_t> operators; ///< punctuation, one or two characters
+  std::vector<std::string> storage;
+  explicit Literals(const antlr4::dfa::Vocabulary &v) {
+    storage.reserve(v.getMaxTokenType() + 1);
+    for (size_t type = 1; type <= v.getMaxTokenType(); ++type) {
+      std::string lit = v.getLiteralName(type);
+      if (lit.size() < 3 || lit.front() != '\'' || lit.back() != '\'')
+        continue;
+      storage.push_back(lit.substr(1, lit.size() - 2));
+      // ANTLR escapes backslashes and quotes in literal names.
+      std::string &s = storage.back();
+      std::string unescaped;
+      for (size_t i = 0; i < s.size(); ++i)
+        unescaped += (s[i] == '\\' && i + 1 < s.size()) ? s[++i] : s[i];
+      s = unescaped;
+    }
+    size_t k = 0;
+    for (size_t type = 1; type <= v.getMaxTokenType(); ++type) {
+      std::string lit = v.getLiteralName(type);
+      if (lit.size() < 3 || lit.front() != '\'' || lit.back() != '\'')
+        continue;
+      std::string_view s = storage[k++];
+      bool word = (s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z') || s[0] == '_';
+      (word ? words : operators).emplace(s, type);
+    }
+  }
+};
+
+bool identStart(unsigned char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+bool identPart(unsigned char c) { return identStart(c) || (c >= '0' && c <= '9'); }
+bool digit(unsigned char c) { return c >= '0' && c <= '9'; }
+
+} // namespace
+
+antlr4::TokenFactory<antlr4::CommonToken> *FastTokenSource::getTokenFactory() {
+  return antlr4::CommonTokenFactory::DEFAULT.get();
+}
+
+bool FastTokenSource::lex(const std::string &text, antlr4::CharStream *input, const antlr4::dfa::Vocabulary &vocabulary) {
+  static const Literals literals(vocabulary);
+  input_ = input;
+  tokens_.clear();
+  next_ = 0;
+  // ~ one token per 4 bytes in typical models
+  tokens_.reserve(text.size() / 4 + 16);
+  auto *factory = antlr4::CommonTokenFactory::DEFAULT.get();
+  const size_t n = text.size();
+  const unsigned char *s = reinterpret_cast<const unsigned char *>(text.data());
+  size_t i = 0, cp = 0, line = 1, column = 0;
+  // Consumes one code point at i (any byte sequence of valid UTF-8), keeping line and column.
+  auto consume = [&]() {
+    unsigned char c = s[i];
+    size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : 4;
+    i += len;
+    ++cp;
+    if (c == '\n') {
+      ++line;
+      column = 0;
+    } else {
+      ++column;
+    }
+  };
+  auto emit = [&](size_t type, size_t startCp, size_t tokenLine, size_t tokenColumn) {
+    tokens_.push_back(factory->create({this, input}, type, "", antlr4::Token::DEFAULT_CHANNEL, startCp, cp - 1,
+                                      tokenLine, tokenColumn));
+  };
+  // The first "*/" at or after a position; searched again only past the last one found, so that
+  // many unterminated "/*" cost one scan, not one each.
+  size_t knownClose = 0;
+  bool searched = false;
+  auto closingAfter = [&](size_t from) {
+    if (!searched || (knownClose != std::string::npos && knownClose < from)) {
+      knownClose = text.find("*/", from);
+      searched = true;
+    }
+    return knownClose;
+  };
+  while (i < n) {
+    unsigned char c = s[i];
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+      consume();
+      continue;
+    }
+    const size_t startI = i, startCp = cp, tokenLine = line, tokenColumn = column;
+    unsigned char d = i + 1 < n ? s[i + 1] : 0;
+    if (c == '/' && d == '/') { // LINE_COMMENT: up to the end of the line
+      while (i < n && s[i] != '\n' && s[i] != '\r')
+        consume();
+    } else if (c == '/' && d == '*' && closingAfter(i + 2) != std::string::npos) {
+      // BLOCK_COMMENT: to the first */ (unterminated, it is no comment: ANTLR's longest match is
+      // then the '/' token, handled below)
+      const size_t close = closingAfter(i + 2) + 2;
+      while (i < close)
+        consume();
+    } else if (identStart(c)) {
+      while (i < n && identPart(s[i]))
+        consume();
+      auto it = literals.words.find(std::string_view(text.data() + startI, i - startI));
+      emit(it != literals.words.end() ? it->second : eqcgrammar::EqcLexer::IDENT, startCp, tokenLine, tokenColumn);
+    } else if (digit(c) || (c == '.' && digit(d))) { // NUMBER, the longest match of its two forms
+      while (i < n && digit(s[i]))
+        consume();
+      if (i < n && s[i] == '.') {
+        consume();
+        while (i < n && digit(s[i]))
+          consume();
+      }
+      if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        size_t j = i + 1;
+        if (j < n && (s[j] == '+' || s[j] == '-'))
+          ++j;
+        if (j < n && digit(s[j])) {
+          while (i < j)
+            consume();
+          while (i < n && digit(s[i]))
+            consume();
+        }
+      }
+      emit(eqcgrammar::EqcLexer::NUMBER, startCp, tokenLine, tokenColumn);
+    } else if (c == '"') { // STRING: escapes take any one code point
+      consume();
+      while (i < n && s[i] != '"') {
+        if (s[i] == '\\') {
+          consume();
+          if (i >= n)
+            return false;
+        }
+        consume();
+      }
+      if (i >= n)
+        return false; // unterminated
+      consume();
+      emit(eqcgrammar::EqcLexer::STRING, startCp, tokenLine, tokenColumn);
+    } else {
+      size_t type = 0;
+      if (d) {
+        auto two = literals.operators.find(std::string_view(text.data() + i, 2));
+        if (two != literals.operators.end()) {
+          type = two->second;
+          consume();
+          consume();
+        }
+      }
+      if (!type) {
+        auto one = literals.operators.find(std::string_view(text.data() + i, 1));
+        if (one == literals.operators.end())
+          return false; // no token starts here (or outside ASCII): ANTLR reports it
+        type = one->second;
+        consume();
+      }
+      emit(type, startCp, tokenLine, tokenColumn);
+    }
+  }
+  tokens_.push_back(factory->create({this, input}, antlr4::Token::EOF, "", antlr4::Token::DEFAULT_CHANNEL, cp,
+                                    cp - 1, line, column));
+  line_ = line;
+  column_ = column;
+  return true;
+}
+
+std::unique_ptr<antlr4::Token> FastTokenSource::nextToken() {
+  if (next_ + 1 < tokens_.size())
+    return std::move(tokens_[next_++]);
+  // EOF, as often as asked (the stream asks again after the end).
+  antlr4::Token *eof = tokens_.back().get();
+  return antlr4::CommonTokenFactory::DEFAULT->create({this, input_}, antlr4::Token::EOF, "",
+                                                     antlr4::Token::DEFAULT_CHANNEL, eof->getStartIndex(),
+                                                     eof->getStopIndex(), eof->getLine(),
+                                                     eof->getCharPositionInLine());
+}
+
+} // namespace eqc

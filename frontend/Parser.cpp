@@ -7,6 +7,7 @@
 #include "antlr4-runtime.h"
 
 #include <cctype>
+#include <cmath>
 #include <typeinfo>
 #include <cstdio>
 #include <cstdlib>
@@ -814,6 +815,19 @@ std::optional<ast::File> parseBuffer(const SourceManager &sources, uint32_t buff
     }
   }
   if (diags.errorCount() != errorsBefore || !depthWithinLimit(tree, buffer, diags))
+    return std::nullopt;
+  // A literal beyond the largest double would silently become infinity.
+  for (antlr4::Token *t : tokens.getTokens())
+    if (t->getType() == eqcgrammar::EqcLexer::NUMBER) {
+      const std::string literal = t->getText();
+      if (std::isinf(std::strtod(literal.c_str(), nullptr)))
+        diags.error(SourceRange{buffer, static_cast<uint32_t>(t->getLine()),
+                                static_cast<uint32_t>(t->getCharPositionInLine() + 1),
+                                static_cast<uint32_t>(t->getStopIndex() - t->getStartIndex() + 1)},
+                    "number out of range: " + (literal.size() > 40 ? literal.substr(0, 37) + "..." : literal) +
+                        " is larger than the largest Real (about 1.8e308)");
+    }
+  if (diags.errorCount() != errorsBefore)
     return std::nullopt;
   return TreeLowering(buffer).file(tree);
 }

@@ -602,3 +602,34 @@ TEST(Simulate, CompiledModelCacheServesTheSecondRunAndSurvivesACorruptEntry) {
 
 } // namespace
 } // namespace eqc::test
+
+namespace eqc::test {
+namespace {
+
+// -o names the file eqc writes, nothing else: a symbolic link there is replaced, not followed
+// (its target is untouched), and a directory or a missing directory is an error (exit 6) that
+// leaves nothing behind.
+TEST(Simulate, OutputNeverFollowsALinkOrWritesIntoADirectory) {
+  std::string dir = scratchDir("output_paths");
+  std::string model = std::string(EQC_SOURCE_DIR) + "/examples/oscillator.eq";
+  writeFile(dir + "/target.csv", "keep\n");
+  std::filesystem::create_symlink(dir + "/target.csv", dir + "/link.csv");
+  std::filesystem::create_directories(dir + "/d");
+  RunResult linked = runEqc("simulate '" + model + "' -o link.csv --quiet", dir);
+  EXPECT_EQ(linked.exitCode, 0) << linked.stderrText;
+  EXPECT_FALSE(std::filesystem::is_symlink(dir + "/link.csv"));
+  EXPECT_EQ(slurp(dir + "/target.csv"), "keep\n");
+  EXPECT_EQ(readCsv(dir + "/link.csv").names.front(), "time");
+  RunResult intoDir = runEqc("simulate '" + model + "' -o d --quiet", dir);
+  EXPECT_EQ(intoDir.exitCode, 6) << intoDir.stderrText;
+  EXPECT_NE(intoDir.stderrText.find("cannot write 'd': Is a directory"), std::string::npos) << intoDir.stderrText;
+  EXPECT_TRUE(std::filesystem::is_empty(dir + "/d"));
+  RunResult missing = runEqc("simulate '" + model + "' -o nodir/x.csv --quiet", dir);
+  EXPECT_EQ(missing.exitCode, 6) << missing.stderrText;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/nodir"));
+  for (const auto &e : std::filesystem::directory_iterator(dir))
+    EXPECT_EQ(e.path().filename().string().find(".tmp"), std::string::npos) << e.path();
+}
+
+} // namespace
+} // namespace eqc::test

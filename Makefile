@@ -31,9 +31,14 @@ test-asan: deps
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS)
 
-bench: build
-	$(BUILD)/bench/eqc_bench_rhs --n 500 --csv $(BUILD)/bench-rhs.csv
-	@if [ -x $(BUILD)/bench/eqc_bench_workprecision ]; then $(BUILD)/bench/eqc_bench_workprecision --csv $(BUILD)/bench-workprecision.csv; else echo "bench: eqc_bench_workprecision not built (needs SUNDIALS: bench/install-peers.sh)"; fi
+# The benchmark suite (bench/README.md): installs the peers (SUNDIALS, KLU, clang) first, then
+# writes $(BUILD)/bench-results/results.csv and summary.md. BENCH_ARGS: e.g. --sizes 100,1000.
+BENCH_ARGS ?=
+bench: deps
+	bench/install-peers.sh
+	cmake -G Ninja -S . -B $(BUILD) $(CMAKE_FLAGS)
+	cmake --build $(BUILD) -j $(JOBS)
+	python3 bench/run.py --build $(BUILD) $(BENCH_ARGS)
 
 # libFuzzer targets (clang, in build-fuzz/): FUZZ_SECONDS per target (default 60).
 FUZZ_SECONDS ?= 60

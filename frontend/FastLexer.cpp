@@ -1,9 +1,11 @@
 // The hand-written lexer (frontend/FastLexer.h).
 #include "frontend/FastLexer.h"
+#include "frontend/Parser.h"
 
 #include "EqcLexer.h"
 
 #include <array>
+#include <sstream>
 #include <string_view>
 #include <unordered_map>
 
@@ -64,6 +66,9 @@ bool FastTokenSource::lex(const std::string &text, antlr4::CharStream *input, co
   const size_t n = text.size();
   const unsigned char *s = reinterpret_cast<const unsigned char *>(text.data());
   size_t i = 0, cp = 0, line = 1, column = 0;
+  // ANTLR's input stream drops a UTF-8 byte-order mark at the start: positions count from after it.
+  if (n >= 3 && s[0] == 0xEF && s[1] == 0xBB && s[2] == 0xBF)
+    i = 3;
   // Consumes one code point at i (any byte sequence of valid UTF-8), keeping line and column.
   auto consume = [&]() {
     unsigned char c = s[i];
@@ -184,6 +189,55 @@ std::unique_ptr<antlr4::Token> FastTokenSource::nextToken() {
                                                      antlr4::Token::DEFAULT_CHANNEL, eof->getStartIndex(),
                                                      eof->getStopIndex(), eof->getLine(),
                                                      eof->getCharPositionInLine());
+}
+
+namespace {
+
+struct CountErrors : antlr4::BaseErrorListener {
+  int errors = 0;
+  void syntaxError(antlr4::Recognizer *, antlr4::Token *, size_t, size_t, const std::string &,
+                   std::exception_ptr) override {
+    ++errors;
+  }
+};
+
+std::string describe(antlr4::Token *t) {
+  std::ostringstream s;
+  s << "type " << t->getType() << " [" << t->getStartIndex() << "," << t->getStopIndex() << "] " << t->getLine()
+    << ":" << t->getCharPositionInLine() << " channel " << t->getChannel() << " '"
+    << (t->getType() == antlr4::Token::EOF ? std::string("<EOF>") : t->getText()) << "'";
+  return s.str();
+}
+
+} // namespace
+
+std::optional<std::string> fastLexerDifference(const std::string &text, bool *accepted) {
+  antlr4::ANTLRInputStream input(text);
+  eqcgrammar::EqcLexer lexer(&input);
+  CountErrors errors;
+  lexer.removeErrorListeners();
+  lexer.addErrorListener(&errors);
+  antlr4::CommonTokenStream reference(&lexer);
+  reference.fill();
+  antlr4::ANTLRInputStream input2(text);
+  FastTokenSource fast;
+  bool ok = fast.lex(text, &input2, lexer.getVocabulary());
+  if (accepted)
+    *accepted = ok;
+  if (!ok)
+    return errors.errors > 0 ? std::nullopt
+                             : std::optional<std::string>("declined an input that ANTLR lexes without error");
+  if (errors.errors > 0)
+    return "accepted an input that ANTLR reports errors on";
+  antlr4::CommonTokenStream ours(&fast);
+  ours.fill();
+  std::vector<antlr4::Token *> a = reference.getTokens(), b = ours.getTokens();
+  for (size_t i = 0; i < std::min(a.size(), b.size()); ++i)
+    if (std::string da = describe(a[i]), db = describe(b[i]); da != db)
+      return "token " + std::to_string(i) + ": ANTLR " + da + ", fast " + db;
+  if (a.size() != b.size())
+    return std::to_string(a.size()) + " tokens from ANTLR, " + std::to_string(b.size()) + " from the fast lexer";
+  return std::nullopt;
 }
 
 } // namespace eqc

@@ -1,8 +1,6 @@
 // The hand-written lexer (frontend/FastLexer.h) against ANTLR's generated lexer: the same tokens
 // whenever it accepts an input, and it declines only inputs that ANTLR's lexer reports errors on.
-#include "frontend/FastLexer.h"
-
-#include "EqcLexer.h"
+#include "frontend/Parser.h"
 
 #include <gtest/gtest.h>
 
@@ -14,51 +12,12 @@
 namespace eqc {
 namespace {
 
-struct CountErrors : antlr4::BaseErrorListener {
-  int errors = 0;
-  void syntaxError(antlr4::Recognizer *, antlr4::Token *, size_t, size_t, const std::string &,
-                   std::exception_ptr) override {
-    ++errors;
-  }
-};
-
-std::string describe(antlr4::Token *t) {
-  std::ostringstream s;
-  s << "type " << t->getType() << " [" << t->getStartIndex() << "," << t->getStopIndex() << "] " << t->getLine()
-    << ":" << t->getCharPositionInLine() << " channel " << t->getChannel() << " '"
-    << (t->getType() == antlr4::Token::EOF ? std::string("<EOF>") : t->getText()) << "'";
-  return s.str();
-}
-
-/// Lexes `text` both ways. Returns whether the fast lexer accepted it; when it did, the tokens
-/// must be equal; when it did not, ANTLR's lexer must have reported an error.
+/// Lexes `text` both ways; returns whether the fast lexer accepted it. Any difference fails.
 bool compareLexers(const std::string &text) {
-  antlr4::ANTLRInputStream input(text);
-  eqcgrammar::EqcLexer lexer(&input);
-  CountErrors errors;
-  lexer.removeErrorListeners();
-  lexer.addErrorListener(&errors);
-  antlr4::CommonTokenStream reference(&lexer);
-  reference.fill();
-  antlr4::ANTLRInputStream input2(text);
-  FastTokenSource fast;
-  if (!fast.lex(text, &input2, lexer.getVocabulary())) {
-    EXPECT_GT(errors.errors, 0) << "the fast lexer declined an input that ANTLR lexes without error:\n" << text;
-    return false;
-  }
-  EXPECT_EQ(errors.errors, 0) << "the fast lexer accepted an input that ANTLR reports errors on:\n" << text;
-  antlr4::CommonTokenStream ours(&fast);
-  ours.fill();
-  std::vector<antlr4::Token *> a = reference.getTokens(), b = ours.getTokens();
-  EXPECT_EQ(a.size(), b.size()) << text;
-  for (size_t i = 0; i < std::min(a.size(), b.size()); ++i) {
-    std::string da = describe(a[i]), db = describe(b[i]);
-    if (da != db) {
-      ADD_FAILURE() << "token " << i << ": ANTLR " << da << ", fast " << db << "\nin:\n" << text;
-      break;
-    }
-  }
-  return true;
+  bool accepted = false;
+  if (std::optional<std::string> difference = fastLexerDifference(text, &accepted))
+    ADD_FAILURE() << "the fast lexer " << *difference << "\nin:\n" << text;
+  return accepted;
 }
 
 TEST(FastLexer, SameTokensAsAntlrOnEveryModelOfTheRepository) {
@@ -91,7 +50,7 @@ TEST(FastLexer, SameTokensAsAntlrOnRandomFragments) {
   std::uniform_int_distribution<size_t> pick(0, pieces.size() - 1), count(1, 24);
   int accepted = 0;
   for (int k = 0; k < 20000 && !HasFailure(); ++k) {
-    std::string text;
+    std::string text = k % 7 == 0 ? "\xef\xbb\xbf" : ""; // a byte-order mark, which ANTLR drops
     for (size_t n = count(gen); n > 0; --n)
       text += pieces[pick(gen)];
     accepted += compareLexers(text);

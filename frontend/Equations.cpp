@@ -64,8 +64,9 @@ void Flattener::addEquation(const Expr *lhs, const Expr *rhs, SourceRange range,
   Equation eq{lhs, rhs, range, number, originId};
   if (!initial) {
     bool hasUnknown = false;
-    for (int v : collectVars(sys_.residual(eq)))
-      hasUnknown = hasUnknown || !sys_.vars[v].isKnown();
+    for (const Expr *side : {lhs, rhs})
+      for (int v : collectVars(side))
+        hasUnknown = hasUnknown || !sys_.vars[v].isKnown();
     if (!hasUnknown) {
       diags_.error(range, "equation does not involve any unknown (only parameters, constants and time)");
       return;

@@ -313,17 +313,50 @@ void collectVars(const Expr *e, std::vector<int> &out, std::vector<uint32_t> &se
   }
 }
 
+namespace {
+
+/// Scratch marks indexed by node id for one traversal at a time: a node is marked when its stamp
+/// is the traversal's. Thread-local and reused, so a traversal costs what it visits (per-call hash
+/// sets made collectVars and isLinearIn mostly malloc; a fresh id-indexed buffer per call would be
+/// quadratic in the model size).
+struct Marks {
+  std::vector<uint32_t> stamps;
+  std::vector<uint8_t> values;
+  uint32_t current = 0;
+  uint32_t begin() {
+    if (++current == 0) { // wrapped: old stamps could match again
+      std::fill(stamps.begin(), stamps.end(), 0);
+      current = 1;
+    }
+    return current;
+  }
+  void fit(uint32_t id) {
+    if (id >= stamps.size()) {
+      size_t n = std::max<size_t>(id + 1, stamps.size() * 2);
+      stamps.resize(n, 0);
+      values.resize(n, 0);
+    }
+  }
+};
+
+thread_local Marks collectMarks, degreeMarks;
+thread_local std::vector<const Expr *> collectStack;
+
+} // namespace
+
 std::vector<int> collectVars(const Expr *e) {
-  // A visited set proportional to the expression, not to the whole context: this is called once
-  // per equation, and a buffer indexed by node id would make that quadratic in the model size.
   std::vector<int> out;
-  std::unordered_set<const Expr *> seen;
-  std::vector<const Expr *> stack{e};
+  const uint32_t stamp = collectMarks.begin();
+  std::vector<const Expr *> &stack = collectStack;
+  stack.clear();
+  stack.push_back(e);
   while (!stack.empty()) {
     const Expr *n = stack.back();
     stack.pop_back();
-    if (!seen.insert(n).second)
+    collectMarks.fit(n->id());
+    if (collectMarks.stamps[n->id()] == stamp)
       continue;
+    collectMarks.stamps[n->id()] = stamp;
     if (n->kind() == ExprKind::Var)
       out.push_back(n->var());
     for (const Expr *op : n->ops())
@@ -338,48 +371,57 @@ bool dependsOn(const Expr *e, int var) {
   return std::binary_search(vars.begin(), vars.end(), var);
 }
 
-bool isLinearIn(const Expr *root, int var) {
-  // 0: free of var, 1: affine in var, 2: nonlinear; memoized per node (the input is a DAG).
-  std::unordered_map<const Expr *, int> memo;
-  std::function<int(const Expr *)> degree = [&](const Expr *e) -> int {
-    auto it = memo.find(e);
-    if (it != memo.end())
-      return it->second;
-    int d = 0;
-    switch (e->kind()) {
-    case ExprKind::Var:
-      d = e->var() == var ? 1 : 0;
-      break;
-    case ExprKind::Add:
-      for (const Expr *t : e->ops())
-        d = std::max(d, degree(t));
-      break;
-    case ExprKind::Mul: {
-      int sum = 0;
-      for (const Expr *f : e->ops())
-        sum += std::min(degree(f), 2);
-      d = std::min(sum, 2);
-      break;
-    }
-    case ExprKind::Pow:
-      d = degree(e->op(0));
-      if (degree(e->op(1)) != 0 || (d != 0 && !e->op(1)->isConst(1)))
-        d = d || degree(e->op(1)) ? 2 : 0;
-      break;
-    case ExprKind::If:
-      d = degree(e->op(0)) ? 2 : std::max(degree(e->op(1)), degree(e->op(2)));
-      break;
-    default:
-      for (const Expr *op : e->ops())
-        if (degree(op))
-          d = 2;
-      break;
-    }
-    memo.emplace(e, d);
-    return d;
-  };
-  return degree(root) <= 1;
+namespace {
+
+/// isLinearIn's degree of `e` in `var`: 0 free of it, 1 affine, 2 nonlinear; memoized in
+/// degreeMarks for the current stamp (the input is a DAG).
+int degreeIn(const Expr *e, int var, uint32_t stamp) {
+  degreeMarks.fit(e->id());
+  if (degreeMarks.stamps[e->id()] == stamp)
+    return degreeMarks.values[e->id()];
+  int d = 0;
+  switch (e->kind()) {
+  case ExprKind::Var:
+    d = e->var() == var ? 1 : 0;
+    break;
+  case ExprKind::Add:
+    for (const Expr *t : e->ops())
+      d = std::max(d, degreeIn(t, var, stamp));
+    break;
+  case ExprKind::Mul: {
+    int sum = 0;
+    for (const Expr *f : e->ops())
+      sum += std::min(degreeIn(f, var, stamp), 2);
+    d = std::min(sum, 2);
+    break;
+  }
+  case ExprKind::Pow: {
+    d = degreeIn(e->op(0), var, stamp);
+    int exponent = degreeIn(e->op(1), var, stamp);
+    if (exponent != 0 || (d != 0 && !e->op(1)->isConst(1)))
+      d = d || exponent ? 2 : 0;
+    break;
+  }
+  case ExprKind::If:
+    d = degreeIn(e->op(0), var, stamp) ? 2
+                                       : std::max(degreeIn(e->op(1), var, stamp), degreeIn(e->op(2), var, stamp));
+    break;
+  default:
+    for (const Expr *op : e->ops())
+      if (degreeIn(op, var, stamp))
+        d = 2;
+    break;
+  }
+  // fit() again: the recursion may have grown (and so moved) the buffers.
+  degreeMarks.fit(e->id());
+  degreeMarks.stamps[e->id()] = stamp;
+  degreeMarks.values[e->id()] = static_cast<uint8_t>(d);
+  return d;
 }
+
+} // namespace
+
+bool isLinearIn(const Expr *root, int var) { return degreeIn(root, var, degreeMarks.begin()) <= 1; }
 
 const Expr *rebuild(ExprContext &ctx, const Expr *e, const std::vector<const Expr *> &ops) {
   switch (e->kind()) {

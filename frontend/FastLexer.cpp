@@ -212,6 +212,10 @@ std::string describe(antlr4::Token *t) {
 } // namespace
 
 std::optional<std::string> fastLexerDifference(const std::string &text, bool *accepted) {
+  if (accepted)
+    *accepted = false;
+  if (firstInvalidUtf8Byte(text) != std::string::npos)
+    return std::nullopt; // ANTLR's input stream would throw; the parser reports it before lexing
   antlr4::ANTLRInputStream input(text);
   eqcgrammar::EqcLexer lexer(&input);
   CountErrors errors;

@@ -750,6 +750,8 @@ bool depthWithinLimit(antlr4::tree::ParseTree *root, uint32_t buffer, Diagnostic
 
 } // namespace
 
+size_t firstInvalidUtf8Byte(const std::string &text) { return firstInvalidUtf8(text); }
+
 std::optional<ast::File> parseBuffer(const SourceManager &sources, uint32_t buffer,
                                      Diagnostics &diags) {
   unsigned errorsBefore = diags.errorCount();

@@ -14,9 +14,14 @@ namespace eqc {
 std::optional<ast::File> parseBuffer(const SourceManager &sources, uint32_t buffer,
                                      Diagnostics &diags);
 
+/// The position of the first byte of `text` that is not valid UTF-8 as ANTLR's decoder sees it
+/// (overlong forms, surrogates and code points above U+10FFFF are invalid), or npos.
+size_t firstInvalidUtf8Byte(const std::string &text);
+
 /// The check of the hand-written lexer (frontend/FastLexer.h), for the tests and the parser fuzz
 /// target: lexes valid UTF-8 `text` with it and with ANTLR's generated lexer. nullopt when they
-/// agree (the same tokens, or it declines and ANTLR's lexer reports an error); else what differs.
+/// agree (the same tokens, or it declines and ANTLR's lexer reports an error, or the text is not
+/// valid UTF-8, which the parser rejects before lexing); else what differs.
 /// `*accepted` (if given) tells whether the hand-written lexer accepted the text.
 std::optional<std::string> fastLexerDifference(const std::string &text, bool *accepted = nullptr);
 

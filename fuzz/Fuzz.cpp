@@ -40,24 +40,9 @@ const std::vector<std::string> &libraryTexts() {
 }
 
 #if defined(EQC_FUZZ_STAGE_parser)
-bool validUtf8(const std::string &s) {
-  size_t i = 0;
-  while (i < s.size()) {
-    unsigned char c = s[i];
-    size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-    if (!len || i + len > s.size())
-      return false;
-    for (size_t k = 1; k < len; ++k)
-      if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80)
-        return false;
-    i += len;
-  }
-  return true;
-}
-
 /// The hand-written lexer against ANTLR's (frontend/FastLexer.h): a difference is a finding.
 void compareLexers(const std::string &text) {
-  if (validUtf8(text) && eqc::fastLexerDifference(text))
+  if (eqc::fastLexerDifference(text))
     __builtin_trap();
 }
 #endif

@@ -17,7 +17,11 @@ for t in "${targets[@]}"; do
   cp -n examples/*.eq tests/diagnostics/*.eq "$corpus"/ 2>/dev/null || true
   for f in examples/lib/*.eq; do cp -n "$f" "$corpus/lib_$(basename "$f")" 2>/dev/null || true; done
   echo "fuzz: $t for $seconds s"
+  # A finding ends this target's run (libFuzzer stops at the first); the other targets still run.
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
     build-fuzz/fuzz/eqc_fuzz_"$t" -max_total_time="$seconds" -dict=fuzz/eqc.dict -max_len=4096 -timeout=10 \
-    -rss_limit_mb=4096 -artifact_prefix="$findings"/ -print_final_stats=1 "$corpus" 2>&1 | tail -25
+    -rss_limit_mb=4096 -artifact_prefix="$findings"/ -print_final_stats=1 "$corpus" 2>&1 | tail -25 || status=1
 done
+echo "fuzz: findings (if any) in build-fuzz/findings/:"
+ls build-fuzz/findings/*/ 2>/dev/null || true
+exit "${status:-0}"

@@ -55,9 +55,8 @@ antlr4::TokenFactory<antlr4::CommonToken> *FastTokenSource::getTokenFactory() {
   return antlr4::CommonTokenFactory::DEFAULT.get();
 }
 
-bool FastTokenSource::lex(const std::string &text, antlr4::CharStream *input, const antlr4::dfa::Vocabulary &vocabulary) {
+bool FastTokenSource::lex(const std::string &text, const antlr4::dfa::Vocabulary &vocabulary) {
   static const Literals literals(vocabulary);
-  input_ = input;
   tokens_.clear();
   next_ = 0;
   // ~ one token per 4 bytes in typical models
@@ -82,9 +81,9 @@ bool FastTokenSource::lex(const std::string &text, antlr4::CharStream *input, co
       ++column;
     }
   };
-  auto emit = [&](size_t type, size_t startCp, size_t tokenLine, size_t tokenColumn) {
-    tokens_.push_back(factory->create({this, input}, type, "", antlr4::Token::DEFAULT_CHANNEL, startCp, cp - 1,
-                                      tokenLine, tokenColumn));
+  auto emit = [&](size_t type, size_t startI, size_t startCp, size_t tokenLine, size_t tokenColumn) {
+    tokens_.push_back(factory->create({this, nullptr}, type, std::string(text, startI, i - startI),
+                                      antlr4::Token::DEFAULT_CHANNEL, startCp, cp - 1, tokenLine, tokenColumn));
   };
   // The first "*/" at or after a position; searched again only past the last one found, so that
   // many unterminated "/*" cost one scan, not one each.
@@ -118,7 +117,7 @@ bool FastTokenSource::lex(const std::string &text, antlr4::CharStream *input, co
       while (i < n && identPart(s[i]))
         consume();
       auto it = literals.words.find(std::string_view(text.data() + startI, i - startI));
-      emit(it != literals.words.end() ? it->second : eqcgrammar::EqcLexer::IDENT, startCp, tokenLine, tokenColumn);
+      emit(it != literals.words.end() ? it->second : eqcgrammar::EqcLexer::IDENT, startI, startCp, tokenLine, tokenColumn);
     } else if (digit(c) || (c == '.' && digit(d))) { // NUMBER, the longest match of its two forms
       while (i < n && digit(s[i]))
         consume();
@@ -138,7 +137,7 @@ bool FastTokenSource::lex(const std::string &text, antlr4::CharStream *input, co
             consume();
         }
       }
-      emit(eqcgrammar::EqcLexer::NUMBER, startCp, tokenLine, tokenColumn);
+      emit(eqcgrammar::EqcLexer::NUMBER, startI, startCp, tokenLine, tokenColumn);
     } else if (c == '"') { // STRING: escapes take any one code point
       consume();
       while (i < n && s[i] != '"') {
@@ -152,7 +151,7 @@ bool FastTokenSource::lex(const std::string &text, antlr4::CharStream *input, co
       if (i >= n)
         return false; // unterminated
       consume();
-      emit(eqcgrammar::EqcLexer::STRING, startCp, tokenLine, tokenColumn);
+      emit(eqcgrammar::EqcLexer::STRING, startI, startCp, tokenLine, tokenColumn);
     } else {
       size_t type = 0;
       if (d) {
@@ -170,10 +169,10 @@ bool FastTokenSource::lex(const std::string &text, antlr4::CharStream *input, co
         type = one->second;
         consume();
       }
-      emit(type, startCp, tokenLine, tokenColumn);
+      emit(type, startI, startCp, tokenLine, tokenColumn);
     }
   }
-  tokens_.push_back(factory->create({this, input}, antlr4::Token::EOF, "", antlr4::Token::DEFAULT_CHANNEL, cp,
+  tokens_.push_back(factory->create({this, nullptr}, antlr4::Token::EOF, "", antlr4::Token::DEFAULT_CHANNEL, cp,
                                     cp - 1, line, column));
   line_ = line;
   column_ = column;
@@ -185,7 +184,7 @@ std::unique_ptr<antlr4::Token> FastTokenSource::nextToken() {
     return std::move(tokens_[next_++]);
   // EOF, as often as asked (the stream asks again after the end).
   antlr4::Token *eof = tokens_.back().get();
-  return antlr4::CommonTokenFactory::DEFAULT->create({this, input_}, antlr4::Token::EOF, "",
+  return antlr4::CommonTokenFactory::DEFAULT->create({this, nullptr}, antlr4::Token::EOF, "",
                                                      antlr4::Token::DEFAULT_CHANNEL, eof->getStartIndex(),
                                                      eof->getStopIndex(), eof->getLine(),
                                                      eof->getCharPositionInLine());
@@ -223,9 +222,8 @@ std::optional<std::string> fastLexerDifference(const std::string &text, bool *ac
   lexer.addErrorListener(&errors);
   antlr4::CommonTokenStream reference(&lexer);
   reference.fill();
-  antlr4::ANTLRInputStream input2(text);
   FastTokenSource fast;
-  bool ok = fast.lex(text, &input2, lexer.getVocabulary());
+  bool ok = fast.lex(text, lexer.getVocabulary());
   if (accepted)
     *accepted = ok;
   if (!ok)

@@ -18,22 +18,25 @@ namespace eqc {
 
 class FastTokenSource : public antlr4::TokenSource {
 public:
-  /// Requires: `text` is valid UTF-8 and `input` is the ANTLR stream of the same text (tokens read
-  /// their text from it). Ensures: true and every token of the text (EOF last), or false.
-  bool lex(const std::string &text, antlr4::CharStream *input, const antlr4::dfa::Vocabulary &vocabulary);
+  /// Requires: `text` is valid UTF-8; `vocabulary` is the generated lexer's. Ensures: true and every
+  /// token of the text (EOF last), each holding its own text (so no ANTLR input stream, a UTF-32
+  /// copy of the file, is needed), or false.
+  bool lex(const std::string &text, const antlr4::dfa::Vocabulary &vocabulary);
 
   std::unique_ptr<antlr4::Token> nextToken() override;
   size_t getLine() const override { return line_; }
   size_t getCharPositionInLine() override { return column_; }
-  antlr4::CharStream *getInputStream() override { return input_; }
-  std::string getSourceName() override { return input_ ? input_->getSourceName() : std::string("<unknown>"); }
+  antlr4::CharStream *getInputStream() override { return nullptr; }
+  std::string getSourceName() override { return "<model>"; }
   antlr4::TokenFactory<antlr4::CommonToken> *getTokenFactory() override;
 
 private:
-  antlr4::CharStream *input_ = nullptr;
   std::vector<std::unique_ptr<antlr4::Token>> tokens_;
   size_t next_ = 0;
   size_t line_ = 1, column_ = 0;
 };
+
+/// The generated lexer's vocabulary (token types and literal names).
+const antlr4::dfa::Vocabulary &lexerVocabulary();
 
 } // namespace eqc

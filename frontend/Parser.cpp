@@ -752,6 +752,13 @@ bool depthWithinLimit(antlr4::tree::ParseTree *root, uint32_t buffer, Diagnostic
 
 size_t firstInvalidUtf8Byte(const std::string &text) { return firstInvalidUtf8(text); }
 
+const antlr4::dfa::Vocabulary &lexerVocabulary() {
+  // The vocabulary is static in the generated lexer; an instance on an empty stream reaches it.
+  static antlr4::ANTLRInputStream empty(std::string{});
+  static eqcgrammar::EqcLexer lexer(&empty);
+  return lexer.getVocabulary();
+}
+
 std::optional<ast::File> parseBuffer(const SourceManager &sources, uint32_t buffer,
                                      Diagnostics &diags) {
   unsigned errorsBefore = diags.errorCount();
@@ -773,17 +780,21 @@ std::optional<ast::File> parseBuffer(const SourceManager &sources, uint32_t buff
                 std::string("the file is not valid UTF-8: byte ") + byte + " (save it as UTF-8)");
     return std::nullopt;
   }
-  antlr4::ANTLRInputStream input(text);
-  eqcgrammar::EqcLexer lexer(&input);
   ErrorCollector collector(diags, buffer);
-  lexer.removeErrorListeners();
-  lexer.addErrorListener(&collector);
-  // The hand-written lexer makes the same tokens faster; ANTLR's lexer takes over (and reports the
-  // problem) when the text has anything it declines (frontend/FastLexer.h).
+  // The hand-written lexer makes the same tokens faster; ANTLR's lexer (and its input stream, a
+  // UTF-32 copy of the text) is made only when it declines something, to report it
+  // (frontend/FastLexer.h).
   FastTokenSource fast;
-  antlr4::TokenSource *source = &lexer;
-  if (fast.lex(text, &input, lexer.getVocabulary()))
-    source = &fast;
+  std::unique_ptr<antlr4::ANTLRInputStream> input;
+  std::unique_ptr<eqcgrammar::EqcLexer> lexer;
+  antlr4::TokenSource *source = &fast;
+  if (!fast.lex(text, lexerVocabulary())) {
+    input = std::make_unique<antlr4::ANTLRInputStream>(text);
+    lexer = std::make_unique<eqcgrammar::EqcLexer>(input.get());
+    lexer->removeErrorListeners();
+    lexer->addErrorListener(&collector);
+    source = lexer.get();
+  }
   antlr4::CommonTokenStream tokens(source);
   eqcgrammar::EqcParser parser(&tokens);
   parser.removeErrorListeners();

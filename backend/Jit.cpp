@@ -1,5 +1,5 @@
-// ORC LLJIT set-up: host target, LLVM's O2 pipeline (or two tiers for large models), runtime and
-// libm symbols.
+// ORC LLJIT set-up: host target, LLVM's pipeline (two tiers at the automatic level), the
+// compiled-model cache, runtime and libm symbols.
 #include "backend/Jit.h"
 
 #include "backend/Codegen.h"
@@ -208,6 +208,10 @@ eqc_model_invjac_fn JitModel::initialConstraintJacobian() {
 bool JitModel::tiered() const { return impl->tiered; }
 double JitModel::tierSeconds() const { return impl->tierSeconds.load(); }
 std::string JitModel::tierError() const { return impl->tierSeconds.load() >= 0 ? impl->tierError : std::string(); }
+void JitModel::waitForTier() {
+  if (impl->tierThread.joinable())
+    impl->tierThread.join();
+}
 int JitModel::cacheHits() const { return impl->cache ? impl->cache->hits() : 0; }
 int JitModel::cacheStores() const { return impl->cache ? impl->cache->stores() : 0; }
 std::string JitModel::cacheError() const { return impl->cache ? impl->cache->lastError() : std::string(); }
@@ -229,20 +233,20 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
   SparsityPattern pattern;
   if (options.dumpIR)
     jacobian = generateModelIR(flat, model, *context, symbols, ModelPart::Jacobian, &pattern);
+  // The main LLJIT's level (the first tier and the Jacobians), and whether an -O2 tier follows.
   int optLevel = options.optLevel;
   bool tiered = false;
   if (optLevel < 0) {
-    // Automatic: O2, or for a large module the unoptimized tier now and O2 in the background
-    // (only with a second hardware thread, and not when the optimized IR is to be printed).
+    // Automatic: two tiers; -O2 alone without a second hardware thread or when the optimized IR is
+    // to be printed.
     optLevel = 2;
-    if (instructionCount(*simulation) >= kTieredInstructions && !options.dumpOptimizedIR &&
-        std::thread::hardware_concurrency() >= 2) {
+    if (!options.dumpOptimizedIR && std::thread::hardware_concurrency() >= 2) {
       optLevel = 0;
       tiered = true;
     }
   }
   // The compiled-model cache (not when the optimized IR is to be printed: a cached module is not
-  // optimized again). A cached -O2 simulation module makes the two tiers unnecessary.
+  // optimized again). A cached -O2 simulation module makes the first tier unnecessary.
   std::shared_ptr<ModelObjectCache> cache;
   if (!options.cacheDirectory.empty() && !options.dumpOptimizedIR)
     cache = std::make_shared<ModelObjectCache>(options.cacheDirectory);
@@ -252,7 +256,6 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
       tierKey = ModelObjectCache::key(*simulation, 2);
       if (cache->prepare(tierKey)) {
         tiered = false;
-        optLevel = 2;
         simulation->setModuleIdentifier(tierKey);
       }
     } else {

@@ -14,15 +14,15 @@
 
 namespace eqc {
 
-/// Modules of at least this many instructions (before optimization) are compiled in two tiers
-/// when the optimization level is automatic: first without optimization (about 4x faster to
-/// compile: FastISel, the fast register allocator, no IR passes), then with O2 on a background
-/// thread, whose functions replace the first tier's when ready. The two tiers compute bitwise the
-/// same results (no fast-math, no contraction), only at different speeds (bench/README.md).
-constexpr size_t kTieredInstructions = 20000;
-
+/// With the automatic optimization level (and a second hardware thread) a model is compiled in two
+/// tiers: first without optimization (FastISel, the fast register allocator, no IR passes: about
+/// 4x faster to compile than -O2), then with -O2 on a background thread, whose functions replace
+/// the first tier's when ready. The two tiers compute bitwise the same results (no fast-math, no
+/// contraction), only at different speeds (bench/README.md). The Jacobian module, compiled on first
+/// use and called far less often than the right-hand side, stays at -O0 (for an index-reduced model
+/// it is the largest module: -O2 made initialization of the double pendulum 7x slower).
 struct BackendOptions {
-  /// 0..3, LLVM's pipeline level; -1 (automatic): O2, or the two tiers for large modules.
+  /// 0..3, LLVM's pipeline level for every module; -1 (automatic): the two tiers above.
   int optLevel = -1;
   std::function<void(const std::string &)> dumpIR;          ///< called with the IR before optimization
   std::function<void(const std::string &)> dumpOptimizedIR; ///< and after
@@ -50,6 +50,9 @@ public:
   std::string tierError() const;
   /// Modules whose machine code came from the compiled-model cache, and modules stored into it so
   /// far; the last problem writing it (empty if none).
+  /// Blocks until the optimized tier is done (compiled and, with a cache, stored); at once when
+  /// there is none.
+  void waitForTier();
   int cacheHits() const;
   int cacheStores() const;
   std::string cacheError() const;

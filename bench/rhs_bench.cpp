@@ -188,7 +188,9 @@ bool runCase(const Options &o, ChainForce force, CaseResult &r) {
   }
   Compilation c;
   auto compileStart = Clock::now();
-  ExitCode code = runPipeline(path.string(), PipelineOptions{}, c, std::cerr);
+  PipelineOptions options;
+  options.optLevel = 2; // the optimized code itself, not the first tier of the automatic level
+  ExitCode code = runPipeline(path.string(), options, c, std::cerr);
   r.compileSeconds = std::chrono::duration<double>(Clock::now() - compileStart).count();
   r.timings = c.timings;
   if (o.keepModelDir.empty())

@@ -294,6 +294,9 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
       err << "  " << phase << ": " << formatNumber(std::round(secs * 1e6) / 1e3) << " ms\n";
     err << "  initialization: " << formatNumber(std::round(initSeconds * 1e6) / 1e3) << " ms\n";
     if (!c.cacheDirectory.empty()) {
+      // The run is over; with the cache the optimized tier is awaited anyway (driver/main.cpp), and
+      // then the counts below are final.
+      c.jit->waitForTier();
       err << "  compiled-model cache: " << c.jit->cacheHits() << " module" << (c.jit->cacheHits() == 1 ? "" : "s")
           << " from it, " << c.jit->cacheStores() << " stored";
       if (std::string problem = c.jit->cacheError(); !problem.empty())

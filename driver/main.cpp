@@ -80,9 +80,9 @@ options:
   --quiet              no progress bar (shown on a terminal for runs longer than a second)
   --every N            keep every N-th output row (and the last)
   --binary             write the compact .eqcres format (the default for -o FILE.eqcres)
-  -O0 .. -O3           LLVM optimization level (default: -O2, and for models of 20,000 or more
-                       IR instructions two tiers: -O0 code at once, replaced by -O2 code compiled
-                       in the background; both compute the same numbers)
+  -O0 .. -O3           LLVM optimization level (default: two tiers: -O0 code at once, replaced
+                       by -O2 code compiled on a second thread when ready, both computing the same
+                       numbers; Jacobians at -O0)
   --no-cache           neither read nor write the compiled-model cache ($EQC_CACHE_DIR, else
                        $XDG_CACHE_HOME/eqc or ~/.cache/eqc): machine code keyed by a hash of the
                        generated IR, the LLVM version, the host CPU and the -O level

@@ -1,5 +1,5 @@
-// Two-tier compilation of large models (backend/Jit.h): the -O0 tier is there at once, the -O2
-// tier replaces it when ready, and both compute bitwise the same right-hand side.
+// Two-tier compilation (backend/Jit.h): the -O0 tier is there at once, the -O2 tier replaces it
+// when ready, and both compute bitwise the same right-hand side.
 #include "backend/Jit.h"
 #include "frontend/Flatten.h"
 #include "frontend/Parser.h"
@@ -16,7 +16,7 @@
 namespace eqc {
 namespace {
 
-/// A chain of n nonlinear oscillators: 2n states, well above kTieredInstructions for n = 1500.
+/// A chain of n nonlinear oscillators: 2n states.
 std::string chain(int n) {
   std::ostringstream s;
   s << "model Chain\n  parameter Integer n = " << n << ";\n  parameter Real k = 4, c = 0.1;\n"
@@ -64,7 +64,7 @@ std::vector<double> rhsAt(eqc_model_rhs_fn rhs, const OdeModel &m, const std::ve
   return dx;
 }
 
-TEST(Tiered, LargeModelRunsAtOnceAndSwitchesToTheOptimizedCodeWithTheSameNumbers) {
+TEST(Tiered, ModelRunsAtOnceAndSwitchesToTheOptimizedCodeWithTheSameNumbers) {
   if (std::thread::hardware_concurrency() < 2)
     GTEST_SKIP() << "two tiers need a second hardware thread";
   Model m(chain(1500));
@@ -131,12 +131,19 @@ TEST(Tiered, TheOptimizedTierIsCachedAndTheNextCompilationStartsWithIt) {
   std::filesystem::remove_all(cache);
 }
 
-TEST(Tiered, SmallModelIsCompiledOnceAtO2) {
+TEST(Tiered, AnExplicitLevelIsCompiledOnceAndASmallModelIsTieredToo) {
   Model m(chain(10));
   ASSERT_TRUE(m.model) << m.messages.str();
-  std::unique_ptr<JitModel> jit = m.compile(-1);
-  ASSERT_TRUE(jit);
-  EXPECT_FALSE(jit->tiered());
+  for (int level : {0, 1, 2, 3}) {
+    std::unique_ptr<JitModel> jit = m.compile(level);
+    ASSERT_TRUE(jit);
+    EXPECT_FALSE(jit->tiered()) << level;
+  }
+  if (std::thread::hardware_concurrency() >= 2) {
+    std::unique_ptr<JitModel> automatic = m.compile(-1);
+    ASSERT_TRUE(automatic);
+    EXPECT_TRUE(automatic->tiered());
+  }
 }
 
 } // namespace

@@ -1,15 +1,16 @@
 // `eqc_bench_workprecision`: work-precision of eqc's runtime (dopri5, dop853, radau5, auto)
-// against SUNDIALS CVODE (BDF + Newton + dense LU with the analytic Jacobian on the stiff
-// problems, Adams + fixed-point iteration on the non-stiff ones), on the same hand-written C
-// right-hand sides (bench/wp_problems.c), and of eqc's fixed-step methods (euler, heun, rk4 on
-// the non-stiff problems, beuler with the analytic Jacobian on the stiff ones) against eqc's best
-// variable-step method.
+// against its peers, on the same hand-written C right-hand sides (bench/wp_problems.c): SUNDIALS
+// CVODE (BDF + Newton + dense LU with the analytic Jacobian on the stiff problems, Adams +
+// fixed-point iteration on the non-stiff ones) and, on the non-stiff problems and when built with
+// them, Boost.Odeint's runge_kutta_dopri5 and GSL's rk8pd; and of eqc's fixed-step methods (euler,
+// heun, rk4 on the non-stiff problems, beuler with the analytic Jacobian on the stiff ones)
+// against eqc's best variable-step method.
 //
 // For each problem and each tolerance of the sweep, every solver runs once untimed (statistics,
 // error at t_end, and the number of runs per timed batch), then R rounds each time one batch of
-// every solver in rotated order, so that eqc and CVODE share the machine's noise. The fixed-step
-// methods sweep the number of steps N (dt = span / N) instead of rtol: the k-th N of every
-// fixed-step method joins the rounds of the k-th tolerance (after the last tolerance the
+// every solver in rotated order, so that eqc and its peers share the machine's noise. The
+// fixed-step methods sweep the number of steps N (dt = span / N) instead of rtol: the k-th N of
+// every fixed-step method joins the rounds of the k-th tolerance (after the last tolerance the
 // fixed-step points are timed among themselves), and a method's sweep ends after the first step
 // count whose median run time exceeds --fixed-max-ms. Times are medians over the rounds. The summaries compare
 // times at matched achieved error (log-log interpolation along each work-precision curve), never
@@ -24,6 +25,16 @@
 #include <sunmatrix/sunmatrix_dense.h>
 #include <sunnonlinsol/sunnonlinsol_fixedpoint.h>
 
+#ifdef EQC_BENCH_HAVE_ODEINT
+#include <boost/numeric/odeint.hpp>
+#include <boost/version.hpp>
+#endif
+#ifdef EQC_BENCH_HAVE_GSL
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_odeiv2.h>
+#include <gsl/gsl_version.h>
+#endif
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -34,6 +45,7 @@
 #include <iostream>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -44,8 +56,9 @@ namespace {
 const char *kUsage = R"(usage: eqc_bench_workprecision [options]
 
 Work-precision of eqc's integrators against SUNDIALS CVODE on ROBER, HIRES, VDPOL (mu = 1e6),
-Arenstorf and Pleiades, and of eqc's fixed-step methods against its best variable-step method.
-Prints a Markdown summary of time ratios eqc/CVODE and fixed-step/variable-step at matched error.
+Arenstorf and Pleiades (on the last two also against Boost.Odeint's dopri5 and GSL's rk8pd, when
+built with them), and of eqc's fixed-step methods against its best variable-step method. Prints a
+Markdown summary of time ratios eqc/peer and fixed-step/variable-step at matched error.
 
 options:
   --csv FILE          write every (problem, solver, tolerance or step count) as one CSV row
@@ -67,11 +80,11 @@ options:
   --fixed-max-ms MS   a fixed-step sweep ends after the first step count whose (median) run
                       time exceeds this (default 250)
   --rober-short-tend T  also run ROBER on [0, T] (problem ROBER-T, default T = 40) with the
-                      fixed-step and eqc's variable-step methods (not CVODE), reference by
+                      fixed-step and eqc's variable-step methods (no peer), reference by
                       eqc's radau5 at rtol 1e-13; 0: not
-  --smoke             the ctest: rtol 1e-4 and 1e-6, one round, one run per batch, one step
-                      count per fixed-step method; checks the Jacobians, that every run succeeds
-                      and that the error is plausible
+  --smoke             the ctest: rtol 1e-4, 1e-5, 1e-6 (odeint and GSL: 1e-6), one round, one
+                      run per batch, one step count per fixed-step method; checks the Jacobians,
+                      that every run succeeds and that the error is plausible
   -h, --help          this help
 )";
 
@@ -181,18 +194,19 @@ struct Problem {
   wp_problem p;
   std::vector<double> ref;
   std::string refSource;
-  bool cvode = true; // compared with CVODE (the short ROBER span is not)
+  bool peers = true; // compared with the peer libraries (the short ROBER span is not)
 };
 
 // ---- solvers ----
 
-enum class Kind { Eqc, CvodeBdf, CvodeAdams };
+// Every kind but Eqc is a peer library; only the peers that were built are in the solver list.
+enum class Kind { Eqc, CvodeBdf, CvodeAdams, OdeintDopri5, GslRk8pd };
 
 struct Solver {
   Kind kind;
   eqc_method method = EQC_METHOD_DOPRI5; // Eqc only
-  std::string name;                      // "eqc radau5", "CVODE BDF", ...
-  bool isCvode() const { return kind != Kind::Eqc; }
+  std::string name;                      // "eqc radau5", "CVODE BDF", "GSL rk8pd", ...
+  bool isPeer() const { return kind != Kind::Eqc; }
 };
 
 std::optional<eqc_method> methodByName(const std::string &s) {
@@ -390,10 +404,104 @@ RunResult runCvode(SUNContext ctx, const Problem &pr, bool bdf, double rtol, dou
   return r;
 }
 
+#if defined(EQC_BENCH_HAVE_ODEINT) || defined(EQC_BENCH_HAVE_GSL)
+/// First trial step of the Runge-Kutta peers (a fraction of t_end), which unlike eqc and CVODE do
+/// not estimate one. Small enough that their first step is never rejected on Arenstorf and
+/// Pleiades at rtol 1e-3 ... 1e-12; both controllers grow the step by up to 5x per step, so it
+/// costs a few short steps (about 40 rhs calls; 1e-3 t_end saves them at loose tolerances but is
+/// rejected at tight ones).
+constexpr double kPeerInitialStep = 1e-6;
+#endif
+
+#ifdef EQC_BENCH_HAVE_ODEINT
+// Odeint calls the system as f(y, dydt, t) and copies it, so the count lives in the caller.
+struct OdeintRhs {
+  const wp_problem *p;
+  long *calls;
+  void operator()(const std::vector<double> &y, std::vector<double> &dydt, double t) const {
+    ++*calls;
+    if (p->rhs(nullptr, t, y.data(), dydt.data()) != 0)
+      throw std::runtime_error("rhs failed");
+  }
+};
+
+/// Odeint's Dormand-Prince 5(4) with its default controller (make_controlled: error norm max_i
+/// |err_i| / (atol + rtol (|y_i| + h |y'_i|))), integrate_adaptive to exactly t_end.
+RunResult runOdeint(const Problem &pr, double rtol, double atol) {
+  namespace odeint = boost::numeric::odeint;
+  const wp_problem &p = pr.p;
+  RunResult r;
+  r.y.assign(p.y0, p.y0 + p.n);
+  long calls = 0;
+  try {
+    auto stepper =
+        odeint::make_controlled(atol, rtol, odeint::runge_kutta_dopri5<std::vector<double>>());
+    r.steps = long(odeint::integrate_adaptive(stepper, OdeintRhs{&p, &calls}, r.y, 0.0, p.t_end,
+                                              kPeerInitialStep * p.t_end));
+    r.ok = true;
+    // integrate_adaptive counts accepted steps only. Its FSAL controller evaluates f once at
+    // t = 0 and then six new stages per attempted step, accepted or not.
+    r.rejected = (calls - 1) / 6 - r.steps;
+  } catch (const std::exception &e) { // odeint throws when the step size cannot be adjusted
+    r.message = e.what();
+  }
+  r.rhsEvals = calls;
+  r.methodUsed = "dopri5";
+  return r;
+}
+#endif
+
+#ifdef EQC_BENCH_HAVE_GSL
+struct GslUser {
+  const wp_problem *p;
+  long calls = 0;
+};
+
+int gslRhs(double t, const double y[], double dydt[], void *params) {
+  auto *u = static_cast<GslUser *>(params);
+  ++u->calls;
+  return u->p->rhs(nullptr, t, y, dydt) == 0 ? GSL_SUCCESS : GSL_EBADFUNC;
+}
+
+/// GSL's Prince-Dormand 8(7) through the odeiv2 driver with its standard control (y_new: error
+/// norm max_i |err_i| / (atol + rtol |y_i|)), to exactly t_end. The driver, stepper and
+/// controller are allocated and freed in each run, as CVODE's objects are.
+RunResult runGsl(const Problem &pr, double rtol, double atol) {
+  const wp_problem &p = pr.p;
+  RunResult r;
+  GslUser user{&p};
+  gsl_odeiv2_system sys{gslRhs, nullptr, size_t(p.n), &user};
+  gsl_odeiv2_driver *d = gsl_odeiv2_driver_alloc_y_new(&sys, gsl_odeiv2_step_rk8pd,
+                                                       kPeerInitialStep * p.t_end, atol, rtol);
+  gsl_odeiv2_driver_set_nmax(d, 50000000);
+  r.y.assign(p.y0, p.y0 + p.n);
+  double t = 0.0;
+  const int status = gsl_odeiv2_driver_apply(d, &t, p.t_end, r.y.data());
+  r.ok = status == GSL_SUCCESS;
+  if (!r.ok)
+    r.message = std::string(gsl_strerror(status)) + " at t = " + std::to_string(t);
+  // The evolve object counts every step the stepper computed, also those the error test rejected.
+  r.rejected = long(d->e->failed_steps);
+  r.steps = long(d->e->count) - r.rejected;
+  r.rhsEvals = user.calls;
+  r.methodUsed = "rk8pd";
+  gsl_odeiv2_driver_free(d);
+  return r;
+}
+#endif
+
 RunResult runSolver(SUNContext ctx, const Problem &pr, const Solver &s, double rtol, double atol,
                     double dt) {
   if (s.kind == Kind::Eqc)
     return runEqc(pr, s.method, rtol, atol, dt);
+#ifdef EQC_BENCH_HAVE_ODEINT
+  if (s.kind == Kind::OdeintDopri5)
+    return runOdeint(pr, rtol, atol);
+#endif
+#ifdef EQC_BENCH_HAVE_GSL
+  if (s.kind == Kind::GslRk8pd)
+    return runGsl(pr, rtol, atol);
+#endif
   return runCvode(ctx, pr, s.kind == Kind::CvodeBdf, rtol, atol);
 }
 
@@ -563,6 +671,12 @@ long smokeSteps(const std::string &problem, eqc_method m) {
   return 1000;
 }
 
+/// --smoke runs these peers only at its tightest rtol: at rtol 1e-4 odeint's dopri5 loses the
+/// Arenstorf orbit (error 1.9), a real answer that the smoke test's plausibility check rejects.
+bool smokeOnlyTightest(const Solver &s) {
+  return s.kind == Kind::OdeintDopri5 || s.kind == Kind::GslRk8pd;
+}
+
 /// A fixed-step method's sweep on one problem.
 struct Sweep {
   const Solver *solver = nullptr;
@@ -586,6 +700,10 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "eqc_bench_workprecision: SUNContext_Create failed\n");
     return 1;
   }
+#ifdef EQC_BENCH_HAVE_GSL
+  // GSL's default error handler aborts; a failing driver is a failed run like any other.
+  gsl_set_error_handler_off();
+#endif
 
   // Solvers.
   std::vector<Solver> solvers;
@@ -597,9 +715,15 @@ int main(int argc, char **argv) {
     addEqc(*methodByName(m));
   solvers.push_back({Kind::CvodeBdf, EQC_METHOD_DOPRI5, "CVODE BDF"});
   solvers.push_back({Kind::CvodeAdams, EQC_METHOD_DOPRI5, "CVODE Adams"});
-  auto solverFor = [&](Kind k, eqc_method m) -> const Solver * {
+#ifdef EQC_BENCH_HAVE_ODEINT
+  solvers.push_back({Kind::OdeintDopri5, EQC_METHOD_DOPRI5, "odeint dopri5"});
+#endif
+#ifdef EQC_BENCH_HAVE_GSL
+  solvers.push_back({Kind::GslRk8pd, EQC_METHOD_DOPRI5, "GSL rk8pd"});
+#endif
+  auto eqcSolver = [&](eqc_method m) -> const Solver * {
     for (const Solver &s : solvers)
-      if (s.kind == k && (k != Kind::Eqc || s.method == m))
+      if (s.kind == Kind::Eqc && s.method == m)
         return &s;
     return nullptr;
   };
@@ -630,7 +754,7 @@ int main(int argc, char **argv) {
       ms = pr.p.stiff ? std::vector<eqc_method>{EQC_METHOD_BEULER}
                       : std::vector<eqc_method>{EQC_METHOD_EULER, EQC_METHOD_HEUN, EQC_METHOD_RK4};
     for (eqc_method m : ms)
-      list.push_back(solverFor(Kind::Eqc, m));
+      list.push_back(eqcSolver(m));
     return list;
   };
 
@@ -693,7 +817,16 @@ int main(int argc, char **argv) {
   if (failures)
     return 1;
 
-  // Variable-step solvers of a problem: eqc's methods, then CVODE (when compared with it).
+  // The peers that fit a problem: CVODE BDF for the stiff ones, every other peer (all explicit)
+  // for the others.
+  auto peersOf = [&](const Problem &pr) {
+    std::vector<const Solver *> list;
+    for (const Solver &s : solvers)
+      if (s.isPeer() && (s.kind == Kind::CvodeBdf) == bool(pr.p.stiff))
+        list.push_back(&s);
+    return list;
+  };
+  // Variable-step solvers of a problem: eqc's methods, then its peers (when compared with them).
   auto solversOf = [&](const Problem &pr) {
     std::vector<const Solver *> list;
     std::vector<eqc_method> ms = userMethods;
@@ -702,9 +835,10 @@ int main(int argc, char **argv) {
                       : std::vector<eqc_method>{EQC_METHOD_DOPRI5, EQC_METHOD_DOP853,
                                                 EQC_METHOD_AUTO};
     for (eqc_method m : ms)
-      list.push_back(solverFor(Kind::Eqc, m));
-    if (pr.cvode)
-      list.push_back(solverFor(pr.p.stiff ? Kind::CvodeBdf : Kind::CvodeAdams, EQC_METHOD_DOPRI5));
+      list.push_back(eqcSolver(m));
+    if (pr.peers)
+      for (const Solver *s : peersOf(pr))
+        list.push_back(s);
     return list;
   };
 
@@ -724,7 +858,14 @@ int main(int argc, char **argv) {
     return std::llround(o.fixedNMin * std::pow(10.0, double(k) / o.fixedPerDecade));
   };
 
-  std::printf("# eqc vs SUNDIALS CVODE %s: work-precision\n\n", SUNDIALS_VERSION);
+  std::string peerVersions = std::string("SUNDIALS CVODE ") + SUNDIALS_VERSION;
+#ifdef EQC_BENCH_HAVE_ODEINT
+  peerVersions += std::string(", Boost.Odeint (Boost ") + BOOST_LIB_VERSION + ")";
+#endif
+#ifdef EQC_BENCH_HAVE_GSL
+  peerVersions += std::string(", GSL ") + GSL_VERSION;
+#endif
+  std::printf("# eqc vs %s: work-precision\n\n", peerVersions.c_str());
   std::printf("%zu tolerances per problem (rtol %.0e ... %.0e), %d timed round%s each, batches of "
               "about %.0f ms.\n\n",
               rtols.size(), rtols.front(), rtols.back(), o.reps, o.reps == 1 ? "" : "s", o.batchMs);
@@ -776,6 +917,8 @@ int main(int argc, char **argv) {
       if (haveRtol) {
         const double rtol = rtols[slot], atol = pr.p.atol_ratio * rtol;
         for (const Solver *s : list) {
+          if (o.smoke && smokeOnlyTightest(*s) && slot + 1 != rtols.size())
+            continue;
           Point pt;
           pt.problem = pr.name;
           pt.solver = s;
@@ -862,11 +1005,19 @@ int main(int argc, char **argv) {
   }
 
   auto methodLabel = [](const Solver *s) -> std::string {
-    if (s->kind == Kind::CvodeBdf)
+    switch (s->kind) {
+    case Kind::Eqc:
+      return methodName(s->method);
+    case Kind::CvodeBdf:
       return "BDF";
-    if (s->kind == Kind::CvodeAdams)
+    case Kind::CvodeAdams:
       return "Adams";
-    return methodName(s->method);
+    case Kind::OdeintDopri5:
+      return "dopri5";
+    case Kind::GslRk8pd:
+      return "rk8pd";
+    }
+    return "?";
   };
   auto isFixedPoint = [](const Point &p) {
     return p.solver->kind == Kind::Eqc && isFixedStep(p.solver->method);
@@ -960,37 +1111,53 @@ int main(int argc, char **argv) {
   }
 
   // The stored references against eqc's tightest runs (radau5 on the stiff problems, dop853 on
-  // the others) and CVODE's: a check of the digits, not part of the comparison.
+  // the others) and each fitting peer's at rtol 1e-12 (also on the short ROBER span, which is not
+  // compared with the peers): a check of the digits, not part of the comparison.
   if (!o.smoke) {
+    std::vector<const Solver *> columns; // every peer that fits some problem, in solver order
+    for (const Solver &s : solvers)
+      if (std::any_of(problems.begin(), problems.end(), [&](const Problem &pr) {
+            const auto fit = peersOf(pr);
+            return std::find(fit.begin(), fit.end(), &s) != fit.end();
+          }))
+        columns.push_back(&s);
     std::printf("## Reference check\n\n");
-    std::printf("Mixed error of the stored reference against tight runs of both libraries.\n\n");
-    std::printf("| problem | reference | eqc %s | CVODE rtol 1e-12 |\n|---|---|---:|---:|\n",
-                "radau5 / dop853 rtol 1e-13");
+    std::printf("Mixed error of the stored reference against tight runs of eqc and of each peer "
+                "(-: the peer does not fit the problem).\n\n");
+    std::printf("| problem | reference | eqc radau5 / dop853 rtol 1e-13 |");
+    for (const Solver *s : columns)
+      std::printf(" %s rtol 1e-12 |", s->name.c_str());
+    std::printf("\n|---|---|---:|");
+    for (size_t i = 0; i < columns.size(); ++i)
+      std::printf("---:|");
+    std::printf("\n");
     for (const Problem &pr : problems) {
       const double tight = 1e-13;
       std::string eqcCol = "(the reference)";
-      if (pr.cvode) {
+      if (pr.peers) {
         RunResult e = runEqc(pr, pr.p.stiff ? EQC_METHOD_RADAU5 : EQC_METHOD_DOP853, tight,
                              pr.p.atol_ratio * tight);
         eqcCol = e.ok ? fmtErr(mixedError(pr, e.y)) : "failed";
       }
-      RunResult c = runCvode(ctx, pr, pr.p.stiff, 1e-12, pr.p.atol_ratio * 1e-12);
-      std::printf("| %s | %s | %s | %s |\n", pr.name.c_str(), pr.refSource.c_str(),
-                  eqcCol.c_str(), c.ok ? fmtErr(mixedError(pr, c.y)).c_str() : "failed");
+      std::printf("| %s | %s | %s |", pr.name.c_str(), pr.refSource.c_str(), eqcCol.c_str());
+      const auto fit = peersOf(pr);
+      for (const Solver *s : columns) {
+        if (std::find(fit.begin(), fit.end(), s) == fit.end()) {
+          std::printf(" - |");
+          continue;
+        }
+        RunResult c = runSolver(ctx, pr, *s, 1e-12, pr.p.atol_ratio * 1e-12, 0);
+        std::printf(" %s |", c.ok ? fmtErr(mixedError(pr, c.y)).c_str() : "failed");
+      }
+      std::printf("\n");
     }
     std::printf("\n");
   }
 
-  // Summary at matched error.
+  // Summary at matched error: one row per problem, peer and eqc method, with cell(eqc, peer) at
+  // each target error; "-" where the error is outside one of the two curves or cell is empty.
   const std::vector<int> decades = {3, 4, 5, 6, 7, 8, 9, 10, 11};
-  bool anyCvode = false;
-  for (const Problem &pr : problems)
-    anyCvode = anyCvode || pr.cvode;
-  if (anyCvode) {
-    std::printf("## Summary: eqc / CVODE at matched error\n\n");
-    std::printf("Time ratio (median run time of eqc / of CVODE, both interpolated in log-log to the "
-                "same mixed error); in parentheses the ratio of rhs evaluations. < 1: eqc is "
-                "faster. -: the error is outside one of the two curves.\n\n");
+  auto pairTable = [&](bool stiffOnly, auto cell) {
     std::printf("| problem | eqc method | vs |");
     for (int d : decades)
       std::printf(" err 1e-%d |", d);
@@ -999,72 +1166,53 @@ int main(int argc, char **argv) {
       std::printf("---:|");
     std::printf("\n");
     for (const Problem &pr : problems) {
-      if (!pr.cvode)
+      if (!pr.peers || (stiffOnly && !pr.p.stiff))
         continue;
       const auto list = solversOf(pr);
-      const Solver *cv = list.back();
-      const auto cc = curveOf(points, pr.name, cv);
-      for (const Solver *s : list) {
-        if (s->isCvode())
+      for (const Solver *peer : list) {
+        if (!peer->isPeer())
           continue;
-        const auto ec = curveOf(points, pr.name, s);
-        std::printf("| %s | %s | %s |", pr.name.c_str(), methodName(s->method), cv->name.c_str());
-        for (int d : decades) {
-          const auto a = interpolate(ec, -d), b = interpolate(cc, -d);
-          if (!a || !b) {
-            std::printf(" - |");
-            continue;
-          }
-          std::printf(" %s (%s) |", fmtRatio(std::pow(10.0, a->logTime - b->logTime)).c_str(),
-                      fmtRatio(std::pow(10.0, a->logRhs - b->logRhs)).c_str());
-        }
-        std::printf("\n");
-      }
-    }
-    std::printf("\n");
-
-    // Jacobians and LU factorizations on the stiff problems.
-    bool anyStiff = false;
-    for (const Problem &pr : problems)
-      anyStiff = anyStiff || (pr.p.stiff && pr.cvode);
-    if (anyStiff) {
-      std::printf("Stiff problems: ratios eqc/CVODE of accepted steps / of Jacobian evaluations / of "
-                  "LU factorizations at matched error (eqc counts radau5's real and complex "
-                  "factorization as one each; CVODE's are real LUs of I - gamma J). -: outside a "
-                  "curve, or no Jacobian (auto without a switch).\n\n");
-      std::printf("| problem | eqc method | vs |");
-      for (int d : decades)
-        std::printf(" err 1e-%d |", d);
-      std::printf("\n|---|---|---|");
-      for (size_t i = 0; i < decades.size(); ++i)
-        std::printf("---:|");
-      std::printf("\n");
-      for (const Problem &pr : problems) {
-        if (!pr.p.stiff || !pr.cvode)
-          continue;
-        const auto list = solversOf(pr);
-        const Solver *cv = list.back();
-        const auto cc = curveOf(points, pr.name, cv);
+        const auto pc = curveOf(points, pr.name, peer);
         for (const Solver *s : list) {
-          if (s->isCvode())
+          if (s->isPeer())
             continue;
           const auto ec = curveOf(points, pr.name, s);
-          std::printf("| %s | %s | %s |", pr.name.c_str(), methodName(s->method), cv->name.c_str());
+          std::printf("| %s | %s | %s |", pr.name.c_str(), methodName(s->method),
+                      peer->name.c_str());
           for (int d : decades) {
-            const auto a = interpolate(ec, -d), b = interpolate(cc, -d);
-            if (!a || !b || !std::isfinite(a->logJac + a->logLu + b->logJac + b->logLu)) {
-              std::printf(" - |");
-              continue;
-            }
-            std::printf(" %s / %s / %s |", fmtRatio(std::pow(10.0, a->logSteps - b->logSteps)).c_str(),
-                        fmtRatio(std::pow(10.0, a->logJac - b->logJac)).c_str(),
-                        fmtRatio(std::pow(10.0, a->logLu - b->logLu)).c_str());
+            const auto a = interpolate(ec, -d), b = interpolate(pc, -d);
+            const std::string c = a && b ? cell(*a, *b) : "";
+            std::printf(" %s |", c.empty() ? "-" : c.c_str());
           }
           std::printf("\n");
         }
       }
-      std::printf("\n");
     }
+    std::printf("\n");
+  };
+  auto ratio = [](double logA, double logB) { return fmtRatio(std::pow(10.0, logA - logB)); };
+  if (std::any_of(problems.begin(), problems.end(), [](const Problem &pr) { return pr.peers; })) {
+    std::printf("## Summary: eqc / peers at matched error\n\n");
+    std::printf("Time ratio (median run time of eqc / of the peer, both interpolated in log-log to "
+                "the same mixed error); in parentheses the ratio of rhs evaluations. < 1: eqc is "
+                "faster. -: the error is outside one of the two curves.\n\n");
+    pairTable(false, [&](const CurvePoint &a, const CurvePoint &b) {
+      return ratio(a.logTime, b.logTime) + " (" + ratio(a.logRhs, b.logRhs) + ")";
+    });
+  }
+  // Jacobians and LU factorizations on the stiff problems.
+  if (std::any_of(problems.begin(), problems.end(),
+                  [](const Problem &pr) { return pr.peers && pr.p.stiff; })) {
+    std::printf("Stiff problems: ratios eqc/CVODE of accepted steps / of Jacobian evaluations / of "
+                "LU factorizations at matched error (eqc counts radau5's real and complex "
+                "factorization as one each; CVODE's are real LUs of I - gamma J). -: outside a "
+                "curve, or no Jacobian (auto without a switch).\n\n");
+    pairTable(true, [&](const CurvePoint &a, const CurvePoint &b) {
+      if (!std::isfinite(a.logJac + a.logLu + b.logJac + b.logLu))
+        return std::string();
+      return ratio(a.logSteps, b.logSteps) + " / " + ratio(a.logJac, b.logJac) + " / " +
+             ratio(a.logLu, b.logLu);
+    });
   }
 
   // Fixed-step methods against the best variable-step eqc method, one table per problem.
@@ -1088,7 +1236,7 @@ int main(int argc, char **argv) {
       continue;
     std::vector<const Solver *> variable;
     for (const Solver *s : solversOf(pr))
-      if (!s->isCvode())
+      if (!s->isPeer())
         variable.push_back(s);
     // Best variable-step method per target error.
     std::vector<const Solver *> best(decades.size(), nullptr);

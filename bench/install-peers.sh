@@ -13,5 +13,6 @@ packages=(
   libsuitesparse-dev               # bench/sparselu_bench.cpp: KLU against Eigen's SparseLU
   clang-14                         # bench/run.py: the C right-hand sides compiled -O0 and -O2
   python3                          # bench/run.py, bench/gen_models.py
+  python3-scipy python3-numpy      # bench/scipy_peer.py: solve_ivp as a peer (for /usr/bin/python3)
 )
 exec "$(dirname "$0")/../scripts/install-deps.sh" "${packages[@]}"

@@ -216,6 +216,38 @@ class Suite:
         if has_csv:
             self.row(key, binary, "", "", "", "csv", out_csv, "path")
 
+    # -- workloads 3 and 4, SciPy ------------------------------------------------------------------
+    def workload_scipy(self):
+        """SciPy's solve_ivp (bench/scipy_peer.py, Debian's python3-scipy under /usr/bin/python3)
+        on the work-precision problems, compared with eqc's runs of the wp workload."""
+        title = "3-4. Work-precision against SciPy's solve_ivp"
+        python = "/usr/bin/python3"
+        have = os.path.exists(python) and subprocess.run(
+            [python, "-c", "import scipy"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0
+        eqc_csv = os.path.join(self.a.out, "wp.csv")
+        if not have or not os.path.exists(eqc_csv):
+            reason = "python3-scipy not installed (bench/install-peers.sh)" if not have else "no wp workload"
+            self.md.append("## %s\n\nskipped: %s\n" % (title, reason))
+            print("scipy: skipped (%s)" % reason)
+            return
+        script = os.path.join(HERE, "scipy_peer.py")
+        scipy_csv = os.path.join(self.a.out, "scipy.csv")
+        measure = [python, script, "--csv", scipy_csv] + (["--smoke"] if self.a.smoke else [])
+        print("scipy: %s" % " ".join(measure), flush=True)
+        p = subprocess.run(measure, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=self.a.timeout)
+        if p.returncode != 0:
+            raise Failure("scipy_peer.py failed (exit %d):\n%s" % (p.returncode, p.stdout[-3000:]))
+        with open(os.path.join(self.a.out, "scipy.md"), "w") as f:
+            f.write(p.stdout)
+        compare = [python, script, "--compare", eqc_csv, "--scipy-csv", scipy_csv]
+        c = subprocess.run(compare, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=self.a.timeout)
+        if c.returncode != 0:
+            raise Failure("scipy_peer.py --compare failed (exit %d):\n%s" % (c.returncode, c.stdout[-3000:]))
+        self.md.append("## %s\n\nSciPy's own table: `scipy.md`, CSV `scipy.csv`; eqc's runs from the wp workload.\n"
+                       % title)
+        self.md.extend(l for l in c.stdout.splitlines() if l.startswith("|") or l.startswith("#"))
+        self.md.append("")
+
     # -- workload 6 -------------------------------------------------------------------------------
     def workload_first(self):
         examples = sorted(glob.glob(os.path.join(ROOT, "examples", "*.eq")))
@@ -305,6 +337,8 @@ def main():
         if "wp" in workloads:
             s.workload_binary("wp", "eqc_bench_workprecision", ["--smoke"] if a.smoke else [],
                               "3-4. Work-precision against SUNDIALS CVODE (non-stiff and stiff)")
+        if "wp" in workloads:
+            s.workload_scipy()
         if "sparse" in workloads:
             s.workload_binary("sparse", "eqc_bench_sparselu", ["--smoke"] if a.smoke else [],
                               "5. Large sparse linear algebra: Eigen SparseLU against KLU", has_csv=False)

@@ -128,12 +128,16 @@ public:
         module(std::make_unique<llvm::Module>(flat.modelName, c)), diff(*flat.ctx) {}
 
   std::unique_ptr<llvm::Module> run(ModelPart part, SparsityPattern *jacobianPattern) {
-    if (part != ModelPart::Simulation) {
+    if (part == ModelPart::Jacobian || part == ModelPart::All) {
       SparsityPattern unused;
       emitJacobian(jacobianPattern ? *jacobianPattern : unused);
+      if (part == ModelPart::Jacobian)
+        return std::move(module);
+    }
+    if (part == ModelPart::ConstraintJacobians || part == ModelPart::All) {
       emitInvariantJacobian(symbols.invariantJac, model.invariants.residuals);
       emitInvariantJacobian(symbols.initialConstraintsJac, model.initialConstraints.residuals);
-      if (part == ModelPart::Jacobian)
+      if (part == ModelPart::ConstraintJacobians)
         return std::move(module);
     }
     emitInvariants(symbols.invariants, model.invariants.residuals);

@@ -34,9 +34,11 @@ struct ModelSymbols {
   }
 };
 
-/// Which functions a module holds: for the JIT the Jacobian goes in a module of its own so that it
-/// is compiled only when first asked for; object files hold all of them.
-enum class ModelPart { Simulation, Jacobian, All };
+/// Which functions a module holds: for the JIT the ODE Jacobian and the constraint Jacobians (of the
+/// invariants and the initial constraints) go in modules of their own, each compiled only when first
+/// asked for (initialization needs only the constraint Jacobians; explicit methods need neither);
+/// object files hold all of them.
+enum class ModelPart { Simulation, Jacobian, ConstraintJacobians, All };
 
 /// Requires: a causalized OdeModel. Ensures: a verified module defining the functions of
 /// backend/ModelAbi.h under `symbols` (rhs and init, or jac and the invariant Jacobians), which

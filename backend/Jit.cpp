@@ -155,9 +155,9 @@ struct JitModel::Impl {
   eqc_model_invjac_fn invariantJac = nullptr, initialJac = nullptr;
   SparsityPattern pattern; ///< of jac's values, set when the Jacobian module is generated
   bool havePattern = false;
-  /// Generates and adds the Jacobian module on first use (IR generation is linear in the model but
-  /// not free, and most runs never need a Jacobian).
-  std::function<bool()> addJacobianModule;
+  /// Generate and add the ODE Jacobian's module and the constraint Jacobians' module on first use
+  /// (IR generation is linear in the model but not free, and most runs need one of them or none).
+  std::function<bool()> addOdeJacobian, addConstraintJacobians;
 
   /// The optimized tier: its own LLJIT and LLVMContext, compiled on `tierThread`, which publishes
   /// the JitModel's function pointers when done. Joined before anything here is destroyed.
@@ -172,11 +172,11 @@ struct JitModel::Impl {
       tierThread.join();
   }
 
-  template <typename Fn> Fn lookup(const std::string &name, Fn &cache) {
+  template <typename Fn> Fn lookup(const std::string &name, Fn &cache, std::function<bool()> &addModule) {
     if (!cache) {
-      if (addJacobianModule) {
-        auto add = std::move(addJacobianModule);
-        addJacobianModule = nullptr;
+      if (addModule) {
+        auto add = std::move(addModule);
+        addModule = nullptr;
         if (!add())
           return nullptr;
       }
@@ -193,17 +193,17 @@ struct JitModel::Impl {
 
 JitModel::~JitModel() = default;
 
-eqc_model_jac_fn JitModel::jacobian() { return impl->lookup(impl->jacSymbol, impl->jac); }
+eqc_model_jac_fn JitModel::jacobian() { return impl->lookup(impl->jacSymbol, impl->jac, impl->addOdeJacobian); }
 const SparsityPattern *JitModel::jacobianPattern() {
   if (!jacobian() || !impl->havePattern)
     return nullptr;
   return &impl->pattern;
 }
 eqc_model_invjac_fn JitModel::invariantJacobian() {
-  return impl->lookup(impl->invariantJacSymbol, impl->invariantJac);
+  return impl->lookup(impl->invariantJacSymbol, impl->invariantJac, impl->addConstraintJacobians);
 }
 eqc_model_invjac_fn JitModel::initialConstraintJacobian() {
-  return impl->lookup(impl->initialJacSymbol, impl->initialJac);
+  return impl->lookup(impl->initialJacSymbol, impl->initialJac, impl->addConstraintJacobians);
 }
 bool JitModel::tiered() const { return impl->tiered; }
 double JitModel::tierSeconds() const { return impl->tierSeconds.load(); }
@@ -228,11 +228,13 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
   auto context = std::make_unique<llvm::LLVMContext>();
   ModelSymbols symbols = ModelSymbols::forPrefix("eqc_" + flat.modelName + "_");
   std::unique_ptr<llvm::Module> simulation = generateModelIR(flat, model, *context, symbols, ModelPart::Simulation);
-  // The Jacobian module is generated now only when its IR is to be printed, else on first use.
-  std::unique_ptr<llvm::Module> jacobian;
+  // The Jacobian modules are generated now only when their IR is to be printed, else on first use.
+  std::unique_ptr<llvm::Module> jacobian, constraintJacobians;
   SparsityPattern pattern;
-  if (options.dumpIR)
+  if (options.dumpIR) {
     jacobian = generateModelIR(flat, model, *context, symbols, ModelPart::Jacobian, &pattern);
+    constraintJacobians = generateModelIR(flat, model, *context, symbols, ModelPart::ConstraintJacobians);
+  }
   // The main LLJIT's level (the first tier and the Jacobians), and whether an -O2 tier follows.
   int optLevel = options.optLevel;
   bool tiered = false;
@@ -261,8 +263,9 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
     } else {
       simulation->setModuleIdentifier(ModelObjectCache::key(*simulation, optLevel));
     }
-    if (jacobian)
-      jacobian->setModuleIdentifier(ModelObjectCache::key(*jacobian, optLevel));
+    for (llvm::Module *m : {jacobian.get(), constraintJacobians.get()})
+      if (m)
+        m->setModuleIdentifier(ModelObjectCache::key(*m, optLevel));
   }
   // The optimized tier's module: the same IR generated again in a context of its own (generation
   // is a few percent of the compile time; LLVM compiles in parallel only across contexts).
@@ -279,6 +282,7 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
   if (options.dumpIR) {
     options.dumpIR(printModule(*simulation));
     options.dumpIR(printModule(*jacobian));
+    options.dumpIR(printModule(*constraintJacobians));
   }
 
   auto optimizeSeconds = std::make_shared<double>(0.0);
@@ -289,11 +293,11 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
   }
   const llvm::DataLayout layout = (*jit)->getDataLayout();
   const std::string triple = (*jit)->getTargetTriple().str();
-  for (llvm::Module *m : {simulation.get(), jacobian.get(), tierModule.get()})
+  for (llvm::Module *m : {simulation.get(), jacobian.get(), constraintJacobians.get(), tierModule.get()})
     if (m)
       setTarget(*m, layout, triple);
   llvm::orc::ThreadSafeContext tsc(std::move(context));
-  for (auto *m : {&simulation, &jacobian})
+  for (auto *m : {&simulation, &jacobian, &constraintJacobians})
     if (*m)
       if (auto err = (*jit)->addIRModule(llvm::orc::ThreadSafeModule(std::move(*m), tsc))) {
         error = llvm::toString(std::move(err));
@@ -325,20 +329,25 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
     // Requires (documented in Jit.h): `flat` and `model` outlive the JitModel.
     llvm::orc::LLJIT *raw = result->impl->jit.get();
     JitModel::Impl *impl = result->impl.get();
-    result->impl->addJacobianModule = [&flat, &model, symbols, tsc, layout, triple, raw, impl, optLevel]() mutable {
-      auto lock = tsc.getLock();
-      std::unique_ptr<llvm::Module> m =
-          generateModelIR(flat, model, *tsc.getContext(), symbols, ModelPart::Jacobian, &impl->pattern);
-      impl->havePattern = true;
-      setTarget(*m, layout, triple);
-      if (impl->cache)
-        m->setModuleIdentifier(ModelObjectCache::key(*m, optLevel));
-      if (auto err = raw->addIRModule(llvm::orc::ThreadSafeModule(std::move(m), tsc))) {
-        llvm::consumeError(std::move(err));
-        return false;
-      }
-      return true;
+    auto adder = [&flat, &model, symbols, tsc, layout, triple, raw, impl, optLevel](ModelPart part) {
+      return [&flat, &model, symbols, tsc, layout, triple, raw, impl, optLevel, part]() mutable {
+        auto lock = tsc.getLock();
+        std::unique_ptr<llvm::Module> m = generateModelIR(flat, model, *tsc.getContext(), symbols, part,
+                                                          part == ModelPart::Jacobian ? &impl->pattern : nullptr);
+        if (part == ModelPart::Jacobian)
+          impl->havePattern = true;
+        setTarget(*m, layout, triple);
+        if (impl->cache)
+          m->setModuleIdentifier(ModelObjectCache::key(*m, optLevel));
+        if (auto err = raw->addIRModule(llvm::orc::ThreadSafeModule(std::move(m), tsc))) {
+          llvm::consumeError(std::move(err));
+          return false;
+        }
+        return true;
+      };
     };
+    result->impl->addOdeJacobian = adder(ModelPart::Jacobian);
+    result->impl->addConstraintJacobians = adder(ModelPart::ConstraintJacobians);
   }
   if (tiered) {
     JitModel::Impl *impl = result->impl.get();

@@ -187,4 +187,9 @@ ExitCode runPipeline(const std::string &path, const PipelineOptions &options, Co
   return ExitOk;
 }
 
+bool Compilation::tierPending() const {
+  auto pending = [](const std::unique_ptr<JitModel> &j) { return j && j->tiered() && j->tierSeconds() < 0; };
+  return pending(jit) || std::any_of(retiredJits.begin(), retiredJits.end(), pending);
+}
+
 } // namespace eqc

@@ -44,6 +44,11 @@ struct Compilation {
   std::optional<ReducedSystem> reduced;
   std::optional<OdeModel> model;
   std::unique_ptr<JitModel> jit;
+  /// The compiled state selections of a dummy-derivative run, kept after it so that the process
+  /// need not wait for their optimized tiers (driver/main.cpp); never called again.
+  std::vector<std::unique_ptr<JitModel>> retiredJits;
+  /// Whether some compiled model's optimized tier is still being compiled.
+  bool tierPending() const;
   std::vector<std::pair<std::string, double>> timings;
   std::string cacheDirectory; ///< of the compiled-model cache, empty for none
   int optLevel = -1; ///< for code compiled later (state selections of dummy derivatives)

@@ -69,6 +69,12 @@ struct Mode {
 
 /// Dynamic state selection: the modes compiled so far, the active one and the switches made.
 struct DummyRun {
+  ~DummyRun() {
+    if (c)
+      for (auto &m : modes)
+        if (m->jit)
+          c->retiredJits.push_back(std::move(m->jit));
+  }
   Compilation *c = nullptr;
   std::unique_ptr<Differentiator> diff;
   std::vector<std::unique_ptr<Mode>> modes;

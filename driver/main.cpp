@@ -452,12 +452,12 @@ int run(int argc, char **argv) {
   if (args.pipeline.timePasses)
     for (auto &[phase, secs] : c.timings)
       std::cerr << "time " << phase << ": " << formatNumber(std::round(secs * 1e6) / 1e3) << " ms\n";
-  // A large model's optimized tier may still be compiling when the run is over (backend/Jit.h).
+  // An optimized tier may still be compiling when the run is over (backend/Jit.h).
   // With the compiled-model cache, destroying the JitModel waits for it, so that its code is stored
   // and the next run starts with it. Without (--no-cache), it is no longer needed; everything is
   // written by now (result files are renamed into place before simulate returns), so the process
   // ends here.
-  if (c.jit && c.jit->tiered() && c.jit->tierSeconds() < 0 && c.cacheDirectory.empty()) {
+  if (c.tierPending() && c.cacheDirectory.empty()) {
     std::cout.flush();
     std::cerr.flush();
     std::fflush(nullptr);

@@ -1,5 +1,6 @@
 // Mattsson–Söderlind state selection by column pivoting on the numeric Jacobians, level by level.
 #include "middle/DummyDerivatives.h"
+#include "middle/ExprOps.h"
 
 #include <algorithm>
 #include <cmath>
@@ -64,53 +65,138 @@ StateSelection run(const FlatSystem &flat, const ReducedSystem &reduced, const s
         level.columns.push_back(v);
     if (level.equations.empty())
       break;
-    size_t rows = level.equations.size(), cols = level.columns.size();
-    std::vector<double> m(rows * cols);
+    // The level's Jacobian is sparse and usually block diagonal (each pendulum's constraint involves
+    // only its own variables): only structural entries are differentiated, and the elimination runs
+    // per connected block of rows and columns, so that the cost follows the blocks' sizes, not
+    // rows x cols (a dense matrix of 200 coupled pendula took seconds; of 2,000, 22 GB).
+    const size_t rows = level.equations.size(), cols = level.columns.size();
+    std::vector<int> columnOf(flat.vars.size(), -1);
+    for (size_t j = 0; j < cols; ++j)
+      columnOf[level.columns[j]] = static_cast<int>(j);
+    struct Entry {
+      size_t row, col;
+      double value;
+    };
+    std::vector<Entry> entries;
     double scale = 0;
-    for (size_t i = 0; i < rows; ++i)
-      for (size_t j = 0; j < cols; ++j) {
-        const Expr *partial = diff.diff(p.equations[level.equations[i]].residual, level.columns[j]);
+    for (size_t i = 0; i < rows; ++i) {
+      const Expr *residual = p.equations[level.equations[i]].residual;
+      for (int v : collectVars(residual)) {
+        if (v >= static_cast<int>(columnOf.size()) || columnOf[v] < 0)
+          continue;
+        const Expr *partial = diff.diff(residual, v);
         double value = partial->isConst() ? partial->value() : evaluate(partial, values, t);
-        m[i * cols + j] = value;
+        entries.push_back({i, static_cast<size_t>(columnOf[v]), value});
         scale = std::max(scale, std::fabs(value));
       }
-    // Gaussian elimination with complete pivoting, weighted by the preference of each column.
-    std::vector<char> rowDone(rows, 0), colDone(cols, 0);
-    std::vector<int> chosen;
-    for (size_t step = 0; step < rows; ++step) {
-      double best = 0, bestRaw = 0;
-      size_t bi = 0, bj = 0;
-      for (size_t i = 0; i < rows; ++i) {
-        if (rowDone[i])
+    }
+    for (size_t j = 0; j < cols; ++j)
+      columnOf[level.columns[j]] = -1;
+    // Blocks: rows and columns joined by an entry (union-find over rows 0..rows-1, columns after).
+    std::vector<size_t> parent(rows + cols);
+    for (size_t k = 0; k < parent.size(); ++k)
+      parent[k] = k;
+    auto find = [&](size_t k) {
+      while (parent[k] != k)
+        k = parent[k] = parent[parent[k]];
+      return k;
+    };
+    for (const Entry &e : entries)
+      parent[find(e.row)] = find(rows + e.col);
+    struct Block {
+      std::vector<size_t> rows, cols; ///< ascending level indices
+      std::vector<double> m;          ///< dense, rows x cols
+      std::vector<char> rowDone, colDone;
+    };
+    std::vector<int> blockOf(rows + cols, -1);
+    std::vector<Block> blocks;
+    for (size_t k = 0; k < rows + cols; ++k) {
+      size_t root = find(k);
+      if (blockOf[root] < 0) {
+        blockOf[root] = static_cast<int>(blocks.size());
+        blocks.emplace_back();
+      }
+      Block &b = blocks[blockOf[root]];
+      (k < rows ? b.rows : b.cols).push_back(k < rows ? k : k - rows);
+    }
+    std::vector<size_t> localRow(rows), localCol(cols);
+    for (Block &b : blocks) {
+      for (size_t i = 0; i < b.rows.size(); ++i)
+        localRow[b.rows[i]] = i;
+      for (size_t j = 0; j < b.cols.size(); ++j)
+        localCol[b.cols[j]] = j;
+      b.m.assign(b.rows.size() * b.cols.size(), 0.0);
+      b.rowDone.assign(b.rows.size(), 0);
+      b.colDone.assign(b.cols.size(), 0);
+    }
+    for (const Entry &e : entries) {
+      Block &b = blocks[blockOf[find(e.row)]];
+      b.m[localRow[e.row] * b.cols.size() + localCol[e.col]] = e.value;
+    }
+    // Gaussian elimination with complete pivoting, weighted by the preference of each column. A
+    // block's best candidate is found as the dense loop over the whole matrix would (first maximum
+    // in row-major order), and among the blocks the largest wins, ties to the smallest (row,
+    // column): the same pivots in the same order as the dense elimination.
+    struct Candidate {
+      double score = 0, raw = 0;
+      size_t i = 0, j = 0; ///< local indices
+      bool any = false;
+    };
+    auto bestOf = [&](const Block &b) {
+      Candidate c;
+      for (size_t i = 0; i < b.rows.size(); ++i) {
+        if (b.rowDone[i])
           continue;
-        for (size_t j = 0; j < cols; ++j) {
-          if (colDone[j] || (fixed && !isDummy[level.columns[j]]))
+        for (size_t j = 0; j < b.cols.size(); ++j) {
+          if (b.colDone[j] || (fixed && !isDummy[level.columns[b.cols[j]]]))
             continue;
-          double raw = std::fabs(m[i * cols + j]);
-          double score = fixed ? raw : raw * dummyWeight(flat, level.columns[j]);
-          if (score > best) {
-            best = score;
-            bestRaw = raw;
-            bi = i;
-            bj = j;
+          double raw = std::fabs(b.m[i * b.cols.size() + j]);
+          double score = fixed ? raw : raw * dummyWeight(flat, level.columns[b.cols[j]]);
+          if (score > c.score) {
+            c.score = score;
+            c.raw = raw;
+            c.i = i;
+            c.j = j;
+            c.any = true;
           }
         }
       }
+      return c;
+    };
+    std::vector<Candidate> best(blocks.size());
+    for (size_t k = 0; k < blocks.size(); ++k)
+      best[k] = bestOf(blocks[k]);
+    std::vector<int> chosen;
+    for (size_t step = 0; step < rows; ++step) {
+      int pick = -1;
+      for (size_t k = 0; k < blocks.size(); ++k) {
+        if (!best[k].any)
+          continue;
+        if (pick < 0 || best[k].score > best[pick].score ||
+            (best[k].score == best[pick].score &&
+             std::make_pair(blocks[k].rows[best[k].i], blocks[k].cols[best[k].j]) <
+                 std::make_pair(blocks[pick].rows[best[pick].i], blocks[pick].cols[best[pick].j])))
+          pick = static_cast<int>(k);
+      }
+      double bestRaw = pick < 0 ? 0.0 : best[pick].raw;
       if (!(bestRaw > 1e-12 * std::max(scale, 1e-300))) {
         ok = false;
         out.quality = 0;
         return out;
       }
       out.quality = std::min(out.quality, scale > 0 ? bestRaw / scale : 0.0);
-      rowDone[bi] = colDone[bj] = 1;
-      chosen.push_back(level.columns[bj]);
-      for (size_t i = 0; i < rows; ++i) {
-        if (rowDone[i])
+      Block &b = blocks[pick];
+      const size_t bi = best[pick].i, bj = best[pick].j, bc = b.cols.size();
+      b.rowDone[bi] = b.colDone[bj] = 1;
+      chosen.push_back(level.columns[b.cols[bj]]);
+      for (size_t i = 0; i < b.rows.size(); ++i) {
+        if (b.rowDone[i])
           continue;
-        double f = m[i * cols + bj] / m[bi * cols + bj];
-        for (size_t j = 0; j < cols; ++j)
-          m[i * cols + j] -= f * m[bi * cols + j];
+        double f = b.m[i * bc + bj] / b.m[bi * bc + bj];
+        for (size_t j = 0; j < bc; ++j)
+          b.m[i * bc + j] -= f * b.m[bi * bc + j];
       }
+      best[pick] = bestOf(b);
     }
     for (int c : chosen) {
       isDummy[c] = 1;

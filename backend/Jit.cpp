@@ -14,6 +14,7 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/ErrorHandling.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
@@ -205,6 +206,12 @@ eqc_model_invjac_fn JitModel::invariantJacobian() {
 eqc_model_invjac_fn JitModel::initialConstraintJacobian() {
   return impl->lookup(impl->initialJacSymbol, impl->initialJac, impl->addConstraintJacobians);
 }
+void setLlvmOutOfMemoryHandler(void (*handler)()) {
+  static void (*installed)() = nullptr;
+  installed = handler;
+  llvm::install_bad_alloc_error_handler([](void *, const char *, bool) { installed(); });
+}
+
 bool JitModel::tiered() const { return impl->tiered; }
 double JitModel::tierSeconds() const { return impl->tierSeconds.load(); }
 std::string JitModel::tierError() const { return impl->tierSeconds.load() >= 0 ? impl->tierError : std::string(); }

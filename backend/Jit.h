@@ -71,6 +71,10 @@ public:
   std::unique_ptr<Impl> impl;
 };
 
+/// Makes LLVM call `handler` (which must not return) when it runs out of memory, instead of
+/// printing its own message and aborting.
+void setLlvmOutOfMemoryHandler(void (*handler)());
+
 /// The directory of the compiled-model cache: $EQC_CACHE_DIR, else $XDG_CACHE_HOME/eqc, else
 /// $HOME/.cache/eqc; empty when none of them is set.
 std::string defaultCacheDirectory();

@@ -43,12 +43,21 @@ class Failure(Exception):
     pass
 
 
-def run_wait4(cmd, timeout=None, env=None):
-    """Runs cmd with os.wait4 for its own rusage: (seconds, peak RSS MB, stdout, stderr, code)."""
+def run_wait4(cmd, timeout=None, env=None, memory_gb=None):
+    """Runs cmd with os.wait4 for its own rusage: (seconds, peak RSS MB, stdout, stderr, code).
+    With memory_gb, the process's address space is limited to that (a model too large for the
+    machine then fails with an error instead of calling the kernel's OOM killer on the run)."""
     out_f = tempfile.TemporaryFile(mode="w+")
     err_f = tempfile.TemporaryFile(mode="w+")
     begin = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=out_f, stderr=err_f, env=env)
+
+    def limit():
+        if memory_gb:
+            import resource
+            bytes_ = int(memory_gb * 2**30)
+            resource.setrlimit(resource.RLIMIT_AS, (bytes_, bytes_))
+
+    p = subprocess.Popen(cmd, stdout=out_f, stderr=err_f, env=env, preexec_fn=limit)
     deadline = None if timeout is None else begin + timeout
     while True:
         pid, status, usage = os.wait4(p.pid, os.WNOHANG)
@@ -96,6 +105,7 @@ class Suite:
         self.a = args
         self.eqc = os.path.join(args.build, "eqc")
         self.rows = []  # (workload, model, form, n, equations, metric, value, unit)
+        self.failures = []
         self.md = []
         self.work = tempfile.mkdtemp(prefix="eqc-bench-")
         self.cc = shutil.which("clang-14") or shutil.which("clang") or shutil.which("cc")
@@ -107,9 +117,9 @@ class Suite:
     def compile_one(self, path):
         cmd = [self.eqc, "simulate", path, "--method", "euler", "--t-end", "1e-9", "--dt", "1e-9",
                "-o", os.path.join(self.work, "out.csv"), "--quiet", "--time-passes", "--no-cache"]
-        secs, rss, _, err, code = run_wait4(cmd, timeout=self.a.timeout)
+        secs, rss, _, err, code = run_wait4(cmd, timeout=self.a.timeout, memory_gb=self.a.memory_gb)
         if code != 0:
-            raise Failure("%s: exit %d\n%s" % (" ".join(cmd), code, err[-2000:]))
+            return None, err.strip().splitlines()[-1] if err.strip() else "exit %d" % code
         return secs, rss, time_passes(err)
 
     def c_compile(self, c_path, level):
@@ -122,6 +132,7 @@ class Suite:
     def workload_compile(self):
         families = self.a.families.split(",")
         results = {}  # (family, form) -> list of (n, eqs, median total, rss, phases, c0, c2)
+        failed = set()
         for family in families:
             for form in ("scalar", "array"):
                 for n_eq in self.a.sizes:
@@ -136,16 +147,27 @@ class Suite:
                         c_path = path[:-3] + ".c"
                         with open(c_path, "w") as f:
                             f.write(gen_models.c_rhs(family, n))
+                    if (family, form) in failed:
+                        continue
                     reps = self.a.reps if eqs <= 10000 else 1
                     totals, rsss, phase_runs, c0s, c2s = [], [], [], [], []
                     for _ in range(reps):  # interleaved: eqc, clang -O0, clang -O2 per round
-                        secs, rss, phases = self.compile_one(path)
+                        outcome = self.compile_one(path)
+                        if outcome[0] is None:
+                            break
+                        secs, rss, phases = outcome
                         totals.append(secs)
                         rsss.append(rss)
                         phase_runs.append(phases)
                         if c_path:
                             c0s.append(self.c_compile(c_path, 0)[0])
                             c2s.append(self.c_compile(c_path, 2)[0])
+                    if not totals:  # failed (e.g. over --memory-gb): said, and no larger size tried
+                        failed.add((family, form))
+                        self.failures.append("%s %s, %d equations: %s" % (family, form, eqs, outcome[1]))
+                        self.row("compile", family, form, n, eqs, "failed", outcome[1], "")
+                        print("compile %s_%s N=%d failed: %s" % (family, form, n, outcome[1]), flush=True)
+                        continue
                     total = statistics.median(totals)
                     rss = max(rsss)
                     phases = {p: statistics.median(r.get(p, 0.0) for r in phase_runs) for p in PHASES}
@@ -192,6 +214,9 @@ class Suite:
             self.row("compile", family, form, "", "", "slope_from_1e3", s, "")
             md.append("| %s | %s | %s | %d | %s | %s |" % (family, form, fmt(s), eqs, fmt(total),
                                                           fmt(structural / eqs * 1e6)))
+        if self.failures:
+            md.append("Runs that failed (no larger size of that model was tried):\n")
+            md.extend("- " + f for f in self.failures)
         md.append("")
 
     # -- workload 2, 4, 5: the compiled benchmarks ------------------------------------------------
@@ -316,6 +341,9 @@ def main():
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--reps-first", type=int, default=5)
     ap.add_argument("--timeout", type=float, default=1800)
+    ap.add_argument("--memory-gb", type=float, default=12,
+                    help="address-space limit of each eqc compile run (a run over it fails, is listed, "
+                         "and the model's larger sizes are skipped)")
     ap.add_argument("--c-max-equations", type=int, default=10000,
                     help="largest model whose C is compiled (clang -O2 on the 10^5-line C of the "
                          "cascade took 4.5 minutes and 6.4 GB)")

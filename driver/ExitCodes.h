@@ -11,6 +11,7 @@ enum ExitCode : int {
   ExitStructure = 4,  ///< structurally singular system (incl. index > 1), bad initialization problem
   ExitSimulation = 5, ///< initialization or integration failed numerically
   ExitOutput = 6,     ///< the result file cannot be written
+  ExitMemory = 7,     ///< out of memory (the model is too large for the memory available)
   ExitInternal = 70,  ///< a bug in eqc
 };
 

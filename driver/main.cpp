@@ -7,6 +7,8 @@
 #include "middle/ExprOps.h"
 
 #include <cstdio>
+#include <unistd.h>
+#include <new>
 #include <cstdlib>
 #include <pthread.h>
 #include <cstring>
@@ -473,6 +475,17 @@ int run(int argc, char **argv) {
 /// of which only what a model needs is ever touched. Beyond that, the parser's depth limit
 /// (frontend/Parser.cpp) reports the expression instead of overflowing.
 int main(int argc, char **argv) {
+  // Out of memory is a limit of the machine, not a bug: say so and exit with its own status, from
+  // C++ allocations and from LLVM's. Nothing is written half: result files are renamed into place
+  // only when whole.
+  static auto outOfMemory = []() {
+    static const char message[] =
+        "eqc: error: out of memory: the model needs more memory than is available (eqc check reports its size)\n";
+    (void)!::write(2, message, sizeof message - 1);
+    std::_Exit(eqc::ExitMemory);
+  };
+  std::set_new_handler(outOfMemory);
+  eqc::setLlvmOutOfMemoryHandler(outOfMemory);
   struct Call {
     int argc;
     char **argv;

@@ -104,3 +104,30 @@ TEST(Diagnostics, ManyDeclarationsGiveOneShortMessage) {
   EXPECT_NE(r.stderrText.find("x18, x19, ..."), std::string::npos) << r.stderrText.substr(0, 500);
   EXPECT_LT(r.stderrText.size(), 2000u);
 }
+
+// Out of memory is reported with its own status (7), not as a crash: a model that needs more
+// memory than the address-space limit allows (about 1.1 GB go to the 1 GiB stack reservation and
+// the libraries). Not under AddressSanitizer, whose shadow memory needs far more address space.
+#if !defined(__SANITIZE_ADDRESS__)
+TEST(Diagnostics, OutOfMemoryHasItsOwnStatusAndMessage) {
+  std::string dir = scratchDir("out_of_memory");
+  std::string text = "model Many\n  parameter Real L = 1, g = 9.81;\n";
+  for (int i = 0; i < 2000; ++i) {
+    std::string k = std::to_string(i);
+    text += "  Real x" + k + "(start = 0.1, fixed = true), y" + k + "(start = -0.99), u" + k +
+            "(start = 0, fixed = true), w" + k + ", l" + k + ";\n";
+  }
+  text += "equation\n";
+  for (int i = 0; i < 2000; ++i) {
+    std::string k = std::to_string(i);
+    text += "  der(x" + k + ") = u" + k + "; der(y" + k + ") = w" + k + "; der(u" + k + ") = -l" + k + "*x" + k +
+            "; der(w" + k + ") = -l" + k + "*y" + k + " - g; x" + k + "^2 + y" + k + "^2 = L^2;\n";
+  }
+  text += "end Many;\n";
+  writeFile(dir + "/many.eq", text);
+  RunResult r = runEqc("simulate many.eq --t-end 1e-6 -o many.csv --no-cache", dir + "' && ulimit -v 1600000 && cd '" + dir);
+  EXPECT_EQ(r.exitCode, 7) << r.stderrText.substr(0, 500);
+  EXPECT_NE(r.stderrText.find("eqc: error: out of memory"), std::string::npos) << r.stderrText.substr(0, 500);
+  EXPECT_FALSE(std::filesystem::exists(dir + "/many.csv"));
+}
+#endif

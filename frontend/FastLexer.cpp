@@ -55,13 +55,13 @@ antlr4::TokenFactory<antlr4::CommonToken> *FastTokenSource::getTokenFactory() {
   return antlr4::CommonTokenFactory::DEFAULT.get();
 }
 
-bool FastTokenSource::lex(const std::string &text, const antlr4::dfa::Vocabulary &vocabulary) {
+bool lexFast(const std::string &text, const antlr4::dfa::Vocabulary &vocabulary, std::vector<LexToken> &tokens) {
   static const Literals literals(vocabulary);
-  tokens_.clear();
-  next_ = 0;
+  tokens.clear();
+  if (text.size() >= UINT32_MAX)
+    return false;
   // ~ one token per 4 bytes in typical models
-  tokens_.reserve(text.size() / 4 + 16);
-  auto *factory = antlr4::CommonTokenFactory::DEFAULT.get();
+  tokens.reserve(text.size() / 4 + 16);
   const size_t n = text.size();
   const unsigned char *s = reinterpret_cast<const unsigned char *>(text.data());
   size_t i = 0, cp = 0, line = 1, column = 0;
@@ -82,8 +82,9 @@ bool FastTokenSource::lex(const std::string &text, const antlr4::dfa::Vocabulary
     }
   };
   auto emit = [&](size_t type, size_t startI, size_t startCp, size_t tokenLine, size_t tokenColumn) {
-    tokens_.push_back(factory->create({this, nullptr}, type, std::string(text, startI, i - startI),
-                                      antlr4::Token::DEFAULT_CHANNEL, startCp, cp - 1, tokenLine, tokenColumn));
+    tokens.push_back(LexToken{static_cast<uint32_t>(type), static_cast<uint32_t>(startI), static_cast<uint32_t>(i - startI),
+                              static_cast<uint32_t>(startCp), static_cast<uint32_t>(cp - 1),
+                              static_cast<uint32_t>(tokenLine), static_cast<uint32_t>(tokenColumn)});
   };
   // The first "*/" at or after a position; searched again only past the last one found, so that
   // many unterminated "/*" cost one scan, not one each.
@@ -117,7 +118,7 @@ bool FastTokenSource::lex(const std::string &text, const antlr4::dfa::Vocabulary
       while (i < n && identPart(s[i]))
         consume();
       auto it = literals.words.find(std::string_view(text.data() + startI, i - startI));
-      emit(it != literals.words.end() ? it->second : eqcgrammar::EqcLexer::IDENT, startI, startCp, tokenLine, tokenColumn);
+      emit(it != literals.words.end() ? it->second : static_cast<size_t>(eqcgrammar::EqcLexer::IDENT), startI, startCp, tokenLine, tokenColumn);
     } else if (digit(c) || (c == '.' && digit(d))) { // NUMBER, the longest match of its two forms
       while (i < n && digit(s[i]))
         consume();
@@ -172,22 +173,30 @@ bool FastTokenSource::lex(const std::string &text, const antlr4::dfa::Vocabulary
       emit(type, startI, startCp, tokenLine, tokenColumn);
     }
   }
-  tokens_.push_back(factory->create({this, nullptr}, antlr4::Token::EOF, "", antlr4::Token::DEFAULT_CHANNEL, cp,
-                                    cp - 1, line, column));
-  line_ = line;
-  column_ = column;
+  tokens.push_back(LexToken{static_cast<uint32_t>(antlr4::Token::EOF), static_cast<uint32_t>(i), 0,
+                            static_cast<uint32_t>(cp), static_cast<uint32_t>(cp - 1), static_cast<uint32_t>(line),
+                            static_cast<uint32_t>(column)});
+  return true;
+}
+
+bool FastTokenSource::lex(const std::string &text, const antlr4::dfa::Vocabulary &vocabulary) {
+  text_ = &text;
+  next_ = 0;
+  if (!lexFast(text, vocabulary, tokens_))
+    return false;
+  line_ = tokens_.back().line;
+  column_ = tokens_.back().column;
   return true;
 }
 
 std::unique_ptr<antlr4::Token> FastTokenSource::nextToken() {
+  // After the end: EOF, as often as asked (the stream asks again).
+  const LexToken &t = tokens_[std::min(next_, tokens_.size() - 1)];
   if (next_ + 1 < tokens_.size())
-    return std::move(tokens_[next_++]);
-  // EOF, as often as asked (the stream asks again after the end).
-  antlr4::Token *eof = tokens_.back().get();
-  return antlr4::CommonTokenFactory::DEFAULT->create({this, nullptr}, antlr4::Token::EOF, "",
-                                                     antlr4::Token::DEFAULT_CHANNEL, eof->getStartIndex(),
-                                                     eof->getStopIndex(), eof->getLine(),
-                                                     eof->getCharPositionInLine());
+    ++next_;
+  const size_t type = t.type == static_cast<uint32_t>(antlr4::Token::EOF) ? antlr4::Token::EOF : t.type;
+  return antlr4::CommonTokenFactory::DEFAULT->create({this, nullptr}, type, text_->substr(t.byte, t.bytes),
+                                                     antlr4::Token::DEFAULT_CHANNEL, t.start, t.stop, t.line, t.column);
 }
 
 namespace {

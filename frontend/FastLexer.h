@@ -16,12 +16,26 @@
 
 namespace eqc {
 
+/// One token as the hand-written lexer makes it: ANTLR's type, where its text is (bytes), and
+/// ANTLR's code-point indices, line and column (from 0), without an object per token.
+struct LexToken {
+  uint32_t type;
+  uint32_t byte, bytes; ///< the text: text.substr(byte, bytes)
+  uint32_t start, stop; ///< code-point indices of the first and last character (ANTLR's)
+  uint32_t line, column;
+};
+
+/// Requires: `text` is valid UTF-8; `vocabulary` is the generated lexer's. Ensures: true and every
+/// token of the text in `out` (EOF last), or false (declined).
+bool lexFast(const std::string &text, const antlr4::dfa::Vocabulary &vocabulary, std::vector<LexToken> &out);
+
 class FastTokenSource : public antlr4::TokenSource {
 public:
-  /// Requires: `text` is valid UTF-8; `vocabulary` is the generated lexer's. Ensures: true and every
-  /// token of the text (EOF last), each holding its own text (so no ANTLR input stream, a UTF-32
-  /// copy of the file, is needed), or false.
+  /// lexFast into this source. The ANTLR tokens are made when the parser asks for them, each
+  /// holding its own text (so no ANTLR input stream, a UTF-32 copy of the file, is needed).
+  /// Requires: `text` outlives this source.
   bool lex(const std::string &text, const antlr4::dfa::Vocabulary &vocabulary);
+  const std::vector<LexToken> &tokens() const { return tokens_; }
 
   std::unique_ptr<antlr4::Token> nextToken() override;
   size_t getLine() const override { return line_; }
@@ -31,7 +45,8 @@ public:
   antlr4::TokenFactory<antlr4::CommonToken> *getTokenFactory() override;
 
 private:
-  std::vector<std::unique_ptr<antlr4::Token>> tokens_;
+  const std::string *text_ = nullptr;
+  std::vector<LexToken> tokens_;
   size_t next_ = 0;
   size_t line_ = 1, column_ = 0;
 };

@@ -1,6 +1,8 @@
 // The one place that sees ANTLR: runs the generated parser and lowers its tree to the AST.
 #include "frontend/Parser.h"
+#include "frontend/AstDump.h"
 #include "frontend/FastLexer.h"
+#include "frontend/FastParser.h"
 
 #include "EqcLexer.h"
 #include "EqcParser.h"
@@ -11,6 +13,7 @@
 #include <typeinfo>
 #include <cstdio>
 #include <cstdlib>
+#include <sstream>
 
 namespace eqc {
 namespace {
@@ -94,28 +97,11 @@ public:
     return r;
   }
 
-  static std::string unquote(const std::string &s) {
-    std::string out;
-    for (size_t i = 1; i + 1 < s.size(); ++i) {
-      if (s[i] == '\\' && i + 2 < s.size()) {
-        ++i;
-        switch (s[i]) {
-        case 'n': out += '\n'; break;
-        case 't': out += '\t'; break;
-        default: out += s[i]; break;
-        }
-      } else {
-        out += s[i];
-      }
-    }
-    return out;
-  }
-
   static std::string description(P::DescriptionContext *ctx) {
     std::string text;
     if (ctx)
       for (auto *s : ctx->STRING())
-        text += unquote(s->getText());
+        text += unquoteString(s->getText());
     return text;
   }
   static std::string description(P::CommentContext *ctx) { return ctx ? description(ctx->description()) : ""; }
@@ -541,7 +527,7 @@ public:
     }
     if (auto *c = exact<P::StringLiteralContext>(ctx)) {
       auto e = make(K::String, c);
-      e->text = unquote(c->getText());
+      e->text = unquoteString(c->getText());
       return e;
     }
     if (auto *c = exact<P::CallExprContext>(ctx))
@@ -759,8 +745,10 @@ const antlr4::dfa::Vocabulary &lexerVocabulary() {
   return lexer.getVocabulary();
 }
 
-std::optional<ast::File> parseBuffer(const SourceManager &sources, uint32_t buffer,
-                                     Diagnostics &diags) {
+namespace {
+
+/// parseBuffer, with the hand-written parser first when `fast` (else ANTLR's alone).
+std::optional<ast::File> parse(const SourceManager &sources, uint32_t buffer, Diagnostics &diags, bool fast) {
   unsigned errorsBefore = diags.errorCount();
   const std::string &text = sources.text(buffer);
   // ANTLR decodes UTF-8 and throws on anything else; say where instead.
@@ -780,15 +768,22 @@ std::optional<ast::File> parseBuffer(const SourceManager &sources, uint32_t buff
                 std::string("the file is not valid UTF-8: byte ") + byte + " (save it as UTF-8)");
     return std::nullopt;
   }
+  if (!nestingWithinLimit(text, buffer, diags))
+    return std::nullopt;
   ErrorCollector collector(diags, buffer);
   // The hand-written lexer makes the same tokens faster; ANTLR's lexer (and its input stream, a
   // UTF-32 copy of the text) is made only when it declines something, to report it
-  // (frontend/FastLexer.h).
-  FastTokenSource fast;
+  // (frontend/FastLexer.h). From its tokens the hand-written parser makes the AST; ANTLR's parser
+  // runs only when it declines (frontend/FastParser.h).
+  FastTokenSource fastSource;
   std::unique_ptr<antlr4::ANTLRInputStream> input;
   std::unique_ptr<eqcgrammar::EqcLexer> lexer;
-  antlr4::TokenSource *source = &fast;
-  if (!fast.lex(text, lexerVocabulary())) {
+  antlr4::TokenSource *source = &fastSource;
+  const bool lexed = fastSource.lex(text, lexerVocabulary());
+  if (lexed && fast)
+    if (std::optional<ast::File> file = parseFast(text, fastSource.tokens(), buffer, kMaxExpressionDepth / 2))
+      return file;
+  if (!lexed) {
     input = std::make_unique<antlr4::ANTLRInputStream>(text);
     lexer = std::make_unique<eqcgrammar::EqcLexer>(input.get());
     lexer->removeErrorListeners();
@@ -798,8 +793,6 @@ std::optional<ast::File> parseBuffer(const SourceManager &sources, uint32_t buff
   antlr4::CommonTokenStream tokens(source);
   eqcgrammar::EqcParser parser(&tokens);
   parser.removeErrorListeners();
-  if (!nestingWithinLimit(sources.text(buffer), buffer, diags))
-    return std::nullopt;
   P::StoredDefinitionContext *tree = nullptr;
   // Two stages, as ANTLR recommends: the fast SLL prediction bails out at the first problem; only
   // then is the input parsed again with full LL prediction and error recovery, so that every
@@ -843,6 +836,43 @@ std::optional<ast::File> parseBuffer(const SourceManager &sources, uint32_t buff
   if (diags.errorCount() != errorsBefore)
     return std::nullopt;
   return TreeLowering(buffer).file(tree);
+}
+
+} // namespace
+
+std::optional<ast::File> parseBuffer(const SourceManager &sources, uint32_t buffer, Diagnostics &diags) {
+  return parse(sources, buffer, diags, true);
+}
+
+std::optional<std::string> fastParserDifference(const std::string &text, bool *accepted) {
+  if (accepted)
+    *accepted = false;
+  if (firstInvalidUtf8(text) != std::string::npos)
+    return std::nullopt;
+  std::vector<LexToken> tokens;
+  if (!lexFast(text, lexerVocabulary(), tokens))
+    return std::nullopt; // the parse is ANTLR's alone
+  SourceManager sources;
+  uint32_t buffer = sources.addBuffer("model.eq", text);
+  std::optional<ast::File> fast = parseFast(text, tokens, buffer, kMaxExpressionDepth / 2);
+  if (accepted)
+    *accepted = fast.has_value();
+  if (!fast)
+    return std::nullopt;
+  std::ostringstream sink;
+  Diagnostics diags(sources, &sink);
+  std::optional<ast::File> reference = parse(sources, buffer, diags, false);
+  if (!reference)
+    return "accepted an input that ANTLR's parser rejects:" + sink.str();
+  const std::string a = dumpAst(*reference), b = dumpAst(*fast);
+  if (a == b)
+    return std::nullopt;
+  size_t at = 0;
+  while (at < a.size() && at < b.size() && a[at] == b[at])
+    ++at;
+  size_t from = a.rfind('\n', at);
+  from = from == std::string::npos ? 0 : from;
+  return "the ASTs differ: ANTLR ..." + a.substr(from, 300) + "\n  fast ..." + b.substr(from, 300);
 }
 
 } // namespace eqc

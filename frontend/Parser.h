@@ -25,4 +25,10 @@ size_t firstInvalidUtf8Byte(const std::string &text);
 /// `*accepted` (if given) tells whether the hand-written lexer accepted the text.
 std::optional<std::string> fastLexerDifference(const std::string &text, bool *accepted = nullptr);
 
+/// The check of the hand-written parser (frontend/FastParser.h), for the tests and the parser fuzz
+/// target: nullopt when it declines `text` or makes the same AST as ANTLR's parser lowered by
+/// TreeLowering (ranges included); else what differs. `*accepted` (if given) tells
+/// whether it accepted the text.
+std::optional<std::string> fastParserDifference(const std::string &text, bool *accepted = nullptr);
+
 } // namespace eqc

@@ -40,9 +40,10 @@ const std::vector<std::string> &libraryTexts() {
 }
 
 #if defined(EQC_FUZZ_STAGE_parser)
-/// The hand-written lexer against ANTLR's (frontend/FastLexer.h): a difference is a finding.
-void compareLexers(const std::string &text) {
-  if (eqc::fastLexerDifference(text))
+/// The hand-written lexer and parser against ANTLR's (frontend/FastLexer.h, FastParser.h): a
+/// difference is a finding.
+void compareWithAntlr(const std::string &text) {
+  if (eqc::fastLexerDifference(text) || eqc::fastParserDifference(text))
     __builtin_trap();
 }
 #endif
@@ -59,7 +60,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   uint32_t buffer = sources.addBuffer("fuzz.eq", std::string(reinterpret_cast<const char *>(data), size));
   std::optional<eqc::ast::File> file = eqc::parseBuffer(sources, buffer, diags);
 #if defined(EQC_FUZZ_STAGE_parser)
-  compareLexers(sources.text(buffer));
+  compareWithAntlr(sources.text(buffer));
 #endif
 #if defined(EQC_FUZZ_STAGE_frontend) || defined(EQC_FUZZ_STAGE_middle)
   if (!file)

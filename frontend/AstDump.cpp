@@ -1,0 +1,166 @@
+// The AST dump (frontend/AstDump.h): one line per node, after its depth.
+#include "frontend/AstDump.h"
+
+#include <sstream>
+
+namespace eqc {
+
+namespace {
+
+class Dumper {
+public:
+  Dumper() { out_.precision(17); }
+  std::string take() { return out_.str(); }
+
+  void file(const ast::File &f) {
+    for (const auto &c : f.classes)
+      classDef(*c, 0);
+  }
+
+private:
+  std::ostream &line(int depth) {
+    out_ << '\n' << depth << ' '; // the depth as a number: a deep expression stays linear in size
+    return out_;
+  }
+  std::ostream &at(const SourceRange &r) {
+    return out_ << " @" << r.buffer << ':' << r.line << ':' << r.column << '+' << r.length;
+  }
+
+  void expr(const ast::Expr *e, int depth) {
+    if (!e) {
+      line(depth) << "<null>";
+      return;
+    }
+    line(depth) << "expr " << static_cast<int>(e->kind);
+    at(e->range);
+    out_ << " num=" << e->number << (e->integer ? "i" : "") << " bool=" << e->boolean << " text=\"" << e->text
+         << "\" bin=" << static_cast<int>(e->binary) << " un=" << static_cast<int>(e->unary);
+    if (e->kind == ast::ExprKind::Call) {
+      out_ << " name";
+      at(e->nameRange);
+    }
+    for (const auto &p : e->ref) {
+      line(depth + 1) << "part " << p.name;
+      at(p.range);
+      subscripts(p.subscripts, depth + 2);
+    }
+    for (size_t i = 0; i < e->args.size(); ++i) {
+      if (i < e->argNames.size())
+        line(depth + 1) << "arg \"" << e->argNames[i] << '"';
+      expr(e->args[i].get(), depth + 1);
+    }
+    if (e->argNames.size() > e->args.size())
+      line(depth + 1) << "extra argNames " << e->argNames.size();
+    forIndices(e->iterators, depth + 1);
+  }
+  void subscripts(const std::vector<ast::Subscript> &subs, int depth) {
+    for (const auto &s : subs) {
+      line(depth) << "sub";
+      at(s.range);
+      expr(s.expr.get(), depth + 1);
+    }
+  }
+  void forIndices(const std::vector<ast::ForIndex> &indices, int depth) {
+    for (const auto &i : indices) {
+      line(depth) << "for " << i.name;
+      at(i.range);
+      expr(i.in.get(), depth + 1);
+    }
+  }
+  void modifiers(const std::vector<ast::Modifier> &mods, int depth) {
+    for (const auto &m : mods) {
+      line(depth) << "mod " << m.name << " each=" << m.each << " final=" << m.final;
+      at(m.range);
+      modifiers(m.args, depth + 1);
+      expr(m.value.get(), depth + 1);
+    }
+  }
+  void declaration(const ast::Declaration &d, int depth) {
+    line(depth) << "decl " << d.typeName << " prefix=" << static_cast<int>(d.prefix) << " flow=" << d.flow
+                << " protected=" << d.isProtected << " causality=" << static_cast<int>(d.causality);
+    at(d.typeRange);
+    subscripts(d.typeDims, depth + 1);
+    for (const auto &c : d.components) {
+      line(depth + 1) << "component " << c.name << " \"" << c.description << '"';
+      at(c.range);
+      subscripts(c.dims, depth + 2);
+      modifiers(c.modifiers, depth + 2);
+      expr(c.binding.get(), depth + 2);
+    }
+  }
+  void equations(const std::vector<ast::Equation> &eqs, int depth) {
+    for (const auto &eq : eqs) {
+      line(depth) << "equation " << static_cast<int>(eq.kind) << " \"" << eq.description << '"';
+      at(eq.range);
+      expr(eq.lhs.get(), depth + 1);
+      expr(eq.rhs.get(), depth + 1);
+      forIndices(eq.indices, depth + 1);
+      for (const auto &c : eq.conditions)
+        expr(c.get(), depth + 1);
+      for (const auto &b : eq.branches) {
+        line(depth + 1) << "branch";
+        equations(b, depth + 2);
+      }
+    }
+  }
+  void statements(const std::vector<ast::Statement> &sts, int depth) {
+    for (const auto &st : sts) {
+      line(depth) << "statement " << static_cast<int>(st.kind);
+      at(st.range);
+      expr(st.target.get(), depth + 1);
+      expr(st.value.get(), depth + 1);
+      forIndices(st.indices, depth + 1);
+      for (const auto &c : st.conditions)
+        expr(c.get(), depth + 1);
+      for (const auto &b : st.branches) {
+        line(depth + 1) << "branch";
+        statements(b, depth + 2);
+      }
+    }
+  }
+  void classDef(const ast::ClassDef &c, int depth) {
+    line(depth) << "class " << static_cast<int>(c.kind) << ' ' << c.name << " \"" << c.description << "\" end="
+                << c.endName << " partial=" << c.partial << " short=" << c.isShort;
+    at(c.range);
+    at(c.endRange);
+    at(c.algorithmRange);
+    for (const auto &e : c.extends) {
+      line(depth + 1) << "extends " << e.base;
+      at(e.range);
+      modifiers(e.modifiers, depth + 2);
+    }
+    for (const auto &i : c.imports) {
+      line(depth + 1) << "import " << i.path << " alias=" << i.alias << " wildcard=" << i.wildcard;
+      at(i.range);
+    }
+    for (const auto &d : c.declarations)
+      declaration(d, depth + 1);
+    for (const auto &n : c.classes)
+      classDef(*n, depth + 1);
+    line(depth + 1) << "equations";
+    equations(c.equations, depth + 2);
+    line(depth + 1) << "initial equations";
+    equations(c.initialEquations, depth + 2);
+    line(depth + 1) << "algorithm";
+    statements(c.algorithm, depth + 2);
+    line(depth + 1) << "annotation";
+    modifiers(c.annotation, depth + 2);
+    if (c.isShort) {
+      line(depth + 1) << "short base";
+      declaration(c.shortBase, depth + 2);
+      modifiers(c.shortModifiers, depth + 2);
+    }
+  }
+
+  std::ostringstream out_;
+};
+
+} // namespace
+
+std::string dumpAst(const ast::File &file) {
+  Dumper d;
+  d.file(file);
+  return d.take();
+}
+
+} // namespace eqc

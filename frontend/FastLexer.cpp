@@ -194,9 +194,11 @@ std::unique_ptr<antlr4::Token> FastTokenSource::nextToken() {
   const LexToken &t = tokens_[std::min(next_, tokens_.size() - 1)];
   if (next_ + 1 < tokens_.size())
     ++next_;
-  const size_t type = t.type == static_cast<uint32_t>(antlr4::Token::EOF) ? antlr4::Token::EOF : t.type;
+  // EOF's type, and its stop index in an empty text, are -1 as a size_t.
+  const size_t type = t.type == UINT32_MAX ? antlr4::Token::EOF : t.type;
+  const size_t stop = t.stop == UINT32_MAX ? static_cast<size_t>(-1) : t.stop;
   return antlr4::CommonTokenFactory::DEFAULT->create({this, nullptr}, type, text_->substr(t.byte, t.bytes),
-                                                     antlr4::Token::DEFAULT_CHANNEL, t.start, t.stop, t.line, t.column);
+                                                     antlr4::Token::DEFAULT_CHANNEL, t.start, stop, t.line, t.column);
 }
 
 namespace {

@@ -30,6 +30,14 @@ std::string readable(std::string msg) {
   return msg;
 }
 
+/// How many syntax errors of one file are reported; then the parse stops. ANTLR's recovery costs
+/// about 2.5 ms per error, so a file of thousands of them (a binary file, say) would take seconds,
+/// and messages after the first few dozen are rarely more than echoes of the first.
+constexpr unsigned kMaxSyntaxErrors = 50;
+
+/// Thrown by ErrorCollector after the last error it reports; caught in parse().
+struct TooManySyntaxErrors {};
+
 /// Forwards ANTLR's lexer and parser errors to the diagnostics engine.
 class ErrorCollector : public antlr4::BaseErrorListener {
 public:
@@ -37,6 +45,11 @@ public:
   void syntaxError(antlr4::Recognizer *recognizer, antlr4::Token *offending, size_t line, size_t column,
                    const std::string &msg, std::exception_ptr) override {
     SourceRange r{buffer_, static_cast<uint32_t>(line), static_cast<uint32_t>(column + 1), 1};
+    if (++reported_ > kMaxSyntaxErrors) {
+      diags_.error(r, "too many syntax errors: stopping after " + std::to_string(kMaxSyntaxErrors) +
+                          " (the rest of the file is not checked)");
+      throw TooManySyntaxErrors{};
+    }
     if (offending && offending->getType() != antlr4::Token::EOF &&
         offending->getStopIndex() >= offending->getStartIndex())
       r.length = static_cast<uint32_t>(offending->getStopIndex() - offending->getStartIndex() + 1);
@@ -57,6 +70,7 @@ public:
 private:
   Diagnostics &diags_;
   uint32_t buffer_;
+  unsigned reported_ = 0;
 };
 
 /// ANTLR's recovery, except that a ';' is never deleted as "extraneous": statements end there,
@@ -803,6 +817,8 @@ std::optional<ast::File> parse(const SourceManager &sources, uint32_t buffer, Di
     tree = parser.storedDefinition();
   } catch (const antlr4::ParseCancellationException &) {
     tree = nullptr;
+  } catch (const TooManySyntaxErrors &) { // the lexer's errors, reported as the parser reads
+    return std::nullopt;
   } catch (const std::exception &e) {
     diags.error(SourceRange{}, std::string("syntax error: ") + e.what());
     return std::nullopt;
@@ -815,6 +831,8 @@ std::optional<ast::File> parse(const SourceManager &sources, uint32_t buffer, Di
     parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(antlr4::atn::PredictionMode::LL);
     try {
       tree = parser.storedDefinition();
+    } catch (const TooManySyntaxErrors &) {
+      return std::nullopt;
     } catch (const std::exception &e) {
       diags.error(SourceRange{}, std::string("syntax error: ") + e.what());
       return std::nullopt;

@@ -12,6 +12,7 @@
 #include "middle/SigmaMethod.h"
 #include "support/Diagnostics.h"
 
+#include <cstdio>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -43,8 +44,13 @@ const std::vector<std::string> &libraryTexts() {
 /// The hand-written lexer and parser against ANTLR's (frontend/FastLexer.h, FastParser.h): a
 /// difference is a finding.
 void compareWithAntlr(const std::string &text) {
-  if (eqc::fastLexerDifference(text) || eqc::fastParserDifference(text))
+  std::optional<std::string> difference = eqc::fastLexerDifference(text);
+  if (!difference)
+    difference = eqc::fastParserDifference(text);
+  if (difference) {
+    std::fprintf(stderr, "difference from ANTLR: %s\n", difference->c_str());
     __builtin_trap();
+  }
 }
 #endif
 

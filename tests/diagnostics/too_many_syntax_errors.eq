@@ -1,0 +1,62 @@
+// RUN: check
+// A file with more syntax errors than eqc reports (50): the first 50 are reported, then one message
+// says the parse stopped, and the exit status is that of a model error.
+model Many
+  Real x;
+equation
+  x = 1 +;
+  x = 1 +;
+  x = 1 +;
+  x = 1 +;
+  x = 1 +;
+  x = 1 +;
+  x = 1 +;
+  x = 1 +;
+  x = 1 +;
+  x = 1 +;
+  x = 1 +;
+  x = 1 +;
+  x = 1 +;
+  x = 1 +;
+  x = 1 +;
+  x = 1 +;
+  x = 1 +;
+  x = 1 +;
+  x = 1 +;
+  x = 1 +;
+  x = 1 +;
+  x = 1 +;
+  x = 1 +;
+  x = 1 +;
+  x = 1 +;
+  x = 1 +;
+  x = 1 +;
+  x = 1 +;
+  x = 1 +;
+  x = 1 +;
+  x = 1 +;
+  x = 1 +;
+  x = 1 +;
+  x = 1 +;
+  x = 1 +;
+  x = 1 +;
+  x = 1 +;
+  x = 1 +;
+  x = 1 +;
+  x = 1 +;
+  x = 1 +;
+  x = 1 +;
+  x = 1 +;
+  x = 1 +;
+  x = 1 +;
+  x = 1 +;
+  x = 1 +;
+  x = 1 +;
+  x = 1 +;
+  x = 1 +;
+  x = 1 +;
+  x = 1 +;
+  x = 1 +;
+  x = 1 +;
+  x = 1 +;
+end Many;

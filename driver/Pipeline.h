@@ -35,6 +35,10 @@ struct PipelineOptions {
 };
 
 /// Everything the pipeline produced; later stages are empty when an earlier one failed.
+/// The stack of the threads that run passes or free their data (driver/main.cpp): 1 GiB of address
+/// space, of which only what a model's nesting needs is touched.
+constexpr size_t kStackBytes = size_t(1) << 30;
+
 struct Compilation {
   SourceManager sources;
   std::unique_ptr<Diagnostics> diags;
@@ -47,6 +51,8 @@ struct Compilation {
   /// The compiled state selections of a dummy-derivative run, kept after it so that the process
   /// need not wait for their optimized tiers (driver/main.cpp); never called again.
   std::vector<std::unique_ptr<JitModel>> retiredJits;
+  /// The syntax trees, being freed on a second thread after flattening; joined when destroyed.
+  std::shared_ptr<void> releasedTrees;
   /// Whether some compiled model's optimized tier is still being compiled.
   bool tierPending() const;
   std::vector<std::pair<std::string, double>> timings;

@@ -18,10 +18,6 @@
 using namespace eqc;
 
 namespace {
-constexpr size_t kStackBytes = size_t(1) << 30;
-}
-
-namespace {
 
 const char *kVersion = "eqc 0.1.0";
 

@@ -3,7 +3,9 @@
 
 #include "middle/ExprOps.h"
 
+#include <cmath>
 #include <ostream>
+#include <utility>
 
 namespace eqc {
 
@@ -79,6 +81,37 @@ std::optional<Matching> matchEquations(const FlatSystem &flat, const EquationSys
   return std::nullopt;
 }
 
+namespace {
+
+/// The common case of a residual solved for a variable: a sum with one term c*var (or var) and
+/// var in no other term. Then var = -rest/c with rest the other terms, read off without
+/// differentiating or substituting over the whole residual (which made half the causalization
+/// time of large models); the nodes are the ones those would make. Else {0, nullptr}.
+std::pair<double, const Expr *> splitLinearTerm(ExprContext &ctx, const Expr *r, int var) {
+  if (r->kind() != ExprKind::Add)
+    return {0, nullptr};
+  double coefficient = 0;
+  std::vector<const Expr *> rest;
+  rest.reserve(r->ops().size());
+  for (const Expr *term : r->ops()) {
+    const bool isVar = term->kind() == ExprKind::Var && term->var() == var;
+    const bool isScaledVar = term->kind() == ExprKind::Mul && term->ops().size() == 2 && term->op(0)->isConst() &&
+                             term->op(1)->kind() == ExprKind::Var && term->op(1)->var() == var;
+    if ((isVar || isScaledVar) && coefficient == 0) {
+      coefficient = isVar ? 1.0 : term->op(0)->value();
+      continue;
+    }
+    if (dependsOn(term, var))
+      return {0, nullptr};
+    rest.push_back(term);
+  }
+  if (coefficient == 0 || !std::isfinite(coefficient))
+    return {0, nullptr};
+  return {coefficient, ctx.add(std::move(rest))};
+}
+
+} // namespace
+
 CausalSystem causalize(FlatSystem &flat, const EquationSystem &sys, const Matching &m,
                        const std::vector<std::vector<int>> &blocks) {
   ExprContext &ctx = *flat.ctx;
@@ -89,6 +122,10 @@ CausalSystem causalize(FlatSystem &flat, const EquationSystem &sys, const Matchi
       int row = block[0];
       int var = sys.unknowns[m.rowToCol[row]];
       const Expr *r = sys.residuals[row];
+      if (auto [c, rest] = splitLinearTerm(ctx, r, var); rest) {
+        out.steps.push_back({var, ctx.neg(ctx.div(rest, ctx.constant(c))), -1, row});
+        continue;
+      }
       const Expr *slope = d.diff(r, var);
       // A structural linearity test: a derivative free of var alone would also accept floor(var)
       // or var inside an if-condition.

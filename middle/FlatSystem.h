@@ -8,6 +8,7 @@
 #include <iosfwd>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace eqc {
@@ -59,6 +60,10 @@ struct Equation {
   int number = 0;
   /// Index into FlatSystem::origins (the component and loop indices it comes from), or -1.
   int origin = -1;
+  /// FlatSystem::residual's memo: the residual of (residualOf.first, residualOf.second). The
+  /// passes ask for it several times; a rewritten lhs or rhs makes it stale by itself.
+  mutable std::pair<const Expr *, const Expr *> residualOf{nullptr, nullptr};
+  mutable const Expr *cachedResidual = nullptr;
 };
 
 /// One branch of a when-clause (`when` or `elsewhen`): fires when one of its conditions becomes
@@ -131,7 +136,13 @@ struct FlatSystem {
   /// Number of functions, discrete variables, when-clauses: whether the model has events.
   bool hasEvents() const { return !whens.empty() || !discreteEquations.empty(); }
   /// The residual lhs - rhs of an equation.
-  const Expr *residual(const Equation &eq) const { return ctx->sub(eq.lhs, eq.rhs); }
+  const Expr *residual(const Equation &eq) const {
+    if (!eq.cachedResidual || eq.residualOf.first != eq.lhs || eq.residualOf.second != eq.rhs) {
+      eq.cachedResidual = ctx->sub(eq.lhs, eq.rhs);
+      eq.residualOf = {eq.lhs, eq.rhs};
+    }
+    return eq.cachedResidual;
+  }
   /// Printing name: `x`, `der(x)`, `der(der(x))`.
   std::string varName(int v) const;
   /// The variable der(v), created on first use. Requires: v is an Unknown or a Derivative.

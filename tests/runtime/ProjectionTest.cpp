@@ -307,6 +307,95 @@ TEST(Project, DependentInvariantsFallBackToTheMinimumNormLeastSquaresStep) {
   EXPECT_LT(residual, 1e-11); // the convergence test: tol scaled by |G|(1 + |x|)
 }
 
+/// k unit circles in the planes (x_2i, x_2i+1), plus (when `twice`) the first circle again:
+/// invariants enough for the sparse factorization of G G^T (eqc_project's SparseFrom = 128).
+struct Circles {
+  int k;
+  bool twice;
+};
+int manyCircles(void *user, double, const double *x, double *g, double *jac) {
+  const auto *c = static_cast<const Circles *>(user);
+  const int n = 2 * c->k, m = c->k + (c->twice ? 1 : 0);
+  if (jac)
+    std::fill(jac, jac + static_cast<size_t>(m) * n, 0.0);
+  for (int i = 0; i < m; ++i) {
+    const int p = i < c->k ? i : 0;
+    g[i] = x[2 * p] * x[2 * p] + x[2 * p + 1] * x[2 * p + 1] - 1;
+    if (jac) {
+      jac[static_cast<size_t>(i) * n + 2 * p] = 2 * x[2 * p];
+      jac[static_cast<size_t>(i) * n + 2 * p + 1] = 2 * x[2 * p + 1];
+    }
+  }
+  return 0;
+}
+
+/// Every point lands radially on its circle, as with one circle: the minimum-norm step of the
+/// sparse normal equations is the dense one's.
+TEST(Project, ManySparseInvariantsLandEachPointRadially) {
+  Circles circles{300, false};
+  std::vector<double> x(600), start;
+  for (int i = 0; i < 300; ++i) {
+    x[2 * i] = 1.0 + 0.001 * i;
+    x[2 * i + 1] = 0.3 - 0.002 * i;
+  }
+  start = x;
+  double residual;
+  ASSERT_EQ(eqc_project(600, 300, 0.0, x.data(), manyCircles, &circles, 1e-12, 20, &residual), EQC_OK);
+  for (int i = 0; i < 300; ++i) {
+    const double r = std::hypot(start[2 * i], start[2 * i + 1]);
+    EXPECT_NEAR(x[2 * i], start[2 * i] / r, 1e-10) << i;
+    EXPECT_NEAR(x[2 * i + 1], start[2 * i + 1] / r, 1e-10) << i;
+  }
+  EXPECT_LT(residual, 1e-11);
+}
+
+/// A repeated invariant among many: the sparse factorization's pivot test finds the dependence
+/// and the step falls back to the rank-revealing least squares, as in the dense case.
+TEST(Project, ManySparseInvariantsWithADependentOne) {
+  Circles circles{200, true};
+  std::vector<double> x(400);
+  for (int i = 0; i < 200; ++i) {
+    x[2 * i] = 1.2;
+    x[2 * i + 1] = -0.5;
+  }
+  double residual;
+  ASSERT_EQ(eqc_project(400, 201, 0.0, x.data(), manyCircles, &circles, 1e-12, 20, &residual), EQC_OK);
+  const double r = std::hypot(1.2, -0.5);
+  for (int i = 0; i < 200; ++i) {
+    EXPECT_NEAR(x[2 * i], 1.2 / r, 1e-10) << i;
+    EXPECT_NEAR(x[2 * i + 1], -0.5 / r, 1e-10) << i;
+  }
+  EXPECT_LT(residual, 1e-11);
+}
+
+/// Many invariants that each involve every state (too dense for the sparse factorization): the
+/// dense normal equations with G G^T outside the workspace. Sum constraints s_i . x = c_i with
+/// independent s_i: a linear projection, exact in one step.
+int denseLinear(void *, double, const double *x, double *g, double *jac) {
+  const int n = 300, m = 150;
+  for (int i = 0; i < m; ++i) {
+    double sum = 0;
+    for (int j = 0; j < n; ++j) {
+      const double a = (j == i) ? 2.0 : 1.0 / (1 + i + j);
+      sum += a * x[j];
+      if (jac)
+        jac[static_cast<size_t>(i) * n + j] = a;
+    }
+    g[i] = sum - 1;
+  }
+  return 0;
+}
+
+TEST(Project, ManyDenseInvariants) {
+  std::vector<double> x(300, 0.25);
+  double residual;
+  ASSERT_EQ(eqc_project(300, 150, 0.0, x.data(), denseLinear, nullptr, 1e-12, 20, &residual), EQC_OK);
+  std::vector<double> g(150);
+  denseLinear(nullptr, 0, x.data(), g.data(), nullptr);
+  for (double gi : g)
+    EXPECT_LT(std::fabs(gi), 1e-11);
+}
+
 TEST(Project, NoSolutionDoesNotConverge) {
   double x[1] = {0.5};
   double residual;

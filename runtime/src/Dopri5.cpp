@@ -88,16 +88,17 @@ private:
 /// Work vectors for one integration, allocated once so the step loop never
 /// allocates.
 struct Dopri5Work {
-  explicit Dopri5Work(int n) : storage(static_cast<size_t>(n) * 14) {
-    double *v[14];
-    for (int i = 0; i < 14; ++i)
+  explicit Dopri5Work(int n) : storage(static_cast<size_t>(n) * 15) {
+    double *v[15];
+    for (int i = 0; i < 15; ++i)
       v[i] = storage.data() + static_cast<size_t>(i) * n;
     k1 = v[0], k2 = v[1], k3 = v[2], k4 = v[3], k5 = v[4], k6 = v[5], k7 = v[6];
-    stage = v[7], xNew = v[8];
-    r1 = v[9], r2 = v[10], r3 = v[11], r4 = v[12], r5 = v[13];
+    stage = v[7], xNew = v[8], xOld = v[9];
+    r1 = v[10], r2 = v[11], r3 = v[12], r4 = v[13], r5 = v[14];
   }
   std::vector<double> storage;
   double *k1, *k2, *k3, *k4, *k5, *k6, *k7, *stage, *xNew;
+  double *xOld; ///< the state before the last accepted step (kept only with events)
   double *r1, *r2, *r3, *r4,
       *r5; ///< dense-output polynomial of the last accepted step
 };
@@ -137,34 +138,40 @@ int evaluateStages(IntegrationProblem &p, double t, double h, double tNew,
 }
 
 /// RMS norm of the embedded error estimate, weighted by atol + rtol*max(|x|,
-/// |xNew|).
+/// |xNew|). mayBeNonFinite is false when xNew and k7 are certainly finite: a
+/// non-finite k7 makes e, and so the norm, non-finite, and a non-finite xNew
+/// makes the plain sum of its components non-finite (the sum can also overflow,
+/// which only costs the exact scan).
 double errorNorm(const IntegrationProblem &p, double h, const double *x,
-                 const Dopri5Work &w) {
+                 const Dopri5Work &w, bool &mayBeNonFinite) {
   const int n = p.n;
-  if (n == 0)
-    return 0.0;
-  double sum = 0.0;
+  double sum = 0.0, xNewSum = 0.0;
   for (int i = 0; i < n; ++i) {
     double e = h * (E1 * w.k1[i] + E3 * w.k3[i] + E4 * w.k4[i] + E5 * w.k5[i] +
                     E6 * w.k6[i] + E7 * w.k7[i]);
     double sk = p.weight(i, std::max(std::fabs(x[i]), std::fabs(w.xNew[i])));
     sum += std::pow(scaled(e, sk), 2);
+    xNewSum += w.xNew[i];
   }
-  return std::sqrt(sum / n);
+  const double err = n == 0 ? 0.0 : std::sqrt(sum / n);
+  mayBeNonFinite = !std::isfinite(err) || !std::isfinite(xNewSum);
+  return err;
 }
 
-/// Hairer's contd5 polynomial for the accepted step from x to xNew; must run
-/// before k1 is replaced by k7.
-void buildDenseOutput(int n, double h, const double *x, Dopri5Work &w) {
+/// Hairer's contd5 polynomial for the accepted step from xOld to w.xNew, whose
+/// first stage was k1 and whose f at the new state is k7 (the two are passed
+/// explicitly: after the step, FSAL has swapped w.k1 and w.k7).
+void buildDenseOutput(int n, double h, const double *xOld, const double *k1,
+                      const double *k7, Dopri5Work &w) {
   for (int i = 0; i < n; ++i) {
-    double xDiff = w.xNew[i] - x[i];
-    double bspl = h * w.k1[i] - xDiff;
-    w.r1[i] = x[i];
+    double xDiff = w.xNew[i] - xOld[i];
+    double bspl = h * k1[i] - xDiff;
+    w.r1[i] = xOld[i];
     w.r2[i] = xDiff;
     w.r3[i] = bspl;
-    w.r4[i] = -h * w.k7[i] + xDiff - bspl;
-    w.r5[i] = h * (D1 * w.k1[i] + D3 * w.k3[i] + D4 * w.k4[i] + D5 * w.k5[i] +
-                   D6 * w.k6[i] + D7 * w.k7[i]);
+    w.r4[i] = -h * k7[i] + xDiff - bspl;
+    w.r5[i] = h * (D1 * k1[i] + D3 * w.k3[i] + D4 * w.k4[i] + D5 * w.k5[i] +
+                   D6 * w.k6[i] + D7 * k7[i]);
   }
 }
 
@@ -232,13 +239,15 @@ int runDopri5(IntegrationProblem &p, double *x, eqc_stats &stats,
 
     if (int rc = evaluateStages(p, t, h, tNew, x, w))
       return rc;
-    const double err = errorNorm(p, h, x, w);
-
-    int bad = nonFiniteComponent(n, w);
-    if (bad >= 0 || std::isnan(err)) {
-      if (int rc = rejectNonFiniteStep(h, t, bad, rejected, stats))
-        return rc;
-      continue;
+    bool mayBeNonFinite;
+    const double err = errorNorm(p, h, x, w, mayBeNonFinite);
+    if (mayBeNonFinite) {
+      int bad = nonFiniteComponent(n, w);
+      if (bad >= 0 || std::isnan(err)) {
+        if (int rc = rejectNonFiniteStep(h, t, bad, rejected, stats))
+          return rc;
+        continue;
+      }
     }
 
     const double fac11 = std::pow(err, Expo1);
@@ -255,7 +264,18 @@ int runDopri5(IntegrationProblem &p, double *x, eqc_stats &stats,
 
       const double tOld = t;
       const double hTaken = tNew - tOld;
-      buildDenseOutput(n, h, x, w);
+      // The dense output is built only for a step that needs it: one with an
+      // output time strictly inside, or whose events ask for it. Until the
+      // hook runs, the old state is x (or its copy xOld, kept with events),
+      // the old first stage k1Old and f at the new state k7New.
+      const double *k1Old = w.k1, *k7New = w.k7;
+      bool denseReady = false;
+      if (grid.hasNext() && grid.next() < tNew) {
+        buildDenseOutput(n, h, x, k1Old, k7New, w);
+        denseReady = true;
+      } else if (p.events) {
+        std::copy(x, x + n, w.xOld);
+      }
       std::copy(w.xNew, w.xNew + n, x);
       std::swap(w.k1,
                 w.k7); // FSAL: f(tNew, xNew) is the next step's first stage
@@ -264,6 +284,10 @@ int runDopri5(IntegrationProblem &p, double *x, eqc_stats &stats,
       stats.t_reached = t;
       if (p.events) {
         auto dense = [&](double tDense, double *out) -> int {
+          if (!denseReady) {
+            buildDenseOutput(n, h, w.xOld, k1Old, k7New, w);
+            denseReady = true;
+          }
           interpolate(n, (tDense - tOld) / hTaken, w, out);
           return EQC_OK;
         };
@@ -277,7 +301,8 @@ int runDopri5(IntegrationProblem &p, double *x, eqc_stats &stats,
         if (rc != EQC_ERR_NONFINITE)
           for (; grid.hasNext() && grid.next() <= t; grid.advance()) {
             double tGrid = grid.next();
-            interpolate(n, (tGrid - tOld) / hTaken, w, w.stage);
+            if (tGrid != t)
+              interpolate(n, (tGrid - tOld) / hTaken, w, w.stage);
             if (p.output.emit(tGrid, tGrid == t ? x : w.stage))
               break;
           }

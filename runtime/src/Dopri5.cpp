@@ -39,6 +39,7 @@ constexpr double Expo1 = 0.2 - Beta * 0.75;
 constexpr double Safety = 0.9;
 constexpr double FacMin = 0.2;  // fac1: the step shrinks at most by 5 per step
 constexpr double FacMax = 10.0; // fac2: and grows at most by 10
+constexpr double MinFacOld = 1e-4; // facold never drops below this
 
 // Hairer's stiffness test (dopri5.f, iasti/nonsti), run after every accepted
 // step: h|lambda| beyond StiffBoundary on StiffSteps accepted steps, not
@@ -217,8 +218,9 @@ int runDopri5(IntegrationProblem &p, double *x, eqc_stats &stats,
       return rc;
   }
 
-  double facOld =
-      1e-4; // previous accepted error, for the PI controller's I term
+  // log of the previous accepted error (at least MinFacOld), for the PI
+  // controller's I term.
+  double logFacOld = std::log(MinFacOld);
   bool rejected =
       false; // the previous attempt failed: do not grow the step now
   for (;;) {
@@ -250,14 +252,17 @@ int runDopri5(IntegrationProblem &p, double *x, eqc_stats &stats,
       }
     }
 
-    const double fac11 = std::pow(err, Expo1);
+    // Hairer's err^Expo1 and err^Expo1 / facOld^Beta, from logarithms: one log
+    // and one exp per step instead of dopri5.f's two pow (the same factors to
+    // a few ulps; err = 0 gives log -inf and a factor 0, as pow does).
+    const double logErr = std::log(err);
     if (err <= 1.0) {
       // PI control: the I part (facOld^Beta) damps oscillation of the step
       // size.
-      double fac = fac11 / std::pow(facOld, Beta);
+      double fac = std::exp(Expo1 * logErr - Beta * logFacOld);
       fac = std::clamp(fac / Safety, 1.0 / FacMax, 1.0 / FacMin);
       double hNew = h / fac;
-      facOld = std::max(err, 1e-4);
+      logFacOld = err > MinFacOld ? logErr : std::log(MinFacOld);
       // w.stage still holds the sixth stage's state here.
       const bool stiff = detectStiffness &&
                          stiffness.accepted(n, h, w.stage, w.xNew, w.k6, w.k7);
@@ -347,7 +352,7 @@ int runDopri5(IntegrationProblem &p, double *x, eqc_stats &stats,
       rejected = false;
       h = hNew;
     } else {
-      h = h / std::min(1.0 / FacMin, fac11 / Safety);
+      h = h / std::min(1.0 / FacMin, std::exp(Expo1 * logErr) / Safety);
       rejected = true;
       ++stats.rejected;
       if (h < minStep(t))

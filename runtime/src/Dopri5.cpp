@@ -138,13 +138,24 @@ int evaluateStages(IntegrationProblem &p, double t, double h, double tNew,
   return p.rhs(tNew, w.xNew, w.k7);
 }
 
-/// RMS norm of the embedded error estimate, weighted by atol + rtol*max(|x|,
-/// |xNew|). mayBeNonFinite is false when xNew and k7 are certainly finite: a
-/// non-finite k7 makes e, and so the norm, non-finite, and a non-finite xNew
-/// makes the plain sum of its components non-finite (the sum can also overflow,
-/// which only costs the exact scan).
-double errorNorm(const IntegrationProblem &p, double h, const double *x,
-                 const Dopri5Work &w, bool &mayBeNonFinite) {
+/// The error of a step: the RMS norm of the embedded error estimate, weighted
+/// by atol + rtol*max(|x|, |xNew|), and its logarithm for the step-size
+/// controller.
+struct StepError {
+  double err;
+  /// log(err), computed from the mean square without the square root, so that
+  /// the next step size does not wait for it.
+  double logErr;
+  /// False when xNew and k7 are certainly finite: a non-finite k7 makes e, and
+  /// so the norm, non-finite, and a non-finite xNew makes the plain sum of its
+  /// components non-finite (the sum can also overflow, which only costs the
+  /// exact scan).
+  bool mayBeNonFinite;
+};
+
+/// logN = log(n).
+StepError errorNorm(const IntegrationProblem &p, double h, const double *x,
+                    const Dopri5Work &w, double logN) {
   const int n = p.n;
   double sum = 0.0, xNewSum = 0.0;
   for (int i = 0; i < n; ++i) {
@@ -154,9 +165,11 @@ double errorNorm(const IntegrationProblem &p, double h, const double *x,
     sum += std::pow(scaled(e, sk), 2);
     xNewSum += w.xNew[i];
   }
-  const double err = n == 0 ? 0.0 : std::sqrt(sum / n);
-  mayBeNonFinite = !std::isfinite(err) || !std::isfinite(xNewSum);
-  return err;
+  StepError result;
+  result.err = n == 0 ? 0.0 : std::sqrt(sum / n);
+  result.logErr = n == 0 ? -HUGE_VAL : 0.5 * (std::log(sum) - logN);
+  result.mayBeNonFinite = !std::isfinite(result.err) || !std::isfinite(xNewSum);
+  return result;
 }
 
 /// Hairer's contd5 polynomial for the accepted step from xOld to w.xNew, whose
@@ -218,9 +231,10 @@ int runDopri5(IntegrationProblem &p, double *x, eqc_stats &stats,
       return rc;
   }
 
-  // log of the previous accepted error (at least MinFacOld), for the PI
+  const double logN = std::log(static_cast<double>(n));
+  // Beta * log of the previous accepted error (at least MinFacOld): the PI
   // controller's I term.
-  double logFacOld = std::log(MinFacOld);
+  double betaLogFacOld = Beta * std::log(MinFacOld);
   bool rejected =
       false; // the previous attempt failed: do not grow the step now
   for (;;) {
@@ -241,8 +255,7 @@ int runDopri5(IntegrationProblem &p, double *x, eqc_stats &stats,
 
     if (int rc = evaluateStages(p, t, h, tNew, x, w))
       return rc;
-    bool mayBeNonFinite;
-    const double err = errorNorm(p, h, x, w, mayBeNonFinite);
+    const auto [err, logErr, mayBeNonFinite] = errorNorm(p, h, x, w, logN);
     if (mayBeNonFinite) {
       int bad = nonFiniteComponent(n, w);
       if (bad >= 0 || std::isnan(err)) {
@@ -252,17 +265,18 @@ int runDopri5(IntegrationProblem &p, double *x, eqc_stats &stats,
       }
     }
 
-    // Hairer's err^Expo1 and err^Expo1 / facOld^Beta, from logarithms: one log
-    // and one exp per step instead of dopri5.f's two pow (the same factors to
-    // a few ulps; err = 0 gives log -inf and a factor 0, as pow does).
-    const double logErr = std::log(err);
+    // Hairer's controller, h / clamp(err^Expo1 / facOld^Beta / Safety, ...),
+    // computed as h * clamp(Safety * exp(Beta log facOld - Expo1 log err), ...):
+    // one exp per step instead of dopri5.f's two pow and two divisions, which
+    // all lie on the path from one step's last stage to the next step's first
+    // (the same step sizes to a few ulps; err = 0 gives log -inf and the
+    // largest growth, as dopri5.f's fac11 = 0 does).
     if (err <= 1.0) {
       // PI control: the I part (facOld^Beta) damps oscillation of the step
       // size.
-      double fac = std::exp(Expo1 * logErr - Beta * logFacOld);
-      fac = std::clamp(fac / Safety, 1.0 / FacMax, 1.0 / FacMin);
-      double hNew = h / fac;
-      logFacOld = err > MinFacOld ? logErr : std::log(MinFacOld);
+      const double growth = Safety * std::exp(betaLogFacOld - Expo1 * logErr);
+      double hNew = h * std::clamp(growth, FacMin, FacMax);
+      betaLogFacOld = Beta * (err > MinFacOld ? logErr : std::log(MinFacOld));
       // w.stage still holds the sixth stage's state here.
       const bool stiff = detectStiffness &&
                          stiffness.accepted(n, h, w.stage, w.xNew, w.k6, w.k7);
@@ -352,7 +366,7 @@ int runDopri5(IntegrationProblem &p, double *x, eqc_stats &stats,
       rejected = false;
       h = hNew;
     } else {
-      h = h / std::min(1.0 / FacMin, std::exp(Expo1 * logErr) / Safety);
+      h = h * std::max(FacMin, Safety * std::exp(-Expo1 * logErr));
       rejected = true;
       ++stats.rejected;
       if (h < minStep(t))

@@ -286,16 +286,14 @@ inline double weightedSum(double sum, const double *const *k, int e, std::index_
 }
 
 /// stage = x + h * sum_j A[I][j] k[j], unrolled over the nonzero A[I][j].
-template <size_t I>
-void stageState(int n, double h, const double *x, const Dop853Work &w, double *stage) {
+template <size_t I> void stageState(int n, double h, const double *x, const Dop853Work &w, double *stage) {
   for (int e = 0; e < n; ++e)
     stage[e] = x[e] + h * weightedSum<RowOfA<I>, true>(0.0, w.k, e, std::make_index_sequence<I>());
 }
 
 using StageStateFn = void (*)(int n, double h, const double *x, const Dop853Work &w, double *stage);
 
-template <size_t... I>
-constexpr std::array<StageStateFn, Stages> stageStateTable(std::index_sequence<I...>) {
+template <size_t... I> constexpr std::array<StageStateFn, Stages> stageStateTable(std::index_sequence<I...>) {
   return {&stageState<I>...};
 }
 

@@ -4,7 +4,9 @@
 #include "Integrator.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <type_traits>
 #include <utility>
 
 namespace eqc::rt {
@@ -253,30 +255,60 @@ struct Dop853Work {
   double *r[DenseCoefficients]; ///< contd8 polynomial of the last step
 };
 
-/// stage = x + h * sum_j A[i][j] k[j].
-void stageState(int n, int i, double h, const double *x, Dop853Work &w, double *stage) {
-  std::fill(stage, stage + n, 0.0);
-  for (int j = 0; j < i; ++j) {
-    const double a = A[i][j];
-    if (a == 0.0)
-      continue;
-    const double *kj = w.k[j];
-    for (int e = 0; e < n; ++e)
-      stage[e] += a * kj[e];
-  }
-  for (int e = 0; e < n; ++e)
-    stage[e] = x[e] + h * stage[e];
+/// Coefficient rows known at compile time: Row::at(j) is the weight of stage j.
+template <size_t I> struct RowOfA {
+  static constexpr double at(size_t j) { return A[I][j]; }
+};
+struct ErrorWeights5 {
+  static constexpr double at(size_t j) { return E5[j]; }
+};
+/// The order-3 error estimator, b - Bhh.
+struct ErrorWeights3 {
+  static constexpr double at(size_t j) { return A[FsalStage][j] - Bhh[j]; }
+};
+template <size_t M> struct DenseWeights {
+  static constexpr double at(size_t j) { return D[M][j]; }
+};
+
+/// sum + Row::at(0) k[0][e] + ... + Row::at(J-1) k[J-1][e], in that order,
+/// unrolled. Zero weights are skipped only with SkipZeros (the stages, as
+/// Hairer's loops do); the error and dense sums keep them, so that a NaN or Inf
+/// in any stage shows in the result.
+template <typename Row, bool SkipZeros, size_t... J>
+inline double weightedSum(double sum, const double *const *k, int e, std::index_sequence<J...>) {
+  [[maybe_unused]] auto add = [&](auto j) {
+    constexpr double c = Row::at(decltype(j)::value);
+    if constexpr (!SkipZeros || c != 0.0)
+      sum += c * k[decltype(j)::value][e];
+  };
+  (add(std::integral_constant<size_t, J>()), ...);
+  return sum;
 }
+
+/// stage = x + h * sum_j A[I][j] k[j], unrolled over the nonzero A[I][j].
+template <size_t I> void stageState(int n, double h, const double *x, const Dop853Work &w, double *stage) {
+  for (int e = 0; e < n; ++e)
+    stage[e] = x[e] + h * weightedSum<RowOfA<I>, true>(0.0, w.k, e, std::make_index_sequence<I>());
+}
+
+using StageStateFn = void (*)(int n, double h, const double *x, const Dop853Work &w, double *stage);
+
+template <size_t... I> constexpr std::array<StageStateFn, Stages> stageStateTable(std::index_sequence<I...>) {
+  return {&stageState<I>...};
+}
+
+/// StageStates[i] computes the state of stage i (stage 12 is the new solution).
+constexpr std::array<StageStateFn, Stages> StageStates = stageStateTable(std::make_index_sequence<Stages>());
 
 /// Runs stages 1..11 of a step of size h from (t, x) (k[0] = f(t, x) is
 /// given) and forms the 8th-order solution in w.xNew.
 int evaluateStages(IntegrationProblem &p, double t, double h, const double *x, Dop853Work &w) {
   for (int i = 1; i < StepStages; ++i) {
-    stageState(p.n, i, h, x, w, w.stage);
+    StageStates[i](p.n, h, x, w, w.stage);
     if (int rc = p.rhs(t + C[i] * h, w.stage, w.k[i]))
       return rc;
   }
-  stageState(p.n, FsalStage, h, x, w, w.xNew);
+  StageStates[FsalStage](p.n, h, x, w, w.xNew);
   return EQC_OK;
 }
 
@@ -288,11 +320,9 @@ double errorNorm(const IntegrationProblem &p, double h, const double *x, const D
     return 0.0;
   double err5 = 0.0, err3 = 0.0;
   for (int e = 0; e < n; ++e) {
-    double e5 = 0.0, e3 = 0.0;
-    for (int j = 0; j < StepStages; ++j) {
-      e5 += E5[j] * w.k[j][e];
-      e3 += (A[FsalStage][j] - Bhh[j]) * w.k[j][e];
-    }
+    constexpr auto stepStages = std::make_index_sequence<StepStages>();
+    double e5 = weightedSum<ErrorWeights5, false>(0.0, w.k, e, stepStages);
+    double e3 = weightedSum<ErrorWeights3, false>(0.0, w.k, e, stepStages);
     double sk = p.weight(e, std::max(std::fabs(x[e]), std::fabs(w.xNew[e])));
     err5 += std::pow(scaled(e5, sk), 2);
     err3 += std::pow(scaled(e3, sk), 2);
@@ -309,7 +339,7 @@ double errorNorm(const IntegrationProblem &p, double h, const double *x, const D
 int buildDenseOutput(IntegrationProblem &p, double t, double h, Dop853Work &w) {
   const int n = p.n;
   for (int i = FsalStage + 1; i < FsalStage + 1 + DenseStages; ++i) {
-    stageState(n, i, h, w.xOld, w, w.stage);
+    StageStates[i](n, h, w.xOld, w, w.stage);
     if (int rc = p.rhs(t + C[i] * h, w.stage, w.k[i]))
       return rc;
   }
@@ -320,12 +350,11 @@ int buildDenseOutput(IntegrationProblem &p, double t, double h, Dop853Work &w) {
     w.r[1][e] = xDiff;
     w.r[2][e] = bspl;
     w.r[3][e] = xDiff - h * w.k[FsalStage][e] - bspl;
-    for (int m = 0; m < 4; ++m) {
-      double sum = 0.0;
-      for (int j = 0; j < Stages; ++j)
-        sum += D[m][j] * w.k[j][e];
-      w.r[4 + m][e] = h * sum;
-    }
+    constexpr auto all = std::make_index_sequence<Stages>();
+    w.r[4][e] = h * weightedSum<DenseWeights<0>, false>(0.0, w.k, e, all);
+    w.r[5][e] = h * weightedSum<DenseWeights<1>, false>(0.0, w.k, e, all);
+    w.r[6][e] = h * weightedSum<DenseWeights<2>, false>(0.0, w.k, e, all);
+    w.r[7][e] = h * weightedSum<DenseWeights<3>, false>(0.0, w.k, e, all);
   }
   return EQC_OK;
 }

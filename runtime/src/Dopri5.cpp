@@ -39,6 +39,7 @@ constexpr double Expo1 = 0.2 - Beta * 0.75;
 constexpr double Safety = 0.9;
 constexpr double FacMin = 0.2;  // fac1: the step shrinks at most by 5 per step
 constexpr double FacMax = 10.0; // fac2: and grows at most by 10
+constexpr double MinFacOld = 1e-4; // facold never drops below this
 
 // Hairer's stiffness test (dopri5.f, iasti/nonsti), run after every accepted
 // step: h|lambda| beyond StiffBoundary on StiffSteps accepted steps, not
@@ -88,83 +89,124 @@ private:
 /// Work vectors for one integration, allocated once so the step loop never
 /// allocates.
 struct Dopri5Work {
-  explicit Dopri5Work(int n) : storage(static_cast<size_t>(n) * 14) {
-    double *v[14];
-    for (int i = 0; i < 14; ++i)
+  explicit Dopri5Work(int n) : storage(static_cast<size_t>(n) * 15) {
+    double *v[15];
+    for (int i = 0; i < 15; ++i)
       v[i] = storage.data() + static_cast<size_t>(i) * n;
     k1 = v[0], k2 = v[1], k3 = v[2], k4 = v[3], k5 = v[4], k6 = v[5], k7 = v[6];
-    stage = v[7], xNew = v[8];
-    r1 = v[9], r2 = v[10], r3 = v[11], r4 = v[12], r5 = v[13];
+    stage = v[7], xNew = v[8], xOld = v[9];
+    r1 = v[10], r2 = v[11], r3 = v[12], r4 = v[13], r5 = v[14];
   }
   std::vector<double> storage;
   double *k1, *k2, *k3, *k4, *k5, *k6, *k7, *stage, *xNew;
+  double *xOld; ///< the state before the last accepted step (kept only with events)
   double *r1, *r2, *r3, *r4,
       *r5; ///< dense-output polynomial of the last accepted step
 };
 
 /// Runs the six new stages of a step of size h from (t, x); k1 = f(t, x) is in
 /// w.k1, and w.xNew, w.k7 = f(tNew, xNew) receive the 5th-order solution.
+/// Each state is summed as x + (h a_1) k_1 + ... + (h a_j) k_j, newest stage
+/// last, so that the next rhs call waits for one multiply and one add after
+/// the previous one, not for the four operations of dopri5.f's
+/// x + h (a_1 k_1 + ... + a_j k_j) (the same values up to rounding; on small
+/// systems a step is mostly this chain of latencies).
 int evaluateStages(IntegrationProblem &p, double t, double h, double tNew,
                    const double *x, Dopri5Work &w) {
   const int n = p.n;
   double *s = w.stage;
+  const double *k1 = w.k1, *k2 = w.k2, *k3 = w.k3, *k4 = w.k4, *k5 = w.k5, *k6 = w.k6;
   for (int i = 0; i < n; ++i)
-    s[i] = x[i] + h * A21 * w.k1[i];
+    s[i] = x[i] + h * A21 * k1[i];
   if (int rc = p.rhs(t + C2 * h, s, w.k2))
     return rc;
-  for (int i = 0; i < n; ++i)
-    s[i] = x[i] + h * (A31 * w.k1[i] + A32 * w.k2[i]);
+  {
+    const double b1 = h * A31, b2 = h * A32;
+    for (int i = 0; i < n; ++i)
+      s[i] = x[i] + b1 * k1[i] + b2 * k2[i];
+  }
   if (int rc = p.rhs(t + C3 * h, s, w.k3))
     return rc;
-  for (int i = 0; i < n; ++i)
-    s[i] = x[i] + h * (A41 * w.k1[i] + A42 * w.k2[i] + A43 * w.k3[i]);
+  {
+    const double b1 = h * A41, b2 = h * A42, b3 = h * A43;
+    for (int i = 0; i < n; ++i)
+      s[i] = x[i] + b1 * k1[i] + b2 * k2[i] + b3 * k3[i];
+  }
   if (int rc = p.rhs(t + C4 * h, s, w.k4))
     return rc;
-  for (int i = 0; i < n; ++i)
-    s[i] = x[i] +
-           h * (A51 * w.k1[i] + A52 * w.k2[i] + A53 * w.k3[i] + A54 * w.k4[i]);
+  {
+    const double b1 = h * A51, b2 = h * A52, b3 = h * A53, b4 = h * A54;
+    for (int i = 0; i < n; ++i)
+      s[i] = x[i] + b1 * k1[i] + b2 * k2[i] + b3 * k3[i] + b4 * k4[i];
+  }
   if (int rc = p.rhs(t + C5 * h, s, w.k5))
     return rc;
-  for (int i = 0; i < n; ++i)
-    s[i] = x[i] + h * (A61 * w.k1[i] + A62 * w.k2[i] + A63 * w.k3[i] +
-                       A64 * w.k4[i] + A65 * w.k5[i]);
+  {
+    const double b1 = h * A61, b2 = h * A62, b3 = h * A63, b4 = h * A64, b5 = h * A65;
+    for (int i = 0; i < n; ++i)
+      s[i] = x[i] + b1 * k1[i] + b2 * k2[i] + b3 * k3[i] + b4 * k4[i] + b5 * k5[i];
+  }
   if (int rc = p.rhs(tNew, s, w.k6))
     return rc;
-  for (int i = 0; i < n; ++i)
-    w.xNew[i] = x[i] + h * (A71 * w.k1[i] + A73 * w.k3[i] + A74 * w.k4[i] +
-                            A75 * w.k5[i] + A76 * w.k6[i]);
+  {
+    const double b1 = h * A71, b3 = h * A73, b4 = h * A74, b5 = h * A75, b6 = h * A76;
+    for (int i = 0; i < n; ++i)
+      w.xNew[i] = x[i] + b1 * k1[i] + b3 * k3[i] + b4 * k4[i] + b5 * k5[i] + b6 * k6[i];
+  }
   return p.rhs(tNew, w.xNew, w.k7);
 }
 
-/// RMS norm of the embedded error estimate, weighted by atol + rtol*max(|x|,
-/// |xNew|).
-double errorNorm(const IntegrationProblem &p, double h, const double *x,
-                 const Dopri5Work &w) {
+/// The error of a step: the RMS norm of the embedded error estimate, weighted
+/// by atol + rtol*max(|x|, |xNew|), and its logarithm for the step-size
+/// controller.
+struct StepError {
+  double err;
+  /// log(err), computed from the mean square without the square root, so that
+  /// the next step size does not wait for it.
+  double logErr;
+  /// False when xNew and k7 are certainly finite: a non-finite k7 makes e, and
+  /// so the norm, non-finite, and a non-finite xNew makes the plain sum of its
+  /// components non-finite (the sum can also overflow, which only costs the
+  /// exact scan).
+  bool mayBeNonFinite;
+};
+
+/// logN = log(n). As in evaluateStages, the estimate is summed with the k7
+/// term last, and each weight's reciprocal is ready before k7 is, so that the
+/// controller waits for a multiply instead of a division.
+StepError errorNorm(const IntegrationProblem &p, double h, const double *x,
+                    const Dopri5Work &w, double logN) {
   const int n = p.n;
-  if (n == 0)
-    return 0.0;
-  double sum = 0.0;
+  double sum = 0.0, xNewSum = 0.0;
+  const double c1 = h * E1, c3 = h * E3, c4 = h * E4, c5 = h * E5, c6 = h * E6, c7 = h * E7;
   for (int i = 0; i < n; ++i) {
-    double e = h * (E1 * w.k1[i] + E3 * w.k3[i] + E4 * w.k4[i] + E5 * w.k5[i] +
-                    E6 * w.k6[i] + E7 * w.k7[i]);
-    double sk = p.weight(i, std::max(std::fabs(x[i]), std::fabs(w.xNew[i])));
-    sum += std::pow(scaled(e, sk), 2);
+    double e = c1 * w.k1[i] + c3 * w.k3[i] + c4 * w.k4[i] + c5 * w.k5[i] + c6 * w.k6[i] + c7 * w.k7[i];
+    double inverseWeight = 1.0 / p.weight(i, std::max(std::fabs(x[i]), std::fabs(w.xNew[i])));
+    double scaledError = e == 0.0 ? 0.0 : e * inverseWeight; // as scaled(): 0 stays 0 at weight 0
+    sum += scaledError * scaledError;
+    xNewSum += w.xNew[i];
   }
-  return std::sqrt(sum / n);
+  StepError result;
+  result.err = n == 0 ? 0.0 : std::sqrt(sum / n);
+  result.logErr = n == 0 ? -HUGE_VAL : 0.5 * (std::log(sum) - logN);
+  result.mayBeNonFinite = !std::isfinite(result.err) || !std::isfinite(xNewSum);
+  return result;
 }
 
-/// Hairer's contd5 polynomial for the accepted step from x to xNew; must run
-/// before k1 is replaced by k7.
-void buildDenseOutput(int n, double h, const double *x, Dopri5Work &w) {
+/// Hairer's contd5 polynomial for the accepted step from xOld to w.xNew, whose
+/// first stage was k1 and whose f at the new state is k7 (the two are passed
+/// explicitly: after the step, FSAL has swapped w.k1 and w.k7).
+void buildDenseOutput(int n, double h, const double *xOld, const double *k1,
+                      const double *k7, Dopri5Work &w) {
   for (int i = 0; i < n; ++i) {
-    double xDiff = w.xNew[i] - x[i];
-    double bspl = h * w.k1[i] - xDiff;
-    w.r1[i] = x[i];
+    double xDiff = w.xNew[i] - xOld[i];
+    double bspl = h * k1[i] - xDiff;
+    w.r1[i] = xOld[i];
     w.r2[i] = xDiff;
     w.r3[i] = bspl;
-    w.r4[i] = -h * w.k7[i] + xDiff - bspl;
-    w.r5[i] = h * (D1 * w.k1[i] + D3 * w.k3[i] + D4 * w.k4[i] + D5 * w.k5[i] +
-                   D6 * w.k6[i] + D7 * w.k7[i]);
+    w.r4[i] = -h * k7[i] + xDiff - bspl;
+    w.r5[i] = h * (D1 * k1[i] + D3 * w.k3[i] + D4 * w.k4[i] + D5 * w.k5[i] +
+                   D6 * w.k6[i] + D7 * k7[i]);
   }
 }
 
@@ -210,8 +252,10 @@ int runDopri5(IntegrationProblem &p, double *x, eqc_stats &stats,
       return rc;
   }
 
-  double facOld =
-      1e-4; // previous accepted error, for the PI controller's I term
+  const double logN = std::log(static_cast<double>(n));
+  // Beta * log of the previous accepted error (at least MinFacOld): the PI
+  // controller's I term.
+  double betaLogFacOld = Beta * std::log(MinFacOld);
   bool rejected =
       false; // the previous attempt failed: do not grow the step now
   for (;;) {
@@ -232,30 +276,46 @@ int runDopri5(IntegrationProblem &p, double *x, eqc_stats &stats,
 
     if (int rc = evaluateStages(p, t, h, tNew, x, w))
       return rc;
-    const double err = errorNorm(p, h, x, w);
-
-    int bad = nonFiniteComponent(n, w);
-    if (bad >= 0 || std::isnan(err)) {
-      if (int rc = rejectNonFiniteStep(h, t, bad, rejected, stats))
-        return rc;
-      continue;
+    const auto [err, logErr, mayBeNonFinite] = errorNorm(p, h, x, w, logN);
+    if (mayBeNonFinite) {
+      int bad = nonFiniteComponent(n, w);
+      if (bad >= 0 || std::isnan(err)) {
+        if (int rc = rejectNonFiniteStep(h, t, bad, rejected, stats))
+          return rc;
+        continue;
+      }
     }
 
-    const double fac11 = std::pow(err, Expo1);
+    // Hairer's controller, h / clamp(err^Expo1 / facOld^Beta / Safety, ...),
+    // computed as h * clamp(Safety * exp(Beta log facOld - Expo1 log err), ...):
+    // one exp per step instead of dopri5.f's two pow and two divisions, which
+    // all lie on the path from one step's last stage to the next step's first
+    // (the same step sizes to a few ulps; err = 0 gives log -inf and the
+    // largest growth, as dopri5.f's fac11 = 0 does).
     if (err <= 1.0) {
       // PI control: the I part (facOld^Beta) damps oscillation of the step
       // size.
-      double fac = fac11 / std::pow(facOld, Beta);
-      fac = std::clamp(fac / Safety, 1.0 / FacMax, 1.0 / FacMin);
-      double hNew = h / fac;
-      facOld = std::max(err, 1e-4);
+      const double growth = Safety * std::exp(betaLogFacOld - Expo1 * logErr);
+      double hNew = h * std::clamp(growth, FacMin, FacMax);
+      betaLogFacOld = Beta * (err > MinFacOld ? logErr : std::log(MinFacOld));
       // w.stage still holds the sixth stage's state here.
       const bool stiff = detectStiffness &&
                          stiffness.accepted(n, h, w.stage, w.xNew, w.k6, w.k7);
 
       const double tOld = t;
       const double hTaken = tNew - tOld;
-      buildDenseOutput(n, h, x, w);
+      // The dense output is built only for a step that needs it: one with an
+      // output time strictly inside, or whose events ask for it. Until the
+      // hook runs, the old state is x (or its copy xOld, kept with events),
+      // the old first stage k1Old and f at the new state k7New.
+      const double *k1Old = w.k1, *k7New = w.k7;
+      bool denseReady = false;
+      if (grid.hasNext() && grid.next() < tNew) {
+        buildDenseOutput(n, h, x, k1Old, k7New, w);
+        denseReady = true;
+      } else if (p.events) {
+        std::copy(x, x + n, w.xOld);
+      }
       std::copy(w.xNew, w.xNew + n, x);
       std::swap(w.k1,
                 w.k7); // FSAL: f(tNew, xNew) is the next step's first stage
@@ -264,6 +324,10 @@ int runDopri5(IntegrationProblem &p, double *x, eqc_stats &stats,
       stats.t_reached = t;
       if (p.events) {
         auto dense = [&](double tDense, double *out) -> int {
+          if (!denseReady) {
+            buildDenseOutput(n, h, w.xOld, k1Old, k7New, w);
+            denseReady = true;
+          }
           interpolate(n, (tDense - tOld) / hTaken, w, out);
           return EQC_OK;
         };
@@ -277,7 +341,8 @@ int runDopri5(IntegrationProblem &p, double *x, eqc_stats &stats,
         if (rc != EQC_ERR_NONFINITE)
           for (; grid.hasNext() && grid.next() <= t; grid.advance()) {
             double tGrid = grid.next();
-            interpolate(n, (tGrid - tOld) / hTaken, w, w.stage);
+            if (tGrid != t)
+              interpolate(n, (tGrid - tOld) / hTaken, w, w.stage);
             if (p.output.emit(tGrid, tGrid == t ? x : w.stage))
               break;
           }
@@ -322,7 +387,7 @@ int runDopri5(IntegrationProblem &p, double *x, eqc_stats &stats,
       rejected = false;
       h = hNew;
     } else {
-      h = h / std::min(1.0 / FacMin, fac11 / Safety);
+      h = h * std::max(FacMin, Safety * std::exp(-Expo1 * logErr));
       rejected = true;
       ++stats.rejected;
       if (h < minStep(t))

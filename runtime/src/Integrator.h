@@ -132,6 +132,9 @@ public:
 
   /// Lets the hook change x at t; returns EQC_OK or EQC_ERR_RHS (with
   /// stats.rhs_code set).
+  /// True when there is a hook to call.
+  bool active() const { return fn != nullptr; }
+
   int operator()(double t, double *x) {
     if (!fn)
       return EQC_OK;
@@ -213,11 +216,14 @@ inline int firstNonFinite(int n, const double *v) {
 /// Passes the accepted state x at t (equal to stepResult on entry) through the
 /// hook; changed tells whether the hook modified it. On failure (EQC_ERR_RHS,
 /// or EQC_ERR_NONFINITE with stats.failed_component set) x is reset to
-/// stepResult, which is still a valid state at t.
+/// stepResult, which is still a valid state at t. Requires: x finite (every
+/// method rejects a non-finite step before it gets here).
 inline int applyStepHook(IntegrationProblem &p, double t, double *x,
                          const double *stepResult, eqc_stats &stats,
                          bool &changed) {
   changed = false;
+  if (!p.hook.active())
+    return EQC_OK; // without a hook x stays the finite step result: no scans
   int rc = p.hook(t, x);
   int bad = rc == EQC_OK ? firstNonFinite(p.n, x) : -1;
   if (rc != EQC_OK || bad >= 0) {

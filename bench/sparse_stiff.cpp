@@ -9,6 +9,7 @@
 // does (one round for runs of seconds). The summary compares times at matched achieved error
 // (log-log interpolation along each work-precision curve), never at matched rtol; see
 // bench/README.md.
+#include "bench/WorkPrecision.h"
 #include "bench/bruss2d.h"
 #include "eqc/eqc_runtime.h"
 
@@ -19,19 +20,19 @@
 #include <sunmatrix/sunmatrix_sparse.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <optional>
-#include <sstream>
+#include <functional>
 #include <string>
 #include <vector>
 
 static_assert(sizeof(realtype) == sizeof(double), "SUNDIALS must be built in double precision");
 
 namespace {
+
+using namespace eqc::bench;
 
 const char *kUsage = R"(usage: eqc_bench_sparse_stiff [options]
 
@@ -75,11 +76,8 @@ struct Options {
 
 template <typename T> std::vector<T> parseList(const std::string &s, T (*parse)(const char *)) {
   std::vector<T> out;
-  std::stringstream ss(s);
-  std::string item;
-  while (std::getline(ss, item, ','))
-    if (!item.empty())
-      out.push_back(parse(item.c_str()));
+  for (const std::string &item : splitList(s))
+    out.push_back(parse(item.c_str()));
   return out;
 }
 
@@ -88,46 +86,35 @@ std::string toString(const char *s) { return s; }
 double toDouble(const char *s) { return std::atof(s); }
 
 bool parseArgs(int argc, char **argv, Options &o) {
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    auto value = [&](const char *name) -> const char * {
-      if (i + 1 >= argc) {
-        std::fprintf(stderr, "eqc_bench_sparse_stiff: %s needs a value\n", name);
-        std::exit(2);
-      }
-      return argv[++i];
-    };
-    if (a == "-h" || a == "--help") {
-      std::fputs(kUsage, stdout);
-      std::exit(0);
-    } else if (a == "--csv")
-      o.csv = value("--csv");
+  ArgReader args(argc, argv, "eqc_bench_sparse_stiff", kUsage);
+  while (const char *option = args.next()) {
+    const std::string a = option;
+    if (a == "--csv")
+      o.csv = args.value();
     else if (a == "--grids")
-      o.grids = parseList(value("--grids"), toInt);
+      o.grids = parseList(args.value(), toInt);
     else if (a == "--n-max")
-      o.nMax = std::atoi(value("--n-max"));
+      o.nMax = std::atoi(args.value());
     else if (a == "--rtols")
-      o.rtols = parseList(value("--rtols"), toDouble);
+      o.rtols = parseList(args.value(), toDouble);
     else if (a == "--ref-rtol")
-      o.refRtol = std::atof(value("--ref-rtol"));
+      o.refRtol = std::atof(args.value());
     else if (a == "--reps")
-      o.reps = std::atoi(value("--reps"));
+      o.reps = std::atoi(args.value());
     else if (a == "--long-run-s")
-      o.longRunS = std::atof(value("--long-run-s"));
+      o.longRunS = std::atof(args.value());
     else if (a == "--batch-ms")
-      o.batchMs = std::atof(value("--batch-ms"));
+      o.batchMs = std::atof(args.value());
     else if (a == "--alpha")
-      o.alpha = std::atof(value("--alpha"));
+      o.alpha = std::atof(args.value());
     else if (a == "--t-end")
-      o.tEnd = std::atof(value("--t-end"));
+      o.tEnd = std::atof(args.value());
     else if (a == "--klu-orderings")
-      o.kluOrderings = parseList(value("--klu-orderings"), toString);
+      o.kluOrderings = parseList(args.value(), toString);
     else if (a == "--smoke")
       o.smoke = true;
-    else {
-      std::fprintf(stderr, "eqc_bench_sparse_stiff: unknown option %s\n%s", a.c_str(), kUsage);
-      return false;
-    }
+    else
+      return args.unknown();
   }
   bool valid = !o.grids.empty() && !o.rtols.empty() && o.refRtol > 0 && o.reps >= 1 &&
                o.longRunS >= 0 && o.batchMs >= 0 && o.alpha > 0 && o.tEnd > 0 && o.nMax >= 0;
@@ -143,18 +130,6 @@ bool parseArgs(int argc, char **argv, Options &o) {
     return false;
   }
   return true;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t m = v.size() / 2;
-  return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
-}
-
-using Clock = std::chrono::steady_clock;
-
-double secondsSince(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
 /// One grid: the problem, its pattern as CVODE's index type, the initial and reference states.
@@ -174,13 +149,6 @@ struct Solver {
   bool eqc;
   int kluOrdering; // SUNLinSol_KLUSetOrdering: 0 AMD, 1 COLAMD
   std::string name;
-};
-
-struct RunResult {
-  bool ok = false;
-  std::string message; // status text when !ok
-  long steps = 0, rejected = 0, rhsEvals = 0, jacEvals = 0, lus = 0, nonlinIters = 0;
-  std::vector<double> y;
 };
 
 RunResult runEqc(Grid &g, double tEnd, double rtol) {
@@ -204,17 +172,11 @@ RunResult runEqc(Grid &g, double tEnd, double rtol) {
   eqc_stats st;
   const int rc = eqc_integrate_jac(p.n, bruss2d_rhs, &p, &jac, r.y.data(), &opt, nullptr, nullptr,
                                    nullptr, nullptr, &st);
-  r.ok = rc == EQC_OK && st.linear_solver == EQC_LINEAR_SPARSE;
-  if (rc != EQC_OK)
-    r.message = std::string(eqc_status_message(rc)) + " at t = " + std::to_string(st.t_reached);
-  else if (!r.ok)
+  takeEqcStats(rc, st, r);
+  if (r.ok && st.linear_solver != EQC_LINEAR_SPARSE) {
+    r.ok = false;
     r.message = "ran without the sparse linear solver";
-  r.steps = st.steps;
-  r.rejected = st.rejected;
-  r.rhsEvals = st.rhs_evals;
-  r.jacEvals = st.jac_evals;
-  r.lus = st.lu_decompositions;
-  r.nonlinIters = st.newton_iterations;
+  }
   return r;
 }
 
@@ -233,12 +195,6 @@ int cvJac(realtype t, N_Vector y, N_Vector, SUNMatrix J, void *user, N_Vector, N
   return bruss2d_jac(&g->p, t, N_VGetArrayPointer(y), SUNSparseMatrix_Data(J)) == 0 ? 0 : -1;
 }
 
-std::string cvLastError;
-
-void cvErrHandler(int code, const char *module, const char *function, char *msg, void *) {
-  cvLastError = std::string(module) + "/" + function + " (" + std::to_string(code) + "): " + msg;
-}
-
 /// CVODE BDF, Newton with KLU (the given ordering; SUNDIALS refactors with the kept pivots while
 /// the matrix's condition allows), the analytic Jacobian, to exactly t_end.
 RunResult runCvode(SUNContext ctx, Grid &g, double tEnd, double rtol, int kluOrdering) {
@@ -253,17 +209,7 @@ RunResult runCvode(SUNContext ctx, Grid &g, double tEnd, double rtol, int kluOrd
   if (flag == CV_SUCCESS)
     flag = CVodeInit(mem, cvRhs, 0.0, y);
   if (flag == CV_SUCCESS)
-    flag = CVodeSetUserData(mem, &g);
-  if (flag == CV_SUCCESS)
-    flag = CVodeSStolerances(mem, rtol, rtol);
-  if (flag == CV_SUCCESS)
-    flag = CVodeSetErrHandlerFn(mem, cvErrHandler, nullptr);
-  if (flag == CV_SUCCESS)
-    flag = CVodeSetMaxNumSteps(mem, 50000000);
-  if (flag == CV_SUCCESS)
-    flag = CVodeSetMaxHnilWarns(mem, -1);
-  if (flag == CV_SUCCESS)
-    flag = CVodeSetStopTime(mem, tEnd);
+    flag = configureCvode(mem, &g, rtol, rtol, tEnd);
   if (flag == CV_SUCCESS)
     flag = CVodeSetLinearSolver(mem, LS, A);
   if (flag == CV_SUCCESS)
@@ -271,26 +217,7 @@ RunResult runCvode(SUNContext ctx, Grid &g, double tEnd, double rtol, int kluOrd
   realtype t = 0.0;
   if (flag == CV_SUCCESS)
     flag = CVode(mem, tEnd, y, &t, CV_NORMAL);
-  r.ok = flag == CV_SUCCESS || flag == CV_TSTOP_RETURN;
-  if (r.ok && t != tEnd) {
-    r.ok = false;
-    r.message = "stopped at t = " + std::to_string(t);
-  }
-  if (!r.ok && r.message.empty())
-    r.message = "flag " + std::to_string(flag) + " at t = " + std::to_string(t) + ": " + cvLastError;
-  long v = 0;
-  CVodeGetNumSteps(mem, &v), r.steps = v;
-  long etf = 0, ncf = 0;
-  CVodeGetNumErrTestFails(mem, &etf);
-  CVodeGetNumNonlinSolvConvFails(mem, &ncf);
-  r.rejected = etf + ncf;
-  CVodeGetNumRhsEvals(mem, &v), r.rhsEvals = v;
-  long lsRhs = 0;
-  CVodeGetNumLinRhsEvals(mem, &lsRhs); // 0 with the analytic Jacobian
-  r.rhsEvals += lsRhs;
-  CVodeGetNumNonlinSolvIters(mem, &v), r.nonlinIters = v;
-  CVodeGetNumJacEvals(mem, &v), r.jacEvals = v;
-  CVodeGetNumLinSolvSetups(mem, &v), r.lus = v; // one KLU (re)factorization of I - gamma J each
+  takeCvodeStats(mem, flag, t, tEnd, true, r); // lus: KLU (re)factorizations of I - gamma J
   r.y.assign(N_VGetArrayPointer(y), N_VGetArrayPointer(y) + n);
   CVodeFree(&mem);
   SUNLinSolFree(LS);
@@ -351,79 +278,13 @@ struct Point {
   const Solver *solver = nullptr;
   double rtol = NAN;
   RunResult run;
-  double err = NAN;
-  int runsPerBatch = 1;
-  int rounds = 0;            // timed rounds: --reps, or 1 for a long run
-  std::vector<double> times; // seconds per run, one per round
-  double tMedian = NAN, tMin = NAN, tMax = NAN;
+  double errMixed = NAN;
+  Timing timing; // rounds: --reps, or 1 for a long run
 };
 
-// ---- matched-error comparison (as in eqc_bench_workprecision) ----
-
-/// A run that reports success with a mixed error at or above this (no correct digit) is counted
-/// as a wrong answer: listed, and left out of the curves.
-constexpr double kWrong = 1.0;
-
-struct CurvePoint {
-  double logErr, logTime, logRhs, logSteps, logJac, logLu;
-};
-
-double log10OrNan(long v) { return v > 0 ? std::log10(double(v)) : NAN; }
-
-/// Curve of one solver on one grid: its successful points in sweep order (loose to tight rtol),
-/// keeping only those whose error is below that of every looser point, so that the error
-/// decreases monotonically along the curve.
+/// The matched-error curve of one solver on one grid.
 std::vector<CurvePoint> curveOf(const std::vector<Point> &points, int N, const Solver *s) {
-  std::vector<CurvePoint> c;
-  double best = INFINITY;
-  for (const Point &p : points)
-    if (p.N == N && p.solver == s && p.run.ok && p.err > 0 && p.err < kWrong && p.err < best &&
-        !p.times.empty()) {
-      best = p.err;
-      c.push_back({std::log10(p.err), std::log10(p.tMedian), log10OrNan(p.run.rhsEvals),
-                   log10OrNan(p.run.steps), log10OrNan(p.run.jacEvals), log10OrNan(p.run.lus)});
-    }
-  return c;
-}
-
-/// Linear interpolation in log-log at log error e between the two neighbouring points of the
-/// (monotone) curve that bracket it. No extrapolation.
-std::optional<CurvePoint> interpolate(const std::vector<CurvePoint> &c, double e) {
-  for (size_t k = 0; k + 1 < c.size(); ++k) {
-    const CurvePoint &a = c[k], &b = c[k + 1];
-    const double lo = std::min(a.logErr, b.logErr), hi = std::max(a.logErr, b.logErr);
-    if (e < lo || e > hi)
-      continue;
-    if (hi == lo)
-      return a;
-    const double w = (e - a.logErr) / (b.logErr - a.logErr);
-    auto lerp = [w](double u, double v) { return u + w * (v - u); };
-    return CurvePoint{e, lerp(a.logTime, b.logTime), lerp(a.logRhs, b.logRhs),
-                      lerp(a.logSteps, b.logSteps), lerp(a.logJac, b.logJac), lerp(a.logLu, b.logLu)};
-  }
-  if (c.size() == 1 && c[0].logErr == e)
-    return c[0];
-  return std::nullopt;
-}
-
-std::string fmtRatio(double r) {
-  char buf[32];
-  if (r >= 100)
-    std::snprintf(buf, sizeof buf, "%.0f", r);
-  else if (r >= 10)
-    std::snprintf(buf, sizeof buf, "%.1f", r);
-  else
-    std::snprintf(buf, sizeof buf, "%.2f", r);
-  return buf;
-}
-
-std::string csvEscape(const std::string &s) {
-  if (s.find_first_of(",\"\n") == std::string::npos)
-    return s;
-  std::string out = "\"";
-  for (char c : s)
-    out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
+  return eqc::bench::curveOf(points, [&](const Point &p) { return p.N == N && p.solver == s; });
 }
 
 } // namespace
@@ -515,34 +376,21 @@ int main(int argc, char **argv) {
         pt.run = runSolver(ctx, g, s, o.tEnd, rtol);
         const double once = secondsSince(t0);
         if (pt.run.ok) {
-          pt.err = mixedError(g.ref, pt.run.y);
-          pt.runsPerBatch =
-              int(std::clamp(std::ceil(o.batchMs * 1e-3 / std::max(once, 1e-9)), 1.0, 100000.0));
+          pt.errMixed = mixedError(g.ref, pt.run.y);
+          pt.timing.runsPerBatch = runsPerBatch(o.batchMs, once);
           // Runs of seconds are hardly disturbed by the machine's drift between rounds, and
           // R rounds of them would take most of the budget (the largest grids).
-          pt.rounds = once > o.longRunS ? 1 : o.reps;
+          pt.timing.rounds = once > o.longRunS ? 1 : o.reps;
         }
         here.push_back(std::move(pt));
       }
-      // Timed rounds, solvers in rotated order so that each sees the same drift.
-      for (int rep = 0; rep < o.reps; ++rep)
-        for (size_t q = 0; q < here.size(); ++q) {
-          Point &pt = here[(q + rep) % here.size()];
-          if (rep >= pt.rounds)
-            continue;
-          const auto t0 = Clock::now();
-          for (int k = 0; k < pt.runsPerBatch; ++k)
-            (void)runSolver(ctx, g, *pt.solver, o.tEnd, rtol);
-          pt.times.push_back(secondsSince(t0) / pt.runsPerBatch);
-        }
-      for (Point &pt : here) {
-        if (!pt.times.empty()) {
-          pt.tMedian = median(pt.times);
-          pt.tMin = *std::min_element(pt.times.begin(), pt.times.end());
-          pt.tMax = *std::max_element(pt.times.begin(), pt.times.end());
-        }
+      std::vector<Timing *> timings;
+      for (Point &pt : here)
+        timings.push_back(&pt.timing);
+      timeRotatedRounds(timings, o.reps,
+                        [&](size_t i) { (void)runSolver(ctx, g, *here[i].solver, o.tEnd, rtol); });
+      for (Point &pt : here)
         points.push_back(std::move(pt));
-      }
       std::fprintf(stderr, " %.0e", rtol);
     }
     std::fprintf(stderr, "\n");
@@ -550,19 +398,15 @@ int main(int argc, char **argv) {
 
   if (!o.csv.empty()) {
     std::ofstream csv(o.csv);
-    csv << "grid,n,solver,t_end,alpha,rtol,atol,status,steps,rejected,rhs_evals,jac_evals,"
-           "lu_decompositions,nonlinear_iterations,err_mixed,time_median_s,time_min_s,time_max_s,"
-           "rounds,runs_per_batch,message\n";
+    csv << "grid,n,solver,t_end,alpha,rtol,atol,status," << kCsvStatsColumns << ",err_mixed,"
+        << kCsvTimingColumns << ",message\n";
     char buf[512];
     for (const Point &p : points) {
-      std::snprintf(buf, sizeof buf,
-                    "%d,%d,%s,%.17g,%.17g,%.3e,%.3e,%s,%ld,%ld,%ld,%ld,%ld,%ld,%.4e,%.6e,%.6e,%.6e,"
-                    "%zu,%d,",
-                    p.N, 2 * p.N * p.N, p.solver->name.c_str(), o.tEnd, o.alpha, p.rtol, p.rtol,
-                    p.run.ok ? "ok" : "failed", p.run.steps, p.run.rejected, p.run.rhsEvals,
-                    p.run.jacEvals, p.run.lus, p.run.nonlinIters, p.err, p.tMedian, p.tMin,
-                    p.tMax, p.times.size(), p.times.empty() ? 0 : p.runsPerBatch);
-      csv << buf << csvEscape(p.run.message) << "\n";
+      std::snprintf(buf, sizeof buf, "%d,%d,%s,%.17g,%.17g,%.3e,%.3e,%s,", p.N, 2 * p.N * p.N,
+                    p.solver->name.c_str(), o.tEnd, o.alpha, p.rtol, p.rtol,
+                    p.run.ok ? "ok" : "failed");
+      csv << buf << csvStats(p.run) << "," << csvErr(p.errMixed) << "," << csvTiming(p.timing)
+          << "," << csvEscape(p.run.message) << "\n";
     }
     if (!csv) {
       std::fprintf(stderr, "eqc_bench_sparse_stiff: cannot write %s\n", o.csv.c_str());
@@ -590,10 +434,10 @@ int main(int argc, char **argv) {
           continue;
         }
         std::printf("| %s | %.0e | %.2e%s | %ld | %ld | %ld | %ld | %ld | %ld | %.1f | %.3f |\n",
-                    s.name.c_str(), p.rtol, p.err, p.err >= kWrong ? " **wrong**" : "",
+                    s.name.c_str(), p.rtol, p.errMixed, p.errMixed >= kWrong ? " **wrong**" : "",
                     p.run.steps, p.run.rejected, p.run.rhsEvals, p.run.jacEvals, p.run.lus,
-                    p.run.nonlinIters, p.tMedian * 1e3,
-                    p.tMedian * 1e3 / double(std::max(1L, p.run.steps + p.run.rejected)));
+                    p.run.nonlinIters, p.timing.median * 1e3,
+                    p.timing.median * 1e3 / double(std::max(1L, p.run.steps + p.run.rejected)));
       }
     std::printf("\n");
   }
@@ -610,25 +454,13 @@ int main(int argc, char **argv) {
     if (reached)
       decades.push_back(d);
   }
-  auto ratio = [](double logA, double logB) { return fmtRatio(std::pow(10.0, logA - logB)); };
-  auto gridTable = [&](auto cell) {
-    std::printf("| N | n | vs |");
-    for (int d : decades)
-      std::printf(" err 1e-%d |", d);
-    std::printf("\n|---:|---:|---|");
-    for (size_t i = 0; i < decades.size(); ++i)
-      std::printf("---:|");
-    std::printf("\n");
+  auto gridTable = [&](const std::function<std::string(const CurvePoint &, const CurvePoint &)> &cell) {
+    printDecadeHeader({"N", "n", "vs"}, {true, true, false}, decades);
     for (const Grid &g : grids) {
       const auto ec = curveOf(points, g.p.N, eqc);
       for (size_t k = 1; k < solvers.size(); ++k) {
-        const auto pc = curveOf(points, g.p.N, &solvers[k]);
         std::printf("| %d | %d | %s |", g.p.N, g.p.n, solvers[k].name.c_str());
-        for (int d : decades) {
-          const auto a = interpolate(ec, -d), b = interpolate(pc, -d);
-          std::printf(" %s |", a && b ? cell(*a, *b).c_str() : "-");
-        }
-        std::printf("\n");
+        printDecadeCells(ec, curveOf(points, g.p.N, &solvers[k]), decades, cell);
       }
     }
     std::printf("\n");
@@ -641,23 +473,18 @@ int main(int argc, char **argv) {
     std::printf("Time ratio (median run time of eqc / of CVODE, both interpolated in log-log to "
                 "the same error); in parentheses the ratio of rhs evaluations. < 1: eqc is "
                 "faster. -: the error is outside one of the two curves.\n\n");
-    gridTable([&](const CurvePoint &a, const CurvePoint &b) {
-      return ratio(a.logTime, b.logTime) + " (" + ratio(a.logRhs, b.logRhs) + ")";
-    });
+    gridTable(timeCell);
     std::printf("Ratios eqc/CVODE of accepted steps / of Jacobian evaluations / of LU "
                 "factorizations at matched error (eqc counts radau5's real and complex "
                 "factorization as one each; CVODE's are real KLU factorizations of I - gamma "
                 "J).\n\n");
-    gridTable([&](const CurvePoint &a, const CurvePoint &b) {
-      return ratio(a.logSteps, b.logSteps) + " / " + ratio(a.logJac, b.logJac) + " / " +
-             ratio(a.logLu, b.logLu);
-    });
+    gridTable(workCell);
   }
 
   // Failures and answers without a correct digit, left out of the summary.
   int problems = 0;
   for (const Point &p : points)
-    if (!p.run.ok || p.err >= kWrong) {
+    if (!p.run.ok || p.errMixed >= kWrong) {
       const std::string what = p.run.ok ? "reported success, but no correct digit at t_end"
                                         : "failed: " + p.run.message;
       std::printf("- N = %d, %s, rtol %.0e: %s\n", p.N, p.solver->name.c_str(), p.rtol,

@@ -11,9 +11,7 @@
 
 namespace eqc::bench {
 
-double secondsSince(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
+double secondsSince(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -94,8 +92,7 @@ int configureCvode(void *mem, void *user, double rtol, double atol, double tEnd)
   return flag;
 }
 
-void takeCvodeStats(void *mem, int flag, double t, double tEnd, bool withLinearSolver,
-                    RunResult &r) {
+void takeCvodeStats(void *mem, int flag, double t, double tEnd, bool withLinearSolver, RunResult &r) {
   r.ok = flag == CV_SUCCESS || flag == CV_TSTOP_RETURN;
   if (r.ok && t != tEnd) {
     r.ok = false;
@@ -174,8 +171,12 @@ std::optional<CurvePoint> interpolate(const std::vector<CurvePoint> &c, double e
       return a;
     const double w = (e - a.logErr) / (b.logErr - a.logErr);
     auto lerp = [w](double u, double v) { return u + w * (v - u); };
-    return CurvePoint{e, lerp(a.logTime, b.logTime), lerp(a.logRhs, b.logRhs),
-                      lerp(a.logSteps, b.logSteps), lerp(a.logJac, b.logJac), lerp(a.logLu, b.logLu)};
+    return CurvePoint{e,
+                      lerp(a.logTime, b.logTime),
+                      lerp(a.logRhs, b.logRhs),
+                      lerp(a.logSteps, b.logSteps),
+                      lerp(a.logJac, b.logJac),
+                      lerp(a.logLu, b.logLu)};
   }
   if (c.size() == 1 && c[0].logErr == e)
     return c[0];
@@ -253,8 +254,8 @@ const char *const kCsvTimingColumns = "time_median_s,time_min_s,time_max_s,round
 
 std::string csvStats(const RunResult &r) {
   char buf[160];
-  std::snprintf(buf, sizeof buf, "%ld,%ld,%ld,%ld,%ld,%ld", r.steps, r.rejected, r.rhsEvals,
-                r.jacEvals, r.lus, r.nonlinIters);
+  std::snprintf(buf, sizeof buf, "%ld,%ld,%ld,%ld,%ld,%ld", r.steps, r.rejected, r.rhsEvals, r.jacEvals,
+                r.lus, r.nonlinIters);
   return buf;
 }
 

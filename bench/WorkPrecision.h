@@ -65,8 +65,7 @@ int configureCvode(void *cvodeMem, void *user, double rtol, double atol, double 
 /// Fills r's status (flag and t as CVode returned them, which must have reached tEnd) and
 /// statistics; withLinearSolver also counts Jacobians, linear-solver setups (one LU of
 /// I - gamma J each) and the linear solver's difference-quotient rhs calls.
-void takeCvodeStats(void *cvodeMem, int flag, double t, double tEnd, bool withLinearSolver,
-                    RunResult &r);
+void takeCvodeStats(void *cvodeMem, int flag, double t, double tEnd, bool withLinearSolver, RunResult &r);
 
 /// Timing of one point: runs per batch (from the untimed run) and seconds per run, one per round.
 struct Timing {

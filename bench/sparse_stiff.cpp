@@ -43,7 +43,7 @@ Markdown: every run, and the time ratio eqc/CVODE at matched error per grid and 
 options:
   --csv FILE        write every (grid, solver, rtol) as one CSV row
   --grids LIST      grid sizes N, comma-separated (default 16,32,64; add 128 for n = 32768,
-                    which takes about 40 minutes more)
+                    which takes about half an hour more)
   --n-max N         leave out the grids larger than N
   --rtols LIST      the tolerance sweep, atol = rtol (default 1e-4,1e-6,1e-8)
   --ref-rtol X      rtol of the reference runs (default 1e-10)

@@ -11,6 +11,8 @@ Workloads (bench/README.md says what each measures and how to read it):
   rhs       JIT rhs against hand-written C (build/bench/eqc_bench_rhs)
   wp        work-precision against SUNDIALS CVODE (eqc_bench_workprecision, when built)
   sparse    sparse LU against KLU (eqc_bench_sparselu, when built)
+  sparse_stiff  a large sparse stiff problem, BRUSS-2D (N = 16, 32, 64), eqc's radau5 with its
+            sparse LU against CVODE BDF with KLU (eqc_bench_sparse_stiff, when built)
   first     time to first result: `eqc simulate` of every example, whole process
 
 Every comparison is measured side by side in the same run, interleaved, as medians of --reps
@@ -219,7 +221,7 @@ class Suite:
             md.extend("- " + f for f in self.failures)
         md.append("")
 
-    # -- workload 2, 4, 5: the compiled benchmarks ------------------------------------------------
+    # -- workloads 2, 3-4, 5, 7: the compiled benchmarks ------------------------------------------------
     def workload_binary(self, key, binary, args, title, has_csv=True):
         path = os.path.join(self.a.build, "bench", binary)
         if not os.path.exists(path):
@@ -337,7 +339,7 @@ def main():
     ap.add_argument("--sizes", default="100,1000,10000,100000",
                     help="numbers of equations (each family's N is chosen to match)")
     ap.add_argument("--families", default=",".join(gen_models.FAMILIES))
-    ap.add_argument("--workloads", default="compile,rhs,wp,sparse,first")
+    ap.add_argument("--workloads", default="compile,rhs,wp,sparse,sparse_stiff,first")
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--reps-first", type=int, default=5)
     ap.add_argument("--timeout", type=float, default=1800)
@@ -370,6 +372,9 @@ def main():
         if "sparse" in workloads:
             s.workload_binary("sparse", "eqc_bench_sparselu", ["--smoke"] if a.smoke else [],
                               "5. Large sparse linear algebra: Eigen SparseLU against KLU", has_csv=False)
+        if "sparse_stiff" in workloads:
+            s.workload_binary("sparse_stiff", "eqc_bench_sparse_stiff", ["--smoke"] if a.smoke else [],
+                              "7. Large sparse stiff problem: BRUSS-2D, radau5 against CVODE BDF with KLU")
         if "first" in workloads:
             s.workload_first()
     except Failure as e:

@@ -15,6 +15,7 @@
 // count whose median run time exceeds --fixed-max-ms. Times are medians over the rounds. The summaries compare
 // times at matched achieved error (log-log interpolation along each work-precision curve), never
 // at matched rtol or dt; see bench/README.md.
+#include "bench/WorkPrecision.h"
 #include "bench/wp_problems.h"
 #include "eqc/eqc_runtime.h"
 
@@ -36,15 +37,13 @@
 #endif
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <iostream>
+#include <functional>
 #include <optional>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -52,6 +51,8 @@
 static_assert(sizeof(realtype) == sizeof(double), "SUNDIALS must be built in double precision");
 
 namespace {
+
+using namespace eqc::bench;
 
 const char *kUsage = R"(usage: eqc_bench_workprecision [options]
 
@@ -106,68 +107,47 @@ struct Options {
   bool smoke = false;
 };
 
-std::vector<std::string> splitList(const std::string &s) {
-  std::vector<std::string> out;
-  std::stringstream ss(s);
-  std::string item;
-  while (std::getline(ss, item, ','))
-    if (!item.empty())
-      out.push_back(item);
-  return out;
-}
-
 bool parseArgs(int argc, char **argv, Options &o) {
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    auto value = [&](const char *name) -> const char * {
-      if (i + 1 >= argc) {
-        std::fprintf(stderr, "eqc_bench_workprecision: %s needs a value\n", name);
-        std::exit(2);
-      }
-      return argv[++i];
-    };
-    if (a == "-h" || a == "--help") {
-      std::fputs(kUsage, stdout);
-      std::exit(0);
-    } else if (a == "--csv")
-      o.csv = value("--csv");
+  ArgReader args(argc, argv, "eqc_bench_workprecision", kUsage);
+  while (const char *option = args.next()) {
+    const std::string a = option;
+    if (a == "--csv")
+      o.csv = args.value();
     else if (a == "--problems")
-      o.problems = splitList(value("--problems"));
+      o.problems = splitList(args.value());
     else if (a == "--eqc-methods")
-      o.eqcMethods = splitList(value("--eqc-methods"));
+      o.eqcMethods = splitList(args.value());
     else if (a == "--rtol-max")
-      o.rtolMax = std::atof(value("--rtol-max"));
+      o.rtolMax = std::atof(args.value());
     else if (a == "--rtol-min")
-      o.rtolMin = std::atof(value("--rtol-min"));
+      o.rtolMin = std::atof(args.value());
     else if (a == "--per-decade")
-      o.perDecade = std::atoi(value("--per-decade"));
+      o.perDecade = std::atoi(args.value());
     else if (a == "--reps")
-      o.reps = std::atoi(value("--reps"));
+      o.reps = std::atoi(args.value());
     else if (a == "--batch-ms")
-      o.batchMs = std::atof(value("--batch-ms"));
+      o.batchMs = std::atof(args.value());
     else if (a == "--rober-tend")
-      o.roberTend = std::atof(value("--rober-tend"));
+      o.roberTend = std::atof(args.value());
     else if (a == "--fixed-methods") {
-      o.fixedMethods = splitList(value("--fixed-methods"));
+      o.fixedMethods = splitList(args.value());
       o.noFixed = o.fixedMethods.size() == 1 && o.fixedMethods[0] == "none";
       if (o.noFixed)
         o.fixedMethods.clear();
     } else if (a == "--fixed-per-decade")
-      o.fixedPerDecade = std::atoi(value("--fixed-per-decade"));
+      o.fixedPerDecade = std::atoi(args.value());
     else if (a == "--fixed-n-min")
-      o.fixedNMin = std::atof(value("--fixed-n-min"));
+      o.fixedNMin = std::atof(args.value());
     else if (a == "--fixed-n-max")
-      o.fixedNMax = std::atof(value("--fixed-n-max"));
+      o.fixedNMax = std::atof(args.value());
     else if (a == "--fixed-max-ms")
-      o.fixedMaxMs = std::atof(value("--fixed-max-ms"));
+      o.fixedMaxMs = std::atof(args.value());
     else if (a == "--rober-short-tend")
-      o.roberShortTend = std::atof(value("--rober-short-tend"));
+      o.roberShortTend = std::atof(args.value());
     else if (a == "--smoke")
       o.smoke = true;
-    else {
-      std::fprintf(stderr, "eqc_bench_workprecision: unknown option %s\n%s", a.c_str(), kUsage);
-      return false;
-    }
+    else
+      return args.unknown();
   }
   if (!(o.rtolMax > 0) || !(o.rtolMin > 0) || o.rtolMin > o.rtolMax || o.perDecade < 1 ||
       o.reps < 1 || o.batchMs < 0 || !(o.roberTend > 0) || o.fixedPerDecade < 1 ||
@@ -178,14 +158,6 @@ bool parseArgs(int argc, char **argv, Options &o) {
   }
   return true;
 }
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t m = v.size() / 2;
-  return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
-}
-
-using Clock = std::chrono::steady_clock;
 
 // ---- the problems as the bench uses them (ROBER's span may be changed) ----
 
@@ -257,15 +229,6 @@ const char *methodName(int m) {
   }
 }
 
-struct RunResult {
-  bool ok = false;
-  std::string message; // status text when !ok
-  long steps = 0, rejected = 0, rhsEvals = 0, jacEvals = 0, lus = 0, nonlinIters = 0;
-  std::vector<double> y;
-  std::string methodUsed; // eqc auto: which method finished
-  double switchTime = NAN;
-};
-
 /// One eqc run; the fixed-step methods use dt (and ignore rtol, atol), the others rtol and atol.
 RunResult runEqc(const Problem &pr, eqc_method method, double rtol, double atol, double dt = 0) {
   const wp_problem &p = pr.p;
@@ -286,15 +249,7 @@ RunResult runEqc(const Problem &pr, eqc_method method, double rtol, double atol,
   eqc_stats st;
   const int rc = eqc_integrate_ex(p.n, p.rhs, nullptr, p.jac, nullptr, r.y.data(), &opt, nullptr,
                                   nullptr, nullptr, nullptr, &st);
-  r.ok = rc == EQC_OK;
-  if (!r.ok)
-    r.message = std::string(eqc_status_message(rc)) + " at t = " + std::to_string(st.t_reached);
-  r.steps = st.steps;
-  r.rejected = st.rejected;
-  r.rhsEvals = st.rhs_evals;
-  r.jacEvals = st.jac_evals;
-  r.lus = st.lu_decompositions;
-  r.nonlinIters = st.newton_iterations;
+  takeEqcStats(rc, st, r);
   r.methodUsed = methodName(st.method_used);
   r.switchTime = st.switch_time;
   return r;
@@ -325,12 +280,6 @@ int cvJac(realtype t, N_Vector y, N_Vector, SUNMatrix J, void *user, N_Vector, N
   return 0;
 }
 
-std::string cvLastError;
-
-void cvErrHandler(int code, const char *module, const char *function, char *msg, void *) {
-  cvLastError = std::string(module) + "/" + function + " (" + std::to_string(code) + "): " + msg;
-}
-
 RunResult runCvode(SUNContext ctx, const Problem &pr, bool bdf, double rtol, double atol) {
   const wp_problem &p = pr.p;
   RunResult r;
@@ -343,17 +292,7 @@ RunResult runCvode(SUNContext ctx, const Problem &pr, bool bdf, double rtol, dou
   SUNNonlinearSolver NLS = nullptr;
   int flag = CVodeInit(mem, cvRhs, 0.0, y);
   if (flag == CV_SUCCESS)
-    flag = CVodeSetUserData(mem, &user);
-  if (flag == CV_SUCCESS)
-    flag = CVodeSStolerances(mem, rtol, atol);
-  if (flag == CV_SUCCESS)
-    flag = CVodeSetErrHandlerFn(mem, cvErrHandler, nullptr);
-  if (flag == CV_SUCCESS)
-    flag = CVodeSetMaxNumSteps(mem, 50000000);
-  if (flag == CV_SUCCESS)
-    flag = CVodeSetMaxHnilWarns(mem, -1);
-  if (flag == CV_SUCCESS)
-    flag = CVodeSetStopTime(mem, p.t_end);
+    flag = configureCvode(mem, &user, rtol, atol, p.t_end);
   if (flag == CV_SUCCESS) {
     if (bdf) {
       A = SUNDenseMatrix(p.n, p.n, ctx);
@@ -369,28 +308,7 @@ RunResult runCvode(SUNContext ctx, const Problem &pr, bool bdf, double rtol, dou
   realtype t = 0.0;
   if (flag == CV_SUCCESS)
     flag = CVode(mem, p.t_end, y, &t, CV_NORMAL);
-  r.ok = flag == CV_SUCCESS || flag == CV_TSTOP_RETURN;
-  if (r.ok && t != p.t_end) {
-    r.ok = false;
-    r.message = "stopped at t = " + std::to_string(t);
-  }
-  if (!r.ok && r.message.empty())
-    r.message = "flag " + std::to_string(flag) + " at t = " + std::to_string(t) + ": " + cvLastError;
-  long v = 0;
-  CVodeGetNumSteps(mem, &v), r.steps = v;
-  long etf = 0, ncf = 0;
-  CVodeGetNumErrTestFails(mem, &etf);
-  CVodeGetNumNonlinSolvConvFails(mem, &ncf);
-  r.rejected = etf + ncf;
-  CVodeGetNumRhsEvals(mem, &v), r.rhsEvals = v;
-  CVodeGetNumNonlinSolvIters(mem, &v), r.nonlinIters = v;
-  if (bdf) {
-    long lsRhs = 0;
-    CVodeGetNumLinRhsEvals(mem, &lsRhs); // 0 with the analytic Jacobian
-    r.rhsEvals += lsRhs;
-    CVodeGetNumJacEvals(mem, &v), r.jacEvals = v;
-    CVodeGetNumLinSolvSetups(mem, &v), r.lus = v; // one dense LU of I - gamma J each
-  }
+  takeCvodeStats(mem, flag, t, p.t_end, bdf, r); // lus: dense LUs of I - gamma J
   r.y.assign(N_VGetArrayPointer(y), N_VGetArrayPointer(y) + p.n);
   r.methodUsed = bdf ? "BDF" : "Adams";
   CVodeFree(&mem);
@@ -530,10 +448,7 @@ struct Point {
   long nSteps = 0;
   RunResult run;
   double errMixed = NAN, errRel = NAN;
-  bool timed = false; // fixed-step runs without a correct digit are not timed
-  int runsPerBatch = 1;
-  std::vector<double> times; // seconds per run, one per round
-  double tMedian = NAN, tMin = NAN, tMax = NAN;
+  Timing timing;      // rounds: 0 for fixed-step runs without a correct digit (not timed)
   double tOnce = NAN; // the untimed run
 };
 
@@ -574,78 +489,11 @@ double checkJacobian(const wp_problem &p) {
 
 // ---- matched-error comparison ----
 
-/// A run that reports success with a mixed error at or above this (no correct digit) is counted
-/// as a wrong answer: listed, and left out of the curves.
-constexpr double kWrong = 1.0;
-
-struct CurvePoint {
-  double logErr, logTime, logRhs, logSteps, logJac, logLu;
-};
-
-double log10OrNan(long v) { return v > 0 ? std::log10(double(v)) : NAN; }
-
-/// Curve of one solver on one problem: its successful points in sweep order (loose to tight
-/// rtol), keeping only those whose error is below that of every looser point, so that the error
-/// decreases monotonically along the curve (a tighter rtol that does not improve the error only
-/// costs more and is dropped).
+/// Curve of one solver on one problem (see CurveBuilder).
 std::vector<CurvePoint> curveOf(const std::vector<Point> &points, const std::string &problem,
                                 const Solver *s) {
-  std::vector<CurvePoint> c;
-  double best = INFINITY;
-  for (const Point &p : points)
-    if (p.problem == problem && p.solver == s && p.run.ok && p.errMixed > 0 &&
-        p.errMixed < kWrong && p.errMixed < best) {
-      best = p.errMixed;
-      c.push_back({std::log10(p.errMixed), std::log10(p.tMedian), log10OrNan(p.run.rhsEvals),
-                   log10OrNan(p.run.steps), log10OrNan(p.run.jacEvals), log10OrNan(p.run.lus)});
-    }
-  return c;
-}
-
-/// Linear interpolation in log-log at log error e between the two neighbouring points of the
-/// (monotone) curve that bracket it. No extrapolation.
-std::optional<CurvePoint> interpolate(const std::vector<CurvePoint> &c, double e) {
-  for (size_t k = 0; k + 1 < c.size(); ++k) {
-    const CurvePoint &a = c[k], &b = c[k + 1];
-    const double lo = std::min(a.logErr, b.logErr), hi = std::max(a.logErr, b.logErr);
-    if (e < lo || e > hi)
-      continue;
-    if (hi == lo)
-      return a;
-    const double w = (e - a.logErr) / (b.logErr - a.logErr);
-    auto lerp = [w](double u, double v) { return u + w * (v - u); };
-    return CurvePoint{e, lerp(a.logTime, b.logTime), lerp(a.logRhs, b.logRhs),
-                      lerp(a.logSteps, b.logSteps), lerp(a.logJac, b.logJac), lerp(a.logLu, b.logLu)};
-  }
-  if (c.size() == 1 && c[0].logErr == e)
-    return c[0];
-  return std::nullopt;
-}
-
-std::string fmtRatio(double r) {
-  char buf[32];
-  if (r >= 100)
-    std::snprintf(buf, sizeof buf, "%.0f", r);
-  else if (r >= 10)
-    std::snprintf(buf, sizeof buf, "%.1f", r);
-  else
-    std::snprintf(buf, sizeof buf, "%.2f", r);
-  return buf;
-}
-
-std::string fmtErr(double e) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1e", e);
-  return buf;
-}
-
-std::string csvEscape(const std::string &s) {
-  if (s.find_first_of(",\"\n") == std::string::npos)
-    return s;
-  std::string out = "\"";
-  for (char c : s)
-    out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
+  return eqc::bench::curveOf(points,
+                             [&](const Point &p) { return p.problem == problem && p.solver == s; });
 }
 
 std::string fmtMs(double seconds) {
@@ -883,13 +731,11 @@ int main(int argc, char **argv) {
   auto measureOnce = [&](const Problem &pr, Point &pt) {
     const auto t0 = Clock::now();
     pt.run = runSolver(ctx, pr, *pt.solver, pt.rtol, pt.atol, pt.dt);
-    const double once = std::chrono::duration<double>(Clock::now() - t0).count();
-    pt.tOnce = once;
+    pt.tOnce = secondsSince(t0);
     if (pt.run.ok) {
       pt.errMixed = mixedError(pr, pt.run.y);
       pt.errRel = relativeError(pr, pt.run.y);
-      pt.runsPerBatch =
-          int(std::clamp(std::ceil(o.batchMs * 1e-3 / std::max(once, 1e-9)), 1.0, 100000.0));
+      pt.timing.runsPerBatch = runsPerBatch(o.batchMs, pt.tOnce);
     }
   };
 
@@ -925,7 +771,7 @@ int main(int argc, char **argv) {
           pt.rtol = rtol;
           pt.atol = atol;
           measureOnce(pr, pt);
-          pt.timed = pt.run.ok;
+          pt.timing.rounds = pt.run.ok ? o.reps : 0;
           here.push_back(std::move(pt));
           sweepOf.push_back(nullptr);
         }
@@ -959,33 +805,23 @@ int main(int argc, char **argv) {
         pt.nSteps = N;
         pt.dt = pr.p.t_end / double(N);
         measureOnce(pr, pt);
-        pt.timed = pt.run.ok && (pt.errMixed < kWrong || o.smoke);
+        pt.timing.rounds = pt.run.ok && (pt.errMixed < kWrong || o.smoke) ? o.reps : 0;
         here.push_back(std::move(pt));
         sweepOf.push_back(&s);
       }
-      // Timed rounds, solvers in rotated order so that each sees the same drift.
-      for (int rep = 0; rep < o.reps; ++rep)
-        for (size_t q = 0; q < here.size(); ++q) {
-          Point &pt = here[(q + rep) % here.size()];
-          if (!pt.timed)
-            continue;
-          const auto t0 = Clock::now();
-          for (int k = 0; k < pt.runsPerBatch; ++k)
-            (void)runSolver(ctx, pr, *pt.solver, pt.rtol, pt.atol, pt.dt);
-          pt.times.push_back(std::chrono::duration<double>(Clock::now() - t0).count() /
-                             pt.runsPerBatch);
-        }
+      std::vector<Timing *> timings;
+      for (Point &pt : here)
+        timings.push_back(&pt.timing);
+      timeRotatedRounds(timings, o.reps, [&](size_t i) {
+        const Point &pt = here[i];
+        (void)runSolver(ctx, pr, *pt.solver, pt.rtol, pt.atol, pt.dt);
+      });
       for (size_t q = 0; q < here.size(); ++q) {
         Point &pt = here[q];
-        if (!pt.times.empty()) {
-          pt.tMedian = median(pt.times);
-          pt.tMin = *std::min_element(pt.times.begin(), pt.times.end());
-          pt.tMax = *std::max_element(pt.times.begin(), pt.times.end());
-        }
         // A fixed-step sweep ends after its first run longer than the cap (the median when
         // timed, else the untimed run) or with an error past the summaries' range.
         if (Sweep *s = sweepOf[q]; s && !o.smoke) {
-          const double t = pt.times.empty() ? pt.tOnce : pt.tMedian;
+          const double t = pt.timing.times.empty() ? pt.tOnce : pt.timing.median;
           if (t * 1e3 > o.fixedMaxMs) {
             s->stopped = true;
             s->why = "run time " + fmtMs(t) + " ms > " + fmtMs(o.fixedMaxMs * 1e-3) + " ms";
@@ -1026,9 +862,8 @@ int main(int argc, char **argv) {
   // CSV.
   if (!o.csv.empty()) {
     std::ofstream csv(o.csv);
-    csv << "problem,solver,method,t_end,rtol,atol,dt,status,steps,rejected,rhs_evals,jac_evals,"
-           "lu_decompositions,nonlinear_iterations,err_mixed,err_rel,time_median_s,time_min_s,"
-           "time_max_s,rounds,runs_per_batch,method_used,switch_time,message\n";
+    csv << "problem,solver,method,t_end,rtol,atol,dt,status," << kCsvStatsColumns
+        << ",err_mixed,err_rel," << kCsvTimingColumns << ",method_used,switch_time,message\n";
     char buf[640];
     for (const Point &p : points) {
       const double tEnd = [&] {
@@ -1037,14 +872,12 @@ int main(int argc, char **argv) {
             return pr.p.t_end;
         return double(NAN);
       }();
-      std::snprintf(buf, sizeof buf,
-                    "%s,%s,%s,%.17g,%.3e,%.3e,%.17g,%s,%ld,%ld,%ld,%ld,%ld,%ld,%.4e,%.4e,%.6e,%.6e,"
-                    "%.6e,%zu,%d,%s,%.6g,",
-                    p.problem.c_str(), p.solver->name.c_str(), methodLabel(p.solver).c_str(), tEnd,
-                    p.rtol, p.atol, p.dt, p.run.ok ? "ok" : "failed", p.run.steps, p.run.rejected,
-                    p.run.rhsEvals, p.run.jacEvals, p.run.lus, p.run.nonlinIters, p.errMixed,
-                    p.errRel, p.tMedian, p.tMin, p.tMax, p.times.size(),
-                    p.timed ? p.runsPerBatch : 0, p.run.methodUsed.c_str(), p.run.switchTime);
+      std::snprintf(buf, sizeof buf, "%s,%s,%s,%.17g,%.3e,%.3e,%.17g,%s,", p.problem.c_str(),
+                    p.solver->name.c_str(), methodLabel(p.solver).c_str(), tEnd, p.rtol, p.atol,
+                    p.dt, p.run.ok ? "ok" : "failed");
+      csv << buf << csvStats(p.run) << "," << csvErr(p.errMixed) << "," << csvErr(p.errRel) << ","
+          << csvTiming(p.timing) << ",";
+      std::snprintf(buf, sizeof buf, "%s,%.6g,", p.run.methodUsed.c_str(), p.run.switchTime);
       csv << buf << csvEscape(p.run.message) << "\n";
     }
     if (!csv) {
@@ -1081,8 +914,8 @@ int main(int argc, char **argv) {
         std::printf("| %s%s | %.0e | %.2e%s | %ld | %ld | %ld | %ld | %ld | %.3f | %.2f |\n",
                     s->name.c_str(), extra.c_str(), p.rtol, p.errMixed,
                     p.errMixed >= kWrong ? " **wrong**" : "", p.run.steps, p.run.rejected,
-                    p.run.rhsEvals, p.run.jacEvals, p.run.lus, p.tMedian * 1e3,
-                    p.tMedian * 1e6 / double(std::max(1L, p.run.steps + p.run.rejected)));
+                    p.run.rhsEvals, p.run.jacEvals, p.run.lus, p.timing.median * 1e3,
+                    p.timing.median * 1e6 / double(std::max(1L, p.run.steps + p.run.rejected)));
       }
     std::printf("\n");
     if (sweeps[pi].empty())
@@ -1101,11 +934,11 @@ int main(int argc, char **argv) {
           std::printf("%.2e%s", p.errMixed, p.errMixed >= kWrong ? " (no digit)" : "");
         std::printf(" | %ld | %ld | %ld | %ld | %ld | ", p.run.steps, p.run.rhsEvals, p.run.jacEvals,
                     p.run.lus, p.run.nonlinIters);
-        if (p.times.empty())
+        if (p.timing.times.empty())
           std::printf("- | - |\n");
         else
-          std::printf("%.3f | %.3f |\n", p.tMedian * 1e3,
-                      p.tMedian * 1e6 / double(std::max(1L, p.run.steps)));
+          std::printf("%.3f | %.3f |\n", p.timing.median * 1e3,
+                      p.timing.median * 1e6 / double(std::max(1L, p.run.steps)));
       }
     std::printf("\n");
   }
@@ -1157,14 +990,9 @@ int main(int argc, char **argv) {
   // Summary at matched error: one row per problem, peer and eqc method, with cell(eqc, peer) at
   // each target error; "-" where the error is outside one of the two curves or cell is empty.
   const std::vector<int> decades = {3, 4, 5, 6, 7, 8, 9, 10, 11};
-  auto pairTable = [&](bool stiffOnly, auto cell) {
-    std::printf("| problem | eqc method | vs |");
-    for (int d : decades)
-      std::printf(" err 1e-%d |", d);
-    std::printf("\n|---|---|---|");
-    for (size_t i = 0; i < decades.size(); ++i)
-      std::printf("---:|");
-    std::printf("\n");
+  auto pairTable = [&](bool stiffOnly,
+                       const std::function<std::string(const CurvePoint &, const CurvePoint &)> &cell) {
+    printDecadeHeader({"problem", "eqc method", "vs"}, {}, decades);
     for (const Problem &pr : problems) {
       if (!pr.peers || (stiffOnly && !pr.p.stiff))
         continue;
@@ -1179,26 +1007,18 @@ int main(int argc, char **argv) {
           const auto ec = curveOf(points, pr.name, s);
           std::printf("| %s | %s | %s |", pr.name.c_str(), methodName(s->method),
                       peer->name.c_str());
-          for (int d : decades) {
-            const auto a = interpolate(ec, -d), b = interpolate(pc, -d);
-            const std::string c = a && b ? cell(*a, *b) : "";
-            std::printf(" %s |", c.empty() ? "-" : c.c_str());
-          }
-          std::printf("\n");
+          printDecadeCells(ec, pc, decades, cell);
         }
       }
     }
     std::printf("\n");
   };
-  auto ratio = [](double logA, double logB) { return fmtRatio(std::pow(10.0, logA - logB)); };
   if (std::any_of(problems.begin(), problems.end(), [](const Problem &pr) { return pr.peers; })) {
     std::printf("## Summary: eqc / peers at matched error\n\n");
     std::printf("Time ratio (median run time of eqc / of the peer, both interpolated in log-log to "
                 "the same mixed error); in parentheses the ratio of rhs evaluations. < 1: eqc is "
                 "faster. -: the error is outside one of the two curves.\n\n");
-    pairTable(false, [&](const CurvePoint &a, const CurvePoint &b) {
-      return ratio(a.logTime, b.logTime) + " (" + ratio(a.logRhs, b.logRhs) + ")";
-    });
+    pairTable(false, timeCell);
   }
   // Jacobians and LU factorizations on the stiff problems.
   if (std::any_of(problems.begin(), problems.end(),
@@ -1207,12 +1027,7 @@ int main(int argc, char **argv) {
                 "LU factorizations at matched error (eqc counts radau5's real and complex "
                 "factorization as one each; CVODE's are real LUs of I - gamma J). -: outside a "
                 "curve, or no Jacobian (auto without a switch).\n\n");
-    pairTable(true, [&](const CurvePoint &a, const CurvePoint &b) {
-      if (!std::isfinite(a.logJac + a.logLu + b.logJac + b.logLu))
-        return std::string();
-      return ratio(a.logSteps, b.logSteps) + " / " + ratio(a.logJac, b.logJac) + " / " +
-             ratio(a.logLu, b.logLu);
-    });
+    pairTable(true, workCell);
   }
 
   // Fixed-step methods against the best variable-step eqc method, one table per problem.
@@ -1263,8 +1078,7 @@ int main(int argc, char **argv) {
           continue;
         shown[i] = true;
         if (best[i])
-          r.cells[i] = fmtRatio(std::pow(10.0, a->logTime - bestAt[i].logTime)) + " (" +
-                       fmtRatio(std::pow(10.0, a->logRhs - bestAt[i].logRhs)) + ")";
+          r.cells[i] = timeCell(*a, bestAt[i]);
       }
       for (const Point &p : points)
         if (p.problem == pr.name && p.solver == s.solver && p.run.ok &&
@@ -1362,7 +1176,7 @@ int main(int argc, char **argv) {
                      p.solver->name.c_str(), what.c_str(), p.errMixed);
         ++failures;
       }
-      if (p.times.empty()) {
+      if (p.timing.times.empty()) {
         std::fprintf(stderr, "%s, %s, %s: no timing\n", p.problem.c_str(), p.solver->name.c_str(),
                      what.c_str());
         ++failures;

@@ -42,9 +42,21 @@ constexpr double Ti31 = -0.50287263494578687595, Ti32 = 2.5719269498556054292, T
 constexpr int MaxNewton = 7;                  ///< nit
 constexpr double Safety = 0.9;                ///< safe
 constexpr double FacL = 5.0, FacR = 1.0 / 8.0; ///< 1/8 <= hnew/h <= 5
-constexpr double KeepJacobian = 0.001;        ///< thet: recompute J when theta exceeds it
-constexpr double Quot1 = 1.0, Quot2 = 1.2;    ///< keep h (and the LU) for hnew/h in this range
 constexpr int MaxSingular = 5;                ///< singular Newton matrices before giving up
+
+/// When radau5 re-evaluates J and refactors (RADAU5's thet, quot1, quot2).
+struct ReusePolicy {
+  double keepJacobian; ///< thet: keep J after a step whose Newton contraction theta <= thet
+  double quot1, quot2; ///< keep h (and the LU) when J is kept and hnew/h is in [quot1, quot2]
+};
+/// RADAU5's defaults, which Hairer recommends for small systems.
+constexpr ReusePolicy SmallSystems{0.001, 1.0, 1.2};
+/// Hairer's settings for large systems, whose LU (and J) are expensive.
+constexpr ReusePolicy LargeSystems{0.1, 0.99, 2.0};
+/// Systems from this size on are large: the smallest where the large-system settings were
+/// measured faster (BRUSS-2D, n = 18, dense LU: 1.1-1.7x); ROBER (n = 3) ran about 1.5x slower
+/// with them, HIRES (n = 8) no faster.
+constexpr int LargeSystemSize = 16;
 
 /// Why the last attempt failed, so that a step size shrinking to nothing is
 /// reported by its cause.
@@ -57,7 +69,8 @@ public:
   Radau5Solver(IntegrationProblem &p, eqc_stats &stats)
       : p(p), stats(stats), n(p.n), f0(n), z1(n), z2(n), z3(n), w1(n), w2(n), w3(n), cont1(n), cont2(n),
         cont3(n), yNew(n), stage(n), scratch(n), fPerturbed(n), scale(n), atolScaled(n), atolUser(n),
-        jacobian(n, p.jacobian, stats), lu1(jacobian), lu2(jacobian), rhs2(n), solution2(n) {
+        jacobian(n, p.jacobian, stats), lu1(jacobian), lu2(jacobian), rhs2(n), solution2(n),
+        policy(choosePolicy()), theta(policy.keepJacobian) {
     // RADAU5's tolerance transformation: the embedded estimate is of order 3,
     // and this choice makes the global error of the order-5 solution about rtol.
     rtol = 0.1 * std::pow(p.opt.rtol, 2.0 / 3.0);
@@ -71,6 +84,7 @@ public:
   int run(double *x);
 
 private:
+  ReusePolicy choosePolicy() const;
   int evaluateJacobian(double t, const double *x);
   /// Factors gamma/h I - J and (alpha + i beta)/h I - J.
   int factor(double h);
@@ -98,11 +112,21 @@ private:
   ShiftedLU<double> lu1;
   ShiftedLU<std::complex<double>> lu2;
   Eigen::VectorXcd rhs2, solution2; ///< the complex block's right-hand side and solution
-  double theta = KeepJacobian; ///< contraction of the last Newton iteration
+  const ReusePolicy policy;
+  double theta;                ///< contraction of the last Newton iteration
   double faccon = 1.0;         ///< theta / (1 - theta) of the last iteration, kept across steps
   int nonFiniteComponent = -1;
   int iterations = 0; ///< Newton iterations of the last attempt
 };
+
+ReusePolicy Radau5Solver::choosePolicy() const {
+  // By size, not by the linear solver, so that a dense and a sparse LU take the same steps. In a
+  // large system an LU (and a finite-difference J) costs far more than the Newton iterations an
+  // older J or h costs: BRUSS-2D ran 1.7-5x faster with the large-system settings with a dense
+  // LU (n = 72 ... 288) and about 3x with the sparse one. In a small one an LU is cheap and the
+  // extra iterations are not.
+  return n >= LargeSystemSize ? LargeSystems : SmallSystems;
+}
 
 void Radau5Solver::computeScale(const double *x) {
   for (int i = 0; i < n; ++i)
@@ -136,7 +160,7 @@ int Radau5Solver::factor(double h) {
 int Radau5Solver::newton(double t, double h, const double *x, bool &slow, double &hFactor) {
   slow = false;
   faccon = std::pow(std::max(faccon, DBL_EPSILON), 0.8);
-  theta = KeepJacobian;
+  theta = policy.keepJacobian;
   double previousNorm = 0.0, previousRatio = 0.0;
   const double gammaH = Gamma / h, alphaH = Alpha / h, betaH = Beta / h;
   for (int iteration = 0;; ++iteration) {
@@ -451,7 +475,7 @@ int Radau5Solver::run(double *x) {
     }
     computeScale(x);
     jacobianFresh = false;
-    needJacobian = theta > KeepJacobian;
+    needJacobian = theta > policy.keepJacobian;
     hNew = std::min(hNew, opt.h_max);
     if (rejected)
       hNew = std::min(hNew, h);
@@ -460,7 +484,7 @@ int Radau5Solver::run(double *x) {
     if (t + 1.01 * hNew >= opt.t_end) {
       h = opt.t_end - t;
       last = true;
-    } else if (needJacobian || hNew / h < Quot1 || hNew / h > Quot2) {
+    } else if (needJacobian || hNew / h < policy.quot1 || hNew / h > policy.quot2) {
       h = hNew;
     }
     // else: a small increase is not worth a new factorization; keep h.

@@ -459,6 +459,18 @@ private:
     expect(close);
   }
 
+  /// `for indices loop ... end for`: the body is branches[0].
+  template <typename Item, typename ParseItem>
+  void forLoop(std::vector<ast::ForIndex> &indices, std::vector<std::vector<Item>> &bodies, ParseItem parseItem) {
+    expect(T::For);
+    size_t depth = 0; // each `in` expression is checked by itself
+    indices = forIndices(depth);
+    expect(T::Loop);
+    bodies.push_back(body<Item>(parseItem));
+    expect(T::End);
+    expect(T::For);
+  }
+
   ast::Equation equation() {
     ast::Equation eq;
     uint32_t first = static_cast<uint32_t>(pos_);
@@ -484,17 +496,10 @@ private:
       eq.kind = ast::EquationKind::When;
       branches<ast::Equation>(T::When, T::Elsewhen, T::When, eq.conditions, eq.branches, &FastParser::equation);
       break;
-    case T::For: {
-      ++pos_;
+    case T::For:
       eq.kind = ast::EquationKind::For;
-      size_t depth = 0;
-      eq.indices = forIndices(depth);
-      expect(T::Loop);
-      eq.branches.push_back(body<ast::Equation>(&FastParser::equation));
-      expect(T::End);
-      expect(T::For);
+      forLoop<ast::Equation>(eq.indices, eq.branches, &FastParser::equation);
       break;
-    }
     case T::Connect: {
       ++pos_;
       eq.kind = ast::EquationKind::Connect;
@@ -563,17 +568,10 @@ private:
       st.kind = ast::StatementKind::While;
       branches<ast::Statement>(T::While, T::Other, T::While, st.conditions, st.branches, &FastParser::statement);
       break;
-    case T::For: {
-      ++pos_;
+    case T::For:
       st.kind = ast::StatementKind::For;
-      size_t depth = 0;
-      st.indices = forIndices(depth);
-      expect(T::Loop);
-      st.branches.push_back(body<ast::Statement>(&FastParser::statement));
-      expect(T::End);
-      expect(T::For);
+      forLoop<ast::Statement>(st.indices, st.branches, &FastParser::statement);
       break;
-    }
     case T::Break: ++pos_; st.kind = ast::StatementKind::Break; break;
     case T::Return: ++pos_; st.kind = ast::StatementKind::Return; break;
     default: throw Decline{};

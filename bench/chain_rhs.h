@@ -22,6 +22,19 @@ int chain_rhs_sin(int n, double t, const double *x, double *dx, const double *p)
 /** The same with the cubic force d*xi^3 (no libm call). */
 int chain_rhs_cubic(int n, double t, const double *x, double *dx, const double *p);
 
+/** The signature of the Jacobians: values in compressed sparse columns. */
+typedef int (*chain_jac_fn)(int n, double t, const double *x, double *values, const double *p);
+
+/**
+ * The non-zero entries of df/dx in compressed sparse columns, rows increasing in each column:
+ * column x{i}: rows v{i-1} (k), v{i} (-2k + d f'(x{i})), v{i+1} (k); column v{i}: rows x{i} (1),
+ * v{i} (-c); 5n - 2 values. chain_jac_pattern writes that structure (colStart: 2n + 1 entries,
+ * rowIndex: 5n - 2) for comparing it with eqc's.
+ */
+int chain_jac_sin(int n, double t, const double *x, double *values, const double *p);
+int chain_jac_cubic(int n, double t, const double *x, double *values, const double *p);
+void chain_jac_pattern(int n, int *colStart, int *rowIndex);
+
 #ifdef __cplusplus
 }
 #endif

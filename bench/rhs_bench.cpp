@@ -31,8 +31,9 @@ namespace {
 const char *kUsage = R"(usage: eqc_bench_rhs [options]
 
 Times one rhs call of the JIT code of a generated chain of N oscillators (2N equations) against
-the same rhs hand-written in C and compiled with -O2; prints medians and the ratio JIT/C, for
-the sin force (the issue's model) and the cubic force (no libm calls).
+the same rhs hand-written in C and compiled with -O2, and one call of the generated sparse ODE
+Jacobian against a hand-written C Jacobian filling the same compressed columns; prints medians
+and the ratios JIT/C, for the sin force (the issue's model) and the cubic force (no libm calls).
 
 options:
   --n N              oscillators (default 500, i.e. 1,000 equations)
@@ -165,9 +166,97 @@ struct CaseResult {
   long calls = 0;
   double worstError = 0;
   std::vector<double> jitNs, cNs, ratios;
+  int nonZeros = 0; ///< of the Jacobian; 0 when it was not timed
+  long jacCalls = 0;
+  double jacWorstError = 0;
+  std::vector<double> jacJitNs, jacCNs, jacRatios;
   double compileSeconds = 0;
   std::vector<std::pair<std::string, double>> timings;
 };
+
+/// Calls per batch so that the slower of `a` and `b` (each: seconds for a number of calls) takes
+/// about `roundMs`, then `rounds` interleaved rounds (the order alternating so that neither always
+/// runs second): ns per call of each, and their per-round ratios.
+template <typename A, typename B>
+long timeInterleaved(A a, B b, double roundMs, int rounds, std::vector<double> &aNs, std::vector<double> &bNs,
+                     std::vector<double> &ratios) {
+  auto slower = [&](long calls) { return std::max(a(calls), b(calls)); };
+  long calls = 1;
+  while (slower(calls) < 1e-3 * roundMs / 4 && calls < (1L << 40))
+    calls *= 2;
+  calls = std::max(1L, long(1e-3 * roundMs / (slower(calls) / double(calls))));
+  slower(calls); // warm-up round, not counted
+  for (int round = 0; round < rounds; ++round) {
+    double ta, tb;
+    if (round % 2 == 0) {
+      ta = a(calls);
+      tb = b(calls);
+    } else {
+      tb = b(calls);
+      ta = a(calls);
+    }
+    aNs.push_back(1e9 * ta / double(calls));
+    bNs.push_back(1e9 * tb / double(calls));
+    ratios.push_back(ta / tb);
+  }
+  return calls;
+}
+
+/// The generated Jacobian against chain_jac_*: the same pattern, values within 1e-12 at the
+/// state x (where rhs was just evaluated), then timed; false (message printed) on a mismatch.
+bool timeJacobian(const Options &o, Compilation &c, ChainForce force, Subjects &s, CaseResult &r) {
+  eqc_model_jac_fn jit = c.jit->jacobian();
+  const SparsityPattern *pattern = c.jit->jacobianPattern();
+  if (!jit || !pattern) {
+    std::cerr << "eqc_bench_rhs: error: no generated Jacobian for " << r.model << "\n";
+    return false;
+  }
+  const int n = o.n;
+  std::vector<int> colStart(2 * n + 1), rowIndex(5 * n - 2);
+  chain_jac_pattern(n, colStart.data(), rowIndex.data());
+  if (pattern->colStart != colStart || pattern->rowIndex != rowIndex) {
+    std::cerr << "eqc_bench_rhs: error: the generated Jacobian's pattern (" << pattern->nnz()
+              << " entries) is not the chain's (" << rowIndex.size() << ")\n";
+    return false;
+  }
+  chain_jac_fn cJac = force == ChainForce::Sine ? &chain_jac_sin : &chain_jac_cubic;
+  std::vector<double> jitValues(rowIndex.size()), cValues(rowIndex.size());
+  if (s.jit(0.0, s.xJit.data(), s.dxJit.data(), s.a.data(), s.pJit.data()) ||
+      jit(0.0, s.xJit.data(), s.dxJit.data(), s.a.data(), s.pJit.data(), jitValues.data())) {
+    std::cerr << "eqc_bench_rhs: error: the JIT rhs or Jacobian failed\n";
+    return false;
+  }
+  cJac(n, 0.0, s.xJit.data(), cValues.data(), s.pC.data());
+  for (size_t k = 0; k < cValues.size(); ++k) {
+    double err = std::fabs(jitValues[k] - cValues[k]) / std::max(1.0, std::fabs(cValues[k]));
+    if (!(err <= 1e-12)) {
+      std::fprintf(stderr, "eqc_bench_rhs: error: JIT and C Jacobians disagree at entry %zu: %.17g, %.17g\n", k,
+                   jitValues[k], cValues[k]);
+      return false;
+    }
+    r.jacWorstError = std::max(r.jacWorstError, err);
+  }
+  r.nonZeros = static_cast<int>(cValues.size());
+  auto jitCalls = [&](long calls) {
+    auto start = Clock::now();
+    int status = 0;
+    for (long i = 0; i < calls; ++i)
+      status |= jit(0.0, s.xJit.data(), s.dxJit.data(), s.a.data(), s.pJit.data(), jitValues.data());
+    if (status)
+      std::exit(1);
+    return std::chrono::duration<double>(Clock::now() - start).count();
+  };
+  auto cCalls = [&](long calls) {
+    chain_jac_fn volatile pointer = cJac; // opaque to the optimizer, like the JIT's pointer
+    chain_jac_fn fn = pointer;
+    auto start = Clock::now();
+    for (long i = 0; i < calls; ++i)
+      fn(n, 0.0, s.xJit.data(), cValues.data(), s.pC.data());
+    return std::chrono::duration<double>(Clock::now() - start).count();
+  };
+  r.jacCalls = timeInterleaved(jitCalls, cCalls, o.roundMs, o.rounds, r.jacJitNs, r.jacCNs, r.jacRatios);
+  return true;
+}
 
 /// Generates, compiles, checks and times one force; false (message printed) on any failure.
 bool runCase(const Options &o, ChainForce force, CaseResult &r) {
@@ -243,29 +332,9 @@ bool runCase(const Options &o, ChainForce force, CaseResult &r) {
   auto jit = [&](long calls) { return timeJit(s, calls, s.xJit.data(), s.dxJit.data()); };
   auto cRhs = [&](long calls) { return timeC(s, calls, xC, dxC); };
 
-  // Calibrate: calls per batch so that the slower function's batch takes about --round-ms.
-  auto slower = [&](long calls) { return std::max(jit(calls), cRhs(calls)); };
-  long calls = 1;
-  while (slower(calls) < 1e-3 * o.roundMs / 4 && calls < (1L << 40))
-    calls *= 2;
-  r.calls = std::max(1L, long(1e-3 * o.roundMs / (slower(calls) / double(calls))));
-  slower(r.calls); // warm-up round, not counted
-
-  // Interleaved rounds; the order alternates so that neither function always runs second.
-  for (int round = 0; round < o.rounds; ++round) {
-    double tj, tc;
-    if (round % 2 == 0) {
-      tj = jit(r.calls);
-      tc = cRhs(r.calls);
-    } else {
-      tc = cRhs(r.calls);
-      tj = jit(r.calls);
-    }
-    r.jitNs.push_back(1e9 * tj / double(r.calls));
-    r.cNs.push_back(1e9 * tc / double(r.calls));
-    r.ratios.push_back(tj / tc);
-  }
-  return true;
+  r.calls = timeInterleaved(jit, cRhs, o.roundMs, o.rounds, r.jitNs, r.cNs, r.ratios);
+  // The Jacobian is compared where the slots are chain_rhs's (the generator's order).
+  return !sameLayout || timeJacobian(o, c, force, s, r);
 }
 
 void printCase(const Options &o, const CaseResult &r) {
@@ -281,6 +350,16 @@ void printCase(const Options &o, const CaseResult &r) {
               *cMax, cMedian / r.equations);
   std::printf("  ratio JIT/C  %.3f (of the medians), %.3f (median of the per-round ratios)\n",
               jitMedian / cMedian, median(r.ratios));
+  if (r.nonZeros) {
+    double jj = median(r.jacJitNs), jc = median(r.jacCNs);
+    std::printf("  Jacobian: %d non-zeros, the same pattern and values (worst relative error %.2g); %d rounds x %ld "
+                "calls\n",
+                r.nonZeros, r.jacWorstError, o.rounds, r.jacCalls);
+    std::printf("  JIT jac    median %9.1f ns/call  %.2f ns/non-zero\n", jj, jj / r.nonZeros);
+    std::printf("  C jac -O2  median %9.1f ns/call  %.2f ns/non-zero\n", jc, jc / r.nonZeros);
+    std::printf("  ratio JIT/C  %.3f (of the medians), %.3f (median of the per-round ratios)\n", jj / jc,
+                median(r.jacRatios));
+  }
   std::printf("  compile %.1f ms:", 1e3 * r.compileSeconds);
   for (auto &[phase, seconds] : r.timings)
     std::printf(" %s %.1f", phase.c_str(), 1e3 * seconds);
@@ -302,6 +381,13 @@ void writeCsvRows(std::ostream &csv, const CaseResult &r) {
   row("rounds", double(r.jitNs.size()), "");
   row("calls_per_round", double(r.calls), "");
   row("max_relative_error", r.worstError, "");
+  if (r.nonZeros) {
+    row("jac_nonzeros", r.nonZeros, "");
+    row("jac_jit_median", median(r.jacJitNs), "ns");
+    row("jac_c_median", median(r.jacCNs), "ns");
+    row("jac_ratio_jit_over_c", median(r.jacJitNs) / median(r.jacCNs), "");
+    row("jac_ratio_jit_over_c_paired", median(r.jacRatios), "");
+  }
   row("compile_total", r.compileSeconds, "s");
   for (auto &[phase, seconds] : r.timings)
     row("compile_" + phase, seconds, "s");

@@ -2,9 +2,9 @@
 """Work-precision of SciPy's solve_ivp on the problems of eqc_bench_workprecision, and the time
 ratio eqc/SciPy at matched error.
 
-Measures scipy.integrate.solve_ivp on ROBER, HIRES, VDPOL (mu = 1e6), Arenstorf and Pleiades with
-the initial values, end times, reference values, atol scaling and mixed error of
-bench/workprecision.cpp (whose problems live in bench/wp_problems.c): RK45 and DOP853 on the
+Measures scipy.integrate.solve_ivp on ROBER, HIRES, VDPOL (mu = 1e6), Arenstorf, Pleiades, Lorenz
+and RigidBody with the initial values, end times, reference values, atol scaling and mixed error
+of bench/workprecision.cpp (whose problems live in bench/wp_problems.c): RK45 and DOP853 on the
 non-stiff problems, Radau, BDF and LSODA with the analytic Jacobian on the stiff ones. Writes a
 CSV (--csv) and prints a Markdown table. With --compare EQC.csv (the CSV of
 `eqc_bench_workprecision --csv`) it also prints the time ratio eqc/SciPy at matched mixed error,
@@ -120,6 +120,22 @@ def pleiades_rhs(t, u):
     return np.concatenate((u[14:28], (weight * dx).sum(axis=1), (weight * dy).sum(axis=1)))
 
 
+LORENZ_SIGMA, LORENZ_RHO, LORENZ_BETA = 10.0, 28.0, 8.0 / 3.0
+
+
+def lorenz_rhs(t, y):
+    x, yy, z = y.tolist()
+    return np.array([LORENZ_SIGMA * (yy - x), x * (LORENZ_RHO - z) - yy, x * yy - LORENZ_BETA * z])
+
+
+RIGID_M = 0.51
+
+
+def rigid_rhs(t, y):
+    y1, y2, y3 = y.tolist()
+    return np.array([y2 * y3, -y1 * y3, -RIGID_M * y1 * y2])
+
+
 class Problem(NamedTuple):
     name: str
     stiff: bool
@@ -165,6 +181,14 @@ PROBLEMS = [
                       0.3667922227200571e+000, -0.3474046353808490e+000, 0.2344915448180937e+001,
                       -0.1947020434263292e+001]),
             pleiades_rhs, None),
+    Problem("Lorenz", False, 2.0, 1.0, np.array([1.0, 0.0, 0.0]),
+            np.array([-7.8760825499916571740511674e+00, -8.7616218173149383058396960e+00,
+                      2.4990260995565926668515781e+01]),
+            lorenz_rhs, None),
+    Problem("RigidBody", False, 12.0, 1.0, np.array([0.0, 1.0, 1.0]),
+            np.array([-7.0539780952257171426669753e-01, -7.0881163246715811368800811e-01,
+                      8.6384669037022211016362612e-01]),
+            rigid_rhs, None),
 ]
 
 STIFF_METHODS = ["Radau", "BDF", "LSODA"]

@@ -57,9 +57,10 @@ using namespace eqc::bench;
 const char *kUsage = R"(usage: eqc_bench_workprecision [options]
 
 Work-precision of eqc's integrators against SUNDIALS CVODE on ROBER, HIRES, VDPOL (mu = 1e6),
-Arenstorf and Pleiades (on the last two also against Boost.Odeint's dopri5 and GSL's rk8pd, when
-built with them), and of eqc's fixed-step methods against its best variable-step method. Prints a
-Markdown summary of time ratios eqc/peer and fixed-step/variable-step at matched error.
+Arenstorf, Pleiades, Lorenz and RigidBody (on the last four also against Boost.Odeint's dopri5 and
+GSL's rk8pd, when built with them), and of eqc's fixed-step methods against its best variable-step
+method. Prints a Markdown summary of time ratios eqc/peer and fixed-step/variable-step at matched
+error.
 
 options:
   --csv FILE          write every (problem, solver, tolerance or step count) as one CSV row

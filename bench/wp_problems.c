@@ -201,8 +201,71 @@ static const double pleiades_ref[28] = {
     0.3667922227200571e+000,  -0.3474046353808490e+000, 0.2344915448180937e+001,
     -0.1947020434263292e+001};
 
+/* ---- Lorenz: sigma = 10, rho = 28, beta = 8/3 (Lorenz 1963), y(0) = (1, 0, 0), t in [0, 2] ---- */
+/* t_end = 2: the orbit has left the origin and turned once round a wing of the attractor, but
+ * chaos has not yet set in: no perturbation anywhere in [0, 2] grows by more than 1.9 up to t = 2
+ * (23 for t = 3, 970 for t = 5), so the reference and the solvers' errors stay meaningful. */
+
+#define LORENZ_SIGMA 10.0
+#define LORENZ_RHO 28.0
+#define LORENZ_BETA (8.0 / 3.0)
+
+static int lorenz_rhs(void *user, double t, const double *y, double *dy) {
+  (void)user, (void)t;
+  dy[0] = LORENZ_SIGMA * (y[1] - y[0]);
+  dy[1] = y[0] * (LORENZ_RHO - y[2]) - y[1];
+  dy[2] = y[0] * y[1] - LORENZ_BETA * y[2];
+  return 0;
+}
+
+static int lorenz_jac(void *user, double t, const double *y, double *J) {
+  (void)user, (void)t;
+  J[0] = -LORENZ_SIGMA, J[1] = LORENZ_SIGMA, J[2] = 0.0;
+  J[3] = LORENZ_RHO - y[2], J[4] = -1.0, J[5] = -y[0];
+  J[6] = y[1], J[7] = y[0], J[8] = -LORENZ_BETA;
+  return 0;
+}
+
+static const double lorenz_y0[3] = {1.0, 0.0, 0.0};
+/* t = 2, bench/wp_reference.py: Taylor series in 60-digit decimals (800 steps of order 36 and 400
+ * of order 30 agree to 1e-48); SciPy's DOP853 at rtol 2.5e-14 agrees to 1.0e-14 relative. */
+static const double lorenz_ref[3] = {-7.8760825499916571740511674e+00,
+                                     -8.7616218173149383058396960e+00,
+                                     2.4990260995565926668515781e+01};
+
+/* ---- Rigid body: Euler's equations of a free rigid body, y1' = y2 y3, y2' = -y1 y3,
+ * y3' = -0.51 y1 y2, y(0) = (0, 1, 1), t in [0, 12]: Krogh's non-stiff test problem as in
+ * MATLAB's rigidode (the interval of Shampine & Gordon 1975, p. 243, about 1.5 periods). The
+ * solution is (sn, cn, dn)(t | m = 0.51). ---- */
+
+#define RIGID_M 0.51
+
+static int rigid_rhs(void *user, double t, const double *y, double *dy) {
+  (void)user, (void)t;
+  dy[0] = y[1] * y[2];
+  dy[1] = -y[0] * y[2];
+  dy[2] = -RIGID_M * y[0] * y[1];
+  return 0;
+}
+
+static int rigid_jac(void *user, double t, const double *y, double *J) {
+  (void)user, (void)t;
+  J[0] = 0.0, J[1] = y[2], J[2] = y[1];
+  J[3] = -y[2], J[4] = 0.0, J[5] = -y[0];
+  J[6] = -RIGID_M * y[1], J[7] = -RIGID_M * y[0], J[8] = 0.0;
+  return 0;
+}
+
+static const double rigid_y0[3] = {0.0, 1.0, 1.0};
+/* t = 12, bench/wp_reference.py: Taylor series in 60-digit decimals (240 steps of order 30 and 120
+ * of order 24 agree to 1e-31); scipy.special.ellipj(12, 0.51) agrees to 1.4e-15 relative, SciPy's
+ * DOP853 at rtol 2.5e-14 to 2.2e-14. */
+static const double rigid_ref[3] = {-7.0539780952257171426669753e-01,
+                                    -7.0881163246715811368800811e-01,
+                                    8.6384669037022211016362612e-01};
+
 /* atol_ratio: ROBER and HIRES have components of 1e-13 to 1e-2 and are run with atol = 1e-4 rtol;
- * the others are of order one and run with atol = rtol. */
+ * the others are of order one (Lorenz: 1 to 30) and run with atol = rtol. */
 const wp_problem wp_problems[] = {
     {"ROBER", 3, 1, 1e11, 1e-4, rober_y0, rober_ref, "Test Set for IVP Solvers, rober.f", rober_rhs,
      rober_jac},
@@ -214,5 +277,11 @@ const wp_problem wp_problems[] = {
      "periodic orbit: y(T) = y(0) (Hairer, Norsett & Wanner I)", arenstorf_rhs, arenstorf_jac},
     {"Pleiades", 28, 0, 3.0, 1.0, pleiades_y0, pleiades_ref, "Test Set for IVP Solvers, plei.f",
      pleiades_rhs, pleiades_jac},
+    {"Lorenz", 3, 0, 2.0, 1.0, lorenz_y0, lorenz_ref,
+     "Taylor series in 60 digits (bench/wp_reference.py); DOP853 rtol 2.5e-14 agrees to 1e-14",
+     lorenz_rhs, lorenz_jac},
+    {"RigidBody", 3, 0, 12.0, 1.0, rigid_y0, rigid_ref,
+     "Taylor series in 60 digits = (sn, cn, dn)(12 | 0.51) to 1.4e-15 (bench/wp_reference.py)",
+     rigid_rhs, rigid_jac},
 };
 const int wp_problem_count = sizeof wp_problems / sizeof wp_problems[0];

@@ -26,7 +26,7 @@ typedef struct wp_problem {
   wp_jac_fn jac;
 } wp_problem;
 
-/* ROBER, HIRES, VDPOL (mu = 1e6), Arenstorf, Pleiades, in that order. */
+/* ROBER, HIRES, VDPOL (mu = 1e6), Arenstorf, Pleiades, Lorenz, RigidBody, in that order. */
 extern const wp_problem wp_problems[];
 extern const int wp_problem_count;
 

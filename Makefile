@@ -40,11 +40,13 @@ bench: deps
 	cmake --build $(BUILD) -j $(JOBS)
 	python3 bench/run.py --build $(BUILD) $(BENCH_ARGS)
 
-# libFuzzer targets (clang, in build-fuzz/): FUZZ_SECONDS per target (default 60).
+# libFuzzer targets (clang, in build-fuzz/): FUZZ_SECONDS per target (default 60), FUZZ_TIMEOUT
+# seconds per input (default 10).
 FUZZ_SECONDS ?= 60
+FUZZ_TIMEOUT ?= 10
 fuzz: deps
 	fuzz/install-deps.sh
-	fuzz/run.sh $(FUZZ_SECONDS)
+	FUZZ_TIMEOUT=$(FUZZ_TIMEOUT) fuzz/run.sh $(FUZZ_SECONDS)
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) build-fuzz

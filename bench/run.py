@@ -259,14 +259,15 @@ class Suite:
             return
         script = os.path.join(HERE, "scipy_peer.py")
         scipy_csv = os.path.join(self.a.out, "scipy.csv")
-        measure = [python, script, "--csv", scipy_csv] + (["--smoke"] if self.a.smoke else [])
+        bench = os.path.join(self.a.build, "bench", "eqc_bench_workprecision")
+        measure = [python, script, "--bench", bench, "--csv", scipy_csv] + (["--smoke"] if self.a.smoke else [])
         print("scipy: %s" % " ".join(measure), flush=True)
         p = subprocess.run(measure, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=self.a.timeout)
         if p.returncode != 0:
             raise Failure("scipy_peer.py failed (exit %d):\n%s" % (p.returncode, p.stdout[-3000:]))
         with open(os.path.join(self.a.out, "scipy.md"), "w") as f:
             f.write(p.stdout)
-        compare = [python, script, "--compare", eqc_csv, "--scipy-csv", scipy_csv]
+        compare = [python, script, "--bench", bench, "--compare", eqc_csv, "--scipy-csv", scipy_csv]
         c = subprocess.run(compare, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=self.a.timeout)
         if c.returncode != 0:
             raise Failure("scipy_peer.py --compare failed (exit %d):\n%s" % (c.returncode, c.stdout[-3000:]))

@@ -13,14 +13,17 @@ interpolated exactly as workprecision.cpp does. See bench/README.md.
 SciPy comes from Debian (apt-get install python3-scipy python3-numpy), hence /usr/bin/python3.
 
 usage:
-  bench/scipy_peer.py [--csv FILE] [--problems ROBER,HIRES] [--reps 3]
+  bench/scipy_peer.py [--bench build/bench/eqc_bench_workprecision] [--csv FILE] [--problems ROBER,HIRES] [--reps 3]
   bench/scipy_peer.py --smoke
   bench/scipy_peer.py --compare EQC.csv [--scipy-csv SCIPY.csv]  # reuse a SciPy CSV, or measure
 """
 import argparse
 import csv
+import json
 import math
+import os
 import statistics
+import subprocess
 import sys
 import time
 from typing import Callable, NamedTuple, Optional
@@ -30,8 +33,8 @@ import scipy
 from scipy.integrate import solve_ivp
 
 
-# ---- the problems: numbers copied from bench/wp_problems.c (the C right-hand sides, y0, t_end,
-# atol_ratio and reference values that workprecision.cpp uses) ----
+# ---- the problems: the C right-hand sides of bench/wp_problems.c written again in Python (their
+# numbers are read from eqc_bench_workprecision, see load_problems) ----
 #
 # The small systems unpack y with tolist(): arithmetic on Python floats is about 3-4 times
 # faster than on numpy scalars (Arenstorf's rhs 0.7 instead of 2.9 us per call), and SciPy should
@@ -147,49 +150,36 @@ class Problem(NamedTuple):
     jac: Optional[Callable]  # the stiff problems only: their solvers use it
 
 
-ARENSTORF_Y0 = np.array([0.994, 0.0, 0.0, -2.00158510637908252240537862224])
+# The right-hand sides (and the stiff problems' Jacobians) by problem name; the numbers (t_end,
+# atol_ratio, y0, reference) come from the C table through `eqc_bench_workprecision
+# --print-problems`, so that the two peers cannot drift apart.
+FUNCTIONS = {
+    "ROBER": (rober_rhs, rober_jac),
+    "HIRES": (hires_rhs, hires_jac),
+    "VDPOL": (vdpol_rhs, vdpol_jac),
+    "Arenstorf": (arenstorf_rhs, None),
+    "Pleiades": (pleiades_rhs, None),
+    "Lorenz": (lorenz_rhs, None),
+    "RigidBody": (rigid_rhs, None),
+}
 
-PROBLEMS = [
-    Problem("ROBER", True, 1e11, 1e-4, np.array([1.0, 0.0, 0.0]),
-            np.array([0.2083340149701255e-07, 0.8333360770334713e-13, 0.9999999791665050e+00]),
-            rober_rhs, rober_jac),
-    Problem("HIRES", True, 321.8122, 1e-4,
-            np.array([1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0057]),
-            np.array([0.7371312573325668e-3, 0.1442485726316185e-3, 0.5888729740967575e-4,
-                      0.1175651343283149e-2, 0.2386356198831331e-2, 0.6238968252742796e-2,
-                      0.2849998395185769e-2, 0.2850001604814231e-2]),
-            hires_rhs, hires_jac),
-    Problem("VDPOL", True, 2.0, 1.0, np.array([2.0, 0.0]),
-            np.array([0.1706167732170483e+01, -0.8928097010247975e+00]),
-            vdpol_rhs, vdpol_jac),
-    # One period of the orbit returns to y0.
-    Problem("Arenstorf", False, 17.0652165601579625588917206249, 1.0, ARENSTORF_Y0,
-            ARENSTORF_Y0, arenstorf_rhs, None),
-    Problem("Pleiades", False, 3.0, 1.0,
-            np.array([3.0, 3.0, -1.0, -3.0, 2.0, -2.0, 2.0,  # x
-                      3.0, -3.0, 2.0, 0.0, 0.0, -4.0, 4.0,  # y
-                      0.0, 0.0, 0.0, 0.0, 0.0, 1.75, -1.5,  # x'
-                      0.0, 0.0, 0.0, -1.25, 1.0, 0.0, 0.0]),  # y'
-            np.array([0.3706139143970502e+000, 0.3237284092057233e+001, -0.3222559032418324e+001,
-                      0.6597091455775310e+000, 0.3425581707156584e+000, 0.1562172101400631e+001,
-                      -0.7003092922212495e+000, -0.3943437585517392e+001, -0.3271380973972550e+001,
-                      0.5225081843456543e+001, -0.2590612434977470e+001, 0.1198213693392275e+001,
-                      -0.2429682344935824e+000, 0.1091449240428980e+001, 0.3417003806314313e+001,
-                      0.1354584501625501e+001, -0.2590065597810775e+001, 0.2025053734714242e+001,
-                      -0.1155815100160448e+001, -0.8072988170223021e+000, 0.5952396354208710e+000,
-                      -0.3741244961234010e+001, 0.3773459685750630e+000, 0.9386858869551073e+000,
-                      0.3667922227200571e+000, -0.3474046353808490e+000, 0.2344915448180937e+001,
-                      -0.1947020434263292e+001]),
-            pleiades_rhs, None),
-    Problem("Lorenz", False, 2.0, 1.0, np.array([1.0, 0.0, 0.0]),
-            np.array([-7.8760825499916571740511674e+00, -8.7616218173149383058396960e+00,
-                      2.4990260995565926668515781e+01]),
-            lorenz_rhs, None),
-    Problem("RigidBody", False, 12.0, 1.0, np.array([0.0, 1.0, 1.0]),
-            np.array([-7.0539780952257171426669753e-01, -7.0881163246715811368800811e-01,
-                      8.6384669037022211016362612e-01]),
-            rigid_rhs, None),
-]
+
+def load_problems(bench):
+    """The problems of bench/wp_problems.c, read from `bench --print-problems`."""
+    try:
+        out = subprocess.run([bench, "--print-problems"], stdout=subprocess.PIPE, check=True, text=True).stdout
+    except (OSError, subprocess.CalledProcessError) as e:
+        sys.exit(f"scipy_peer.py: cannot read the problems from {bench} --print-problems ({e}); "
+                 "build it (ninja -C build eqc_bench_workprecision) or pass --bench")
+    problems = []
+    for d in json.loads(out):
+        if d["name"] not in FUNCTIONS:
+            sys.exit(f"scipy_peer.py: no right-hand side for the problem {d['name']} of {bench}")
+        rhs, jac = FUNCTIONS[d["name"]]
+        problems.append(Problem(d["name"], d["stiff"], d["t_end"], d["atol_ratio"], np.array(d["y0"]),
+                                np.array(d["ref"]), rhs, jac))
+    return problems
+
 
 STIFF_METHODS = ["Radau", "BDF", "LSODA"]
 NONSTIFF_METHODS = ["RK45", "DOP853"]
@@ -463,6 +453,10 @@ def parse_args():
     parser = argparse.ArgumentParser(
         description="Work-precision of SciPy's solve_ivp on eqc_bench_workprecision's problems, "
                     "and eqc/SciPy at matched error.")
+    parser.add_argument("--bench", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build",
+                                                        "bench", "eqc_bench_workprecision"),
+                        help="eqc_bench_workprecision, whose --print-problems gives the problems' "
+                             "numbers (default: build/bench/ of this checkout)")
     parser.add_argument("--csv", help="write one CSV row per (problem, method, rtol)")
     parser.add_argument("--problems", help="comma-separated subset, e.g. ROBER,HIRES "
                                            "(default: all)")
@@ -493,15 +487,16 @@ def parse_args():
 
 def main():
     args = parse_args()
-    problems = PROBLEMS
+    all_problems = load_problems(args.bench)
+    problems = all_problems
     if args.problems:
         names = args.problems.split(",")
-        unknown = set(names) - {p.name for p in PROBLEMS}
+        unknown = set(names) - {p.name for p in all_problems}
         if unknown:
             sys.exit(f"scipy_peer.py: unknown problem(s): {', '.join(sorted(unknown))}")
-        problems = [p for p in PROBLEMS if p.name in names]
+        problems = [p for p in all_problems if p.name in names]
     if args.smoke:
-        problems = PROBLEMS
+        problems = all_problems
         args.reps = 1
         rtols_of = {p.name: [SMOKE_RTOL_OF.get(p.name, SMOKE_RTOL)] for p in problems}
     else:

@@ -84,6 +84,8 @@ options:
   --rober-short-tend T  also run ROBER on [0, T] (problem ROBER-T, default T = 40) with the
                       fixed-step and eqc's variable-step methods (no peer), reference by
                       eqc's radau5 at rtol 1e-13; 0: not
+  --print-problems    print the problems' data (name, stiff, t_end, atol_ratio, y0, reference)
+                      as JSON and exit: bench/scipy_peer.py reads them from here
   --smoke             the ctest: rtol 1e-4, 1e-5, 1e-6 (odeint and GSL: 1e-6), one round, one
                       run per batch, one step count per fixed-step method; checks the Jacobians,
                       that every run succeeds and that the error is plausible
@@ -106,6 +108,7 @@ struct Options {
   double fixedMaxMs = 250;
   double roberShortTend = 40;
   bool smoke = false;
+  bool printProblems = false;
 };
 
 bool parseArgs(int argc, char **argv, Options &o) {
@@ -147,6 +150,8 @@ bool parseArgs(int argc, char **argv, Options &o) {
       o.roberShortTend = std::atof(args.value());
     else if (a == "--smoke")
       o.smoke = true;
+    else if (a == "--print-problems")
+      o.printProblems = true;
     else
       return args.unknown();
   }
@@ -536,10 +541,33 @@ struct Sweep {
 
 } // namespace
 
+/// The table of wp_problems.c as JSON, every number to 17 digits: the one source of the data.
+void printProblems() {
+  auto numbers = [](const double *v, int n) {
+    for (int i = 0; i < n; ++i)
+      std::printf("%s%.17g", i ? ", " : "", v[i]);
+  };
+  std::printf("[\n");
+  for (int k = 0; k < wp_problem_count; ++k) {
+    const wp_problem &p = wp_problems[k];
+    std::printf("  {\"name\": \"%s\", \"stiff\": %s, \"t_end\": %.17g, \"atol_ratio\": %.17g, \"y0\": [", p.name,
+                p.stiff ? "true" : "false", p.t_end, p.atol_ratio);
+    numbers(p.y0, p.n);
+    std::printf("], \"ref\": [");
+    numbers(p.ref, p.n);
+    std::printf("]}%s\n", k + 1 < wp_problem_count ? "," : "");
+  }
+  std::printf("]\n");
+}
+
 int main(int argc, char **argv) {
   Options o;
   if (!parseArgs(argc, argv, o))
     return 2;
+  if (o.printProblems) {
+    printProblems();
+    return 0;
+  }
   if (o.smoke) {
     o.rtolMax = 1e-4, o.rtolMin = 1e-6, o.perDecade = 1, o.reps = 1, o.batchMs = 0;
   }

@@ -18,27 +18,13 @@ namespace {
 struct Literals {
   std::unordered_map<std::string_view, size_t> words;     ///< keywords
   std::unordered_map<std::string_view, size_t> operators; ///< punctuation, one or two characters
-  std::vector<std::string> storage;
-  explicit Literals(const antlr4::dfa::Vocabulary &v) {
-    storage.reserve(v.getMaxTokenType() + 1);
+  std::vector<std::string> storage;                       ///< by type; the maps view into it
+  explicit Literals(const antlr4::dfa::Vocabulary &v) : storage(v.getMaxTokenType() + 1) {
     for (size_t type = 1; type <= v.getMaxTokenType(); ++type) {
-      std::string lit = v.getLiteralName(type);
-      if (lit.size() < 3 || lit.front() != '\'' || lit.back() != '\'')
+      storage[type] = literalText(v, type);
+      std::string_view s = storage[type];
+      if (s.empty())
         continue;
-      storage.push_back(lit.substr(1, lit.size() - 2));
-      // ANTLR escapes backslashes and quotes in literal names.
-      std::string &s = storage.back();
-      std::string unescaped;
-      for (size_t i = 0; i < s.size(); ++i)
-        unescaped += (s[i] == '\\' && i + 1 < s.size()) ? s[++i] : s[i];
-      s = unescaped;
-    }
-    size_t k = 0;
-    for (size_t type = 1; type <= v.getMaxTokenType(); ++type) {
-      std::string lit = v.getLiteralName(type);
-      if (lit.size() < 3 || lit.front() != '\'' || lit.back() != '\'')
-        continue;
-      std::string_view s = storage[k++];
       bool word = (s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z') || s[0] == '_';
       (word ? words : operators).emplace(s, type);
     }
@@ -50,6 +36,16 @@ bool identPart(unsigned char c) { return identStart(c) || (c >= '0' && c <= '9')
 bool digit(unsigned char c) { return c >= '0' && c <= '9'; }
 
 } // namespace
+
+std::string literalText(const antlr4::dfa::Vocabulary &vocabulary, size_t type) {
+  const std::string name = vocabulary.getLiteralName(type);
+  if (name.size() < 3 || name.front() != '\'' || name.back() != '\'')
+    return "";
+  std::string text; // ANTLR escapes backslashes and quotes in literal names
+  for (size_t i = 1; i + 1 < name.size(); ++i)
+    text += (name[i] == '\\' && i + 2 < name.size()) ? name[++i] : name[i];
+  return text;
+}
 
 antlr4::TokenFactory<antlr4::CommonToken> *FastTokenSource::getTokenFactory() {
   return antlr4::CommonTokenFactory::DEFAULT.get();

@@ -54,4 +54,8 @@ private:
 /// The generated lexer's vocabulary (token types and literal names).
 const antlr4::dfa::Vocabulary &lexerVocabulary();
 
+/// The text of a literal token type ("model", ":="), ANTLR's escapes resolved; "" for a token
+/// that is no literal (IDENT, NUMBER, ...).
+std::string literalText(const antlr4::dfa::Vocabulary &vocabulary, size_t type);
+
 } // namespace eqc

@@ -50,16 +50,9 @@ const std::vector<T> &kindTable() {
         {">", T::Gt}, {">=", T::Ge}, {"==", T::EqEq}, {"<>", T::Ne}};
     const antlr4::dfa::Vocabulary &v = lexerVocabulary();
     std::vector<T> kinds(v.getMaxTokenType() + 1, T::Other);
-    for (size_t type = 1; type <= v.getMaxTokenType(); ++type) {
-      const std::string lit = v.getLiteralName(type);
-      if (lit.size() < 3 || lit.front() != '\'' || lit.back() != '\'')
-        continue;
-      std::string text;
-      for (size_t i = 1; i + 1 < lit.size(); ++i) // ANTLR escapes backslashes and quotes
-        text += (lit[i] == '\\' && i + 2 < lit.size()) ? lit[++i] : lit[i];
-      if (auto it = literals.find(text); it != literals.end())
+    for (size_t type = 1; type <= v.getMaxTokenType(); ++type)
+      if (auto it = literals.find(literalText(v, type)); it != literals.end())
         kinds[type] = it->second;
-    }
     kinds.at(eqcgrammar::EqcLexer::IDENT) = T::Ident;
     kinds.at(eqcgrammar::EqcLexer::NUMBER) = T::Number;
     kinds.at(eqcgrammar::EqcLexer::STRING) = T::String;

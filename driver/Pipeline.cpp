@@ -167,11 +167,38 @@ ExitCode runPipeline(const std::string &path, const PipelineOptions &options, Co
     return ExitModel;
   if (dumping("flatten"))
     c.flat->print(std::cout);
+  const Experiment &ex = c.flat->experiment;
+  {
+    // Models whose matrix of highest derivatives is singular although structure says otherwise
+    // get the combination of equations that shows the hidden constraint (the linear-combination method).
+    PassTimer t(c, "convert");
+    std::optional<std::vector<StructureConversion>> conversions =
+        convertForStructure(*c.flat, ex.hasStartTime ? ex.startTime : 0.0, diags);
+    if (!conversions)
+      return ExitStructure;
+    c.conversions = std::move(*conversions);
+  }
   if (options.sigmaMethod) // before Pantelides adds derivative variables to the flat system
     c.sigma = runSigmaMethod(*c.flat);
+  c.reductionForm = !options.reductionForm.empty() ? options.reductionForm
+                    : !ex.reduction.empty()       ? ex.reduction
+                    : !ex.stabilize.empty()       ? "invariants"
+                                                  : "dummy";
+  // The seeds' reduction works on the equations as written: a copy from before Pantelides.
+  const bool wantRows = c.reductionForm == "invariants" || options.rowReport;
+  std::optional<FlatSystem> source;
   {
     PassTimer t(c, "reduce");
+    if (wantRows)
+      source = *c.flat;
     c.reduced = reduceIndex(*c.flat, diags);
+    if (c.reduced && c.reduced->differentiated() && wantRows) {
+      double t0 = ex.hasStartTime ? ex.startTime : 0.0;
+      c.rows = reduceByRows(*source, startPoint(*source, t0), t0, options.rowReport, diags);
+      if (!c.rows)
+        return ExitStructure;
+      c.rowFlat = std::move(source);
+    }
   }
   if (!c.reduced)
     return ExitStructure;
@@ -181,7 +208,6 @@ ExitCode runPipeline(const std::string &path, const PipelineOptions &options, Co
     PassTimer t(c, "causalize");
     // The model's own __eqc annotation decides what the command line left open.
     ReductionOptions reduction = options.reduction;
-    const Experiment &ex = c.flat->experiment;
     if (!options.stabilizationGiven && !ex.stabilize.empty())
       reduction.stabilization = ex.stabilize == "none"         ? Stabilization::None
                                 : ex.stabilize == "baumgarte" ? Stabilization::Baumgarte
@@ -191,7 +217,16 @@ ExitCode runPipeline(const std::string &path, const PipelineOptions &options, Co
     if (!options.omegaGiven && !std::isnan(ex.omega))
       reduction.omega = ex.omega;
     c.reduction = reduction;
-    c.model = setupOdeModel(*c.flat, *c.reduced, reduction, diags);
+    if (c.rows && c.rows->applies() && c.reductionForm == "invariants" && !options.rowReport) {
+      // Simulate, compile and check the seeds' ODE with invariants.
+      c.pantelidesFlat = std::move(c.flat);
+      c.flat = std::move(c.rowFlat);
+      c.rowFlat.reset();
+      c.rowForm = true;
+      c.model = setupRowReducedModel(*c.flat, *c.rows, reduction, diags);
+    } else {
+      c.model = setupOdeModel(*c.flat, *c.reduced, reduction, diags);
+    }
     if (diags.hasErrors() || !causalizeOdeModel(*c.flat, *c.model, diags)) {
       c.model.reset();
       return ExitStructure;

@@ -6,6 +6,7 @@
 #include "middle/DummyDerivatives.h"
 #include "middle/FlatSystem.h"
 #include "middle/OdeModel.h"
+#include "middle/RowReduction.h"
 #include "middle/SigmaMethod.h"
 #include "support/Diagnostics.h"
 
@@ -32,6 +33,11 @@ struct PipelineOptions {
   ReductionOptions reduction;
   bool stabilizationGiven = false, etaGiven = false, omegaGiven = false; ///< on the command line
   bool sigmaMethod = false; ///< run the Σ-method on the flat system before index reduction (`eqc reduce`)
+  /// "dummy" or "invariants" (`--reduction`); empty: the model's __eqc annotation decides, else
+  /// "invariants" when it sets a stabilization, else "dummy".
+  std::string reductionForm;
+  /// Reduce by rows (the seeds' procedure) for the report even when the form is "dummy" (`eqc reduce`).
+  bool rowReport = false;
 };
 
 /// Everything the pipeline produced; later stages are empty when an earlier one failed.
@@ -45,7 +51,19 @@ struct Compilation {
   std::optional<FlatSystem> flat;
   std::optional<SigmaResult> sigma; ///< with PipelineOptions::sigmaMethod: Σ-method of the original system
   ReductionOptions reduction; ///< in effect: the command line's, else the model's __eqc annotation
+  /// Equations replaced by combinations before structural analysis (convertForStructure).
+  std::vector<StructureConversion> conversions;
   std::optional<ReducedSystem> reduced;
+  /// "dummy" or "invariants": the reduction in effect for index-reduced models.
+  std::string reductionForm = "dummy";
+  /// The seeds' reduction by rows of an index-reduced model (form "invariants", or `eqc reduce`), on a
+  /// flat system of its own (rowFlat) since it creates other derivatives than Pantelides.
+  std::optional<RowReduction> rows;
+  std::optional<FlatSystem> rowFlat;
+  /// `model` is the row-reduced ODE with invariants: then `flat` is the rows' flat system and
+  /// `pantelidesFlat` the one that `reduced` refers to.
+  bool rowForm = false;
+  std::optional<FlatSystem> pantelidesFlat;
   std::optional<OdeModel> model;
   std::unique_ptr<JitModel> jit;
   /// The compiled state selections of a dummy-derivative run, kept after it so that the process

@@ -448,11 +448,248 @@ std::vector<double> parameterValues(const FlatSystem &flat) {
 }
 
 
+/// The seeds' reduction (middle/RowReduction.h) as the seeds print it: the table [E | G], each row
+/// operation, each [algK] found, the final ODE in the original unknowns with its invariants.
+class RowReport {
+public:
+  RowReport(const Compilation &c, const RowReduction &rows, const FlatSystem &flat, ReportFormat format,
+            std::ostream &out, int &section)
+      : c_(c), rows_(rows), flat_(flat), ctx_(*flat.ctx), r_(format, flat, out), section_(section) {}
+
+  void print() {
+    table();
+    steps();
+    constraints();
+    states();
+    ode();
+  }
+
+private:
+  std::string rowName(int i) const { return "row " + std::to_string(i + 1); }
+
+  /// Σ E_j z'_j of a row (0 for a zero row).
+  const Expr *lhs(const TableRow &row) const {
+    std::vector<const Expr *> terms;
+    for (auto [col, e] : row.entries)
+      terms.push_back(ctx_.mul(e, ctx_.var(rows_.derivative[col])));
+    return terms.empty() ? ctx_.zero() : ctx_.add(std::move(terms));
+  }
+
+  Formula formula(const std::string &label, const TableRow &row) const {
+    Formula f;
+    f.label = label;
+    f.lhs = lhs(row);
+    f.rhs = row.rhs;
+    return f;
+  }
+
+  void table() {
+    r_.section(++section_, "The seeds' reduction: row operations on [E | G]");
+    r_.para(r_.t("As in the seeds (Bertolazzi), the model is written ") +
+            r_.math("E(z, t) z' = G(z, t)", "E(z, t)\\, z' = G(z, t)") +
+            r_.t(": rows of the table [E | G] are combined until E is nonsingular; a row whose E part vanishes is "
+                 "a hidden constraint [algK], replaced by its time derivative with the known z' substituted."));
+    if (!rows_.aliases.empty() || !rows_.outputs.empty()) {
+      std::vector<std::pair<std::string, std::string>> items;
+      for (auto &[v, value] : rows_.aliases)
+        items.emplace_back(r_.var(v), r_.t("= ") + r_.inlineExpr(value) + r_.t(" (an alias, eliminated)"));
+      for (size_t k = 0; k < rows_.outputs.size(); ++k)
+        items.emplace_back(r_.var(rows_.outputs[k].first),
+                           r_.t("from " + rows_.outputLabels[k] + ", which no other equation needs (computed after the ODE)"));
+      r_.para(r_.t("First, the unknowns that need not be states:"));
+      r_.list(items);
+    }
+    r_.para(r_.t("The unknowns z (" + plural(rows_.columns.size(), "column") + "): ") + r_.vars(rows_.columns) +
+            r_.t(". The table, one row per equation (") + r_.math("Σ E_j z_j' = G", "\\sum_j E_j z_j' = G") + r_.t("):"));
+    std::vector<Formula> rows;
+    for (size_t i = 0; i < rows_.initial.size(); ++i)
+      rows.push_back(formula(rowName(static_cast<int>(i)) + " (" + rows_.initial[i].label + ")", rows_.initial[i]));
+    r_.formulas(rows);
+  }
+
+  void steps() {
+    std::vector<Formula> lines;
+    std::vector<std::pair<std::string, std::string>> pivots;
+    const std::vector<RowStep> &st = rows_.steps;
+    for (size_t k = 0; k < st.size(); ++k) {
+      const RowStep &s = st[k];
+      std::string row = rowName(s.row);
+      switch (s.kind) {
+      case RowStep::Kind::Eliminate: {
+        std::string by = s.factor->isConst(1)    ? row + " -= " + rowName(s.other)
+                         : s.factor->isConst(-1) ? row + " += " + rowName(s.other)
+                                                 : row + " -= (" + toString(s.factor, namer()) + ")*" + rowName(s.other);
+        lines.push_back(formula(by, s.after));
+        break;
+      }
+      case RowStep::Kind::Constraint: {
+        std::string tag = "[alg" + std::to_string(s.constraint + 1) + "]";
+        if (!lines.empty() && k > 0 && st[k - 1].kind == RowStep::Kind::Eliminate && st[k - 1].row == s.row) {
+          lines.back().tag = tag;
+        } else {
+          Formula f = formula(row + " (" + rows_.constraints[s.constraint].origin + ")", s.after);
+          f.tag = tag;
+          lines.push_back(f);
+        }
+        break;
+      }
+      case RowStep::Kind::Differentiate:
+        lines.push_back(formula(row + " := d/dt [alg" + std::to_string(s.constraint + 1) + "]", s.after));
+        break;
+      case RowStep::Kind::Pivot:
+        pivots.emplace_back(r_.t(row + " (" + s.after.label + "):"),
+                            r_.var(rows_.derivative[s.column]) + r_.t(", pivot ") + r_.inlineExpr(s.factor));
+        break;
+      }
+    }
+    if (lines.empty()) {
+      r_.para(r_.t("Every row has a pivot as written: E is nonsingular."));
+    } else {
+      r_.para(r_.t("The row operations, in order (each line the row after the operation; a tag marks a row that "
+                   "became 0 = G, the hidden constraint G = 0):"));
+      r_.formulas(lines);
+    }
+    r_.para(r_.t("Pivots, in the order they were chosen (by structure, constants first, confirmed numerically at "
+                 "the start point):"));
+    r_.list(pivots);
+    for (const PivotCondition &pc : rows_.pivotConditions) {
+      std::string where;
+      for (size_t i = 0; i < pc.factors.size(); ++i)
+        where += r_.t(i ? " or " : "") + r_.inlineExpr(pc.factors[i]) + r_.t(" = 0");
+      r_.para(r_.t("The pivot ") + r_.inlineExpr(pc.pivot) + r_.t(" of " + rowName(pc.row) + " is not constant: the "
+                                                                  "ODE is singular where ") +
+              where + r_.t(" (at the start point it is " + brief(pc.atStart, 6) + ")."));
+    }
+  }
+
+  void constraints() {
+    r_.section(++section_, "Hidden constraints");
+    if (rows_.constraints.empty()) {
+      r_.para(r_.t("None."));
+      return;
+    }
+    r_.para(r_.t("Each [algK] holds along every solution: the invariants of the ODE below. Within a chain each is "
+                 "the time derivative of the one before along the ODE."));
+    std::vector<Formula> rows;
+    for (size_t k = 0; k < rows_.constraints.size(); ++k) {
+      const FoundConstraint &fc = rows_.constraints[k];
+      Formula f;
+      f.tag = "[alg" + std::to_string(k + 1) + "]";
+      f.label = "chain " + std::to_string(fc.chain + 1) + ", from " + fc.origin;
+      f.rhs = fc.expr;
+      rows.push_back(f);
+    }
+    r_.formulas(rows);
+  }
+
+  void states() {
+    r_.section(++section_, "The state vector");
+    size_t n = rows_.columns.size(), m = rows_.constraints.size();
+    r_.para(r_.t(plural(n, "state") + " (the original unknowns): ") + r_.vars(rows_.columns) + r_.t("."));
+    int count = static_cast<int>(n) - static_cast<int>(m);
+    std::string check = plural(n, "state") + " − " + plural(m, "invariant") + " = " + std::to_string(count);
+    std::string tex = std::to_string(n) + " - " + std::to_string(m) + " = " + std::to_string(count);
+    if (!c_.sigma)
+      r_.para(r_.t("Count: ") + r_.math(check, tex) + r_.t("."));
+    else if (count == c_.sigma->dof)
+      r_.para(r_.t("Count check: ") + r_.math(check + " = dof", tex + " = \\mathrm{dof}") + r_.t("."));
+    else
+      r_.warning(r_.t("count check failed: " + check + ", but the Σ-method gives dof = " +
+                      std::to_string(c_.sigma->dof) + "."));
+  }
+
+  void ode() {
+    r_.section(++section_, "The final ODE");
+    r_.para(r_.t("The table's rows solved for their pivots: the ODE that ") +
+            r_.code("eqc simulate --reduction invariants") + r_.t(" integrates."));
+    r_.formulas(solved(nullptr));
+    std::vector<Formula> after;
+    for (auto &[v, value] : rows_.aliases) {
+      Formula f;
+      f.label = "alias";
+      f.lhsVar = v;
+      f.op = ":=";
+      f.rhs = value;
+      after.push_back(f);
+    }
+    for (size_t k = 0; k < rows_.outputs.size(); ++k) {
+      Formula f;
+      f.label = rows_.outputLabels[k];
+      f.rhs = rows_.outputs[k].second;
+      after.push_back(f);
+    }
+    if (!after.empty()) {
+      r_.para(r_.t("Computed from the states and their derivatives:"));
+      r_.formulas(after);
+    }
+    if (rows_.constraints.empty())
+      return;
+    const ReductionOptions &o = c_.reduction;
+    switch (o.stabilization) {
+    case Stabilization::None:
+      r_.para(r_.t("Stabilization: none: the invariants are not enforced, so the solution may drift off them."));
+      break;
+    case Stabilization::Projection:
+      r_.para(r_.t("Stabilization: projection of the state onto the invariants after every step."));
+      break;
+    case Stabilization::Baumgarte: {
+      r_.para(r_.t("Stabilization: Baumgarte with ") +
+              r_.math("η = " + formatNumber(o.eta) + ", ω = " + formatNumber(o.omega),
+                      "\\eta = " + formatNumber(o.eta) + ", \\omega = " + formatNumber(o.omega)) +
+              r_.t(": the last derivative of a chain C, C', …, C^(k-1) reads C^(k) + Σ a_l C^(l) = 0 with the "
+                   "coefficients of (s² + 2ηωs + ω²)^floor(k/2) (s + ω)^(k mod 2), e.g. C'' + 2ηωC' + ω²C = 0; "
+                   "solved for the pivots, the stabilized rows are:"));
+      r_.formulas(solved(&o));
+      break;
+    }
+    }
+  }
+
+  /// The rows solved for their pivots; with `baumgarte`, only the rows that end a chain, stabilized.
+  std::vector<Formula> solved(const ReductionOptions *baumgarte) const {
+    std::vector<std::vector<const Expr *>> chains(static_cast<size_t>(rows_.chains));
+    for (const FoundConstraint &k : rows_.constraints)
+      chains[k.chain].push_back(k.expr);
+    std::vector<Formula> out;
+    for (size_t i = 0; i < rows_.rows.size(); ++i) {
+      TableRow row = rows_.rows[i];
+      if (baumgarte) {
+        if (row.chain < 0)
+          continue;
+        const std::vector<const Expr *> &chain = chains[row.chain];
+        std::vector<double> a = baumgarteCoefficients(static_cast<int>(chain.size()), baumgarte->eta, baumgarte->omega);
+        std::vector<const Expr *> terms{row.rhs};
+        for (size_t l = 0; l < chain.size(); ++l)
+          terms.push_back(ctx_.mul(ctx_.constant(-row.sign * a[l]), chain[l]));
+        row.rhs = ctx_.add(std::move(terms));
+      }
+      Formula f;
+      f.label = rowName(static_cast<int>(i)) + " (" + row.label + ")";
+      f.lhsVar = rows_.derivative[row.pivot];
+      f.rhs = solvedRow(ctx_, rows_, row);
+      out.push_back(f);
+    }
+    return out;
+  }
+
+  VarNamer namer() const {
+    const FlatSystem &flat = flat_;
+    return [&flat](int v) { return flat.varName(v); };
+  }
+
+  const Compilation &c_;
+  const RowReduction &rows_;
+  const FlatSystem &flat_;
+  ExprContext &ctx_;
+  Renderer r_;
+  int &section_;
+};
+
 class Report {
 public:
   Report(const Compilation &c, ReportFormat format, std::ostream &out)
       : c_(c), flat_(*c.flat), reduced_(*c.reduced), model_(*c.model), reduction_(c.reduction),
-        r_(format, flat_, out) {}
+        r_(format, flat_, out), format_(format), out_(out) {}
 
   void print() {
     r_.title(flat_.modelName);
@@ -460,15 +697,22 @@ public:
     sigmaMethod();
     pantelides();
     differentiatedEquations();
-    hiddenConstraints();
-    stateVector();
-    finalOde();
+    if (c_.rows && c_.rows->applies()) {
+      RowReport(c_, *c_.rows, *c_.rowFlat, format_, out_, section_).print();
+    } else {
+      if (c_.rows)
+        r_.para(r_.t("The seeds' reduction by row operations does not apply: " + c_.rows->notApplicable +
+                     ". The ODE with invariants is formed by Pantelides' highest-order equations."));
+      hiddenConstraints();
+      stateVector();
+      finalOde();
+    }
     dummyDerivatives();
   }
 
 private:
   void theModel() {
-    r_.section(1, "The model");
+    r_.section(++section_, "The model");
     std::vector<int> order = sourceOrders(flat_);
     std::vector<int> unknowns, params;
     size_t differentiated = 0;
@@ -617,7 +861,22 @@ private:
 
 
   void sigmaMethod() {
-    r_.section(2, "Structural analysis (Pryce's Σ-method)");
+    r_.section(++section_, "Structural analysis (Pryce's Σ-method)");
+    if (!c_.conversions.empty()) {
+      r_.para(r_.t("Structural-analysis conversion first: the matrix of the highest derivatives is singular although "
+                   "every equation has its own highest derivative in the structure (seed 002's \"not SA-friendly\" "
+                   "class). Row reduction finds a combination of equations without highest derivatives, which "
+                   "replaces one of them (the linear-combination method); the analysis below is of the converted "
+                   "system:"));
+      std::vector<Formula> rows;
+      for (const StructureConversion &cv : c_.conversions) {
+        Formula f;
+        f.label = flat_.equationLabel(flat_.equations[cv.equation]) + " := " + cv.combination;
+        f.rhs = cv.residual;
+        rows.push_back(f);
+      }
+      r_.formulas(rows);
+    }
     if (!c_.sigma) {
       r_.warning(r_.t("the Σ-method found no finite transversal (or was not run): the system is structurally "
                       "singular."));
@@ -697,7 +956,7 @@ private:
   }
 
   void pantelides() {
-    r_.section(3, "Pantelides' algorithm");
+    r_.section(++section_, "Pantelides' algorithm");
     const PantelidesResult &p = reduced_.pantelides;
     int total = std::accumulate(p.differentiations.begin(), p.differentiations.end(), 0);
     std::string perEquation;
@@ -722,7 +981,7 @@ private:
   }
 
   void differentiatedEquations() {
-    r_.section(4, "The differentiated equations");
+    r_.section(++section_, "The differentiated equations");
     const PantelidesResult &p = reduced_.pantelides;
     std::vector<Formula> rows;
     for (size_t e = 0; e < p.equations.size(); ++e) {
@@ -744,7 +1003,7 @@ private:
   }
 
   void hiddenConstraints() {
-    r_.section(5, "Hidden constraints");
+    r_.section(++section_, "Hidden constraints");
     const EquationSystem &inv = model_.invariants;
     if (inv.residuals.empty()) {
       r_.para(r_.t("None."));
@@ -764,7 +1023,7 @@ private:
   }
 
   void stateVector() {
-    r_.section(6, "The state vector");
+    r_.section(++section_, "The state vector");
     size_t states = model_.states.size(), invariants = model_.invariants.residuals.size();
     r_.para(r_.t(plural(states, "state") + ": ") + r_.vars(model_.states) + r_.t("."));
     int count = static_cast<int>(states) - static_cast<int>(invariants);
@@ -782,7 +1041,7 @@ private:
   }
 
   void finalOde() {
-    r_.section(7, "The final ODE");
+    r_.section(++section_, "The final ODE");
     const EquationSystem &sys = model_.simulation;
     const CausalSystem &ode = model_.ode;
     r_.para(r_.t("The highest-order equations, solved for ") + r_.vars(sys.unknowns) +
@@ -854,7 +1113,7 @@ private:
   void dummyDerivatives() {
     if (!reduced_.differentiated())
       return;
-    r_.section(8, "Dummy derivatives (the default of simulate)");
+    r_.section(++section_, "Dummy derivatives (the default of simulate)");
     if (!c_.initialSelection) {
       r_.para(r_.t("No state selection: the start values give no consistent initial point, or no selection is "
                    "nonsingular there (see the messages of eqc)."));
@@ -931,6 +1190,9 @@ private:
   const OdeModel &model_;
   const ReductionOptions &reduction_;
   Renderer r_;
+  ReportFormat format_;
+  std::ostream &out_;
+  int section_ = 0;
 };
 
 } // namespace

@@ -231,10 +231,7 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
   int status = EQC_OK;
   const OdeModel *active = &model; // the model whose arrays x and s.a belong to
   DummyRun dummy;
-  std::string reduction = !opt.reduction.empty()  ? opt.reduction
-                          : !ex.reduction.empty() ? ex.reduction
-                          : !ex.stabilize.empty() ? "invariants"
-                                                  : "dummy";
+  const std::string &reduction = c.reductionForm;
   if (projector && reduction == "dummy" && hasEvents) {
     c.diags->error(flat.loc, "models with events are simulated with --reduction invariants when their index is "
                              "reduced (dummy derivatives do not handle events yet)");

@@ -26,9 +26,6 @@ struct SimulateOptions {
   bool quiet = false; ///< no progress bar
   bool binary = false; ///< write the .eqcres binary format (also chosen by an .eqcres file name)
   long every = 1;      ///< keep every N-th output row (and the last)
-  /// Index-reduced models: "dummy" (derivatives) or "invariants"; empty: the model's __eqc
-  /// annotation, else dummy (invariants when the annotation names a stabilization).
-  std::string reduction;
 };
 
 /// Requires: a Compilation for which runPipeline returned ExitOk.

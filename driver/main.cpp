@@ -88,8 +88,8 @@ options:
 index-reduced models (differential index > 1):
   --reduction R        dummy (default): dummy derivatives, dof states chosen numerically at the
                        consistent initial point and switched when their block degrades;
-                       invariants: the ODE of the highest-order equations with every
-                       differentiated equation kept as an invariant
+                       invariants: the seeds' ODE in the original unknowns, every hidden
+                       constraint [algK] found by row operations on [E | G] kept as an invariant
   --stabilize S        projection (default): project onto the invariants after every step;
                        baumgarte: C'' + 2*eta*omega*C' + omega^2*C = 0 (and the analogous form of
                        other orders); none
@@ -322,7 +322,7 @@ int parseArgs(int argc, char **argv, Args &args) {
         error = std::string("unknown reduction '") + v + "' (known: dummy, invariants)";
         break;
       }
-      args.simulate.reduction = v;
+      args.pipeline.reductionForm = v;
       args.reductionGiven = true;
     } else if (red && a == "--format") {
       if (!next(v))
@@ -391,8 +391,8 @@ int parseArgs(int argc, char **argv, Args &args) {
   args.pipeline.cache = sim && !noCache;
   // --stabilize is about the invariants form; alone it selects that form.
   if (args.stabilizeGiven && !args.reductionGiven)
-    args.simulate.reduction = "invariants";
-  if (args.stabilizeGiven && args.simulate.reduction == "dummy")
+    args.pipeline.reductionForm = "invariants";
+  if (args.stabilizeGiven && args.pipeline.reductionForm == "dummy")
     error = "--stabilize applies to --reduction invariants (dummy derivatives keep the constraints exactly)";
   if (!error.empty())
     return usageError(error);
@@ -415,6 +415,7 @@ int run(int argc, char **argv) {
   // compile too: the function table holds the consistent initial point.
   args.pipeline.jit = sim || args.command == "reduce" || args.command == "compile";
   args.pipeline.sigmaMethod = args.command == "reduce";
+  args.pipeline.rowReport = args.command == "reduce";
   Compilation c;
   ExitCode code = runPipeline(args.file, args.pipeline, c, std::cerr);
   if (code == ExitOk && args.command == "reduce" && args.pipeline.dumpAfter.empty()) {
@@ -427,7 +428,10 @@ int run(int argc, char **argv) {
   if (code == ExitOk && args.command == "check" && args.pipeline.dumpAfter.empty()) {
     c.flat->print(std::cout);
     std::cout << "\n";
-    if (c.reduced->differentiated()) {
+    if (c.rowForm) {
+      printRowReduction(std::cout, *c.flat, *c.rows);
+      std::cout << "// (eqc reduce shows the derivation; this is the ODE with invariants)\n";
+    } else if (c.reduced->differentiated()) {
       printReduction(std::cout, *c.flat, *c.reduced);
       std::cout << "// (eqc reduce shows the derivation; this is the ODE with invariants)\n";
     }

@@ -133,6 +133,30 @@ void chooseFreeStates(const FlatSystem &flat, OdeModel &m, Diagnostics &diags) {
   init.unknowns.insert(init.unknowns.end(), m.freeStates.begin(), m.freeStates.end());
 }
 
+/// Index-reduced models: consistent values come from projecting the non-fixed states onto every
+/// hidden constraint and initial equation (minimum-norm change from their start values), so any
+/// number of fixed values is allowed as long as they are consistent; conflicts are found numerically.
+void projectedInitialization(const FlatSystem &flat, OdeModel &m, Diagnostics &diags) {
+  for (int s : m.states)
+    if (!flat.vars[s].fixed)
+      m.freeStates.push_back(s);
+  m.initialConstraints = m.invariants;
+  m.initialConstraints.purpose = "initialization";
+  for (const Equation &eq : flat.initialEquations) {
+    const Expr *r = flat.residual(eq);
+    for (int v : collectVars(r))
+      if (m.slots[v].storage != Storage::State && m.slots[v].storage != Storage::Param) {
+        diags.error(eq.loc, flat.equationLabel(eq, "initial equation") + " involves '" + flat.varName(v) +
+                                "', which is not a state after index reduction; in models that need index "
+                                "reduction, initial equations may involve states, parameters and time only");
+        break;
+      }
+    m.initialConstraints.residuals.push_back(r);
+    m.initialConstraints.locs.push_back(eq.loc);
+    m.initialConstraints.labels.push_back(flat.equationLabel(eq, "initial equation"));
+  }
+}
+
 } // namespace
 
 OdeModel setupOdeModel(const FlatSystem &flat, const ReducedSystem &reduced, const ReductionOptions &options,
@@ -189,27 +213,7 @@ OdeModel setupOdeModel(const FlatSystem &flat, const ReducedSystem &reduced, con
   }
   init.unknowns = m.simulation.unknowns;
   if (reduced.differentiated()) {
-    // Consistent values come from projecting the non-fixed states onto every hidden constraint
-    // (minimum-norm change from their start values), so any number of fixed values is allowed
-    // as long as they are consistent; conflicts are found numerically.
-    for (int s : m.states)
-      if (!flat.vars[s].fixed)
-        m.freeStates.push_back(s);
-    m.initialConstraints = m.invariants;
-    m.initialConstraints.purpose = "initialization";
-    for (const Equation &eq : flat.initialEquations) {
-      const Expr *r = flat.residual(eq);
-      for (int v : collectVars(r))
-        if (m.slots[v].storage != Storage::State && m.slots[v].storage != Storage::Param) {
-          diags.error(eq.loc, flat.equationLabel(eq, "initial equation") + " involves '" + flat.varName(v) +
-                                  "', which is not a state after index reduction; in models that need index "
-                                  "reduction, initial equations may involve states, parameters and time only");
-          break;
-        }
-      m.initialConstraints.residuals.push_back(r);
-      m.initialConstraints.locs.push_back(eq.loc);
-      m.initialConstraints.labels.push_back(flat.equationLabel(eq, "initial equation"));
-    }
+    projectedInitialization(flat, m, diags);
     return m;
   }
   if (!flat.initialEquations.empty()) {
@@ -237,6 +241,66 @@ OdeModel setupOdeModel(const FlatSystem &flat, const ReducedSystem &reduced, con
                                     std::to_string(m.states.size() - m.invariants.residuals.size()) +
                                     " degrees of freedom: that many states can have fixed = true");
   }
+  return m;
+}
+
+OdeModel setupRowReducedModel(const FlatSystem &flat, const RowReduction &rows, const ReductionOptions &options,
+                               Diagnostics &diags) {
+  OdeModel m;
+  m.stabilization = options.stabilization;
+  std::vector<char> isState(flat.vars.size(), 0);
+  for (int z : rows.columns)
+    isState[z] = 1;
+  assignSlots(flat, m, isState);
+  ExprContext &ctx = *flat.ctx;
+
+  // Σ a_l C_l over a chain's constraints C_0 … C_{k-1}: along solutions the chain's last row
+  // reads sign · C^(k) = 0, and Baumgarte makes it C^(k) + Σ a_l C^(l) = 0.
+  std::vector<std::vector<const Expr *>> chains(static_cast<size_t>(rows.chains));
+  for (const FoundConstraint &k : rows.constraints)
+    chains[k.chain].push_back(k.expr);
+  m.simulation.purpose = "simulation";
+  for (const TableRow &row : rows.rows) {
+    const Expr *residual = rowResidual(ctx, rows, row);
+    std::string label = row.label;
+    if (m.stabilization == Stabilization::Baumgarte && row.chain >= 0) {
+      const std::vector<const Expr *> &chain = chains[row.chain];
+      std::vector<double> a = baumgarteCoefficients(static_cast<int>(chain.size()), options.eta, options.omega);
+      std::vector<const Expr *> terms{residual};
+      for (size_t l = 0; l < chain.size(); ++l)
+        terms.push_back(ctx.mul(ctx.constant(row.sign * a[l]), chain[l]));
+      residual = ctx.add(std::move(terms));
+      label += " (Baumgarte)";
+    }
+    m.simulation.residuals.push_back(residual);
+    m.simulation.locs.push_back(row.loc);
+    m.simulation.labels.push_back(label);
+  }
+  for (size_t j = 0; j < rows.columns.size(); ++j)
+    if (!isState[rows.derivative[j]])
+      m.simulation.unknowns.push_back(rows.derivative[j]);
+  for (auto &[v, value] : rows.aliases) {
+    m.simulation.residuals.push_back(ctx.sub(ctx.var(v), value));
+    m.simulation.locs.push_back(flat.vars[v].loc);
+    m.simulation.labels.push_back("alias " + flat.varName(v));
+    m.simulation.unknowns.push_back(v);
+  }
+  for (size_t k = 0; k < rows.outputs.size(); ++k) {
+    m.simulation.residuals.push_back(rows.outputs[k].second);
+    m.simulation.locs.push_back(rows.outputLocs[k]);
+    m.simulation.labels.push_back(rows.outputLabels[k]);
+    m.simulation.unknowns.push_back(rows.outputs[k].first);
+  }
+
+  m.invariants.purpose = "invariants";
+  for (size_t k = 0; k < rows.constraints.size(); ++k) {
+    m.invariants.residuals.push_back(rows.constraints[k].expr);
+    m.invariants.locs.push_back(rows.constraints[k].loc);
+    m.invariants.labels.push_back("[alg" + std::to_string(k + 1) + "] from " + rows.constraints[k].origin);
+  }
+  m.initialization = m.simulation;
+  m.initialization.purpose = "initialization";
+  projectedInitialization(flat, m, diags);
   return m;
 }
 

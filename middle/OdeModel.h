@@ -7,6 +7,7 @@
 #include "middle/DummyDerivatives.h"
 #include "middle/FlatSystem.h"
 #include "middle/IndexReduction.h"
+#include "middle/RowReduction.h"
 
 #include <iosfwd>
 #include <optional>
@@ -72,6 +73,14 @@ struct OdeModel {
 /// values over-determine the initialization problem.
 OdeModel setupOdeModel(const FlatSystem &flat, const ReducedSystem &reduced, const ReductionOptions &options,
                        Diagnostics &diags);
+
+/// The seeds' ODE with invariants: every column of `rows` a state, its rows (Baumgarte-stabilized on
+/// request: the last derivative of a chain C_0 … C_{k-1} becomes C^(k) + Σ a_l C_l = 0), the
+/// aliases and outputs computed after them, the constraints [algK] as invariants, and the
+/// consistent initial point by projection.
+/// Requires: rows.applies(), from reduceByRows on `flat`. Ensures: a square simulation system.
+OdeModel setupRowReducedModel(const FlatSystem &flat, const RowReduction &rows, const ReductionOptions &options,
+                              Diagnostics &diags);
 
 /// The index-1 system of a dummy-derivative state selection: all augmented equations solved for
 /// every variable except the selected states (no invariants: the constraints hold exactly).

@@ -112,6 +112,71 @@ private:
   std::chrono::steady_clock::time_point start_;
 };
 
+/// Structural conversion, the Σ-method, Pantelides, the seeds' reduction by rows where the form
+/// asks for it, and the causal ODE model of the form in effect (`reduce` and `causalize`).
+ExitCode reduceAndCausalize(const PipelineOptions &options, Compilation &c, Diagnostics &diags) {
+  const Experiment &ex = c.flat->experiment;
+  const double t0 = ex.hasStartTime ? ex.startTime : 0.0;
+  {
+    // Models whose matrix of highest derivatives is singular although structure says otherwise
+    // get the combination of equations that shows the hidden constraint (the linear-combination method).
+    PassTimer t(c, "convert");
+    std::optional<std::vector<StructureConversion>> conversions = convertForStructure(*c.flat, t0, diags);
+    if (!conversions)
+      return ExitStructure;
+    c.conversions = std::move(*conversions);
+  }
+  if (options.sigmaMethod) // before Pantelides adds derivative variables to the flat system
+    c.sigma = runSigmaMethod(*c.flat);
+  c.reductionForm = !options.reductionForm.empty() ? options.reductionForm
+                    : !ex.reduction.empty()       ? ex.reduction
+                    : !ex.stabilize.empty()       ? "invariants"
+                                                  : "dummy";
+  {
+    PassTimer t(c, "reduce");
+    const size_t sourceVars = c.flat->vars.size();
+    c.reduced = reduceIndex(*c.flat, diags);
+    if (c.reduced && c.reduced->differentiated() && (c.reductionForm == "invariants" || options.rowReport)) {
+      // The seeds' reduction works on the equations as written, without Pantelides' derivatives.
+      c.rowFlat = c.flat->prefixCopy(sourceVars);
+      c.rows = reduceByRows(*c.rowFlat, startPoint(*c.rowFlat, t0), t0, options.rowReport, diags);
+      if (!c.rows)
+        return ExitStructure;
+    }
+  }
+  if (!c.reduced)
+    return ExitStructure;
+  if (options.dumpAfter == "reduce")
+    printReduction(std::cout, *c.flat, *c.reduced);
+  PassTimer t(c, "causalize");
+  // The model's own __eqc annotation decides what the command line left open.
+  ReductionOptions reduction = options.reduction;
+  if (!options.stabilizationGiven && !ex.stabilize.empty())
+    reduction.stabilization = ex.stabilize == "none"         ? Stabilization::None
+                              : ex.stabilize == "baumgarte" ? Stabilization::Baumgarte
+                                                            : Stabilization::Projection;
+  if (!options.etaGiven && !std::isnan(ex.eta))
+    reduction.eta = ex.eta;
+  if (!options.omegaGiven && !std::isnan(ex.omega))
+    reduction.omega = ex.omega;
+  c.reduction = reduction;
+  if (c.rows && c.rows->applies() && c.reductionForm == "invariants" && !options.rowReport) {
+    // Simulate, compile and check the seeds' ODE with invariants.
+    c.pantelidesFlat = std::move(c.flat);
+    c.flat = std::move(c.rowFlat);
+    c.rowFlat.reset();
+    c.rowForm = true;
+    c.model = setupRowReducedModel(*c.flat, *c.rows, reduction, diags);
+  } else {
+    c.model = setupOdeModel(*c.flat, *c.reduced, reduction, diags);
+  }
+  if (diags.hasErrors() || !causalizeOdeModel(*c.flat, *c.model, diags)) {
+    c.model.reset();
+    return ExitStructure;
+  }
+  return ExitOk;
+}
+
 } // namespace
 
 ExitCode runPipeline(const std::string &path, const PipelineOptions &options, Compilation &c, std::ostream &err) {
@@ -167,71 +232,8 @@ ExitCode runPipeline(const std::string &path, const PipelineOptions &options, Co
     return ExitModel;
   if (dumping("flatten"))
     c.flat->print(std::cout);
-  const Experiment &ex = c.flat->experiment;
-  {
-    // Models whose matrix of highest derivatives is singular although structure says otherwise
-    // get the combination of equations that shows the hidden constraint (the linear-combination method).
-    PassTimer t(c, "convert");
-    std::optional<std::vector<StructureConversion>> conversions =
-        convertForStructure(*c.flat, ex.hasStartTime ? ex.startTime : 0.0, diags);
-    if (!conversions)
-      return ExitStructure;
-    c.conversions = std::move(*conversions);
-  }
-  if (options.sigmaMethod) // before Pantelides adds derivative variables to the flat system
-    c.sigma = runSigmaMethod(*c.flat);
-  c.reductionForm = !options.reductionForm.empty() ? options.reductionForm
-                    : !ex.reduction.empty()       ? ex.reduction
-                    : !ex.stabilize.empty()       ? "invariants"
-                                                  : "dummy";
-  // The seeds' reduction works on the equations as written: a copy from before Pantelides.
-  const bool wantRows = c.reductionForm == "invariants" || options.rowReport;
-  std::optional<FlatSystem> source;
-  {
-    PassTimer t(c, "reduce");
-    if (wantRows)
-      source = *c.flat;
-    c.reduced = reduceIndex(*c.flat, diags);
-    if (c.reduced && c.reduced->differentiated() && wantRows) {
-      double t0 = ex.hasStartTime ? ex.startTime : 0.0;
-      c.rows = reduceByRows(*source, startPoint(*source, t0), t0, options.rowReport, diags);
-      if (!c.rows)
-        return ExitStructure;
-      c.rowFlat = std::move(source);
-    }
-  }
-  if (!c.reduced)
-    return ExitStructure;
-  if (dumping("reduce"))
-    printReduction(std::cout, *c.flat, *c.reduced);
-  {
-    PassTimer t(c, "causalize");
-    // The model's own __eqc annotation decides what the command line left open.
-    ReductionOptions reduction = options.reduction;
-    if (!options.stabilizationGiven && !ex.stabilize.empty())
-      reduction.stabilization = ex.stabilize == "none"         ? Stabilization::None
-                                : ex.stabilize == "baumgarte" ? Stabilization::Baumgarte
-                                                              : Stabilization::Projection;
-    if (!options.etaGiven && !std::isnan(ex.eta))
-      reduction.eta = ex.eta;
-    if (!options.omegaGiven && !std::isnan(ex.omega))
-      reduction.omega = ex.omega;
-    c.reduction = reduction;
-    if (c.rows && c.rows->applies() && c.reductionForm == "invariants" && !options.rowReport) {
-      // Simulate, compile and check the seeds' ODE with invariants.
-      c.pantelidesFlat = std::move(c.flat);
-      c.flat = std::move(c.rowFlat);
-      c.rowFlat.reset();
-      c.rowForm = true;
-      c.model = setupRowReducedModel(*c.flat, *c.rows, reduction, diags);
-    } else {
-      c.model = setupOdeModel(*c.flat, *c.reduced, reduction, diags);
-    }
-    if (diags.hasErrors() || !causalizeOdeModel(*c.flat, *c.model, diags)) {
-      c.model.reset();
-      return ExitStructure;
-    }
-  }
+  if (ExitCode e = reduceAndCausalize(options, c, diags); e != ExitOk)
+    return e;
   if (dumping("causalize")) {
     c.model->ode.print(std::cout, *c.flat, c.model->simulation);
     c.model->init.print(std::cout, *c.flat, c.model->initialization);

@@ -410,46 +410,6 @@ private:
   std::unordered_map<int, const Expr *> conditions_; ///< LaTeX: condition variable → relation
 };
 
-/// Per variable: the highest derivative order that occurs in the model's own equations (0 for none).
-std::vector<int> sourceOrders(const FlatSystem &flat) {
-  std::vector<int> order(flat.vars.size(), 0);
-  for (const Equation &eq : flat.equations)
-    for (int v : collectVars(flat.residual(eq))) {
-      int k = 0, base = v;
-      while (flat.vars[base].role == VarRole::Derivative) {
-        base = flat.vars[base].derivativeOf;
-        ++k;
-      }
-      order[base] = std::max(order[base], k);
-    }
-  return order;
-}
-
-/// Parameter values, each evaluated after the parameters its binding uses (cycles are rejected by
-/// the frontend).
-std::vector<double> parameterValues(const FlatSystem &flat) {
-  std::vector<double> values(flat.vars.size(), 0.0);
-  std::vector<char> done(flat.vars.size(), 0);
-  std::function<void(int)> value = [&](int v) {
-    if (done[v])
-      return;
-    done[v] = 1;
-    if (!flat.vars[v].binding)
-      return;
-    for (int dep : collectVars(flat.vars[v].binding))
-      if (flat.vars[dep].isKnown())
-        value(dep);
-    values[v] = evaluate(flat.vars[v].binding, values);
-  };
-  for (size_t v = 0; v < flat.vars.size(); ++v)
-    if (flat.vars[v].role == VarRole::Parameter)
-      value(static_cast<int>(v));
-  return values;
-}
-
-
-/// The seeds' reduction (middle/RowReduction.h) as the seeds print it: the table [E | G], each row
-/// operation, each [algK] found, the final ODE in the original unknowns with its invariants.
 class RowReport {
 public:
   RowReport(const Compilation &c, const RowReduction &rows, const FlatSystem &flat, ReportFormat format,
@@ -713,7 +673,7 @@ public:
 private:
   void theModel() {
     r_.section(++section_, "The model");
-    std::vector<int> order = sourceOrders(flat_);
+    std::vector<int> order = flat_.sourceOrders();
     std::vector<int> unknowns, params;
     size_t differentiated = 0;
     for (size_t v = 0; v < flat_.vars.size(); ++v) {
@@ -743,7 +703,7 @@ private:
     r_.para(r_.t("Unknowns:"));
     r_.list(rows);
     if (!params.empty()) {
-      std::vector<double> values = parameterValues(flat_);
+      std::vector<double> values = startPoint(flat_, 0);
       rows.clear();
       for (int v : params) {
         const Expr *b = flat_.vars[v].binding;

@@ -42,6 +42,29 @@ int FlatSystem::derivativeVar(int v) {
   return vars[v].derivative;
 }
 
+std::vector<int> FlatSystem::sourceOrders() const {
+  std::vector<int> order(vars.size(), 0);
+  for (const Equation &eq : equations)
+    for (int v : collectVars(residual(eq))) {
+      int k = 0, base = v;
+      while (vars[base].role == VarRole::Derivative) {
+        base = vars[base].derivativeOf;
+        ++k;
+      }
+      order[base] = std::max(order[base], k);
+    }
+  return order;
+}
+
+FlatSystem FlatSystem::prefixCopy(size_t count) const {
+  FlatSystem copy = *this;
+  copy.vars.resize(count);
+  for (Variable &v : copy.vars)
+    if (v.derivative >= static_cast<int>(count))
+      v.derivative = -1;
+  return copy;
+}
+
 void FlatSystem::print(std::ostream &os) const {
   VarNamer namer = [this](int v) { return varName(v); };
   size_t states = 0, algebraics = 0, params = 0, discretes = 0;

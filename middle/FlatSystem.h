@@ -147,6 +147,12 @@ struct FlatSystem {
   std::string varName(int v) const;
   /// The variable der(v), created on first use. Requires: v is an Unknown or a Derivative.
   int derivativeVar(int v);
+  /// Per variable: the highest derivative order that occurs in the equations (0 for none), at the
+  /// variable itself, not at its derivatives.
+  std::vector<int> sourceOrders() const;
+  /// A copy with only the first `count` variables: the system as it was before a pass (Pantelides)
+  /// added derivative variables. Requires: the equations name no variable from `count` on.
+  FlatSystem prefixCopy(size_t count) const;
   /// Prints the system in the form shown by `eqc check`.
   void print(std::ostream &os) const;
 };

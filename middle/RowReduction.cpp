@@ -153,18 +153,7 @@ public:
 
 private:
   /// Per base unknown: the highest derivative order in the model's equations.
-  void orders() {
-    order_.assign(flat_.vars.size(), 0);
-    for (const Equation &eq : flat_.equations)
-      for (int v : collectVars(flat_.residual(eq))) {
-        int k = 0, base = v;
-        while (flat_.vars[base].role == VarRole::Derivative) {
-          base = flat_.vars[base].derivativeOf;
-          ++k;
-        }
-        order_[base] = std::max(order_[base], k);
-      }
-  }
+  void orders() { order_ = flat_.sourceOrders(); }
 
   bool algebraic(int v) const {
     return flat_.vars[v].role == VarRole::Unknown && order_[v] == 0 && !eliminated_[v];

@@ -101,9 +101,10 @@ int rhsCallback(void *user, double t, const double *x, double *dx) {
     return kInterruptCode;
   ++s->rhsCalls;
   int code = s->jit->rhs(t, x, dx, s->a.data(), s->p.data());
-  if (code)
-    s->rhsCode = code;
-  return code;
+  if (code == 0)
+    return 0;
+  s->rhsCode = code;
+  return code | EQC_RHS_RETRY;
 }
 
 int jacCallback(void *user, double t, const double *x, double *values) {

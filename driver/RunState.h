@@ -23,7 +23,7 @@ struct EventRun;
 struct RunState {
   JitModel *jit;
   std::vector<double> p, a, scratchDx;
-  int rhsCode = 0;
+  int rhsCode = 0; ///< the model's last failure code (without EQC_RHS_RETRY)
   // The generated Jacobian (compiled when an implicit method first needs it).
   eqc_linear_solver linearSolver = EQC_LINEAR_AUTO;
   eqc_sparsity sparsity{};
@@ -104,7 +104,9 @@ constexpr int kProjectionFailureBase = 2000;
 void gather(const OdeModel &m, const double *x, const double *dx, const double *a,
             const std::vector<double> &p, std::vector<double> &values);
 
-/// eqc_rhs_fn over the active mode's generated rhs.
+/// eqc_rhs_fn over the active mode's generated rhs. A failure of the model (a block, a function,
+/// an assertion) is returned with EQC_RHS_RETRY: the integrator retries a shorter step (a failed
+/// Newton solve leaves its block at the best finite point it found, eqc_solve_block).
 int rhsCallback(void *user, double t, const double *x, double *dx);
 /// eqc_sparse_jac_fn over the active mode's generated ODE Jacobian (evaluates rhs at the point
 /// first).

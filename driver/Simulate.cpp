@@ -408,7 +408,7 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
     int v = model.discretes[events.indicatorDiscrete[stats.event_indicator]];
     c.diags->error(flat.vars[v].loc, at + "the condition '" + flat.vars[v].name + "' became NaN or infinite");
   } else if (status == EQC_ERR_RHS) {
-    reportModelCode(c, active->ode, active->simulation, stats.rhs_code, stats.t_reached);
+    reportModelCode(c, active->ode, active->simulation, stats.rhs_code & ~EQC_RHS_RETRY, stats.t_reached);
   } else if (status == EQC_ERR_NONFINITE && stats.failed_component >= 0) {
     int v = active->states[stats.failed_component];
     c.diags->error(flat.vars[v].loc,

@@ -408,15 +408,21 @@ int runDop853(IntegrationProblem &p, double *x, eqc_stats &stats) {
     const double tNew = last ? opt.t_end : t + h;
     stats.h_last = h;
 
-    if (int rc = evaluateStages(p, t, h, x, w))
+    if (int rc = evaluateStages(p, t, h, x, w)) {
+      if (retryable(rc, stats) && rejectFailedEvaluation(h, t, rejected, stats) == EQC_OK)
+        continue;
       return rc;
+    }
     const double err = errorNorm(p, h, x, w);
     int bad = firstNonFinite(n, w.xNew);
     if (bad < 0 && !std::isnan(err) && err <= 1.0) {
       // Only an accepted step needs f at its end (Hairer evaluates it there
       // too); a non-finite one sends the step back like a non-finite state.
-      if (int rc = p.rhs(tNew, w.xNew, w.k[FsalStage]))
+      if (int rc = p.rhs(tNew, w.xNew, w.k[FsalStage])) {
+        if (retryable(rc, stats) && rejectFailedEvaluation(h, t, rejected, stats) == EQC_OK)
+          continue;
         return rc;
+      }
       bad = firstNonFinite(n, w.k[FsalStage]);
     }
     if (bad >= 0 || std::isnan(err)) {

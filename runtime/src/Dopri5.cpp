@@ -274,8 +274,11 @@ int runDopri5(IntegrationProblem &p, double *x, eqc_stats &stats,
     const double tNew = last ? opt.t_end : t + h;
     stats.h_last = h;
 
-    if (int rc = evaluateStages(p, t, h, tNew, x, w))
+    if (int rc = evaluateStages(p, t, h, tNew, x, w)) {
+      if (retryable(rc, stats) && rejectFailedEvaluation(h, t, rejected, stats) == EQC_OK)
+        continue;
       return rc;
+    }
     const auto [err, logErr, mayBeNonFinite] = errorNorm(p, h, x, w, logN);
     if (mayBeNonFinite) {
       int bad = nonFiniteComponent(n, w);

@@ -69,6 +69,8 @@ public:
     ++stats.rhs_evals;
     return callUser(stats, [&] { return fn(user, t, x, dxdt); });
   }
+  /// The statistics it records into (rhs_code of the last failure).
+  const eqc_stats &statistics() const { return stats; }
 
 private:
   eqc_rhs_fn fn;
@@ -273,6 +275,24 @@ inline int rejectNonFiniteStep(double &h, double t, int bad, bool &rejected, eqc
   return EQC_OK;
 }
 
+/// True when `rc` is a right-hand side's failure at a trial point that asked for a retry
+/// (EQC_RHS_RETRY in stats.rhs_code).
+inline bool retryable(int rc, const eqc_stats &stats) {
+  return rc == EQC_ERR_RHS && (stats.rhs_code & EQC_RHS_RETRY) != 0;
+}
+
+/// Rejects a trial step in which f could not be evaluated (retryable): the step
+/// left the model's domain, and a much shorter one may stay inside it. Returns
+/// EQC_OK to retry with the shorter h, or EQC_ERR_RHS (rhs_code kept) once h
+/// falls below minStep(t).
+inline int rejectFailedEvaluation(double &h, double t, bool &rejected, eqc_stats &stats) {
+  constexpr double FailedEvaluationShrink = 0.25;
+  ++stats.rejected;
+  rejected = true;
+  h *= FailedEvaluationShrink;
+  return h < minStep(t) ? EQC_ERR_RHS : EQC_OK;
+}
+
 /// Ratio e / sk that tolerates sk == 0 (atol == 0 at a zero state): exact zero
 /// error stays zero.
 inline double scaled(double e, double sk) { return e == 0.0 ? 0.0 : e / sk; }
@@ -296,8 +316,12 @@ inline int initialStep(IntegrationProblem &p, double t, const double *x,
 
   for (int i = 0; i < n; ++i)
     stage[i] = x[i] + h * f0[i];
-  if (int rc = p.rhs(t + h, stage, f1))
-    return rc;
+  if (int rc = p.rhs(t + h, stage, f1)) {
+    if (!retryable(rc, p.rhs.statistics()))
+      return rc;
+    h *= 1e-3; // f cannot be evaluated at t + h: start short and let step rejection find the size
+    return EQC_OK;
+  }
   double der2 = 0.0;
   for (int i = 0; i < n; ++i) {
     double sk = p.weight(i, std::fabs(x[i]));

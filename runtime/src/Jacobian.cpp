@@ -140,9 +140,14 @@ int JacobianMatrix::differenceDense(RhsEvaluator &rhs, double t, const double *x
                                     const double *floor) {
   std::copy(x, x + n, perturbed_.data());
   for (int j = 0; j < n; ++j) {
-    const double delta = increment(x[j], floor, j);
+    double delta = increment(x[j], floor, j);
     perturbed_[j] = x[j] + delta;
     int rc = rhs(t, perturbed_.data(), fPerturbed_.data());
+    if (retryable(rc, rhs.statistics())) { // x + delta is outside the model's domain: difference backwards
+      delta = -delta;
+      perturbed_[j] = x[j] + delta;
+      rc = rhs(t, perturbed_.data(), fPerturbed_.data());
+    }
     perturbed_[j] = x[j];
     if (rc != EQC_OK)
       return rc;
@@ -162,6 +167,11 @@ int JacobianMatrix::differenceSparse(RhsEvaluator &rhs, double t, const double *
     for (int j : group)
       perturbed_[j] = x[j] + increment(x[j], floor, j);
     int rc = rhs(t, perturbed_.data(), fPerturbed_.data());
+    if (retryable(rc, rhs.statistics())) { // outside the model's domain: difference backwards
+      for (int j : group)
+        perturbed_[j] = x[j] - (perturbed_[j] - x[j]);
+      rc = rhs(t, perturbed_.data(), fPerturbed_.data());
+    }
     for (int j : group) {
       const double delta = perturbed_[j] - x[j];
       perturbed_[j] = x[j];

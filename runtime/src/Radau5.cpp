@@ -60,7 +60,7 @@ constexpr int LargeSystemSize = 16;
 
 /// Why the last attempt failed, so that a step size shrinking to nothing is
 /// reported by its cause.
-enum class Failure { None, Newton, NonFinite };
+enum class Failure { None, Newton, NonFinite, Evaluation };
 
 /// State of one RADAU5 integration; all storage is allocated by the
 /// constructor, so the step loop never allocates.
@@ -328,6 +328,8 @@ int Radau5Solver::run(double *x) {
         stats.failed_component = nonFiniteComponent >= 0 ? nonFiniteComponent : 0;
         return EQC_ERR_NONFINITE;
       }
+      if (failure == Failure::Evaluation)
+        return EQC_ERR_RHS; // rhs_code: the last failed evaluation's
       return failure == Failure::Newton ? EQC_ERR_NEWTON : EQC_ERR_STEP_UNDERFLOW;
     }
     stats.h_last = h;
@@ -381,8 +383,12 @@ int Radau5Solver::run(double *x) {
     bool slow;
     double hFactor = 1.0;
     const int newtonRc = newton(t, h, x, slow, hFactor);
-    if (newtonRc == EQC_ERR_RHS)
-      return newtonRc;
+    if (newtonRc == EQC_ERR_RHS) {
+      if (!retryable(newtonRc, stats))
+        return newtonRc;
+      retry(0.5, Failure::Evaluation);
+      continue;
+    }
     if (newtonRc != EQC_OK) {
       retry(0.5, newtonRc == EQC_ERR_NONFINITE ? Failure::NonFinite : Failure::Newton);
       continue;
@@ -393,8 +399,12 @@ int Radau5Solver::run(double *x) {
     }
 
     double err;
-    if (int rc = errorEstimate(t, h, x, first || rejected, err))
-      return rc;
+    if (int rc = errorEstimate(t, h, x, first || rejected, err)) {
+      if (!retryable(rc, stats))
+        return rc;
+      retry(0.5, Failure::Evaluation);
+      continue;
+    }
     if (std::isnan(err)) {
       nonFiniteComponent = -1;
       retry(0.5, Failure::NonFinite);
@@ -436,6 +446,16 @@ int Radau5Solver::run(double *x) {
       retry(0.5, Failure::NonFinite);
       continue;
     }
+    // f at the new point (the next step's f0) before the step is accepted: a point where the
+    // model cannot be evaluated is no step to accept.
+    if (!last) {
+      if (int rc = p.rhs(tNew, yNew.data(), fPerturbed.data())) {
+        if (!retryable(rc, stats))
+          return rc;
+        retry(0.5, Failure::Evaluation);
+        continue;
+      }
+    }
     const double tOld = t;
     std::copy(yNew.data(), yNew.data() + n, x);
     t = tNew;
@@ -467,8 +487,12 @@ int Radau5Solver::run(double *x) {
     if (last)
       return EQC_OK;
 
-    if (int rc = p.rhs(t, x, f0.data()))
-      return rc;
+    if (p.events || changed) { // x moved after the step (event, reinit, projection)
+      if (int rc = p.rhs(t, x, f0.data()))
+        return rc;
+    } else {
+      f0.swap(fPerturbed);
+    }
     if (int bad = firstNonFinite(n, f0.data()); bad >= 0) {
       stats.failed_component = bad;
       return EQC_ERR_NONFINITE;

@@ -99,9 +99,10 @@ struct eqc_sim {
   static int rhs(void *user, double t, const double *x, double *dx) {
     auto *s = static_cast<eqc_sim *>(user);
     int code = s->model->rhs(t, x, dx, s->a.data(), s->p.data());
-    if (code)
-      s->modelCode = code;
-    return code;
+    if (code == 0)
+      return 0;
+    s->modelCode = code;
+    return code | EQC_RHS_RETRY; // a model failure at a trial point: retry a shorter step
   }
   static int jac(void *user, double t, const double *x, double *values) {
     auto *s = static_cast<eqc_sim *>(user);
@@ -216,7 +217,7 @@ struct eqc_sim {
       if (stats.rhs_code >= 2000 && stats.rhs_code < 2100)
         msg += std::string(": the projection onto the invariants failed: ") + eqc_status_message(stats.rhs_code - 2000);
       else
-        msg += ": " + modelFailure(stats.rhs_code);
+        msg += ": " + modelFailure(stats.rhs_code & ~EQC_RHS_RETRY);
     }
     char buf[64];
     std::snprintf(buf, sizeof buf, " (step size %.3g)", stats.h_last);

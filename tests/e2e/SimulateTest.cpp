@@ -633,3 +633,32 @@ TEST(Simulate, OutputNeverFollowsALinkOrWritesIntoADirectory) {
 
 } // namespace
 } // namespace eqc::test
+
+// A trial step that leaves the model's domain is rejected and retried shorter (issue 15, item 3):
+// x = 1 - exp(-10 t) approaches 1 from below, and long steps' stages overshoot it, where
+// sqrt(1 - x) is NaN and the Newton loop of y fails (before: every method stopped there, at
+// t = 0.71 to 1.34, with "Newton's method did not converge").
+TEST(Simulate, TrialStepsOutsideTheDomainAreRetried) {
+  std::string dir = scratchDir("domain_retry");
+  writeFile(dir + "/domain.eq", R"(model DomainRetry
+  Real x(start = 0, fixed = true);
+  Real y(start = 1);
+equation
+  der(x) = 10*(1 - x);
+  y + 0.1*y^3 = sqrt(1 - x);
+  annotation(experiment(StopTime = 2, Tolerance = 1e-6, Interval = 0.02));
+end DomainRetry;
+)");
+  for (const char *method : {"dopri5", "dop853", "radau5", "auto"}) {
+    RunResult r = runEqc(std::string("simulate domain.eq --stats --method ") + method + " -o out.csv", dir);
+    ASSERT_EQ(r.exitCode, 0) << method << ": " << r.stderrText;
+    Csv csv = readCsv(dir + "/out.csv");
+    ASSERT_EQ(csv.rows.size(), 101u);
+    for (size_t k = 0; k < csv.rows.size(); ++k) {
+      double t = csv.at(k, "time"), x = csv.at(k, "x"), y = csv.at(k, "y");
+      ASSERT_NEAR(x, 1 - std::exp(-10 * t), 1e-5) << method << " at t = " << t;
+      ASSERT_LE(x, 1.0) << method << " at t = " << t; // accepted points stay in the domain
+      ASSERT_NEAR(y + 0.1 * y * y * y, std::sqrt(1 - x), 1e-9) << method << " at t = " << t;
+    }
+  }
+}

@@ -265,3 +265,71 @@ TEST(Status, EveryCodeHasItsOwnMessage) {
       EXPECT_STRNE(eqc_status_message(code), eqc_status_message(other));
   }
 }
+
+namespace {
+
+/// x' = 10 (1 - x) from x = 0: x = 1 - exp(-10 t) approaches 1 from below, but trial stages of
+/// long steps overshoot it. Past x = 1 the "model" cannot be evaluated (a square root of 1 - x, a
+/// block without solution) and says so with EQC_RHS_RETRY, as eqc's generated code does.
+struct Domain {
+  int failures = 0;
+  int code = EQC_RHS_RETRY | 1007;
+  static int rhs(void *user, double, const double *x, double *dxdt) {
+    auto *self = static_cast<Domain *>(user);
+    if (x[0] > 1) {
+      ++self->failures;
+      return self->code;
+    }
+    dxdt[0] = 10 * (1 - x[0]);
+    return 0;
+  }
+};
+
+} // namespace
+
+class RetryFailedEvaluation : public ::testing::TestWithParam<eqc_method> {};
+
+TEST_P(RetryFailedEvaluation, RejectsTheTrialStepAndReachesTheEnd) {
+  eqc_options opt = makeOptions(GetParam(), 0.0, 5.0);
+  opt.rtol = 1e-4;
+  opt.atol = 1e-8;
+  double x = 0;
+  Domain domain;
+  eqc_stats stats;
+  ASSERT_EQ(eqc_integrate(1, Domain::rhs, &domain, &x, &opt, nullptr, nullptr, &stats), EQC_OK);
+  EXPECT_GT(domain.failures, 0) << "no trial point left the domain: the test exercises nothing";
+  EXPECT_GE(stats.rejected, domain.failures > 0 ? 1 : 0);
+  EXPECT_NEAR(x, 1 - std::exp(-50.0), 1e-6);
+}
+
+TEST_P(RetryFailedEvaluation, WithoutTheRetryBitTheFailureStops) {
+  eqc_options opt = makeOptions(GetParam(), 0.0, 5.0);
+  opt.rtol = 1e-4;
+  opt.atol = 1e-8;
+  double x = 0;
+  Domain domain;
+  domain.code = 1007;
+  eqc_stats stats;
+  EXPECT_EQ(eqc_integrate(1, Domain::rhs, &domain, &x, &opt, nullptr, nullptr, &stats), EQC_ERR_RHS);
+  EXPECT_EQ(stats.rhs_code, 1007);
+}
+
+INSTANTIATE_TEST_SUITE_P(VariableStep, RetryFailedEvaluation,
+                         ::testing::Values(EQC_METHOD_DOPRI5, EQC_METHOD_DOP853, EQC_METHOD_RADAU5, EQC_METHOD_AUTO));
+
+TEST(Failure, RetriedFailureEverywhereStopsAtTheSmallestStepWithItsCode) {
+  eqc_options opt = makeOptions(EQC_METHOD_DOPRI5, 0.0, 1.0);
+  double x = 1;
+  eqc_stats stats;
+  // From t = 0.3 on the model cannot be evaluated anywhere: repeated rejection, then EQC_ERR_RHS.
+  auto always = [](void *, double t, const double *y, double *dxdt) -> int {
+    if (t > 0.3)
+      return EQC_RHS_RETRY | 1007;
+    dxdt[0] = -y[0];
+    return 0;
+  };
+  EXPECT_EQ(eqc_integrate(1, always, nullptr, &x, &opt, nullptr, nullptr, &stats), EQC_ERR_RHS);
+  EXPECT_EQ(stats.rhs_code, EQC_RHS_RETRY | 1007);
+  EXPECT_NEAR(stats.t_reached, 0.3, 1e-9);
+  EXPECT_GT(stats.rejected, 10);
+}

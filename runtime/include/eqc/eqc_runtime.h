@@ -23,7 +23,22 @@ typedef enum eqc_status {
 /** A static English sentence describing a status code. */
 const char *eqc_status_message(int status);
 
-/** ODE right-hand side dxdt = f(t, x). Returns 0 on success; any other value stops the integration. */
+/**
+ * Set in a right-hand side's non-zero return value (with a code of the caller's in the other
+ * bits) when f cannot be evaluated at this trial point but may be at a nearby one: an algebraic
+ * block that is singular or does not converge there, a value outside a function's domain, an
+ * assertion (Modelica 3.5, 8.3.7: "the simulation may continue with another evaluation, e.g.
+ * with a shorter step-size"). The variable-step methods (dopri5, dop853, radau5, auto) reject the
+ * trial step and retry with a shorter one; only when the step falls below the smallest
+ * representable one, in a fixed-step method, or at a point already accepted does the integration
+ * stop, with EQC_ERR_RHS and the value in eqc_stats.rhs_code.
+ */
+#define EQC_RHS_RETRY 0x40000000
+
+/**
+ * ODE right-hand side dxdt = f(t, x). Returns 0 on success; any other value stops the integration,
+ * except that one with EQC_RHS_RETRY set first makes the variable-step methods retry shorter steps.
+ */
 typedef int (*eqc_rhs_fn)(void *user, double t, const double *x, double *dxdt);
 
 /** Called with the state at each output time; a non-zero return stops the integration. */

@@ -232,11 +232,6 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
   const OdeModel *active = &model; // the model whose arrays x and s.a belong to
   DummyRun dummy;
   const std::string &reduction = c.reductionForm;
-  if (projector && reduction == "dummy" && hasEvents) {
-    c.diags->error(flat.loc, "models with events are simulated with --reduction invariants when their index is "
-                             "reduced (dummy derivatives do not handle events yet)");
-    return ExitUsage;
-  }
   if (projector && reduction == "dummy") {
     // Dummy derivatives with dynamic state selection (driver/StateSelection.cpp).
     dummy.c = &c;
@@ -317,6 +312,8 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
       for (auto &sw : dummy.switches)
         err << "  switch at time " << brief(sw.t) << ": states " << sw.from << " -> " << sw.to << "\n";
     }
+    if (!c.formFallback.empty())
+      err << "reduction: invariants: " << c.formFallback << "\n";
     if (projector) {
       const char *names[] = {"none", "projection", "Baumgarte"};
       err << "invariants: " << projector->size() << " hidden constraints, "

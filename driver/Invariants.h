@@ -16,6 +16,9 @@ public:
   InvariantProjector(JitModel &jit, const OdeModel &model, const std::vector<double> &params, bool initial = false);
 
   size_t size() const { return m_; }
+  /// Reads parameters, discrete variables and conditions from `params` from now on (the run's
+  /// own array, which events update: invariants may read conditions, e.g. a friction law's).
+  void bindParameters(const std::vector<double> &params) { p_ = &params; }
   /// Moves the states with slots in `movable` onto g(t, x) = 0, changing them as little as
   /// possible; returns an eqc_status and the final max |g_i| in `residual`.
   int project(double t, double *x, const std::vector<int> &movable, double tol, double *residual);
@@ -34,7 +37,7 @@ private:
 
   JitModel &jit_;
   bool initial_;
-  const std::vector<double> &p_;
+  const std::vector<double> *p_;
   size_t n_, m_;
   std::vector<int> all_;
   // Scratch for the current projection.

@@ -144,6 +144,8 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
     return e;
   s.p = ip.p;
   s.a = ip.a;
+  if (projector)
+    projector->bindParameters(s.p);
   s.scratchDx.assign(model.states.size(), 0.0);
   s.projector = projector.get();
   std::vector<double> x = ip.x, dx = ip.dx;

@@ -2,6 +2,7 @@
 // with invariants, against analytic solutions and their conserved quantities.
 #include "Run.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace eqc::test;
@@ -361,4 +362,65 @@ TEST(IndexReduction, PendulumAsOdeWithInvariantsMatchesDummyDerivatives) {
   for (size_t k = 0; k < inv.rows.size(); ++k)
     for (const char *v : {"x", "y", "vx", "vy", "lambda"})
       ASSERT_NEAR(inv.at(k, v), dd.at(k, v), 1e-6 * (1 + std::fabs(dd.at(k, v)))) << v << " at row " << k;
+}
+
+// Events and index 2 (issue 15, situation 5): two pipes in series between two tanks, q1 = q2, with a
+// friction law that switches between laminar and turbulent at |q| = qc. The pressure pm between
+// the pipes needs one differentiation of q1 = q2. The independent reference is the same network
+// reduced by hand to one pipe of length L1 + L2 with both frictions (an index-1 model).
+const char *kTwoPipes = R"(model TwoPipes "two pipes in series between two tanks"
+  parameter Real A1 = 1, A2 = 0.5, g = 9.81, L1 = 2, L2 = 3, k = 0.5, qc = 0.3;
+  Real h1(start = 2, fixed = true), h2(start = 0.5, fixed = true);
+  Real q1(start = 0, fixed = true), q2, pm;
+equation
+  A1*der(h1) = -q1;
+  A2*der(h2) = q2;
+  L1*der(q1) = g*h1 - pm - (if abs(q1) > qc then k*q1*abs(q1) else k*qc*q1);
+  L2*der(q2) = pm - g*h2 - (if abs(q2) > qc then k*q2*abs(q2) else k*qc*q2);
+  q1 = q2;
+  annotation(experiment(StopTime = 30, Tolerance = 1e-10, Interval = 0.1));
+end TwoPipes;
+)";
+const char *kOnePipe = R"(model OnePipe "the two pipes merged by hand"
+  parameter Real A1 = 1, A2 = 0.5, g = 9.81, L1 = 2, L2 = 3, k = 0.5, qc = 0.3;
+  Real h1(start = 2, fixed = true), h2(start = 0.5, fixed = true);
+  Real q(start = 0, fixed = true);
+equation
+  A1*der(h1) = -q;
+  A2*der(h2) = q;
+  (L1 + L2)*der(q) = g*h1 - g*h2 - 2*(if abs(q) > qc then k*q*abs(q) else k*qc*q);
+  annotation(experiment(StopTime = 30, Tolerance = 1e-10, Interval = 0.1));
+end OnePipe;
+)";
+
+TEST(IndexReduction, IndexTwoNetworkWithFrictionEventsRunsWithDefaults) {
+  std::string dir = scratchDir("two_pipes");
+  writeFile(dir + "/pipes.eq", kTwoPipes);
+  writeFile(dir + "/pipe.eq", kOnePipe);
+  RunResult a = runEqc("simulate pipes.eq --stats -o pipes.csv", dir);
+  RunResult b = runEqc("simulate pipe.eq -o pipe.csv", dir);
+  ASSERT_EQ(a.exitCode, 0) << a.stderrText;
+  ASSERT_EQ(b.exitCode, 0) << b.stderrText;
+  EXPECT_NE(a.stderrText.find("reduction: invariants"), std::string::npos) << a.stderrText;
+  Csv pipes = readCsv(dir + "/pipes.csv"), pipe = readCsv(dir + "/pipe.csv");
+  // The grid rows (events add rows of their own): rtol 1e-10 in both, compared at 1e-8.
+  size_t j = 0, compared = 0;
+  for (size_t k = 0; k < pipes.rows.size(); ++k) {
+    double t = pipes.at(k, "time");
+    while (j < pipe.rows.size() && pipe.at(j, "time") < t - 1e-12)
+      ++j;
+    if (j == pipe.rows.size() || std::fabs(pipe.at(j, "time") - t) > 1e-12 || std::fabs(t * 10 - std::round(t * 10)) > 1e-9)
+      continue;
+    ++compared;
+    ASSERT_NEAR(pipes.at(k, "h1"), pipe.at(j, "h1"), 1e-8) << "t = " << t;
+    ASSERT_NEAR(pipes.at(k, "h2"), pipe.at(j, "h2"), 1e-8) << "t = " << t;
+    ASSERT_NEAR(pipes.at(k, "q1"), pipe.at(j, "q"), 1e-8) << "t = " << t;
+    ASSERT_NEAR(pipes.at(k, "q2"), pipe.at(j, "q"), 1e-8) << "t = " << t;
+  }
+  EXPECT_GE(compared, 301u);
+  // Every switch of the merged pipe is a switch of both pipes.
+  std::vector<double> mine = eventTimes(pipes), reference = eventTimes(pipe);
+  ASSERT_GE(reference.size(), 20u);
+  for (double t : reference)
+    EXPECT_TRUE(std::any_of(mine.begin(), mine.end(), [t](double u) { return std::fabs(u - t) < 1e-8; })) << t;
 }

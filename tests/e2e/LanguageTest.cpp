@@ -15,15 +15,6 @@ const double kPi = 3.141592653589793;
 
 std::string lib() { return "--lib " + std::string(EQC_SOURCE_DIR) + "/examples/lib"; }
 
-/// Times that occur twice in a row (the left and right limit rows of an event).
-std::vector<double> eventTimes(const Csv &csv) {
-  std::vector<double> times;
-  for (size_t i = 1; i < csv.rows.size(); ++i)
-    if (csv.rows[i][0] == csv.rows[i - 1][0])
-      times.push_back(csv.rows[i][0]);
-  return times;
-}
-
 /// A root of f in [a, b] by bisection (f(a), f(b) of opposite signs).
 double bisect(const std::function<double(double)> &f, double a, double b) {
   for (int k = 0; k < 200; ++k) {

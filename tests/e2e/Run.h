@@ -85,6 +85,15 @@ inline Csv readCsv(const std::string &path) {
   return csv;
 }
 
+/// Times that occur twice in a row (the left and right limit rows of an event).
+inline std::vector<double> eventTimes(const Csv &csv) {
+  std::vector<double> times;
+  for (size_t i = 1; i < csv.rows.size(); ++i)
+    if (csv.rows[i][0] == csv.rows[i - 1][0])
+      times.push_back(csv.rows[i][0]);
+  return times;
+}
+
 inline std::string example(const std::string &name) { return std::string(EQC_SOURCE_DIR) + "/examples/" + name; }
 
 inline void writeFile(const std::string &path, const std::string &text) { std::ofstream(path) << text; }

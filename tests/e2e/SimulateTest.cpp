@@ -662,3 +662,53 @@ end DomainRetry;
     }
   }
 }
+
+// A circuit C(y) y' = f(t, y) with a state-dependent junction capacitance C1(v1) = Cj0/sqrt(1 - v1/phi),
+// a coupling capacitor and a diode law that is exponential below vcrit and linear above (issue 15,
+// situation 3): with default settings against the same circuit with the capacitance matrix
+// inverted by hand (a second formulation, at rtol 1e-10). v1 is clamped at 0.612, near phi = 0.62.
+TEST(Simulate, CircuitWithStateDependentCapacitanceMatrix) {
+  std::string dir = scratchDir("clamp");
+  writeFile(dir + "/clamp.eq", R"eq(model Clamp "a junction capacitance C1(v1) = Cj0/sqrt(1 - v1/phi) coupled to a second node, clamped by a diode"
+  parameter Real R1 = 1e3, R2 = 2e3, Cc = 1e-7, C2 = 2e-7, Cj0 = 1e-7, phi = 0.62;
+  parameter Real Is = 1e-12, Vt = 0.02585, vcrit = 0.7, V = 20, f = 1e3;
+  Real v1(start = 0, fixed = true), v2(start = 0, fixed = true);
+  Real id "the diode current: exponential, continued linearly above vcrit";
+equation
+  id = if v1 < vcrit then Is*(exp(v1/Vt) - 1) else Is*(exp(vcrit/Vt)*(1 + (v1 - vcrit)/Vt) - 1);
+  Cj0/sqrt(1 - v1/phi)*der(v1) + Cc*(der(v1) - der(v2)) = (V*sin(2*3.14159265358979*f*time) - v1)/R1 - id;
+  C2*der(v2) + Cc*(der(v2) - der(v1)) = -v2/R2;
+  annotation(experiment(StopTime = 5e-3, Tolerance = 1e-6, Interval = 1e-5));
+end Clamp;
+)eq");
+  writeFile(dir + "/explicit.eq", R"eq(model ClampExplicit "the same circuit with the 2x2 capacitance matrix inverted by hand (Cramer's rule)"
+  parameter Real R1 = 1e3, R2 = 2e3, Cc = 1e-7, C2 = 2e-7, Cj0 = 1e-7, phi = 0.62;
+  parameter Real Is = 1e-12, Vt = 0.02585, vcrit = 0.7, V = 20, f = 1e3;
+  Real v1(start = 0, fixed = true), v2(start = 0, fixed = true);
+  Real id, c1, i1, i2, det;
+equation
+  id = if v1 < vcrit then Is*(exp(v1/Vt) - 1) else Is*(exp(vcrit/Vt)*(1 + (v1 - vcrit)/Vt) - 1);
+  c1 = Cj0/sqrt(1 - v1/phi);
+  i1 = (V*sin(2*3.14159265358979*f*time) - v1)/R1 - id;
+  i2 = -v2/R2;
+  det = (c1 + Cc)*(C2 + Cc) - Cc*Cc;
+  der(v1) = ((C2 + Cc)*i1 + Cc*i2)/det;
+  der(v2) = (Cc*i1 + (c1 + Cc)*i2)/det;
+  annotation(experiment(StopTime = 5e-3, Tolerance = 1e-6, Interval = 1e-5));
+end ClampExplicit;
+)eq");
+  RunResult a = runEqc("simulate clamp.eq -o a.csv", dir);
+  RunResult b = runEqc("simulate explicit.eq --rtol 1e-10 -o b.csv", dir);
+  ASSERT_EQ(a.exitCode, 0) << a.stderrText;
+  ASSERT_EQ(b.exitCode, 0) << b.stderrText;
+  Csv dae = readCsv(dir + "/a.csv"), ode = readCsv(dir + "/b.csv");
+  ASSERT_EQ(dae.rows.size(), 501u);
+  ASSERT_EQ(ode.rows.size(), 501u);
+  double highest = 0;
+  for (size_t k = 0; k < dae.rows.size(); ++k) {
+    ASSERT_NEAR(dae.at(k, "v1"), ode.at(k, "v1"), 5e-5) << "t = " << dae.at(k, "time"); // rtol 1e-6
+    ASSERT_NEAR(dae.at(k, "v2"), ode.at(k, "v2"), 5e-5) << "t = " << dae.at(k, "time");
+    highest = std::max(highest, dae.at(k, "v1"));
+  }
+  EXPECT_GT(highest, 0.61); // the clamp is reached
+}

@@ -8,19 +8,63 @@
 namespace eqc {
 namespace {
 
+/// Per variable: its kinematic level, 1 + the level of u for a `der(u) = v` (or `v = der(u)`)
+/// of the model and for der(u) itself, 0 for the others: positions 0, velocities 1.
+std::vector<int> kinematicLevels(const FlatSystem &flat) {
+  std::vector<std::pair<int, int>> links; // (u, v) of der(u) = ±v
+  for (const Equation &eq : flat.equations) {
+    const Expr *r = flat.residual(eq);
+    if (r->kind() != ExprKind::Add || r->numOps() != 2)
+      continue;
+    int vars[2] = {-1, -1};
+    for (int k = 0; k < 2; ++k) {
+      const Expr *term = r->op(k);
+      if (term->kind() == ExprKind::Mul && term->numOps() == 2 && term->op(0)->isConst())
+        term = term->op(1);
+      if (term->kind() == ExprKind::Var)
+        vars[k] = term->var();
+    }
+    if (vars[0] < 0 || vars[1] < 0)
+      continue;
+    for (int k = 0; k < 2; ++k) {
+      const Variable &d = flat.vars[vars[k]], &v = flat.vars[vars[1 - k]];
+      if (d.role == VarRole::Derivative && v.role == VarRole::Unknown)
+        links.emplace_back(d.derivativeOf, vars[1 - k]);
+    }
+  }
+  std::vector<int> level(flat.vars.size(), 0);
+  for (size_t pass = 0; pass <= links.size(); ++pass) { // longest chains, cycles cut off
+    bool changed = false;
+    for (auto [u, v] : links)
+      if (level[v] < level[u] + 1 && level[u] + 1 <= static_cast<int>(links.size())) {
+        level[v] = level[u] + 1;
+        changed = true;
+      }
+    if (!changed)
+      break;
+  }
+  // der(u) is a level above u (derivative variables come after the variables they differentiate).
+  for (size_t v = 0; v < flat.vars.size(); ++v)
+    if (flat.vars[v].role == VarRole::Derivative)
+      level[v] = level[flat.vars[v].derivativeOf] + 1;
+  return level;
+}
+
 /// How much we would like to make `column` (a derivative) a dummy, i.e. its integral not a state:
-/// from stateSelect of the variable that stops being a state, and a preference for keeping
-/// declared variables (vx) over the derivatives Pantelides introduced (der(x)).
-double dummyWeight(const FlatSystem &flat, int column) {
+/// from stateSelect of the variable that stops being a state, a preference for keeping declared
+/// variables (vx) over the derivatives Pantelides introduced (der(x)), and for keeping positions
+/// over velocities (a velocity-level constraint solved for a position determines the position
+/// only while its velocity is away from zero: the index-2 form of a mechanism).
+double dummyWeight(const FlatSystem &flat, const std::vector<int> &levels, int column) {
   int integral = flat.vars[column].derivativeOf;
   const Variable &v = flat.vars[integral];
-  double w = 1;
+  double w = std::pow(100.0, levels[integral]);
   switch (v.stateSelect) {
-  case StateSelect::Always: w = 1e-6; break;
-  case StateSelect::Prefer: w = 1e-2; break;
-  case StateSelect::Default: w = 1; break;
-  case StateSelect::Avoid: w = 1e2; break;
-  case StateSelect::Never: w = 1e4; break;
+  case StateSelect::Always: w *= 1e-6; break;
+  case StateSelect::Prefer: w *= 1e-2; break;
+  case StateSelect::Default: break;
+  case StateSelect::Avoid: w *= 1e2; break;
+  case StateSelect::Never: w *= 1e4; break;
   }
   if (v.role == VarRole::Derivative)
     w *= 10;
@@ -37,6 +81,7 @@ struct Level {
 StateSelection run(const FlatSystem &flat, const ReducedSystem &reduced, const std::vector<double> &values, double t,
                    Differentiator &diff, const StateSelection *fixed, bool &ok) {
   const PantelidesResult &p = reduced.pantelides;
+  const std::vector<int> levels = fixed ? std::vector<int>{} : kinematicLevels(flat); // choosing only
   std::vector<int> predecessor(p.equations.size(), -1);
   for (size_t e = 0; e < p.equations.size(); ++e)
     if (p.equations[e].derivative >= 0)
@@ -151,7 +196,7 @@ StateSelection run(const FlatSystem &flat, const ReducedSystem &reduced, const s
           if (b.colDone[j] || (fixed && !isDummy[level.columns[b.cols[j]]]))
             continue;
           double raw = std::fabs(b.m[i * b.cols.size() + j]);
-          double score = fixed ? raw : raw * dummyWeight(flat, level.columns[b.cols[j]]);
+          double score = fixed ? raw : raw * dummyWeight(flat, levels, level.columns[b.cols[j]]);
           if (score > c.score) {
             c.score = score;
             c.raw = raw;

@@ -424,3 +424,46 @@ TEST(IndexReduction, IndexTwoNetworkWithFrictionEventsRunsWithDefaults) {
   for (double t : reference)
     EXPECT_TRUE(std::any_of(mine.begin(), mine.end(), [t](double u) { return std::fabs(u - t) < 1e-8; })) << t;
 }
+
+// The pendulum in its index-2 form (the velocity constraint x vx + y vy = 0 only; issue 15,
+// situation 4): dummy derivatives keep the positions as states (a velocity-level constraint solved
+// for a position determines it only while the velocity is away from zero) and follow the index-3
+// pendulum, the independent reference, while the length drifts only at the tolerance's level.
+TEST(IndexReduction, IndexTwoPendulumKeepsPositionsAsStates) {
+  std::string dir = scratchDir("pendulum_index2");
+  writeFile(dir + "/pend2.eq", R"(model Pendulum2 "the Cartesian pendulum in index-2 form"
+  parameter Real L = 1, g = 9.81;
+  Real x(start = 1, fixed = true), y(start = 0, fixed = true);
+  Real vx(start = 0, fixed = true), vy;
+  Real lambda;
+equation
+  der(x) = vx;  der(y) = vy;
+  der(vx) = -lambda*x;  der(vy) = -lambda*y - g;
+  x*vx + y*vy = 0;
+  annotation(experiment(StopTime = 10, Tolerance = 1e-10, Interval = 0.01));
+end Pendulum2;
+)");
+  RunResult a = runEqc("simulate pend2.eq --stats -o pend2.csv", dir);
+  RunResult b = runEqc("simulate " + example("pendulum.eq") + " --rtol 1e-10 -o pend3.csv", dir);
+  ASSERT_EQ(a.exitCode, 0) << a.stderrText;
+  ASSERT_EQ(b.exitCode, 0) << b.stderrText;
+  // "initial states: x, y, vy" and "switch at time ...: states x, y, vy -> x, y, vx".
+  std::istringstream lines(a.stderrText);
+  int selections = 0;
+  for (std::string line; std::getline(lines, line);) {
+    size_t initial = line.find("initial states: "), arrow = line.rfind(" -> ");
+    if (initial == std::string::npos && arrow == std::string::npos)
+      continue;
+    std::string states = initial != std::string::npos ? line.substr(initial + 16) : line.substr(arrow + 4);
+    ++selections;
+    EXPECT_EQ(states.rfind("x, y, ", 0), 0u) << line;
+  }
+  EXPECT_GE(selections, 2);
+  Csv two = readCsv(dir + "/pend2.csv"), three = readCsv(dir + "/pend3.csv");
+  ASSERT_EQ(two.rows.size(), three.rows.size());
+  for (size_t k = 0; k < two.rows.size(); ++k) {
+    for (const char *v : {"x", "y", "vx", "vy"})
+      ASSERT_NEAR(two.at(k, v), three.at(k, v), 1e-5) << v << " at t = " << two.at(k, "time");
+    ASSERT_NEAR(std::hypot(two.at(k, "x"), two.at(k, "y")), 1, 1e-8) << "t = " << two.at(k, "time");
+  }
+}

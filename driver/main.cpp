@@ -87,7 +87,8 @@ options:
 
 index-reduced models (differential index > 1):
   --reduction R        dummy (default): dummy derivatives, dof states chosen numerically at the
-                       consistent initial point and switched when their block degrades;
+                       consistent initial point and switched when their block degrades (models
+                       with events run as invariants, which --stats reports);
                        invariants: the seeds' ODE in the original unknowns, every hidden
                        constraint [algK] found by row operations on [E | G] kept as an invariant
   --stabilize S        projection (default): project onto the invariants after every step;

@@ -101,10 +101,25 @@ int eventIteration(EventRun &e, double t, double *x, const int *crossed, bool in
         return code;
     }
     std::copy(x, x + n, e.xBefore.begin());
+    e.aBefore = s.a;
     int code = jit.event(t, x, e.dx.data(), s.a.data(), p.data());
     if (code && code != EQC_MODEL_EVENT_TERMINATE)
       return code;
     bool reinit = !std::equal(x, x + n, e.xBefore.begin());
+    auto moved = [](double now, double before) { return now != before && !(std::isnan(now) && std::isnan(before)); };
+    if (e.afterReinit && (reinit || !std::equal(s.a.begin(), s.a.end(), e.aBefore.begin(),
+                                                [&](double u, double v) { return !moved(u, v); }))) {
+      std::vector<int> vars;
+      for (size_t i = 0; i < n; ++i)
+        if (moved(x[i], e.xBefore[i]))
+          vars.push_back(m.states[i]);
+      for (size_t i = 0; i < s.a.size(); ++i)
+        if (moved(s.a[i], e.aBefore[i]))
+          vars.push_back(m.algebraics[i]);
+      if (int failure = e.afterReinit(t, x, vars))
+        return failure;
+      reinit = true;
+    }
     ev.reinit = ev.reinit || reinit;
     bool changed = reinit;
     for (size_t j = 0; j < nd; ++j)

@@ -4,6 +4,7 @@
 
 #include "driver/RunState.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,13 @@ struct EventRun {
   double terminateTime = 0;
   std::string terminateMessage;
   std::vector<int> unsettled; ///< discrete variables still changing when the iteration gave up
+  /// Index-reduced models: called after a reinit, with the variables reinitialized and the
+  /// run-time arrays as the event left them (x the states, s->a the algebraic variables, among
+  /// them the dummies of a state selection, dx the derivatives before the event): makes x
+  /// consistent with the hidden constraints, holding those values. Returns 0 or a model code.
+  /// Null: x is taken as it is (a reinit of an algebraic variable is lost).
+  std::function<int(double t, double *x, const std::vector<int> &vars)> afterReinit;
+  std::vector<double> aBefore;
 };
 
 /// Sizes p to model.pSize() and fills its discrete part with start values (pre equal to them,

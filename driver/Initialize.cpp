@@ -85,12 +85,20 @@ static std::string loopDescription(const FlatSystem &flat, const CausalSystem &c
   return "Newton's method did not converge solving " + eqs + " for " + vars;
 }
 
+std::string describeModelCode(const Compilation &c, const CausalSystem &cs, const EquationSystem &sys, int code) {
+  int loop = code - EQC_MODEL_LOOP_FAILURE_BASE;
+  if (code >= kProjectionFailureBase && code < kProjectionFailureBase + 100)
+    return std::string("projection onto the hidden constraints failed: ") + eqc_status_message(code - kProjectionFailureBase);
+  if (loop >= 0 && loop < static_cast<int>(cs.loops.size()))
+    return loopDescription(*c.flat, cs, sys, loop);
+  return "the model function failed with code " + std::to_string(code);
+}
+
 void reportModelCode(Compilation &c, const CausalSystem &cs, const EquationSystem &sys, int code, double t) {
   int loop = code - EQC_MODEL_LOOP_FAILURE_BASE;
   std::string at = "at time " + brief(t) + ": ";
-  if (code >= 2000 && code < 2100)
-    c.diags->error(c.flat->loc,
-                   at + "projection onto the hidden constraints failed: " + eqc_status_message(code - 2000));
+  if (code >= kProjectionFailureBase && code < kProjectionFailureBase + 100)
+    c.diags->error(c.flat->loc, at + describeModelCode(c, cs, sys, code));
   else if (loop >= 0 && loop < static_cast<int>(cs.loops.size())) {
     c.diags->error(sys.locs[cs.loops[loop].equations.front()], at + loopDescription(*c.flat, cs, sys, loop));
     if (cs.loops[loop].linear && c.reduced && c.reduced->differentiated())

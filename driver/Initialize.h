@@ -30,6 +30,8 @@ ExitCode consistentInitialPoint(Compilation &c, const std::vector<std::pair<std:
                                 double t0, InitialPoint &ip, std::unique_ptr<InvariantProjector> &projector,
                                 std::ostream &err);
 
+/// One line for a non-zero code of a generated function (which loop failed, and how).
+std::string describeModelCode(const Compilation &c, const CausalSystem &cs, const EquationSystem &sys, int code);
 /// Reports a non-zero code of a generated function (a failed loop, a failed projection).
 void reportModelCode(Compilation &c, const CausalSystem &cs, const EquationSystem &sys, int code, double t);
 

@@ -30,19 +30,27 @@ int InvariantProjector::constraint(void *user, double t, const double *xs, doubl
   const std::vector<int> &cols = *self->movable_;
   for (size_t c = 0; c < cols.size(); ++c)
     self->full_[cols[c]] = xs[c];
-  if (self->evaluate(t, self->full_.data(), g))
+  const std::vector<int> &rows = self->rows_;
+  double *gAll = rows.empty() ? g : self->g_.data();
+  if (self->evaluate(t, self->full_.data(), gAll))
     return 1;
+  for (size_t r = 0; r < rows.size(); ++r)
+    g[r] = gAll[rows[r]];
   if (!jac)
     return 0;
   if (self->jacobian(t, self->full_.data(), self->fullJac_.data()))
     return 1;
-  for (size_t i = 0; i < self->m_; ++i)
+  const size_t m = rows.empty() ? self->m_ : rows.size();
+  for (size_t r = 0; r < m; ++r) {
+    size_t i = rows.empty() ? r : static_cast<size_t>(rows[r]);
     for (size_t c = 0; c < cols.size(); ++c)
-      jac[i * cols.size() + c] = self->fullJac_[i * self->n_ + cols[c]];
+      jac[r * cols.size() + c] = self->fullJac_[i * self->n_ + cols[c]];
+  }
   return 0;
 }
 
-int InvariantProjector::project(double t, double *x, const std::vector<int> &movable, double tol, double *residual) {
+int InvariantProjector::project(double t, double *x, const std::vector<int> &movable, double tol, double *residual,
+                                bool reachableOnly) {
   if (m_ == 0) {
     *residual = 0;
     return EQC_OK;
@@ -51,13 +59,33 @@ int InvariantProjector::project(double t, double *x, const std::vector<int> &mov
     *residual = maxResidual(t, x);
     return EQC_OK;
   }
+  rows_.clear();
+  if (reachableOnly) {
+    // The invariants that the movable states reach at x (a row of ∂g/∂x not zero on them).
+    if (jacobian(t, x, fullJac_.data()))
+      return EQC_ERR_RHS;
+    for (size_t i = 0; i < m_; ++i)
+      for (int c : movable)
+        if (fullJac_[i * n_ + c] != 0) {
+          rows_.push_back(static_cast<int>(i));
+          break;
+        }
+    if (rows_.empty()) {
+      *residual = 0;
+      return EQC_OK;
+    }
+    if (rows_.size() == m_)
+      rows_.clear();
+  }
+  const size_t m = rows_.empty() ? m_ : rows_.size();
   full_.assign(x, x + n_);
   movable_ = &movable;
   std::vector<double> xs(movable.size());
   for (size_t c = 0; c < movable.size(); ++c)
     xs[c] = x[movable[c]];
-  int status = eqc_project(static_cast<int>(n_ == 0 ? 0 : movable.size()), static_cast<int>(m_), t, xs.data(),
+  int status = eqc_project(static_cast<int>(n_ == 0 ? 0 : movable.size()), static_cast<int>(m), t, xs.data(),
                            constraint, this, tol, 20, residual);
+  rows_.clear();
   for (size_t c = 0; c < movable.size(); ++c)
     x[movable[c]] = xs[c];
   return status;

@@ -20,8 +20,11 @@ public:
   /// own array, which events update: invariants may read conditions, e.g. a friction law's).
   void bindParameters(const std::vector<double> &params) { p_ = &params; }
   /// Moves the states with slots in `movable` onto g(t, x) = 0, changing them as little as
-  /// possible; returns an eqc_status and the final max |g_i| in `residual`.
-  int project(double t, double *x, const std::vector<int> &movable, double tol, double *residual);
+  /// possible; returns an eqc_status and the final max |g_i| in `residual`. With
+  /// `reachableOnly`, onto the invariants that the movable states enter at x (the others are
+  /// left as they are, and `residual` is over the ones projected).
+  int project(double t, double *x, const std::vector<int> &movable, double tol, double *residual,
+              bool reachableOnly = false);
   /// Projection of every state (stabilization after a step).
   int projectAll(double t, double *x, double tol, double *residual) { return project(t, x, all_, tol, residual); }
   /// Numerical rank of ∂g/∂x restricted to the `movable` states (-1 when it cannot be evaluated).
@@ -42,6 +45,7 @@ private:
   std::vector<int> all_;
   // Scratch for the current projection.
   const std::vector<int> *movable_ = nullptr;
+  std::vector<int> rows_; ///< the invariants projected onto (empty: all)
   std::vector<double> full_, fullJac_, g_;
 };
 

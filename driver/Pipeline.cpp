@@ -136,13 +136,6 @@ ExitCode reduceAndCausalize(const PipelineOptions &options, Compilation &c, Diag
     PassTimer t(c, "reduce");
     const size_t sourceVars = c.flat->vars.size();
     c.reduced = reduceIndex(*c.flat, diags);
-    const bool events = std::any_of(c.flat->vars.begin(), c.flat->vars.end(),
-                                    [](const Variable &v) { return v.role == VarRole::Discrete; });
-    if (c.reduced && c.reduced->differentiated() && events && c.reductionForm == "dummy" && !options.rowReport) {
-      c.reductionForm = "invariants";
-      c.formFallback = "dummy derivatives do not handle events yet, so this model with events runs as the ODE "
-                       "with invariants";
-    }
     if (c.reduced && c.reduced->differentiated() && (c.reductionForm == "invariants" || options.rowReport)) {
       // The seeds' reduction works on the equations as written, without Pantelides' derivatives.
       c.rowFlat = c.flat->prefixCopy(sourceVars);

@@ -56,8 +56,6 @@ struct Compilation {
   std::optional<ReducedSystem> reduced;
   /// "dummy" or "invariants": the reduction in effect for index-reduced models.
   std::string reductionForm = "dummy";
-  /// Why the form in effect is not the one asked for (`--stats` says it), or empty.
-  std::string formFallback;
   /// The seeds' reduction by rows of an index-reduced model (form "invariants", or `eqc reduce`), on a
   /// flat system of its own (rowFlat) since it creates other derivatives than Pantelides.
   std::optional<RowReduction> rows;

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <charconv>
 #include <chrono>
+#include <climits>
 #include <cstdio>
 
 namespace eqc {
@@ -25,30 +26,58 @@ void gather(const OdeModel &m, const double *x, const double *dx, const double *
   }
 }
 
+/// The preference (selectStates) that cancels the weight of stateSelect = always; empty when no
+/// variable has it.
+static const std::vector<double> &withoutAlways(DummyRun &d, const FlatSystem &flat) {
+  if (!d.withoutAlwaysDone) {
+    d.withoutAlwaysDone = true;
+    for (size_t v = 0; v < flat.vars.size(); ++v) {
+      int integral = flat.vars[v].derivativeOf;
+      if (flat.vars[v].role == VarRole::Derivative && integral >= 0 &&
+          flat.vars[integral].stateSelect == StateSelect::Always) {
+        d.withoutAlways.resize(flat.vars.size(), 1.0);
+        d.withoutAlways[v] = 1.0 / kAlwaysWeight;
+      }
+    }
+  }
+  return d.withoutAlways;
+}
+
 /// After every accepted step of a dummy-derivative mode: is the state selection still good?
 int dummyHook(void *user, double t, double *x) {
   auto *s = static_cast<RunState *>(user);
   DummyRun &d = *s->dummy;
-  if (x != d.stepState)
-    return 0; // an interpolated output point, not a step: nothing to decide there
+  if (x != d.stepState || t >= s->tEnd)
+    return 0; // an interpolated output point, or the last step: nothing to decide there
   Mode &m = *d.active;
   if (m.jit->rhs(t, x, s->scratchDx.data(), s->a.data(), s->p.data()))
     return 0; // the integrator reports failures of rhs itself
   gather(m.model, x, s->scratchDx.data(), s->a.data(), s->p, d.values);
+  d.acceptedA = s->a;
   ++d.checks;
   const FlatSystem &flat = *d.c->flat;
   double q = selectionQuality(flat, *d.c->reduced, m.selection, d.values, t, *d.diff);
   if (q >= d.threshold)
     return 0;
   bool ok;
-  StateSelection best = selectStates(flat, *d.c->reduced, d.values, t, *d.diff, ok);
+  // stateSelect = always (MLS §4.8.8.1: the variable must be a state) is never given up: where
+  // the selection degrades and a selection chosen without that preference would be better but
+  // drops such a state, the run goes on as the ODE with invariants, where every candidate is a
+  // state (the always-weighted choice would keep the degraded selection to the singular point).
+  const std::vector<double> &unbiased = withoutAlways(d, flat);
+  StateSelection best =
+      selectStates(flat, *d.c->reduced, d.values, t, *d.diff, ok, unbiased.empty() ? nullptr : &unbiased);
+  if (ok && best.quality > 2 * q)
+    for (int v : m.selection.states)
+      if (flat.vars[v].stateSelect == StateSelect::Always &&
+          !std::binary_search(best.states.begin(), best.states.end(), v)) {
+        d.fallbackReason = "no state selection keeps '" + flat.vars[v].name + "' (stateSelect = always) a state here";
+        return kFallbackCode;
+      }
+  if (!unbiased.empty())
+    best = selectStates(flat, *d.c->reduced, d.values, t, *d.diff, ok);
   if (!ok || best == m.selection || !(best.quality > 2 * q))
     return 0;
-  // stateSelect = always: such a state is given up only when its selection is (nearly) singular.
-  for (int v : m.selection.states)
-    if (flat.vars[v].stateSelect == StateSelect::Always &&
-        !std::binary_search(best.states.begin(), best.states.end(), v) && q > 1e-6)
-      return 0;
   d.pending = best;
   return kSwitchCode;
 }
@@ -60,6 +89,38 @@ int projectionHook(void *user, double t, double *x) {
   ++s->projections;
   int status = s->projector->projectAll(t, x, kProjectionTol, &residual);
   return status == EQC_OK ? 0 : kProjectionFailureBase + status;
+}
+
+int projectAfterReinit(RunState &s, const OdeModel &base, double t, const std::vector<int> &reinitialized,
+                       std::vector<double> &values) {
+  int lowest = INT_MAX;
+  for (int v : reinitialized)
+    lowest = std::min(lowest, s.kinematicLevels[v]);
+  auto isReinitialized = [&](int v) {
+    return std::find(reinitialized.begin(), reinitialized.end(), v) != reinitialized.end();
+  };
+  std::vector<double> x(base.states.size());
+  int status = EQC_OK;
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    std::vector<int> movable;
+    for (size_t i = 0; i < base.states.size(); ++i) {
+      int v = base.states[i];
+      x[i] = values[v];
+      bool held = attempt < 2 && isReinitialized(v);
+      held = held || (attempt == 0 && s.integrated[v] && s.kinematicLevels[v] < lowest);
+      if (!held)
+        movable.push_back(static_cast<int>(i));
+    }
+    double residual;
+    ++s.projections;
+    status = s.projector->project(t, x.data(), movable, kProjectionTol, &residual, /*reachableOnly=*/attempt == 0);
+    if (status == EQC_OK) {
+      for (size_t i = 0; i < base.states.size(); ++i)
+        values[base.states[i]] = x[i];
+      return 0;
+    }
+  }
+  return kProjectionFailureBase + status;
 }
 
 /// Seconds on a monotonic clock.
@@ -100,6 +161,8 @@ int rhsCallback(void *user, double t, const double *x, double *dx) {
   if (pendingInterrupt())
     return kInterruptCode;
   ++s->rhsCalls;
+  if (s->dummy && s->dummy->acceptedA.size() == s->a.size())
+    std::copy(s->dummy->acceptedA.begin(), s->dummy->acceptedA.end(), s->a.begin());
   int code = s->jit->rhs(t, x, dx, s->a.data(), s->p.data());
   if (code == 0)
     return 0;
@@ -168,7 +231,7 @@ int outputCallback(void *user, double t, const double *x) {
   }
   if (s->projector) {
     const double *xi = x;
-    if (s->dummy) { // the invariants of the Pantelides form, evaluated at this mode's solution
+    if (s->dummy && s->dummy->active) { // the invariants of the Pantelides form at this mode's solution
       DummyRun &d = *s->dummy;
       gather(d.active->model, x, s->scratchDx.data(), s->a.data(), s->p, d.values);
       const OdeModel &base = *d.c->model;

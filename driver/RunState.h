@@ -54,6 +54,10 @@ struct RunState {
   double worstInvariant = 0, worstInvariantTime = 0;
   int worstInvariantIndex = -1;
   long projections = 0;
+  /// Per variable, for projections after a reinit: kinematicLevels() and whether it is integrated
+  /// into another variable (a position).
+  std::vector<int> kinematicLevels;
+  std::vector<char> integrated;
   // Dummy derivatives: the active state selection and its monitor.
   DummyRun *dummy = nullptr;
   // Models with events: conditions, event iteration, the events so far.
@@ -78,25 +82,44 @@ struct DummyRun {
   Compilation *c = nullptr;
   std::unique_ptr<Differentiator> diff;
   std::vector<std::unique_ptr<Mode>> modes;
-  Mode *active = nullptr;
+  Mode *active = nullptr; ///< null after the fall-back to the ODE with invariants
   StateSelection pending;
   std::vector<double> values, invariantX; // scratch
+  /// The algebraic variables at the last accepted step: the Newton guesses of every evaluation
+  /// of the mode (a trial step that converged on another branch of a dummy block, e.g. the other
+  /// sign of y in x^2 + y^2 = L^2, must not leave its guesses to the next trial).
+  std::vector<double> acceptedA;
   const double *stepState = nullptr;      // the integrator's state array (not an output copy)
   struct Switch {
     double t;
     std::string from, to;
+    std::string why; ///< empty for a degraded selection, else the step failure that caused it
   };
   std::vector<Switch> switches;
   /// Reconsider the selection when its pivots fall below this fraction of the largest entry,
-  /// and switch only to a selection at least twice as well conditioned (hysteresis).
+  /// and switch only to a selection at least twice as well conditioned (hysteresis). Lower
+  /// values keep a selection closer to its singular point, where a step can cross onto the other
+  /// branch of a dummy block unnoticed (the looping pendulum at 1e-4 ends 0.3 off at rtol 1e-6).
   double threshold = 0.2;
   long checks = 0;
+  /// Per variable: how much its derivative is still wanted as a dummy (selectStates), lowered
+  /// for the dummies of a selection whose step failed; reset once a selection makes progress.
+  std::vector<double> preference;
+  int failuresHere = 0; ///< selections that failed in a row without progress
+  /// The preference that cancels stateSelect = always (empty: no such variable), once computed.
+  std::vector<double> withoutAlways;
+  bool withoutAlwaysDone = false;
+  /// The fall-back to the ODE with invariants (projection): when and why (NaN: none).
+  double fallbackTime = NAN;
+  std::string fallbackReason;
 };
 
 /// rhs code of every model call after SIGINT or SIGTERM (driver/Interrupt.h).
 constexpr int kInterruptCode = 4000;
 /// rhs code that a hook returns to ask for a new state selection.
 constexpr int kSwitchCode = 3000;
+/// rhs code that a hook returns when no state selection can go on (DummyRun::fallbackReason).
+constexpr int kFallbackCode = 3001;
 /// rhs codes 2000 + status: the projection onto the invariants failed with that status.
 constexpr int kProjectionFailureBase = 2000;
 
@@ -121,6 +144,14 @@ eqc_jacobian modelJacobian(RunState &s);
 int outputCallback(void *user, double t, const double *x);
 /// eqc_step_fn: stabilization by projection onto the invariants.
 int projectionHook(void *user, double t, double *x);
+/// After a reinit of the variables `reinitialized` at t (`values` of every variable as the event
+/// left them): the states of `base`, the model of the projector, moved onto its invariants,
+/// written back to `values`. The reinitialized variables are held, and so is every state of a
+/// lower kinematic level that is integrated into another (a velocity's reinit does not move the
+/// positions, which are continuous across an impulse); if that fails, only the reinitialized ones; then none. Returns 0 or
+/// kProjectionFailureBase + the status of the last attempt.
+int projectAfterReinit(RunState &s, const OdeModel &base, double t, const std::vector<int> &reinitialized,
+                       std::vector<double> &values);
 /// eqc_step_fn: asks for a switch (kSwitchCode) when the state selection degrades.
 int dummyHook(void *user, double t, double *x);
 
@@ -136,12 +167,19 @@ std::string brief(double v, int digits = 8);
 /// is no consistent point or no nonsingular selection.
 bool computeInitialSelection(Compilation &c, double t0, std::ostream &err);
 
-/// Integrates with dummy derivatives from `o.t_start`: selects the states at the consistent point
-/// in `d.values`, compiles each new selection, and restarts where the selection switches.
-/// Requires: `s` set up for output, `d.c` and `d.values` set. Ensures: an eqc_status for the last
+/// Integrates with dummy derivatives from `o.t_start`, in segments: selects the states at the
+/// consistent point in `d.values`, compiles each new selection, and starts a new segment where
+/// the selection degrades or a step fails (then it selects again at the last accepted point,
+/// steered away from the selection that failed). When no selection can go on it falls back to
+/// the ODE with invariants (c.model, projection after every step) for the rest of the run.
+/// Events (`events`, may be null) are handled inside each segment, on the active selection; a
+/// reinit of a variable that is a dummy there re-projects the point onto the hidden constraints
+/// with the reinitialized variables held.
+/// Requires: `s` set up for output with its projector, `d.c` and `d.values` set, `events` set up
+/// on c.model with the initial event iteration done. Ensures: an eqc_status for the last
 /// segment, `x`, `stats` and `active` describing where it ended; `failed` set (and the status
 /// meaningless) when a selection could not be compiled.
-int integrateWithStateSelection(Compilation &c, RunState &s, DummyRun &d, const eqc_options &o,
+int integrateWithStateSelection(Compilation &c, RunState &s, DummyRun &d, EventRun *events, const eqc_options &o,
                                 std::vector<double> &x, eqc_stats &stats, const OdeModel *&active,
                                 ExitCode &failed, std::ostream &err);
 

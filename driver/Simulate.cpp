@@ -234,24 +234,37 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
   const OdeModel *active = &model; // the model whose arrays x and s.a belong to
   DummyRun dummy;
   const std::string &reduction = c.reductionForm;
+  // With events, no step spans an output interval (as OpenModelica integrates from output point
+  // to output point): indicators are watched at least that often, and events are located on
+  // the dense output of steps no longer than that.
+  if (hasEvents && !events.indicatorDiscrete.empty() && o.interval > 0 && (o.h_max == 0 || o.h_max > o.interval))
+    o.h_max = o.interval;
   if (projector && reduction == "dummy") {
     // Dummy derivatives with dynamic state selection (driver/StateSelection.cpp).
     dummy.c = &c;
     s.dummy = &dummy;
     gather(model, x.data(), dx.data(), s.a.data(), s.p, dummy.values);
     ExitCode failed = ExitOk;
-    status = integrateWithStateSelection(c, s, dummy, o, x, stats, active, failed, err);
+    status = integrateWithStateSelection(c, s, dummy, hasEvents ? &events : nullptr, o, x, stats, active, failed, err);
     if (failed != ExitOk)
       return failed;
   } else {
     bool project = projector && model.stabilization == Stabilization::Projection;
     eqc_jacobian jacobian = modelJacobian(s);
     eqc_events ev{};
-    // With events, no step spans an output interval (as OpenModelica integrates from output point
-    // to output point): indicators are watched at least that often, and events are located on
-    // the dense output of steps no longer than that.
-    if (hasEvents && !events.indicatorDiscrete.empty() && o.interval > 0 && (o.h_max == 0 || o.h_max > o.interval))
-      o.h_max = o.interval;
+    std::vector<double> values;
+    if (hasEvents && project) {
+      // A reinit moves the other states onto the invariants, holding the values it set.
+      s.kinematicLevels = kinematicLevels(flat, &s.integrated);
+      events.afterReinit = [&](double te, double *xe, const std::vector<int> &reinitialized) {
+        gather(model, xe, events.dx.data(), s.a.data(), s.p, values);
+        if (int code = projectAfterReinit(s, model, te, reinitialized, values))
+          return code;
+        for (size_t i = 0; i < model.states.size(); ++i)
+          xe[i] = values[model.states[i]];
+        return 0;
+      };
+    }
     if (hasEvents) {
       ev.nz = static_cast<int>(events.indicatorDiscrete.size());
       ev.zc = eventIndicators;
@@ -309,18 +322,24 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
     if (s.dummy) {
       err << "dummy derivatives: " << dummy.modes.size() << " state selection"
           << (dummy.modes.size() == 1 ? "" : "s") << " compiled, " << dummy.checks << " checks, "
-          << dummy.switches.size() << " switch" << (dummy.switches.size() == 1 ? "" : "es")
-          << "; initial states: " << describeStates(flat, dummy.modes.front()->selection) << "\n";
+          << dummy.switches.size() << " switch" << (dummy.switches.size() == 1 ? "" : "es");
+      if (!dummy.modes.empty())
+        err << "; initial states: " << describeStates(flat, dummy.modes.front()->selection);
+      err << "\n";
       for (auto &sw : dummy.switches)
-        err << "  switch at time " << brief(sw.t) << ": states " << sw.from << " -> " << sw.to << "\n";
+        err << "  switch at time " << brief(sw.t) << ": states " << sw.from << " -> " << sw.to
+            << (sw.why.empty() ? "" : " after a failed step (" + sw.why + ")") << "\n";
+      if (!std::isnan(dummy.fallbackTime))
+        err << "  fell back at time " << brief(dummy.fallbackTime)
+            << " to the ODE with invariants (projection after every step): " << dummy.fallbackReason << "\n";
     }
-    if (!c.formFallback.empty())
-      err << "reduction: invariants: " << c.formFallback << "\n";
     if (projector) {
       const char *names[] = {"none", "projection", "Baumgarte"};
       err << "invariants: " << projector->size() << " hidden constraints, "
-          << (s.dummy ? std::string("dummy derivatives")
-                      : std::string("stabilization ") + names[static_cast<int>(model.stabilization)])
+          << (!s.dummy ? std::string("stabilization ") + names[static_cast<int>(model.stabilization)]
+              : std::isnan(dummy.fallbackTime)
+                  ? std::string("dummy derivatives")
+                  : "dummy derivatives, then projection from time " + brief(dummy.fallbackTime))
           << ", " << s.projections << " projections; largest residual " << brief(s.worstInvariant, 3)
           << " at time " << brief(s.worstInvariantTime)
           << (s.worstInvariantIndex >= 0 ? " (" + model.invariants.labels[s.worstInvariantIndex] + ")" : "")

@@ -87,8 +87,9 @@ options:
 
 index-reduced models (differential index > 1):
   --reduction R        dummy (default): dummy derivatives, dof states chosen numerically at the
-                       consistent initial point and switched when their block degrades (models
-                       with events run as invariants, which --stats reports);
+                       consistent initial point and chosen again where their block degrades or a
+                       step fails; where no choice can go on, the run falls back to the ODE with
+                       invariants and projection (--stats says when and why);
                        invariants: the seeds' ODE in the original unknowns, every hidden
                        constraint [algK] found by row operations on [E | G] kept as an invariant
   --stabilize S        projection (default): project onto the invariants after every step;

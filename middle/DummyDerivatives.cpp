@@ -6,12 +6,16 @@
 #include <cmath>
 
 namespace eqc {
-namespace {
 
-/// Per variable: its kinematic level, 1 + the level of u for a `der(u) = v` (or `v = der(u)`)
-/// of the model and for der(u) itself, 0 for the others: positions 0, velocities 1.
-std::vector<int> kinematicLevels(const FlatSystem &flat) {
-  std::vector<std::pair<int, int>> links; // (u, v) of der(u) = ±v
+std::vector<int> kinematicLevels(const FlatSystem &flat, std::vector<char> *integrated) {
+  // A factor of a term: a constant or an expression of parameters (m in m*der(x) = p).
+  auto known = [&flat](const Expr *e) {
+    for (int v : collectVars(e))
+      if (!flat.vars[v].isKnown())
+        return false;
+    return true;
+  };
+  std::vector<std::pair<int, int>> links; // (u, v) of c*der(u) = d*v
   for (const Equation &eq : flat.equations) {
     const Expr *r = flat.residual(eq);
     if (r->kind() != ExprKind::Add || r->numOps() != 2)
@@ -19,8 +23,12 @@ std::vector<int> kinematicLevels(const FlatSystem &flat) {
     int vars[2] = {-1, -1};
     for (int k = 0; k < 2; ++k) {
       const Expr *term = r->op(k);
-      if (term->kind() == ExprKind::Mul && term->numOps() == 2 && term->op(0)->isConst())
-        term = term->op(1);
+      if (term->kind() == ExprKind::Mul && term->numOps() == 2) {
+        if (term->op(1)->kind() == ExprKind::Var && known(term->op(0)))
+          term = term->op(1);
+        else if (term->op(0)->kind() == ExprKind::Var && known(term->op(1)))
+          term = term->op(0);
+      }
       if (term->kind() == ExprKind::Var)
         vars[k] = term->var();
     }
@@ -33,6 +41,11 @@ std::vector<int> kinematicLevels(const FlatSystem &flat) {
     }
   }
   std::vector<int> level(flat.vars.size(), 0);
+  if (integrated) {
+    integrated->assign(flat.vars.size(), 0);
+    for (auto [u, v] : links)
+      (*integrated)[u] = 1;
+  }
   for (size_t pass = 0; pass <= links.size(); ++pass) { // longest chains, cycles cut off
     bool changed = false;
     for (auto [u, v] : links)
@@ -50,6 +63,8 @@ std::vector<int> kinematicLevels(const FlatSystem &flat) {
   return level;
 }
 
+namespace {
+
 /// How much we would like to make `column` (a derivative) a dummy, i.e. its integral not a state:
 /// from stateSelect of the variable that stops being a state, a preference for keeping declared
 /// variables (vx) over the derivatives Pantelides introduced (der(x)), and for keeping positions
@@ -60,7 +75,7 @@ double dummyWeight(const FlatSystem &flat, const std::vector<int> &levels, int c
   const Variable &v = flat.vars[integral];
   double w = std::pow(100.0, levels[integral]);
   switch (v.stateSelect) {
-  case StateSelect::Always: w *= 1e-6; break;
+  case StateSelect::Always: w *= kAlwaysWeight; break;
   case StateSelect::Prefer: w *= 1e-2; break;
   case StateSelect::Default: break;
   case StateSelect::Avoid: w *= 1e2; break;
@@ -79,7 +94,8 @@ struct Level {
 
 /// Runs the selection; with `fixed` given, evaluates that selection instead of choosing one.
 StateSelection run(const FlatSystem &flat, const ReducedSystem &reduced, const std::vector<double> &values, double t,
-                   Differentiator &diff, const StateSelection *fixed, bool &ok) {
+                   Differentiator &diff, const StateSelection *fixed, const std::vector<double> *preference,
+                   bool &ok) {
   const PantelidesResult &p = reduced.pantelides;
   const std::vector<int> levels = fixed ? std::vector<int>{} : kinematicLevels(flat); // choosing only
   std::vector<int> predecessor(p.equations.size(), -1);
@@ -196,7 +212,10 @@ StateSelection run(const FlatSystem &flat, const ReducedSystem &reduced, const s
           if (b.colDone[j] || (fixed && !isDummy[level.columns[b.cols[j]]]))
             continue;
           double raw = std::fabs(b.m[i * b.cols.size() + j]);
-          double score = fixed ? raw : raw * dummyWeight(flat, levels, level.columns[b.cols[j]]);
+          const int column = level.columns[b.cols[j]];
+          double score = fixed ? raw : raw * dummyWeight(flat, levels, column);
+          if (preference && !fixed)
+            score *= (*preference)[column];
           if (score > c.score) {
             c.score = score;
             c.raw = raw;
@@ -265,14 +284,14 @@ StateSelection run(const FlatSystem &flat, const ReducedSystem &reduced, const s
 } // namespace
 
 StateSelection selectStates(const FlatSystem &flat, const ReducedSystem &reduced, const std::vector<double> &values,
-                            double t, Differentiator &diff, bool &ok) {
-  return run(flat, reduced, values, t, diff, nullptr, ok);
+                            double t, Differentiator &diff, bool &ok, const std::vector<double> *preference) {
+  return run(flat, reduced, values, t, diff, nullptr, preference, ok);
 }
 
 double selectionQuality(const FlatSystem &flat, const ReducedSystem &reduced, const StateSelection &selection,
                         const std::vector<double> &values, double t, Differentiator &diff) {
   bool ok;
-  StateSelection s = run(flat, reduced, values, t, diff, &selection, ok);
+  StateSelection s = run(flat, reduced, values, t, diff, &selection, nullptr, ok);
   return ok ? s.quality : 0.0;
 }
 

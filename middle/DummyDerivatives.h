@@ -22,12 +22,24 @@ struct StateSelection {
   bool operator==(const StateSelection &o) const { return states == o.states; }
 };
 
+/// Per variable: its kinematic level, 1 + the level of u for an equation c*der(u) = d*v of the
+/// model (c, d constants or parameter expressions; v gets the level) and for der(u) itself, 0 for
+/// the others: positions 0, velocities 1, the derivatives of velocities 2. With `integrated`:
+/// per variable, whether it is such a u (a position or velocity whose rate is another variable).
+std::vector<int> kinematicLevels(const FlatSystem &flat, std::vector<char> *integrated = nullptr);
+
+/// The factor by which stateSelect = always scales how much a derivative is wanted as a dummy.
+constexpr double kAlwaysWeight = 1e-6;
+
 /// Requires: `reduced` from reduceIndex on `flat`; `values` (indexed by variable) hold a consistent
 /// point at time t, including every derivative. Ensures: a selection with dof states whose dummy
 /// blocks are numerically nonsingular at the point, or `ok == false` when some level has no
 /// nonsingular choice (the point is singular for the model, e.g. alpha = 1 in seed 004).
+/// `preference` (indexed by variable, may be null) multiplies how much each derivative is wanted
+/// as a dummy: below 1 steers the choice away from a selection whose dummy blocks failed.
 StateSelection selectStates(const FlatSystem &flat, const ReducedSystem &reduced, const std::vector<double> &values,
-                            double t, Differentiator &diff, bool &ok);
+                            double t, Differentiator &diff, bool &ok,
+                            const std::vector<double> *preference = nullptr);
 
 /// Evaluates how well `selection` is conditioned at a point (same measure as `quality`).
 double selectionQuality(const FlatSystem &flat, const ReducedSystem &reduced, const StateSelection &selection,

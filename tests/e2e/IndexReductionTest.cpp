@@ -401,7 +401,9 @@ TEST(IndexReduction, IndexTwoNetworkWithFrictionEventsRunsWithDefaults) {
   RunResult b = runEqc("simulate pipe.eq -o pipe.csv", dir);
   ASSERT_EQ(a.exitCode, 0) << a.stderrText;
   ASSERT_EQ(b.exitCode, 0) << b.stderrText;
-  EXPECT_NE(a.stderrText.find("reduction: invariants"), std::string::npos) << a.stderrText;
+  // Dummy derivatives handle the events themselves (issue 15, item 4), without a fall-back.
+  EXPECT_NE(a.stderrText.find("dummy derivatives: 1 state selection compiled"), std::string::npos) << a.stderrText;
+  EXPECT_EQ(a.stderrText.find("fell back"), std::string::npos) << a.stderrText;
   Csv pipes = readCsv(dir + "/pipes.csv"), pipe = readCsv(dir + "/pipe.csv");
   // The grid rows (events add rows of their own): rtol 1e-10 in both, compared at 1e-8.
   size_t j = 0, compared = 0;
@@ -466,4 +468,159 @@ end Pendulum2;
       ASSERT_NEAR(two.at(k, v), three.at(k, v), 1e-5) << v << " at t = " << two.at(k, "time");
     ASSERT_NEAR(std::hypot(two.at(k, "x"), two.at(k, "y")), 1, 1e-8) << "t = " << two.at(k, "time");
   }
+}
+
+// The pendulum in Cartesian coordinates and in its angle (index 0, the independent reference):
+// x = L sin(th), y = -L cos(th), vx = L cos(th) w, vy = L sin(th) w.
+const char *kPendulumAngle = R"(model PendulumAngle
+  parameter Real L = 1, g = 9.81, d = 0.5, e = 0.8;
+  parameter Real th0 = 0, w0 = 0, wall = 0;
+  Real th(start = th0, fixed = true), w(start = w0, fixed = true);
+  Real x = L*sin(th), y = -L*cos(th);
+equation
+  der(th) = w;
+  der(w) = -g/L*sin(th);
+  when wall > 0 and x < -d then
+    reinit(w, -e*pre(w));
+  end when;
+  annotation(experiment(StopTime = 3, Tolerance = 1e-10, Interval = 0.01));
+end PendulumAngle;
+)";
+
+/// The largest |a - b| of `var` over the grid rows that both files have (events add rows of their own).
+static double largestDifference(const Csv &a, const Csv &b, const std::string &var, size_t &compared) {
+  double worst = 0;
+  compared = 0;
+  size_t j = 0;
+  for (size_t k = 0; k < a.rows.size(); ++k) {
+    double t = a.at(k, "time");
+    while (j < b.rows.size() && b.at(j, "time") < t - 1e-12)
+      ++j;
+    if (j == b.rows.size() || b.at(j, "time") != t || std::fabs(t * 100 - std::round(t * 100)) > 1e-9)
+      continue;
+    ++compared;
+    worst = std::max(worst, std::fabs(a.at(k, var) - b.at(j, var)));
+  }
+  return worst;
+}
+
+// A reinit of a variable that is a dummy of the active state selection (issue 15, item 4): the
+// pendulum rebounds from a wall at x = -d with `reinit(vy, -e*pre(vy))`, and at the wall the states
+// are x, vx (vy is computed from the velocity constraint). The event holds the new vy and moves
+// the other states onto the hidden constraints, positions held (they are continuous across an
+// impulse): vx = -y vy / x, so the velocity reverses along the rod's circle as w -> -e w does in
+// the angle form. Same with the ODE with invariants (a reinit of a state followed by projection).
+TEST(IndexReduction, ReinitOfADummyReprojectsHoldingTheValueItSets) {
+  std::string dir = scratchDir("pendulum_wall");
+  writeFile(dir + "/wall.eq", R"(model PendulumWall "the Cartesian pendulum rebounding from a wall at x = -d"
+  parameter Real L = 1, g = 9.81, d = 0.5, e = 0.8;
+  Real x(start = 0.8, fixed = true), y(start = -0.6);
+  Real vx(start = 0, fixed = true), vy;
+  Real lambda;
+equation
+  der(x) = vx;  der(y) = vy;
+  der(vx) = -lambda*x;  der(vy) = -lambda*y - g;
+  x^2 + y^2 = L^2;
+  when x < -d then
+    reinit(vy, -e*pre(vy));
+  end when;
+  annotation(experiment(StopTime = 3, Tolerance = 1e-10, Interval = 0.01));
+end PendulumWall;
+)");
+  writeFile(dir + "/angle.eq", kPendulumAngle);
+  RunResult ref = runEqc("simulate angle.eq -p th0=0.9272952180016122 -p wall=1 -o angle.csv", dir);
+  ASSERT_EQ(ref.exitCode, 0) << ref.stderrText;
+  Csv angle = readCsv(dir + "/angle.csv");
+  std::vector<double> reference = eventTimes(angle);
+  ASSERT_EQ(reference.size(), 2u);
+  for (const char *reduction : {"dummy", "invariants"}) {
+    RunResult r = runEqc(std::string("simulate wall.eq --stats --reduction ") + reduction + " -o " + reduction + ".csv", dir);
+    ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+    Csv wall = readCsv(dir + "/" + reduction + ".csv");
+    std::vector<double> times = eventTimes(wall);
+    ASSERT_EQ(times.size(), reference.size()) << reduction << "\n" << r.stderrText;
+    for (size_t i = 0; i < times.size(); ++i)
+      EXPECT_NEAR(times[i], reference[i], 1e-8) << reduction << ", rebound " << i + 1;
+    size_t compared;
+    EXPECT_LT(largestDifference(wall, angle, "x", compared), 1e-7) << reduction;
+    EXPECT_GE(compared, 290u);
+    EXPECT_LT(largestDifference(wall, angle, "y", compared), 1e-7) << reduction;
+    if (std::string(reduction) == "dummy") {
+      // vy was a dummy at the first rebound: the selection in effect then is x, vx.
+      std::istringstream lines(r.stderrText);
+      std::string states;
+      for (std::string line; std::getline(lines, line);) {
+        size_t initial = line.find("initial states: "), at = line.find("switch at time "), arrow = line.rfind(" -> ");
+        if (initial != std::string::npos)
+          states = line.substr(initial + 16);
+        else if (at != std::string::npos && arrow != std::string::npos && std::stod(line.substr(at + 15)) < times[0])
+          states = line.substr(arrow + 4);
+      }
+      EXPECT_EQ(states, "x, vx") << r.stderrText;
+      EXPECT_EQ(r.stderrText.find("fell back"), std::string::npos) << r.stderrText;
+    }
+  }
+}
+
+// stateSelect = always is never given up (MLS §4.8.8.1): the pendulum going over the top with x
+// always a state has no such selection where x = ±L, so the run falls back to the ODE with
+// invariants (every candidate a state, projection after every step), says so in --stats, and
+// follows the angle form.
+TEST(IndexReduction, StateSelectAlwaysFallsBackToTheOdeWithInvariants) {
+  std::string dir = scratchDir("pendulum_always");
+  writeFile(dir + "/loop.eq", R"(model Looping "the Cartesian pendulum going over the top"
+  parameter Real L = 1, g = 9.81;
+  Real x(start = 0, fixed = true, stateSelect = StateSelect.always), y(start = -1);
+  Real vx(start = 8, fixed = true), vy;
+  Real lambda;
+equation
+  der(x) = vx;  der(y) = vy;
+  der(vx) = -lambda*x;  der(vy) = -lambda*y - g;
+  x^2 + y^2 = L^2;
+  annotation(experiment(StopTime = 3, Tolerance = 1e-10, Interval = 0.01));
+end Looping;
+)");
+  writeFile(dir + "/angle.eq", kPendulumAngle);
+  RunResult ref = runEqc("simulate angle.eq -p w0=8 -o angle.csv", dir);
+  RunResult r = runEqc("simulate loop.eq --stats -o loop.csv", dir);
+  ASSERT_EQ(ref.exitCode, 0) << ref.stderrText;
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  EXPECT_NE(r.stderrText.find("fell back at time 0.15"), std::string::npos) << r.stderrText;
+  EXPECT_NE(r.stderrText.find("no state selection keeps 'x' (stateSelect = always) a state here"), std::string::npos)
+      << r.stderrText;
+  EXPECT_NE(r.stderrText.find("dummy derivatives, then projection from time"), std::string::npos) << r.stderrText;
+  Csv loop = readCsv(dir + "/loop.csv"), angle = readCsv(dir + "/angle.csv");
+  size_t compared;
+  EXPECT_LT(largestDifference(loop, angle, "x", compared), 1e-7);
+  EXPECT_EQ(compared, 301u);
+  EXPECT_LT(largestDifference(loop, angle, "y", compared), 1e-7);
+}
+
+// Without stateSelect the same looping pendulum switches between (x, vx) and (y, vy) twice per
+// turn and follows the angle form too.
+TEST(IndexReduction, LoopingPendulumSwitchesStatesTwicePerTurn) {
+  std::string dir = scratchDir("pendulum_loop");
+  writeFile(dir + "/loop.eq", R"(model Looping
+  parameter Real L = 1, g = 9.81;
+  Real x(start = 0, fixed = true), y(start = -1);
+  Real vx(start = 8, fixed = true), vy;
+  Real lambda;
+equation
+  der(x) = vx;  der(y) = vy;
+  der(vx) = -lambda*x;  der(vy) = -lambda*y - g;
+  x^2 + y^2 = L^2;
+  annotation(experiment(StopTime = 3, Tolerance = 1e-10, Interval = 0.01));
+end Looping;
+)");
+  writeFile(dir + "/angle.eq", kPendulumAngle);
+  RunResult ref = runEqc("simulate angle.eq -p w0=8 -o angle.csv", dir);
+  RunResult r = runEqc("simulate loop.eq --stats -o loop.csv", dir);
+  ASSERT_EQ(ref.exitCode, 0) << ref.stderrText;
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  EXPECT_NE(r.stderrText.find("12 switches"), std::string::npos) << r.stderrText;
+  Csv loop = readCsv(dir + "/loop.csv"), angle = readCsv(dir + "/angle.csv");
+  size_t compared;
+  EXPECT_LT(largestDifference(loop, angle, "x", compared), 1e-7);
+  EXPECT_EQ(compared, 301u);
+  EXPECT_LT(largestDifference(loop, angle, "y", compared), 1e-7);
 }

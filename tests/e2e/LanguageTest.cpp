@@ -353,16 +353,15 @@ TEST(Language, EventsOnAnIndexThreePendulumWithInvariants) {
   EXPECT_EQ(csv.at(csv.rows.size() - 1, "swings"), 10);
   EXPECT_EQ(csv.at(csv.rows.size() - 1, "tLast"), times.back());
   EXPECT_NE(r.stderrText.find("terminated at time"), std::string::npos) << r.stderrText;
-  // Dummy derivatives do not handle events yet: the default reduction falls back to the ODE with
-  // invariants, says so in --stats, and finds the same crossings.
+  // The default reduction, dummy derivatives, handles the events on its state selection and finds
+  // the same crossings.
   RunResult dd = runEqc("simulate " + model + " --t-end 20 --rtol 1e-11 -o dd.csv --stats", dir);
   ASSERT_EQ(dd.exitCode, 0) << dd.stderrText;
-  EXPECT_NE(dd.stderrText.find("reduction: invariants: dummy derivatives do not handle events yet"), std::string::npos)
-      << dd.stderrText;
-  std::vector<double> fallback = eventTimes(readCsv(dir + "/dd.csv"));
-  ASSERT_EQ(fallback.size(), times.size());
+  EXPECT_NE(dd.stderrText.find("dummy derivatives: 1 state selection compiled"), std::string::npos) << dd.stderrText;
+  std::vector<double> selected = eventTimes(readCsv(dir + "/dd.csv"));
+  ASSERT_EQ(selected.size(), times.size());
   for (size_t i = 0; i < times.size(); ++i)
-    EXPECT_NEAR(fallback[i], times[i], 1e-12) << "crossing " << i + 1;
+    EXPECT_NEAR(selected[i], T / 4 + static_cast<double>(i) * T / 2, 1e-9) << "crossing " << i + 1;
 }
 
 TEST(Language, RectifierDiodeSwitchesWhereTheAnalyticSolutionSaysSo) {

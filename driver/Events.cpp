@@ -14,9 +14,12 @@ void setupEvents(EventRun &e, const FlatSystem &flat, const OdeModel &model, Run
   e.model = &model;
   e.s = &s;
   e.indicatorDiscrete.clear();
+  e.holdsAtZero.clear();
   for (size_t j = 0; j < model.discretes.size(); ++j)
-    if (flat.vars[model.discretes[j]].relation)
+    if (const Expr *relation = flat.vars[model.discretes[j]].relation) {
       e.indicatorDiscrete.push_back(static_cast<int>(j));
+      e.holdsAtZero.push_back(relation->kind() == ExprKind::Le ? 1 : 0);
+    }
   const size_t nz = e.indicatorDiscrete.size();
   e.conditions.assign(nz, 0);
   e.z.assign(nz, 0.0);
@@ -55,7 +58,8 @@ int eventIteration(EventRun &e, double t, double *x, const int *crossed, bool in
   e.xAhead.resize(n);
   e.xBefore.resize(n);
   p[m.initialFlagOffset()] = initial ? 1.0 : 0.0;
-  // Look just after t along the solution for indicators at (or numerically at) zero.
+  // Look just after t along the solution for indicators at (or numerically at) zero; one that
+  // stays at zero there takes its relation's value (a <= b holds at a = b, a < b does not).
   const double ahead = 1e-9 * std::max(1.0, std::fabs(t));
   EventRun::Event ev;
   ev.t = t;
@@ -95,7 +99,7 @@ int eventIteration(EventRun &e, double t, double *x, const int *crossed, bool in
       for (size_t k = 0; k < nz; ++k) {
         bool look = (crossed && crossed[k]) || e.z[k] == 0.0;
         double zk = look ? e.zAhead[k] : e.z[k];
-        p[m.discreteOffset() + e.indicatorDiscrete[k]] = zk > 0 ? 1.0 : 0.0;
+        p[m.discreteOffset() + e.indicatorDiscrete[k]] = zk > 0 || (zk == 0 && e.holdsAtZero[k]) ? 1.0 : 0.0;
       }
       if (int code = jit.rhs(t, x, e.dx.data(), s.a.data(), p.data()))
         return code;

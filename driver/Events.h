@@ -26,6 +26,7 @@ struct EventRun {
   RunState *s = nullptr;
   std::vector<int> indicatorDiscrete; ///< per indicator: its condition's index among model->discretes
   std::vector<int> conditions;        ///< the runtime's view (1: indicator > 0)
+  std::vector<unsigned char> holdsAtZero; ///< per indicator: 1 for a relation a <= b (it holds where the indicator is 0)
   std::vector<double> z, zAhead, xAhead, dxAhead, dx, xBefore;
   struct Event {
     double t;

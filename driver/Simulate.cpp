@@ -271,6 +271,7 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
       ev.handle = eventHandler;
       ev.user = &events;
       ev.conditions = events.conditions.data();
+      ev.at_zero = events.holdsAtZero.data();
     }
     status = eqc_integrate_events(static_cast<int>(x.size()), rhsCallback, &s, &jacobian, x.data(), &o,
                                   outputCallback, &s, project ? projectionHook : nullptr, &s, &ev, &stats);

@@ -244,6 +244,7 @@ int integrateWithStateSelection(Compilation &c, RunState &s, DummyRun &d, EventR
       ev.handle = eventHandler;
       ev.user = events;
       ev.conditions = events->conditions.data();
+      ev.at_zero = events->holdsAtZero.data();
     }
     eqc_stats seg;
     eqc_jacobian jacobian = modelJacobian(s);

@@ -43,8 +43,8 @@ bool Flattener::continuouslyDependent(const Expr *e) {
     case ExprKind::Ne:
       continue; // a relation changes only at events
     case ExprKind::Call:
-      if (n->builtin() == Builtin::Floor || n->builtin() == Builtin::Ceil || n->builtin() == Builtin::Sign)
-        continue;
+      if (builtinInfo(n->builtin()).events == BuiltinEvents::Steps)
+        continue; // piecewise constant: changes only at events
       break;
     default:
       break;

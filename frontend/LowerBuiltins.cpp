@@ -424,8 +424,7 @@ Value Flattener::lowerBuiltinCall(const ast::Expr &e, Scope &scope, bool &handle
       return fail();
     args.push_back(std::move(v));
   }
-  const bool keepsInteger = b == Builtin::Abs || b == Builtin::Sign || b == Builtin::Min || b == Builtin::Max ||
-                            b == Builtin::Mod;
+  const bool keepsInteger = builtinInfo(b).integer;
   if (want == 1) {
     Value out = args[0];
     for (const Expr *&x : out.elems)

@@ -13,14 +13,13 @@ namespace {
 
 Type numericType(Type a, Type b) { return a == Type::Integer && b == Type::Integer ? Type::Integer : Type::Real; }
 
-/// Nodes whose derivative would hide a discontinuity (sign, floor, ceil, mod).
+/// Nodes whose derivative would hide a discontinuity (the builtins that jump: middle/Builtins.def).
 const Expr *nonDifferentiable(const Expr *e) {
   std::vector<const Expr *> stack{e};
   while (!stack.empty()) {
     const Expr *n = stack.back();
     stack.pop_back();
-    if (n->kind() == ExprKind::Call && (n->builtin() == Builtin::Sign || n->builtin() == Builtin::Floor ||
-                                        n->builtin() == Builtin::Ceil || n->builtin() == Builtin::Mod))
+    if (n->kind() == ExprKind::Call && builtinInfo(n->builtin()).events != BuiltinEvents::Smooth)
       return n;
     for (const Expr *op : n->ops())
       stack.push_back(op);
@@ -888,7 +887,7 @@ Value Flattener::lowerCall(const ast::Expr &e, Scope &scope) {
     return fail();
   }
   std::vector<std::string> names;
-  for (size_t i = 0; i < static_cast<size_t>(Builtin::Mod) + 1; ++i)
+  for (size_t i = 0; i < kBuiltinCount; ++i)
     names.push_back(builtinInfo(static_cast<Builtin>(i)).name);
   for (const char *n : {"der", "pre", "edge", "change", "noEvent", "smooth", "sum", "product", "size", "ndims", "zeros",
                         "ones", "fill", "identity", "transpose", "linspace", "cross", "scalar", "vector", "integer",

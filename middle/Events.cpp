@@ -36,8 +36,11 @@ public:
     } else if ((e->kind() == ExprKind::Lt || e->kind() == ExprKind::Le) && dynamic(e)) {
       result = condition(e, loc);
     } else if (e->kind() == ExprKind::Call && dynamic(e) &&
-               (e->builtin() == Builtin::Floor || e->builtin() == Builtin::Ceil || e->builtin() == Builtin::Sign)) {
+               builtinInfo(e->builtin()).events == BuiltinEvents::Steps) {
       result = piecewiseConstant(e, rewrite(e->op(0), loc), loc);
+    } else if (e->kind() == ExprKind::Call && dynamic(e) &&
+               builtinInfo(e->builtin()).events == BuiltinEvents::Jumps) {
+      result = rewrite(expandJumps(ctx_, e), loc);
     } else if (e->numOps()) {
       std::vector<const Expr *> ops;
       bool changed = false;
@@ -86,9 +89,15 @@ private:
   }
 
   /// floor(u), ceil(u) and sign(u) of a continuous u jump where u crosses an integer (or 0):
-  /// floor(u) becomes a discrete variable m = floor(u), updated at events, with the conditions
-  /// m <= u and u < m + 1 whose changes are those events (ceil alike); sign(u) becomes
+  /// floor(u) becomes a discrete variable m, updated at events, with the conditions m <= u and
+  /// u < m + 1 whose changes are those events (ceil alike); sign(u) becomes
   /// `if 0 < u then 1 elseif u < 0 then -1 else 0` of two conditions.
+  /// At an event m takes floor(u)'s right limit, which the conditions know (they look just after
+  /// the event where an indicator is at 0): where u reaches an integer k going down, floor(u) is
+  /// k but the right limit is k - 1. So m keeps its value while both conditions hold and is
+  /// otherwise the right limit from the side the failing condition names:
+  ///   floor: m = if m <= u and u < m + 1 then m elseif m <= u then floor(u) else ceil(u) - 1
+  ///   ceil:  m = if m - 1 < u and u <= m then m elseif u <= m then ceil(u) else floor(u) + 1
   const Expr *piecewiseConstant(const Expr *call, const Expr *u, SourceRange loc) {
     ExprContext &c = ctx_;
     if (call->builtin() == Builtin::Sign)
@@ -97,15 +106,18 @@ private:
     VarNamer namer = [this](int v) { return flat_.varName(v); };
     const Expr *live = c.call(call->builtin(), {u});
     int index = addGenerated(flat_, toString(live, namer), ValueType::Real, loc);
-    flat_.discreteEquations.push_back(DiscreteEquation{index, live, loc, 0, -1});
     const Expr *mv = c.var(index);
+    const Expr *value = nullptr;
     if (call->builtin() == Builtin::Floor) {
-      condition(c.le(mv, u), loc);
-      condition(c.lt(u, c.add(mv, c.one())), loc);
+      const Expr *below = condition(c.le(mv, u), loc), *above = condition(c.lt(u, c.add(mv, c.one())), loc);
+      value = c.ifThenElse(c.logicalAnd(below, above), mv,
+                           c.ifThenElse(below, live, c.sub(c.call(Builtin::Ceil, {u}), c.one())));
     } else {
-      condition(c.lt(c.sub(mv, c.one()), u), loc);
-      condition(c.le(u, mv), loc);
+      const Expr *below = condition(c.lt(c.sub(mv, c.one()), u), loc), *above = condition(c.le(u, mv), loc);
+      value = c.ifThenElse(c.logicalAnd(below, above), mv,
+                           c.ifThenElse(above, live, c.add(c.call(Builtin::Floor, {u}), c.one())));
     }
+    flat_.discreteEquations.push_back(DiscreteEquation{index, value, loc, 0, -1});
     return mv;
   }
 
@@ -184,12 +196,14 @@ void sortDiscreteEquations(FlatSystem &flat) {
 
 void extractConditions(FlatSystem &flat) {
   ConditionExtractor x(flat);
+  // Rewriting may add discrete equations (m = floor(u)): those are final already, and rewriting
+  // them would read m = m.
+  const size_t given = flat.discreteEquations.size();
   for (Equation &eq : flat.equations) {
     eq.lhs = x.rewrite(eq.lhs, eq.loc);
     eq.rhs = x.rewrite(eq.rhs, eq.loc);
   }
-  // Rewriting may add discrete equations (floor and ceil): those are final already.
-  for (size_t i = 0, n = flat.discreteEquations.size(); i < n; ++i) {
+  for (size_t i = 0; i < given; ++i) {
     const Expr *value = x.rewrite(flat.discreteEquations[i].value, flat.discreteEquations[i].loc);
     flat.discreteEquations[i].value = value;
   }

@@ -10,7 +10,8 @@ namespace eqc {
 /// and the when-conditions by a condition: a Boolean discrete variable whose `relation` is the
 /// relation. Its event indicator is b - a (the condition holds when it is positive); the
 /// integrator locates where an indicator changes sign, and the condition changes only there.
-/// floor(), ceil() and sign() of continuous arguments (and so integer(), div(), rem(), mod())
+/// floor(), ceil() and sign() of continuous arguments (and so integer(), div(), rem(), and mod()
+/// through expandJumps: every builtin whose events are not Smooth in middle/Builtins.def)
 /// jump at events too: each becomes a discrete variable or an if-expression of conditions whose
 /// indicators cross where the function jumps.
 /// Every when-condition becomes a Boolean discrete variable (defined by a discrete equation), so

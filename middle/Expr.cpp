@@ -12,14 +12,14 @@
 namespace eqc {
 
 static const BuiltinInfo kBuiltins[] = {
-#define BUILTIN(Enum, Name, Arity, Libm) {Name, Arity, Libm},
+#define BUILTIN(Enum, Name, Arity, Libm, Events, Integer) {Name, Arity, Libm, BuiltinEvents::Events, Integer},
 #include "middle/Builtins.def"
 };
 
 const BuiltinInfo &builtinInfo(Builtin b) { return kBuiltins[static_cast<int>(b)]; }
 
 bool lookupBuiltin(const std::string &name, Builtin &out) {
-  for (size_t i = 0; i < sizeof(kBuiltins) / sizeof(kBuiltins[0]); ++i)
+  for (size_t i = 0; i < kBuiltinCount; ++i)
     if (name == kBuiltins[i].name) {
       out = static_cast<Builtin>(i);
       return true;

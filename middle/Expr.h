@@ -18,15 +18,24 @@ enum class ExprKind : uint8_t {
 };
 
 enum class Builtin : uint8_t {
-#define BUILTIN(Enum, Name, Arity, Libm) Enum,
+#define BUILTIN(Enum, Name, Arity, Libm, Events, Integer) Enum,
 #include "middle/Builtins.def"
 };
+constexpr size_t kBuiltinCount = 0
+#define BUILTIN(Enum, Name, Arity, Libm, Events, Integer) +1
+#include "middle/Builtins.def"
+    ;
 
-/// Name, arity and C library symbol of a builtin.
+/// How a builtin behaves where its arguments move continuously (middle/Builtins.def).
+enum class BuiltinEvents : uint8_t { Smooth, Steps, Jumps };
+
+/// Name, arity, C library symbol and event behaviour of a builtin.
 struct BuiltinInfo {
   const char *name;
   int arity;
   const char *libm;
+  BuiltinEvents events;
+  bool integer; ///< Integer-valued for Integer arguments
 };
 const BuiltinInfo &builtinInfo(Builtin b);
 /// Looks a builtin up by its source name; false if there is none.

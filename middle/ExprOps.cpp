@@ -423,6 +423,18 @@ int degreeIn(const Expr *e, int var, uint32_t stamp) {
 
 bool isLinearIn(const Expr *root, int var) { return degreeIn(root, var, degreeMarks.begin()) <= 1; }
 
+const Expr *expandJumps(ExprContext &ctx, const Expr *call) {
+  switch (call->builtin()) {
+  case Builtin::Mod: {
+    const Expr *u = call->op(0), *v = call->op(1);
+    return ctx.sub(u, ctx.mul(v, ctx.call(Builtin::Floor, {ctx.div(u, v)})));
+  }
+  default:
+    assert(builtinInfo(call->builtin()).events != BuiltinEvents::Jumps && "a Jumps builtin without an expansion");
+    return call;
+  }
+}
+
 const Expr *rebuild(ExprContext &ctx, const Expr *e, const std::vector<const Expr *> &ops) {
   switch (e->kind()) {
   case ExprKind::Const:

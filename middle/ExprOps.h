@@ -40,6 +40,11 @@ bool dependsOn(const Expr *e, int var);
 /// a function call, an if-condition or a non-unit power counts as nonlinear.
 bool isLinearIn(const Expr *e, int var);
 
+/// Requires: `call` is a Call of a builtin whose events are Jumps (middle/Builtins.def). Ensures:
+/// the same value written with Steps builtins and smooth operations (mod(u, v) = u - v*floor(u/v)),
+/// so that event detection sees where it jumps.
+const Expr *expandJumps(ExprContext &ctx, const Expr *call);
+
 /// The node `e` with operands `ops`, rebuilt through the canonicalizing factories.
 const Expr *rebuild(ExprContext &ctx, const Expr *e, const std::vector<const Expr *> &ops);
 

@@ -19,11 +19,17 @@ constexpr double DefaultChatterWindow = 1e-8;
 /// times max(|t|, |t_end|) (CVODE's lower bound for its first step, cvHin).
 constexpr double MinFirstStepEps = 100.0;
 
-bool changedAt(const double *z, const int *conditions, int k) { return (z[k] > 0.0) != (conditions[k] != 0); }
+/// Whether condition k holds at indicator value z: z > 0, or z = 0 for a relation that holds
+/// there (atZero, e.g. a <= b).
+bool holds(double z, const unsigned char *atZero, int k) { return z > 0.0 || (z == 0.0 && atZero && atZero[k]); }
 
-bool anyChanged(int nz, const double *z, const int *conditions) {
+bool changedAt(const double *z, const int *conditions, const unsigned char *atZero, int k) {
+  return holds(z[k], atZero, k) != (conditions[k] != 0);
+}
+
+bool anyChanged(int nz, const double *z, const int *conditions, const unsigned char *atZero) {
   for (int k = 0; k < nz; ++k)
-    if (changedAt(z, conditions, k))
+    if (changedAt(z, conditions, atZero, k))
       return true;
   return false;
 }
@@ -58,7 +64,7 @@ private:
 
 } // namespace
 
-int locateCrossing(int nz, const int *conditions, double tl, double *zl, double tr, double *zr,
+int locateCrossing(int nz, const int *conditions, const unsigned char *atZero, double tl, double *zl, double tr, double *zr,
                    IndicatorFunction indicators, double *zMid, CrossingResult &result) {
   const double tolerance = RootToleranceEps * DBL_EPSILON * std::max({std::fabs(tl), std::fabs(tr), tr - tl});
   // Anderson-Bjorck: when the same end moves twice in a row, the values kept
@@ -73,7 +79,7 @@ int locateCrossing(int nz, const int *conditions, double tl, double *zl, double 
     // (tl, tr]; only those consistent at tl have a bracketing pair of values.
     double candidate = NAN;
     for (int k = 0; k < nz; ++k) {
-      if (!changedAt(zr, conditions, k) || changedAt(zl, conditions, k))
+      if (!changedAt(zr, conditions, atZero, k) || changedAt(zl, conditions, atZero, k))
         continue;
       // z_k(tl) and z_k(tr) lie on different sides of 0 (one may be 0), so
       // the denominator is never 0.
@@ -89,7 +95,7 @@ int locateCrossing(int nz, const int *conditions, double tl, double *zl, double 
     ++result.iterations;
     if (int rc = indicators(candidate, zMid))
       return rc;
-    const bool rightMoves = anyChanged(nz, zMid, conditions);
+    const bool rightMoves = anyChanged(nz, zMid, conditions, atZero);
     double *moving = rightMoves ? zr : zl, *kept = rightMoves ? zl : zr;
     if (side == (rightMoves ? 1 : 2))
       for (int k = 0; k < nz; ++k) {
@@ -147,7 +153,7 @@ int EventLocator::afterStep(double tOld, double tNew, const double *xNew, DenseO
         continue;
       if (int rc = indicators(tg, zRight.data()))
         return rc;
-      if (anyChanged(nz, zRight.data(), events.conditions)) {
+      if (anyChanged(nz, zRight.data(), events.conditions, events.at_zero)) {
         tr = tg;
         found = true;
         break;
@@ -160,7 +166,7 @@ int EventLocator::afterStep(double tOld, double tNew, const double *xNew, DenseO
   if (!found) {
     if (int rc = evaluate(tNew, xNew, zRight.data()))
       return rc;
-    if (!anyChanged(nz, zRight.data(), events.conditions))
+    if (!anyChanged(nz, zRight.data(), events.conditions, events.at_zero))
       return EQC_OK;
   }
   // z at the bracket's left end, on the dense output (the state the step started from, after the
@@ -169,7 +175,7 @@ int EventLocator::afterStep(double tOld, double tNew, const double *xNew, DenseO
     if (int rc = indicators(tl, zLeft.data()))
       return rc;
   CrossingResult result;
-  if (int rc = locateCrossing(nz, events.conditions, tl, zLeft.data(), tr, zRight.data(), indicators, zMid.data(),
+  if (int rc = locateCrossing(nz, events.conditions, events.at_zero, tl, zLeft.data(), tr, zRight.data(), indicators, zMid.data(),
                               result))
     return rc;
   iterations = result.iterations;
@@ -180,7 +186,7 @@ int EventLocator::afterStep(double tOld, double tNew, const double *xNew, DenseO
     return rc;
   }
   for (int k = 0; k < nz; ++k)
-    crossedFlags[k] = changedAt(zRight.data(), events.conditions, k) ? 1 : 0;
+    crossedFlags[k] = changedAt(zRight.data(), events.conditions, events.at_zero, k) ? 1 : 0;
   located = true;
   return EQC_OK;
 }

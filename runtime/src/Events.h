@@ -43,12 +43,13 @@ struct CrossingResult {
 /// or when three iterations did not halve the bracket (flat or multiple
 /// roots). Candidates stay RootToleranceEps/2 ulps inside the bracket, so it
 /// shrinks every iteration.
+/// Condition k holds where z_k > 0, and where z_k = 0 if atZero (nullable) has atZero[k] = 1.
 /// Requires: tl < tr; zl = z(tl), zr = z(tr) with some condition changed at tr;
 /// zMid is scratch; nz entries each. Ensures: zr holds z at result.time up to
 /// positive factors (its signs, and so the changed conditions, are exact), zl
 /// likewise at the final tl. Returns EQC_OK or the first failing status of
 /// `indicators`.
-int locateCrossing(int nz, const int *conditions, double tl, double *zl, double tr, double *zr,
+int locateCrossing(int nz, const int *conditions, const unsigned char *atZero, double tl, double *zl, double tr, double *zr,
                    IndicatorFunction indicators, double *zMid, CrossingResult &result);
 
 /// Watches the event indicators of one integration (eqc_events): each method

@@ -479,4 +479,60 @@ TEST(Language, NoEventSuppressesEvents) {
   EXPECT_NEAR(csv.rows.back()[csv.column("y")], 1.0, 1e-9);
 }
 
+
+// MLS 3.7.2: div, mod, rem, ceil, floor and integer trigger state events when their arguments are
+// continuous; sign (3.7.1) is `if v > 0 then 1 elseif v < 0 then -1 else 0`, events included.
+// Each derivative below is piecewise constant or piecewise linear in time, so its integral over
+// [0, 1] is exact: floor(4y) and integer(4y) and div(t, 0.25) take 0, 1, 2, 3 on quarters (1.5),
+// ceil(4y) 1..4 (2.5), mod(t, 0.3) and rem(t, 0.3) are three saw teeth of area 0.045 and a tenth
+// (0.14), mod(-t, 0.3) = 0.3 - mod(t, 0.3) between the teeth (0.16), rem(-t, 0.3) = -rem(t, 0.3)
+// (-0.14), sign(y - 0.5) cancels (0), floor(-4y) takes -1..-4 (-2.5: the right limit at each
+// integer, where floor() of a falling argument drops), and floor, ceil and sign of a state resting
+// at 0 stay 0 (a <= b holds where its indicator rests at 0, a < b does not). Once floor() of a
+// state changed at its first crossing and then never again (m = floor(u) was rewritten to
+// m = m), floor() of a falling argument and ceil() of a rising one lagged by one, and mod()
+// raised no events at all.
+TEST(Language, DiscontinuousBuiltinsOfContinuousArgumentsTriggerEveryEvent) {
+  std::string dir = scratchDir("jumping_builtins");
+  writeFile(dir + "/j.eq", R"(model Jumps
+  Real y(start = 0, fixed = true);
+  Real f(start = 0, fixed = true), i(start = 0, fixed = true), d(start = 0, fixed = true);
+  Real c(start = 0, fixed = true), m(start = 0, fixed = true), r(start = 0, fixed = true);
+  Real mn(start = 0, fixed = true), rn(start = 0, fixed = true), s(start = 0, fixed = true);
+  Real fd(start = 0, fixed = true), w(start = 0, fixed = true), q(start = 0, fixed = true);
+equation
+  der(y) = 1;
+  der(w) = 0;
+  der(q) = floor(w) + ceil(w) + sign(w);
+  der(fd) = floor(-4*y);
+  der(f) = floor(4*y);
+  der(i) = integer(4*y);
+  der(d) = div(time, 0.25);
+  der(c) = ceil(4*y);
+  der(m) = mod(time, 0.3);
+  der(r) = rem(time, 0.3);
+  der(mn) = mod(-time, 0.3);
+  der(rn) = rem(-time, 0.3);
+  der(s) = sign(y - 0.5);
+  annotation(experiment(StopTime = 1, Tolerance = 1e-10, Interval = 0.125));
+end Jumps;
+)");
+  RunResult r = runEqc("simulate j.eq -o out.csv --stats", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  const std::vector<double> &last = csv.rows.back();
+  ASSERT_EQ(last[0], 1);
+  const std::pair<const char *, double> expected[] = {{"f", 1.5},  {"i", 1.5},  {"d", 1.5},   {"c", 2.5}, {"m", 0.14},
+                                                      {"r", 0.14}, {"mn", 0.16}, {"rn", -0.14}, {"s", 0},
+                                                      {"fd", -2.5}, {"q", 0}};
+  for (const auto &[name, value] : expected)
+    EXPECT_NEAR(last[csv.column(name)], value, 1e-9) << name << "\n" << r.stderrText;
+  // Events at the quarters and at 0.3, 0.6, 0.9 (and at 1 = 4 quarters, where the run ends).
+  std::vector<double> times = eventTimes(csv);
+  for (double t : {0.25, 0.3, 0.5, 0.6, 0.75, 0.9}) {
+    auto near = std::find_if(times.begin(), times.end(), [t](double e) { return std::fabs(e - t) < 1e-9; });
+    EXPECT_NE(near, times.end()) << "no event at " << t << "\n" << r.stderrText;
+  }
+}
+
 } // namespace

@@ -330,7 +330,7 @@ public:
       f->kind = k == 8 ? Formula::Call : Formula::If;
     int arity = f->kind == Formula::Neg ? 1 : f->kind == Formula::If ? 4 : 2;
     if (f->kind == Formula::Call) {
-      f->fn = static_cast<Builtin>(pick(static_cast<int>(Builtin::Mod) + 1));
+      f->fn = static_cast<Builtin>(pick(static_cast<int>(kBuiltinCount)));
       arity = builtinInfo(f->fn).arity;
     }
     if (f->kind == Formula::If)

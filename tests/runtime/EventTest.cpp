@@ -43,7 +43,7 @@ eqc::rt::CrossingResult locate(int nz, const int *conditions, double (*z)(int, d
     return EQC_OK;
   };
   eqc::rt::CrossingResult result;
-  status = eqc::rt::locateCrossing(nz, conditions, tl, zl.data(), tr, zr.data(), indicators, zMid.data(),
+  status = eqc::rt::locateCrossing(nz, conditions, nullptr, tl, zl.data(), tr, zr.data(), indicators, zMid.data(),
                                    result);
   return result;
 }
@@ -133,7 +133,7 @@ TEST(EventRootFinder, ReportsAFailingIndicator) {
   auto failing = [](double, double *) { return EQC_ERR_RHS; };
   eqc::rt::CrossingResult result;
   const int status =
-      eqc::rt::locateCrossing(1, conditions, 0.0, zl.data(), 1.0, zr.data(), failing, zMid.data(), result);
+      eqc::rt::locateCrossing(1, conditions, nullptr, 0.0, zl.data(), 1.0, zr.data(), failing, zMid.data(), result);
   EXPECT_EQ(status, EQC_ERR_RHS);
 }
 
@@ -426,6 +426,38 @@ TEST(Events, ConditionOnlyEventsAtMultiplesOfPi) {
     std::printf("[ events   ] sin t toggled, method %d: worst event time error %.2g\n", method, worst);
     EXPECT_LT(worst, 1e-14) << "method " << method; // measured 7.1e-15: 2 ulps at 6 pi
     EXPECT_EQ(conditions[0], 1); // toggled six times
+  }
+}
+
+// A relation a <= b holds where its indicator b - a is 0 (eqc_events.at_zero): an indicator that
+// rests at 0 with its condition 1 changes nothing; without at_zero, z = 0 means "fails", and the
+// first step's end is an event.
+TEST(Events, ConditionsThatHoldAtZeroRestThere) {
+  struct Count {
+    int events = 0;
+    static int zc(void *, double, const double *x, double *z) {
+      z[0] = x[0];
+      return 0;
+    }
+    static int handle(void *user, double, double *, const int *, int *conditions) {
+      ++static_cast<Count *>(user)->events;
+      conditions[0] = 0;
+      return 0;
+    }
+  };
+  eqc_rhs_fn resting = [](void *, double, const double *, double *dx) {
+    dx[0] = 0.0;
+    return 0;
+  };
+  for (bool atZero : {true, false}) {
+    eqc_options opt = makeOptions(EQC_METHOD_DOPRI5, 0.0, 1.0);
+    Count count;
+    int conditions[1] = {1};
+    const unsigned char holds[1] = {1};
+    eqc_events events{1, Count::zc, Count::handle, &count, conditions, 0, 0.0, atZero ? holds : nullptr};
+    EventRun run = runEvents(1, resting, {0.0}, opt, &events);
+    ASSERT_EQ(run.status, EQC_OK);
+    EXPECT_EQ(count.events, atZero ? 0 : 1) << "at_zero " << atZero;
   }
 }
 

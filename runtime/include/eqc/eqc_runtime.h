@@ -317,10 +317,10 @@ typedef int (*eqc_event_fn)(void *user, double t, double *x, const int *crossed,
 /**
  * State events (zero crossings) for eqc_integrate_events. Zero-initialize and set what you have.
  *
- * Condition k holds when z_k > 0. After every accepted step from t_old to t_new (before the
- * post-step hook), z is evaluated at t_new; where (z_k(t_new) > 0) differs from conditions[k] for
- * some k, a condition changed in (t_old, t_new] (a condition that changes and changes back within
- * one step is not seen). The earliest change among all indicators is then located on the
+ * Condition k holds when z_k > 0, and at z_k = 0 when at_zero[k] is 1 (a relation a <= b as
+ * opposed to a < b). After every accepted step from t_old to t_new (before the post-step hook), z
+ * is evaluated at t_new; where that differs from conditions[k] for some k, a condition changed in
+ * (t_old, t_new] (a condition that changes and changes back within one step is not seen). The earliest change among all indicators is then located on the
  * method's dense output of that step (dopri5's and dop853's continuous extensions, radau5's
  * collocation polynomial, for euler, heun, rk4 and beuler the cubic Hermite interpolant of x and
  * f at both ends of the step) by regula falsi with the Anderson-Bjorck modification (a faster
@@ -362,6 +362,8 @@ typedef struct eqc_events {
                               EQC_ERR_CHATTERING before the last one is handled; x and t_reached
                               are then its left limit (written as an output row), t_event and
                               event_indicator name it */
+  const unsigned char *at_zero; /**< NULL (every condition fails at z_k = 0), or nz entries: 1
+                              where condition k holds at z_k = 0 */
 } eqc_events;
 
 /**

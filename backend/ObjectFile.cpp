@@ -11,6 +11,7 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
+#include <llvm/MC/MCSubtargetInfo.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Support/Host.h>
 #include <llvm/Support/TargetSelect.h>
@@ -133,10 +134,7 @@ private:
   llvm::Type *i8p, *i32;
 };
 
-/// The target machine of `triple` (empty: the host, with its CPU and features, as the JIT's
-/// JITTargetMachineBuilder::detectHost chooses them), position-independent so that the object can
-/// go into a shared library.
-std::unique_ptr<llvm::TargetMachine> targetMachine(const std::string &requested, int optLevel, std::string &error) {
+void initializeTargets() {
   static std::once_flag ready;
   std::call_once(ready, [] {
     llvm::InitializeAllTargetInfos();
@@ -144,26 +142,44 @@ std::unique_ptr<llvm::TargetMachine> targetMachine(const std::string &requested,
     llvm::InitializeAllTargetMCs();
     llvm::InitializeAllAsmPrinters();
   });
-  const bool host = requested.empty();
-  const std::string triple = host ? llvm::sys::getProcessTriple() : llvm::Triple::normalize(requested);
+}
+
+/// The target machine for `options` (see EmitOptions: triple and CPU), position-independent so
+/// that the object can go into a shared library.
+std::unique_ptr<llvm::TargetMachine> targetMachine(const EmitOptions &options, std::string &error) {
+  initializeTargets();
+  const std::string &requested = options.triple;
+  const std::string triple = requested.empty() ? llvm::sys::getProcessTriple() : llvm::Triple::normalize(requested);
   std::string lookupError;
   const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, lookupError);
   if (!target) {
     error = "unknown target '" + requested + "': " + lookupError;
     return nullptr;
   }
-  std::string cpu = host ? llvm::sys::getHostCPUName().str() : "generic";
-  std::string features;
-  if (host) {
+  std::string cpu = options.cpu, features;
+  if (cpu == "native") {
+    if (triple != llvm::sys::getProcessTriple()) {
+      error = "unknown CPU 'native' for target '" + requested + "': the host's CPU goes with the host's target only";
+      return nullptr;
+    }
+    cpu = llvm::sys::getHostCPUName().str();
     llvm::StringMap<bool> hostFeatures;
     if (llvm::sys::getHostCPUFeatures(hostFeatures))
       for (auto &f : hostFeatures)
         features += (features.empty() ? "" : ",") + std::string(f.second ? "+" : "-") + f.first().str();
+  } else if (cpu.empty()) {
+    cpu = llvm::Triple(triple).getArch() == llvm::Triple::x86_64 ? "x86-64" : "generic";
+  } else {
+    std::unique_ptr<llvm::MCSubtargetInfo> info(target->createMCSubtargetInfo(triple, "", ""));
+    if (!info || !info->isCPUStringValid(cpu)) {
+      error = "unknown CPU '" + cpu + "' for target '" + triple + "'";
+      return nullptr;
+    }
   }
-  llvm::TargetOptions options;
-  auto level = optLevel <= 0 ? llvm::CodeGenOpt::None : llvm::CodeGenOpt::Default;
+  llvm::TargetOptions targetOptions;
+  auto level = options.optLevel <= 0 ? llvm::CodeGenOpt::None : llvm::CodeGenOpt::Default;
   std::unique_ptr<llvm::TargetMachine> tm(
-      target->createTargetMachine(triple, cpu, features, options, llvm::Reloc::PIC_, llvm::None, level));
+      target->createTargetMachine(triple, cpu, features, targetOptions, llvm::Reloc::PIC_, llvm::None, level));
   if (!tm)
     error = "cannot create a code generator for target '" + triple + "'";
   return tm;
@@ -171,11 +187,22 @@ std::unique_ptr<llvm::TargetMachine> targetMachine(const std::string &requested,
 
 } // namespace
 
+bool checkEmitTarget(const EmitOptions &options, TargetFacts &facts, std::string &error) {
+  if (!targetMachine(options, error))
+    return false;
+  llvm::Triple target(options.triple.empty() ? llvm::sys::getProcessTriple() : llvm::Triple::normalize(options.triple));
+  llvm::Triple host(llvm::sys::getProcessTriple());
+  facts.hostMachine = target.getArch() == host.getArch() && target.getOS() == host.getOS() &&
+                      target.getEnvironment() == host.getEnvironment();
+  facts.linux64 = target.getArch() == llvm::Triple::x86_64 && target.isOSLinux();
+  return true;
+}
+
 std::string modelAccessorName(const std::string &modelName) { return "eqc_model_" + modelName; }
 
 bool emitModel(FlatSystem &flat, const OdeModel &model, const ModelDescription &description, const EmitOptions &options,
                const std::string &path, std::string &error) {
-  std::unique_ptr<llvm::TargetMachine> tm = targetMachine(options.triple, options.optLevel, error);
+  std::unique_ptr<llvm::TargetMachine> tm = targetMachine(options, error);
   if (!tm)
     return false;
   llvm::LLVMContext ctx;

@@ -27,9 +27,24 @@ enum class EmitKind { Object, Assembly, LLVMIR };
 
 struct EmitOptions {
   EmitKind kind = EmitKind::Object;
-  std::string triple; ///< empty: the host, with its CPU and features (as the JIT)
+  std::string triple; ///< empty: the host's
+  /// empty: the target's baseline (x86-64 with SSE2 on x86_64, "generic" elsewhere), so that the
+  /// code runs on any CPU of the target; "native": the host's CPU and features (as the JIT; the
+  /// host's triple only); otherwise an LLVM CPU name of the target (e.g. x86-64-v3, skylake).
+  std::string cpu;
   int optLevel = 2;
 };
+
+
+/// What linking an object of a target needs to know about it.
+struct TargetFacts {
+  bool hostMachine = false; ///< the host's architecture and OS: the host's C compiler and runtime link it
+  bool linux64 = false;     ///< x86_64 Linux: FMI 2.0's platform folder binaries/linux64
+};
+
+/// Checks `options.triple` and `options.cpu` (as emitModel will use them) before any work is done;
+/// false with `error` set ("unknown target …", "unknown CPU …").
+bool checkEmitTarget(const EmitOptions &options, TargetFacts &facts, std::string &error);
 
 /// The exported accessor of a model's table: `eqc_model_<name>`.
 std::string modelAccessorName(const std::string &modelName);

@@ -123,15 +123,34 @@ bool linkShared(const std::string &object, const std::string &output, std::ostre
     err << "eqc: error: cannot write '" << output << "': " << std::strerror(errno) << "\n";
     return false;
   }
+  // An FMU exports the fmi2 functions and nothing else (a version script), so that two FMUs in
+  // one process, even loaded with RTLD_GLOBAL, each bind to their own model; it is stripped.
+  std::string versionScript;
+  if (fmi) {
+    versionScript = temporaryNear(output);
+    std::ofstream script(versionScript);
+    script << "{\n  global: fmi2*;\n  local: *;\n};\n";
+    if (versionScript.empty() || !script.flush()) {
+      err << "eqc: error: cannot write '" << output << "': " << std::strerror(errno) << "\n";
+      std::remove(temp.c_str());
+      if (!versionScript.empty())
+        std::remove(versionScript.c_str());
+      return false;
+    }
+  }
   const char *cc = std::getenv("CC");
   std::vector<std::string> args{cc && *cc ? cc : "cc", "-shared", "-o", temp, object};
-  if (fmi) // every fmi2 function is exported; the runtime's functions are not
+  if (fmi)
     args.insert(args.end(), {"-Wl,--whole-archive", fmiLibrary, "-Wl,--no-whole-archive", runtime,
-                             "-Wl,--exclude-libs,libeqcrt.a", "-Wl,--strip-debug"});
+                             "-Wl,--version-script=" + versionScript, "-s"});
   else
     args.insert(args.end(), {runtime, "-Wl,--exclude-libs,ALL"});
+  // libstdc++ stays shared: linked in statically, its unwinder would need glibc 2.35
+  // (_dl_find_object) instead of 2.29 (README: Embedding).
   args.insert(args.end(), {"-lstdc++", "-lm"});
   int status = runProgram(args);
+  if (fmi)
+    std::remove(versionScript.c_str());
   if (status != 0 || std::rename(temp.c_str(), output.c_str()) != 0) {
     std::string command;
     for (const std::string &a : args)
@@ -146,8 +165,10 @@ bool linkShared(const std::string &object, const std::string &output, std::ostre
 
 } // namespace
 
-ExitCode compileModel(Compilation &c, const CompileOptions &options, std::ostream &err) {
-  EmitOptions emit;
+namespace {
+
+/// The EmitOptions of `options`, or ExitUsage with a message (the checks of checkCompileOptions).
+ExitCode emitOptions(const CompileOptions &options, EmitOptions &emit, TargetFacts &facts, std::ostream &err) {
   if (options.emit == "obj")
     emit.kind = EmitKind::Object;
   else if (options.emit == "asm")
@@ -158,24 +179,52 @@ ExitCode compileModel(Compilation &c, const CompileOptions &options, std::ostrea
     err << "eqc: error: unknown --emit '" << options.emit << "' (known: obj, asm, llvm)\n";
     return ExitUsage;
   }
-  if ((options.shared || options.fmu) && (emit.kind != EmitKind::Object || !options.target.empty())) {
-    err << "eqc: error: " << (options.fmu ? "--fmu" : "--shared")
-        << " links an object for this machine: it does not go with --emit " << options.emit
-        << (options.target.empty() ? "" : " or --target") << "\n";
+  const char *linking = options.fmu ? "--fmu" : options.shared ? "--shared" : nullptr;
+  if (linking && emit.kind != EmitKind::Object) {
+    err << "eqc: error: " << linking << " links an object: it does not go with --emit " << options.emit << "\n";
     return ExitUsage;
   }
   if (options.fmu && options.shared) {
     err << "eqc: error: --fmu and --shared: choose one\n";
     return ExitUsage;
   }
-#if !(defined(__linux__) && defined(__x86_64__))
-  if (options.fmu) {
-    err << "eqc: error: --fmu: FMUs are built for linux64 only\n";
+  emit.triple = options.target;
+  emit.cpu = options.cpu;
+  emit.optLevel = options.optLevel;
+  std::string error;
+  if (!checkEmitTarget(emit, facts, error)) {
+    err << "eqc: error: " << error << "\n";
     return ExitUsage;
   }
-#endif
-  emit.triple = options.target;
-  emit.optLevel = options.optLevel;
+  if (options.fmu && !facts.linux64) {
+    err << "eqc: error: --fmu: FMI 2.0 defines binaries for x86_64 Linux (linux64) here, not for target '"
+        << options.target << "'\n";
+    return ExitUsage;
+  }
+  // Linking for another machine needs that machine's C compiler and a runtime built for it.
+  const char *cc = std::getenv("CC");
+  if (linking && !facts.hostMachine && (!cc || !*cc || !std::getenv("EQC_RUNTIME_LIBRARY"))) {
+    err << "eqc: error: " << linking << " --target " << options.target
+        << ": linking for another machine needs its C compiler in CC and a libeqcrt.a built for it in "
+           "EQC_RUNTIME_LIBRARY\n";
+    return ExitUsage;
+  }
+  return ExitOk;
+}
+
+} // namespace
+
+ExitCode checkCompileOptions(const CompileOptions &options, std::ostream &err) {
+  EmitOptions emit;
+  TargetFacts facts;
+  return emitOptions(options, emit, facts, err);
+}
+
+ExitCode compileModel(Compilation &c, const CompileOptions &options, std::ostream &err) {
+  EmitOptions emit;
+  TargetFacts facts;
+  if (ExitCode code = emitOptions(options, emit, facts, err); code != ExitOk)
+    return code;
   FlatSystem &flat = *c.flat;
   if (c.model->pSize() > c.model->params.size()) {
     // The function table (eqc_model.h) and the FMU have no event interface yet: compiling such a
@@ -212,7 +261,7 @@ ExitCode compileModel(Compilation &c, const CompileOptions &options, std::ostrea
     err << "eqc: error: " << error << "\n";
     if (linked)
       std::remove(object.c_str());
-    return error.rfind("unknown target", 0) == 0 ? ExitUsage : ExitOutput;
+    return ExitOutput;
   }
   if (options.fmu) {
     // binaries/linux64/<model>.so and modelDescription.xml in a zip archive.

@@ -13,6 +13,7 @@ struct CompileOptions {
   std::string output;       ///< the object (or .s / .ll / .so) file; empty: <Model>.o, .s, .ll, lib<Model>.so
   std::string emit = "obj"; ///< obj | asm | llvm
   std::string target;       ///< an LLVM target triple; empty: the host
+  std::string cpu;          ///< empty: the target's baseline; "native": the host's; or an LLVM CPU name
   bool shared = false;      ///< link the object and the static runtime into a shared library (cc)
   bool fmu = false;         ///< an FMI 2.0 FMU (Model Exchange and Co-Simulation) for linux64
   int optLevel = 2;
@@ -24,5 +25,10 @@ struct CompileOptions {
 /// whole or not at all; or a message and ExitOutput (unwritable path), ExitUsage (bad --emit or
 /// --target), or the initialization's exit code.
 ExitCode compileModel(Compilation &c, const CompileOptions &options, std::ostream &err);
+
+/// The checks of compileModel that need no model (--emit, --shared/--fmu combinations, target and
+/// CPU, what linking for the target needs), so that a bad option stops before any work: ExitOk, or
+/// ExitUsage with a message.
+ExitCode checkCompileOptions(const CompileOptions &options, std::ostream &err);
 
 } // namespace eqc

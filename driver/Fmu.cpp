@@ -2,6 +2,8 @@
 #include "driver/Fmu.h"
 #include "support/Xml.h"
 
+#include <zip.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdint>
@@ -28,33 +30,6 @@ uint64_t fnv1a(const std::string &s, uint64_t h) {
     h *= 1099511628211ull;
   }
   return h;
-}
-
-uint32_t crc32(const std::string &data) {
-  static uint32_t table[256];
-  static bool ready = false;
-  if (!ready) {
-    for (uint32_t i = 0; i < 256; ++i) {
-      uint32_t c = i;
-      for (int k = 0; k < 8; ++k)
-        c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-      table[i] = c;
-    }
-    ready = true;
-  }
-  uint32_t c = 0xFFFFFFFFu;
-  for (unsigned char b : data)
-    c = table[(c ^ b) & 0xFF] ^ (c >> 8);
-  return c ^ 0xFFFFFFFFu;
-}
-
-void put16(std::string &out, uint32_t v) {
-  out += static_cast<char>(v & 0xFF);
-  out += static_cast<char>((v >> 8) & 0xFF);
-}
-void put32(std::string &out, uint32_t v) {
-  put16(out, v & 0xFFFF);
-  put16(out, v >> 16);
 }
 
 } // namespace
@@ -166,70 +141,40 @@ std::string fmuModelDescription(const ModelDescription &d, const FlatSystem &fla
 
 bool writeZip(const std::string &path, const std::vector<std::pair<std::string, std::string>> &entries,
               std::string &error) {
-  constexpr uint32_t DosDate = (0 << 9) | (1 << 5) | 1; // 1980-01-01: reproducible archives
-  std::string out, directory;
-  for (const auto &[name, data] : entries) {
-    const uint32_t crc = crc32(data), offset = static_cast<uint32_t>(out.size());
-    const uint32_t size = static_cast<uint32_t>(data.size());
-    put32(out, 0x04034b50); // local file header
-    put16(out, 20);         // version needed: 2.0
-    put16(out, 0);          // flags
-    put16(out, 0);          // stored
-    put16(out, 0);          // time
-    put16(out, DosDate);
-    put32(out, crc);
-    put32(out, size);
-    put32(out, size);
-    put16(out, static_cast<uint32_t>(name.size()));
-    put16(out, 0);
-    out += name;
-    out += data;
-    put32(directory, 0x02014b50); // central directory header
-    put16(directory, (3 << 8) | 20); // made by: Unix, 2.0
-    put16(directory, 20);
-    put16(directory, 0);
-    put16(directory, 0);
-    put16(directory, 0);
-    put16(directory, DosDate);
-    put32(directory, crc);
-    put32(directory, size);
-    put32(directory, size);
-    put16(directory, static_cast<uint32_t>(name.size()));
-    put16(directory, 0); // extra
-    put16(directory, 0); // comment
-    put16(directory, 0); // disk
-    put16(directory, 0); // internal attributes
-    put32(directory, (0100644u) << 16); // external: a regular file, rw-r--r--
-    put32(directory, offset);
-    directory += name;
-  }
-  const uint32_t directoryOffset = static_cast<uint32_t>(out.size());
-  out += directory;
-  put32(out, 0x06054b50); // end of central directory
-  put16(out, 0);
-  put16(out, 0);
-  put16(out, static_cast<uint32_t>(entries.size()));
-  put16(out, static_cast<uint32_t>(entries.size()));
-  put32(out, static_cast<uint32_t>(directory.size()));
-  put32(out, directoryOffset);
-  put16(out, 0);
-
-  std::string temp = path + ".tmp-XXXXXX";
-  int fd = mkstemp(temp.data());
-  if (fd < 0) {
-    error = "cannot write '" + path + "': " + std::strerror(errno);
+  // libzip writes to a temporary file next to `path` and renames it in zip_close.
+  int code = 0;
+  zip_t *archive = zip_open(path.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &code);
+  if (!archive) {
+    zip_error_t e;
+    zip_error_init_with_code(&e, code);
+    error = "cannot write '" + path + "': " + zip_error_strerror(&e);
+    zip_error_fini(&e);
     return false;
   }
-  bool ok = ::write(fd, out.data(), out.size()) == static_cast<ssize_t>(out.size()) && ::fsync(fd) == 0;
-  ok = ::close(fd) == 0 && ok;
-  mode_t mask = umask(0);
-  umask(mask);
-  ok = ok && ::chmod(temp.c_str(), 0666 & ~mask) == 0 && std::rename(temp.c_str(), path.c_str()) == 0;
-  if (!ok) {
-    error = "cannot write '" + path + "': " + std::strerror(errno);
-    std::remove(temp.c_str());
+  auto fail = [&] {
+    error = "cannot write '" + path + "': " + zip_strerror(archive);
+    zip_discard(archive);
+    return false;
+  };
+  constexpr uint16_t DosDate = (0 << 9) | (1 << 5) | 1; // 1980-01-01, 00:00: reproducible archives
+  for (const auto &[name, data] : entries) {
+    zip_source_t *source = zip_source_buffer(archive, data.data(), data.size(), 0);
+    if (!source)
+      return fail();
+    zip_int64_t index = zip_file_add(archive, name.c_str(), source, ZIP_FL_ENC_UTF_8 | ZIP_FL_OVERWRITE);
+    if (index < 0) {
+      zip_source_free(source);
+      return fail();
+    }
+    const auto i = static_cast<zip_uint64_t>(index);
+    if (zip_set_file_compression(archive, i, ZIP_CM_DEFLATE, 9) != 0 ||
+        zip_file_set_dostime(archive, i, 0, DosDate, 0) != 0 ||
+        zip_file_set_external_attributes(archive, i, 0, ZIP_OPSYS_UNIX, 0100644u << 16) != 0)
+      return fail();
   }
-  return ok;
+  if (zip_close(archive) != 0)
+    return fail();
+  return true;
 }
 
 } // namespace eqc

@@ -21,8 +21,8 @@ std::string fmuGuid(const ModelDescription &d);
 /// (fixed). Requires d.fmuGuid.
 std::string fmuModelDescription(const ModelDescription &d, const FlatSystem &flat, const OdeModel &model);
 
-/// Writes a zip archive (entries stored, CRC-32) to `path` via a temporary file renamed into
-/// place; false with `error` set on failure, and nothing left behind.
+/// Writes a zip archive (entries deflated, by Debian's libzip) to `path` via a temporary file
+/// renamed into place; false with `error` set on failure, and nothing left behind.
 bool writeZip(const std::string &path, const std::vector<std::pair<std::string, std::string>> &entries,
               std::string &error);
 

@@ -83,7 +83,7 @@ int InvariantProjector::project(double t, double *x, const std::vector<int> &mov
   std::vector<double> xs(movable.size());
   for (size_t c = 0; c < movable.size(); ++c)
     xs[c] = x[movable[c]];
-  int status = eqc_project(static_cast<int>(n_ == 0 ? 0 : movable.size()), static_cast<int>(m), t, xs.data(),
+  int status = eqc_projector_project(projector_.get(), static_cast<int>(n_ == 0 ? 0 : movable.size()), static_cast<int>(m), t, xs.data(),
                            constraint, this, tol, 20, residual);
   rows_.clear();
   for (size_t c = 0; c < movable.size(); ++c)

@@ -3,7 +3,9 @@
 
 #include "backend/Jit.h"
 #include "middle/OdeModel.h"
+#include "runtime/include/eqc/eqc_runtime.h"
 
+#include <memory>
 #include <vector>
 
 namespace eqc {
@@ -47,6 +49,7 @@ private:
   const std::vector<int> *movable_ = nullptr;
   std::vector<int> rows_; ///< the invariants projected onto (empty: all)
   std::vector<double> full_, fullJac_, g_;
+  std::unique_ptr<eqc_projector, void (*)(eqc_projector *)> projector_{eqc_projector_new(), eqc_projector_free};
 };
 
 } // namespace eqc

@@ -151,8 +151,13 @@ options:
   --fmu                an FMI 2.0 FMU (default <Model>.fmu): modelDescription.xml and
                        binaries/linux64/<Model>.so with the FMI 2.0 API for Model Exchange and
                        Co-Simulation (the bundled integrator: auto)
-  --target TRIPLE      an LLVM target triple, e.g. aarch64-linux-gnu (default: this machine,
-                       with its CPU's features)
+  --target TRIPLE      an LLVM target triple, e.g. aarch64-linux-gnu (default: this machine's);
+                       with --shared or --fmu for another machine, CC names its C compiler and
+                       EQC_RUNTIME_LIBRARY a libeqcrt.a built for it
+  --cpu CPU            the CPU the code may assume (default: the target's baseline, x86-64 with
+                       SSE2 on x86_64, so that objects, libraries and FMUs run on any machine of
+                       the target); native: this machine's CPU and features (as simulate's JIT);
+                       or an LLVM CPU name, e.g. x86-64-v2, x86-64-v3, skylake
   -O0 .. -O3           LLVM optimization level (default -O2)
 )";
 
@@ -257,6 +262,10 @@ int parseArgs(int argc, char **argv, Args &args) {
       if (!next(v))
         break;
       args.compile.target = v;
+    } else if (comp && a == "--cpu") {
+      if (!next(v))
+        break;
+      args.compile.cpu = v;
     } else if (sim && (a == "-o" || a == "--output")) {
       if (!next(v))
         break;
@@ -418,6 +427,9 @@ int run(int argc, char **argv) {
   args.pipeline.jit = sim || args.command == "reduce" || args.command == "compile";
   args.pipeline.sigmaMethod = args.command == "reduce";
   args.pipeline.rowReport = args.command == "reduce";
+  if (args.command == "compile")
+    if (ExitCode bad = checkCompileOptions(args.compile, std::cerr); bad != ExitOk)
+      return bad;
   Compilation c;
   ExitCode code = runPipeline(args.file, args.pipeline, c, std::cerr);
   if (code == ExitOk && args.command == "reduce" && args.pipeline.dumpAfter.empty()) {

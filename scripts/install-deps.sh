@@ -10,6 +10,8 @@ packages=(
   llvm-14-dev                      # backend/: IR, optimizer, ORC JIT (linked as libLLVM-14.so)
   libeigen3-dev                    # runtime/: dense LU
   libjemalloc-dev                  # the eqc executable's allocator (faster than glibc's on the pipeline)
+  libzip-dev                       # driver/: the FMU archive (deflated)
+  qemu-user                        # tests/: FMUs run on an older CPU (qemu-x86_64 -cpu Nehalem)
   libgtest-dev libgmock-dev        # tests/
   python3                          # bench/run.py and bench/gen_models.py (their smoke test runs in ctest)
 )

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstddef>
 #include <limits>
+#include <new>
 #include <vector>
 
 namespace {
@@ -299,9 +300,22 @@ int project(int n, int m, double *x, const Constraints &c, double tol,
 
 } // namespace
 
-extern "C" int eqc_project(int n, int m, double t, double *x,
-                           eqc_constraint_fn g, void *user, double tol,
+struct eqc_projector {
+  Workspace workspace;
+};
+
+extern "C" eqc_projector *eqc_projector_new(void) { return new (std::nothrow) eqc_projector; }
+
+extern "C" void eqc_projector_free(eqc_projector *projector) { delete projector; }
+
+extern "C" int eqc_project(int n, int m, double t, double *x, eqc_constraint_fn g, void *user, double tol,
                            int max_iter, double *residual_norm) {
+  return eqc_projector_project(nullptr, n, m, t, x, g, user, tol, max_iter, residual_norm);
+}
+
+extern "C" int eqc_projector_project(eqc_projector *projector, int n, int m, double t, double *x,
+                                     eqc_constraint_fn g, void *user, double tol, int max_iter,
+                                     double *residual_norm) {
   double residual = std::numeric_limits<double>::quiet_NaN();
   auto report = [&](int status) {
     if (residual_norm)
@@ -319,9 +333,8 @@ extern "C" int eqc_project(int n, int m, double t, double *x,
     return report(EQC_OK);
   }
   try {
-    thread_local Workspace cached;
     Workspace local;
-    Workspace &w = cached.inUse ? local : cached;
+    Workspace &w = projector && !projector->workspace.inUse ? projector->workspace : local;
     WorkspaceLease lease(w);
     w.layout(n, m);
     Constraints constraints(n, m, t, g, user);

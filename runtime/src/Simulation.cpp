@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <new>
 #include <string>
 #include <vector>
@@ -56,6 +57,8 @@ int indexOf(int n, const char *const *names, const char *name) {
 struct eqc_sim {
   const eqc_model *model;
   int n, m;
+  /// The projection's buffers, kept across steps.
+  std::unique_ptr<eqc_projector, void (*)(eqc_projector *)> projector{eqc_projector_new(), eqc_projector_free};
   std::vector<double> x, dx, a, p, g, invJac;
   double t = 0.0;
   eqc_options options;
@@ -120,7 +123,7 @@ struct eqc_sim {
   static int projectHook(void *user, double t, double *x) {
     auto *s = static_cast<eqc_sim *>(user);
     double residual = 0.0;
-    int status = eqc_project(s->n, s->m, t, x, constraints, s, ProjectionTolerance, ProjectionIterations, &residual);
+    int status = eqc_projector_project(s->projector.get(), s->n, s->m, t, x, constraints, s, ProjectionTolerance, ProjectionIterations, &residual);
     if (status != EQC_OK)
       return 2000 + status;
     s->worstInvariant = std::max(s->worstInvariant, residual);
@@ -149,7 +152,7 @@ struct eqc_sim {
     }
     if (project) {
       double residual = 0.0;
-      int status = eqc_project(n, m, t, x.data(), constraints, this, ProjectionTolerance, ProjectionIterations,
+      int status = eqc_projector_project(projector.get(), n, m, t, x.data(), constraints, this, ProjectionTolerance, ProjectionIterations,
                                &residual);
       if (status != EQC_OK) {
         fail(where(t) + ": the start values cannot be projected onto the invariants: " + eqc_status_message(status));

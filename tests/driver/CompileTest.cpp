@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 using namespace eqc;
@@ -180,10 +181,18 @@ TEST(Compile, SharedLibraryLoadsWithDlopen) {
   for (auto &entry : std::filesystem::directory_iterator(dir))
     EXPECT_EQ(entry.path().filename().string().find(".tmp-"), std::string::npos) << entry.path();
 
+  // Another machine needs its C compiler and a runtime built for it; this machine's triple links
+  // as the default does.
   options.target = "aarch64-linux-gnu";
+  unsetenv("CC");
   Compiled cross("pendulum.eq", options);
   EXPECT_EQ(cross.code, ExitUsage);
-  EXPECT_NE(cross.err.str().find("--shared links an object for this machine"), std::string::npos) << cross.err.str();
+  EXPECT_NE(cross.err.str().find("linking for another machine needs its C compiler in CC"), std::string::npos)
+      << cross.err.str();
+  options.target = "x86_64-linux-gnu";
+  options.output = dir + "/libpendulum64.so";
+  Compiled host("pendulum.eq", options);
+  EXPECT_EQ(host.code, ExitOk) << host.err.str();
 }
 
 TEST(Compile, OtherTargetsAndOutputs) {
@@ -225,7 +234,38 @@ TEST(Compile, OtherTargetsAndOutputs) {
   EXPECT_NE(bad.err.str().find("unknown target 'no-such-target'"), std::string::npos) << bad.err.str();
   EXPECT_FALSE(std::filesystem::exists(dir + "/bad.o"));
 
+  // --cpu: the baseline by default (no AVX registers in the code, so that it runs on any x86_64);
+  // a named CPU may use its features; an unknown one stops before any work.
   options.target.clear();
+  auto disassembly = [&](const std::string &object) {
+    int status = 0;
+    std::string text = run("objdump -d '" + object + "'", status);
+    EXPECT_EQ(status, 0) << text;
+    return text;
+  };
+  options.output = dir + "/baseline.o";
+  Compiled baseline("heat_equation.eq", options);
+  ASSERT_EQ(baseline.code, ExitOk) << baseline.err.str();
+  std::string text = disassembly(options.output);
+  EXPECT_NE(text.find("xmm"), std::string::npos);
+  EXPECT_EQ(text.find("ymm"), std::string::npos);
+  EXPECT_EQ(text.find("zmm"), std::string::npos);
+  options.cpu = "x86-64-v3"; // AVX2
+  options.output = dir + "/v3.o";
+  Compiled v3("heat_equation.eq", options);
+  ASSERT_EQ(v3.code, ExitOk) << v3.err.str();
+  // AVX's VEX encoding (vaddsd, vmovsd, ...) where the baseline has SSE2's (addsd, movsd, ...).
+  const std::regex vex("\\tv(add|sub|mul|div|mov)[sp]d ");
+  EXPECT_FALSE(std::regex_search(text, vex));
+  EXPECT_TRUE(std::regex_search(disassembly(options.output), vex));
+  options.cpu = "no-such-cpu";
+  options.output = dir + "/bad.o";
+  Compiled badCpu("pendulum.eq", options);
+  EXPECT_EQ(badCpu.code, ExitUsage);
+  EXPECT_NE(badCpu.err.str().find("unknown CPU 'no-such-cpu'"), std::string::npos) << badCpu.err.str();
+  EXPECT_FALSE(std::filesystem::exists(dir + "/bad.o"));
+  options.cpu.clear();
+
   options.output = dir + "/missing/dir/p.o";
   Compiled unwritable("pendulum.eq", options);
   EXPECT_EQ(unwritable.code, ExitOutput);

@@ -1,4 +1,4 @@
-// eqc compile --fmu: the archive (read back with a reader of its own, CRC-checked), the rules of
+// eqc compile --fmu: the archive (read back with libzip, CRC-checked), the rules of
 // FMI 2.0 on its modelDescription.xml, and its shared library loaded with dlopen: Co-Simulation
 // with a parameter set gives the same numbers as eqc_sim on the JIT's table at the same settings;
 // Model Exchange gives the model's derivatives; a wrong GUID is refused.
@@ -6,11 +6,14 @@
 #include "driver/ModelTable.h"
 
 #include <gtest/gtest.h>
+#include <zip.h>
 
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
+#include <cmath>
 #include <cstdint>
+#include <ctime>
 #include <cstring>
 #include <dlfcn.h>
 #include <filesystem>
@@ -55,47 +58,39 @@ void logger(void *, const char *instance, int status, const char *category, cons
   logged += std::string(instance) + " [" + std::to_string(status) + " " + category + "] " + buf + "\n";
 }
 
-uint32_t crc32(const std::string &data) {
-  uint32_t c = 0xFFFFFFFFu;
-  for (unsigned char b : data) {
-    c ^= b;
-    for (int k = 0; k < 8; ++k)
-      c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-  }
-  return c ^ 0xFFFFFFFFu;
-}
-
-uint32_t le(const std::string &s, size_t at, int bytes) {
-  uint32_t v = 0;
-  for (int i = bytes - 1; i >= 0; --i)
-    v = v << 8 | static_cast<unsigned char>(s[at + i]);
-  return v;
-}
-
-/// The entries of a zip archive with stored (uncompressed) entries; fails the test otherwise.
+/// The entries of a zip archive, read with libzip (which checks each entry's CRC-32); every entry
+/// must be deflated and dated 1980-01-01 (reproducible archives).
 std::map<std::string, std::string> unzip(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  std::string z((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   std::map<std::string, std::string> entries;
-  size_t end = z.rfind(std::string("PK\x05\x06", 4));
-  if (end == std::string::npos) {
-    ADD_FAILURE() << "no end of central directory";
+  int code = 0;
+  zip_t *archive = zip_open(path.c_str(), ZIP_RDONLY | ZIP_CHECKCONS, &code);
+  if (!archive) {
+    ADD_FAILURE() << "cannot open " << path << ": libzip error " << code;
     return entries;
   }
-  size_t count = le(z, end + 10, 2), at = le(z, end + 16, 4);
-  for (size_t k = 0; k < count; ++k) {
-    EXPECT_EQ(le(z, at, 4), 0x02014b50u);
-    uint32_t method = le(z, at + 10, 2), crc = le(z, at + 16, 4), size = le(z, at + 20, 4);
-    size_t nameLength = le(z, at + 28, 2), extra = le(z, at + 30, 2), comment = le(z, at + 32, 2);
-    size_t local = le(z, at + 42, 4);
-    std::string name = z.substr(at + 46, nameLength);
-    EXPECT_EQ(method, 0u) << name;
-    EXPECT_EQ(le(z, local, 4), 0x04034b50u) << name;
-    size_t data = local + 30 + le(z, local + 26, 2) + le(z, local + 28, 2);
-    entries[name] = z.substr(data, size);
-    EXPECT_EQ(crc32(entries[name]), crc) << name;
-    at += 46 + nameLength + extra + comment;
+  for (zip_int64_t i = 0; i < zip_get_num_entries(archive, 0); ++i) {
+    zip_stat_t st;
+    zip_stat_init(&st);
+    EXPECT_EQ(zip_stat_index(archive, static_cast<zip_uint64_t>(i), 0, &st), 0);
+    std::string name = st.name;
+    EXPECT_EQ(st.comp_method, ZIP_CM_DEFLATE) << name;
+    EXPECT_LT(st.comp_size, st.size) << name;
+    std::tm date{};
+    time_t mtime = st.mtime;
+    localtime_r(&mtime, &date);
+    EXPECT_EQ(date.tm_year + 1900, 1980) << name;
+    std::string data(st.size, '\0');
+    zip_file_t *file = zip_fopen_index(archive, static_cast<zip_uint64_t>(i), 0);
+    EXPECT_TRUE(file) << name;
+    if (!file)
+      continue;
+    EXPECT_EQ(zip_fread(file, data.data(), st.size), static_cast<zip_int64_t>(st.size)) << name;
+    char extra;
+    EXPECT_EQ(zip_fread(file, &extra, 1), 0) << name << ": CRC or size mismatch";
+    zip_fclose(file);
+    entries[name] = data;
   }
+  zip_discard(archive);
   return entries;
 }
 
@@ -332,6 +327,203 @@ TEST(Fmu, ArchiveDescriptionAndBothInterfaces) {
   dlclose(lib);
   for (auto &entry : std::filesystem::directory_iterator(dir))
     EXPECT_EQ(entry.path().filename().string().find(".tmp-"), std::string::npos) << entry.path();
+}
+
+
+/// Compiles examples/<example> into <dir>/<Model>.fmu and extracts its library to <dir>/<Model>.so;
+/// returns the model description (empty on failure, with the test failed).
+std::string buildFmu(const std::string &example, const std::filesystem::path &dir, const std::string &model) {
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  setenv("EQC_RUNTIME_LIBRARY", EQC_RUNTIME_LIBRARY, 1);
+  Compilation c;
+  std::ostringstream err;
+  if (runPipeline(std::string(EQC_SOURCE_DIR) + "/examples/" + example, PipelineOptions{}, c, err) != ExitOk) {
+    ADD_FAILURE() << err.str();
+    return "";
+  }
+  CompileOptions options;
+  options.fmu = true;
+  options.output = (dir / (model + ".fmu")).string();
+  if (compileModel(c, options, err) != ExitOk) {
+    ADD_FAILURE() << err.str();
+    return "";
+  }
+  std::map<std::string, std::string> entries = unzip(options.output);
+  std::ofstream(dir / (model + ".so"), std::ios::binary) << entries["binaries/linux64/" + model + ".so"];
+  return entries["modelDescription.xml"];
+}
+
+unsigned valueReference(const std::string &xml, const std::string &name) {
+  std::smatch m;
+  EXPECT_TRUE(std::regex_search(xml, m, std::regex("name=\"" + name + "\" valueReference=\"([0-9]+)\""))) << name;
+  return m.empty() ? 0u : static_cast<unsigned>(std::stoul(m[1]));
+}
+
+/// Co-Simulation of the FMU in `lib` from 0 to `tEnd` in `steps` steps; the values of `names` at the end.
+std::vector<double> coSimulate(void *lib, const std::string &xml, double tEnd, int steps,
+                               const std::vector<std::string> &names) {
+  auto sym = [&](const char *name) { return dlsym(lib, name); };
+  auto instantiate = reinterpret_cast<InstantiateFn>(sym("fmi2Instantiate"));
+  auto setup = reinterpret_cast<SetupFn>(sym("fmi2SetupExperiment"));
+  auto enterInit = reinterpret_cast<ModeFn>(sym("fmi2EnterInitializationMode"));
+  auto exitInit = reinterpret_cast<ModeFn>(sym("fmi2ExitInitializationMode"));
+  auto doStep = reinterpret_cast<DoStepFn>(sym("fmi2DoStep"));
+  auto getReal = reinterpret_cast<RealFn>(sym("fmi2GetReal"));
+  auto freeInstance = reinterpret_cast<FreeFn>(sym("fmi2FreeInstance"));
+  std::smatch m;
+  std::regex_search(xml, m, std::regex("guid=\"([^\"]*)\""));
+  static Callbacks callbacks{logger, nullptr, nullptr, nullptr, nullptr};
+  std::vector<double> values(names.size(), NAN);
+  fmi2Component cs = instantiate("cs", 1, std::string(m[1]).c_str(), "", &callbacks, 0, 0);
+  EXPECT_TRUE(cs) << logged;
+  if (!cs)
+    return values;
+  EXPECT_EQ(setup(cs, 1, 1e-10, 0.0, 0, 0.0), 0);
+  EXPECT_EQ(enterInit(cs), 0);
+  EXPECT_EQ(exitInit(cs), 0) << logged;
+  for (int k = 0; k < steps; ++k)
+    EXPECT_EQ(doStep(cs, tEnd * k / steps, tEnd / steps, 1), 0) << logged;
+  for (size_t i = 0; i < names.size(); ++i) {
+    unsigned vr = valueReference(xml, names[i]);
+    EXPECT_EQ(getReal(cs, &vr, 1, &values[i]), 0);
+  }
+  freeInstance(cs);
+  return values;
+}
+
+// Two FMUs of different models in one process, loaded with RTLD_GLOBAL (as some importers do):
+// each exports only its fmi2 functions, so each binds to its own model table (the second one once
+// found the first one's and refused its own GUID), and both unload with dlclose.
+TEST(Fmu, TwoFmusShareAProcessWithRtldGlobalAndUnload) {
+  std::filesystem::path dir = std::filesystem::path(EQC_SCRATCH_DIR) / "fmu_two";
+  std::string pendulumXml = buildFmu("pendulum.eq", dir / "a", "Pendulum");
+  std::string oscillatorXml = buildFmu("oscillator.eq", dir / "b", "Oscillator");
+  ASSERT_FALSE(pendulumXml.empty());
+  ASSERT_FALSE(oscillatorXml.empty());
+  const std::string pendulumSo = (dir / "a" / "Pendulum.so").string(), oscillatorSo = (dir / "b" / "Oscillator.so").string();
+  void *pendulum = dlopen(pendulumSo.c_str(), RTLD_NOW | RTLD_GLOBAL);
+  ASSERT_TRUE(pendulum) << dlerror();
+  void *oscillator = dlopen(oscillatorSo.c_str(), RTLD_NOW | RTLD_GLOBAL);
+  ASSERT_TRUE(oscillator) << dlerror();
+  EXPECT_NE(dlsym(pendulum, "fmi2Instantiate"), dlsym(oscillator, "fmi2Instantiate"));
+  logged.clear();
+  // x'' + c x' + k x = 0 with k = 4, c = 0.1, x(0) = 1, x'(0) = 0: x(t) = e^(-zw t) (cos wd t +
+  // zw/wd sin wd t), zw = c/2, wd = sqrt(k - zw^2).
+  std::vector<double> osc = coSimulate(oscillator, oscillatorXml, 1.0, 10, {"x"});
+  const double zw = 0.05, wd = std::sqrt(4 - zw * zw);
+  EXPECT_NEAR(osc[0], std::exp(-zw) * (std::cos(wd) + zw / wd * std::sin(wd)), 1e-7) << logged;
+  std::vector<double> pend = coSimulate(pendulum, pendulumXml, 1.0, 10, {"x", "y"});
+  EXPECT_NEAR(pend[0] * pend[0] + pend[1] * pend[1], 1.0, 1e-8) << logged;
+  EXPECT_EQ(dlclose(oscillator), 0);
+  EXPECT_EQ(dlclose(pendulum), 0);
+  EXPECT_EQ(dlopen(pendulumSo.c_str(), RTLD_NOW | RTLD_NOLOAD), nullptr) << "still loaded after dlclose";
+  EXPECT_EQ(dlopen(oscillatorSo.c_str(), RTLD_NOW | RTLD_NOLOAD), nullptr) << "still loaded after dlclose";
+}
+
+/// Runs `command` with its stderr; returns its stdout and stderr, `status` its exit status.
+std::string shell(const std::string &command, int &status) {
+  std::string out;
+  FILE *pipe = popen((command + " 2>&1").c_str(), "r");
+  if (!pipe) {
+    status = -1;
+    return out;
+  }
+  char buf[4096];
+  for (size_t n; (n = fread(buf, 1, sizeof buf, pipe)) > 0;)
+    out.append(buf, n);
+  status = pclose(pipe);
+  return out;
+}
+
+// A portable FMU: code for the x86-64 baseline (no AVX registers), only the fmi2 functions
+// exported, no dependency beyond libc, libm, libstdc++ and libgcc_s, glibc 2.29 at most (README:
+// Embedding); and it runs the same on a CPU without AVX: an importer written in C for this test
+// (it shares no code with eqc's runtime) runs it natively and under qemu-x86_64 -cpu Nehalem.
+TEST(Fmu, RunsOnTheBaselineCpu) {
+  std::filesystem::path dir = std::filesystem::path(EQC_SCRATCH_DIR) / "fmu_portable";
+  std::string xml = buildFmu("oscillator.eq", dir, "Oscillator");
+  ASSERT_FALSE(xml.empty());
+  const std::string so = (dir / "Oscillator.so").string();
+  int status = 0;
+  std::string code = shell("objdump -d '" + so + "'", status);
+  ASSERT_EQ(status, 0) << code;
+  EXPECT_EQ(code.find("ymm"), std::string::npos);
+  EXPECT_EQ(code.find("zmm"), std::string::npos);
+  std::string symbols = shell("objdump -T '" + so + "'", status);
+  ASSERT_EQ(status, 0) << symbols;
+  std::istringstream lines(symbols);
+  int exported = 0;
+  for (std::string line; std::getline(lines, line);) {
+    std::smatch m;
+    if (std::regex_search(line, m, std::regex("\\(GLIBC_2\\.([0-9]+)(\\.[0-9]+)?\\)")))
+      EXPECT_LE(std::stoi(m[1]), 29) << line;
+    if (line.find("*UND*") == std::string::npos && std::regex_search(line, m, std::regex(" (\\S+)$")) &&
+        line.find(" DF ") != std::string::npos) {
+      EXPECT_EQ(std::string(m[1]).rfind("fmi2", 0), 0u) << line;
+      ++exported;
+    }
+  }
+  EXPECT_GT(exported, 40);
+  std::string needed = shell("objdump -p '" + so + "' | grep NEEDED", status);
+  std::istringstream libs(needed);
+  for (std::string line; std::getline(libs, line);)
+    EXPECT_TRUE(std::regex_search(line, std::regex("NEEDED\\s+(libc|libm|libstdc\\+\\+|libgcc_s|ld-linux-x86-64)\\.so")))
+        << line;
+
+  std::ofstream(dir / "importer.c") << R"(#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+typedef void *(*Instantiate)(const char *, int, const char *, const char *, const void *, int, int);
+typedef int (*Setup)(void *, int, double, double, int, double);
+typedef int (*Mode)(void *);
+typedef int (*DoStep)(void *, double, double, int);
+typedef int (*GetReal)(void *, const unsigned *, size_t, double *);
+static void logger(void *env, const char *name, int status, const char *category, const char *message, ...) {
+  (void)env; (void)name; (void)status; (void)category;
+  fprintf(stderr, "%s\n", message);
+}
+struct Callbacks { void *logger, *allocate, *free, *step; void *env; };
+int main(int argc, char **argv) {
+  void *lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
+  struct Callbacks cb = {(void *)logger, 0, 0, 0, 0};
+  void *c;
+  unsigned vr = 0;
+  double x = 0;
+  int k;
+  if (argc < 3 || !lib)
+    return 2;
+  c = ((Instantiate)dlsym(lib, "fmi2Instantiate"))("importer", 1, argv[2], "", &cb, 0, 0);
+  if (!c || ((Setup)dlsym(lib, "fmi2SetupExperiment"))(c, 1, 1e-10, 0, 0, 0) ||
+      ((Mode)dlsym(lib, "fmi2EnterInitializationMode"))(c) || ((Mode)dlsym(lib, "fmi2ExitInitializationMode"))(c))
+    return 3;
+  for (k = 0; k < 20; ++k) {
+    if (((DoStep)dlsym(lib, "fmi2DoStep"))(c, 0.5 * k, 0.5, 1) ||
+        ((GetReal)dlsym(lib, "fmi2GetReal"))(c, &vr, 1, &x))
+      return 4;
+    printf("%.17g\n", x);
+  }
+  return 0;
+}
+)";
+  const std::string importer = (dir / "importer").string();
+  std::string built = shell(std::string(EQC_C_COMPILER) + " " + EQC_C_FLAGS + " -std=c99 -o '" + importer + "' '" +
+                                (dir / "importer.c").string() + "' -ldl",
+                            status);
+  ASSERT_EQ(status, 0) << built;
+  std::smatch guid;
+  ASSERT_TRUE(std::regex_search(xml, guid, std::regex("guid=\"([^\"]*)\"")));
+  ASSERT_EQ(valueReference(xml, "x"), 0u);
+  const std::string arguments = " '" + so + "' '" + std::string(guid[1]) + "'";
+  std::string native = shell("'" + importer + "'" + arguments, status);
+  ASSERT_EQ(status, 0) << native;
+  if (std::string(EQC_C_FLAGS).find("sanitize") != std::string::npos)
+    GTEST_SKIP() << "the sanitizers' runtime does not run under qemu-user";
+  if (shell("command -v qemu-x86_64", status).empty() || status != 0)
+    GTEST_SKIP() << "qemu-x86_64 is not installed (Debian's qemu-user, scripts/install-deps.sh)";
+  std::string nehalem = shell("qemu-x86_64 -cpu Nehalem '" + importer + "'" + arguments, status);
+  ASSERT_EQ(status, 0) << nehalem;
+  EXPECT_EQ(nehalem, native);
 }
 
 } // namespace

@@ -226,6 +226,30 @@ const eqc_method AllMethods[] = {EQC_METHOD_EULER, EQC_METHOD_HEUN,
 
 } // namespace
 
+// A kept projector gives eqc_project's numbers bit for bit, for any sizes in turn (its buffers
+// grow), and frees cleanly (NULL included).
+TEST(Project, AKeptProjectorGivesTheSameNumbers) {
+  eqc_projector *projector = eqc_projector_new();
+  ASSERT_NE(projector, nullptr);
+  for (int round = 0; round < 3; ++round) {
+    Calls calls;
+    double a[2] = {1.3 + round, 0.4}, b[2] = {1.3 + round, 0.4};
+    double ra = -1, rb = -1;
+    ASSERT_EQ(eqc_project(2, 1, 0.0, a, circle, &calls, 1e-15, 20, &ra), EQC_OK);
+    ASSERT_EQ(eqc_projector_project(projector, 2, 1, 0.0, b, circle, &calls, 1e-15, 20, &rb), EQC_OK);
+    EXPECT_EQ(a[0], b[0]);
+    EXPECT_EQ(a[1], b[1]);
+    EXPECT_EQ(ra, rb);
+    double s[3] = {0.9, 0.3, 0.5 + round}, u[3] = {0.9, 0.3, 0.5 + round};
+    ASSERT_EQ(eqc_project(3, 2, 0.0, s, sphereAndPlane, nullptr, 1e-15, 20, &ra), EQC_OK);
+    ASSERT_EQ(eqc_projector_project(projector, 3, 2, 0.0, u, sphereAndPlane, nullptr, 1e-15, 20, &rb), EQC_OK);
+    for (int i = 0; i < 3; ++i)
+      EXPECT_EQ(s[i], u[i]);
+  }
+  eqc_projector_free(projector);
+  eqc_projector_free(nullptr);
+}
+
 TEST(Project, CircleLandsRadiallyOnTheCircle) {
   Calls calls;
   double x[2] = {1.3, 0.4};

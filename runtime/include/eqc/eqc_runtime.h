@@ -171,6 +171,21 @@ int eqc_project(int n, int m, double t, double *x, eqc_constraint_fn g, void *us
                 int max_iter, double *residual_norm);
 
 /**
+ * A projection workspace that a caller projecting after every step keeps, so that the buffers of
+ * eqc_project are allocated once (eqc_project allocates them per call). One per thread; a
+ * constraint function that itself projects with the same projector gets a workspace of its own.
+ * The runtime keeps no per-thread state, so a library holding it can be unloaded.
+ */
+typedef struct eqc_projector eqc_projector;
+/** A new projector, or NULL without memory. */
+eqc_projector *eqc_projector_new(void);
+/** Frees the projector (NULL is ignored). */
+void eqc_projector_free(eqc_projector *projector);
+/** eqc_project with `projector`'s buffers (NULL: eqc_project's own). */
+int eqc_projector_project(eqc_projector *projector, int n, int m, double t, double *x, eqc_constraint_fn g,
+                          void *user, double tol, int max_iter, double *residual_norm);
+
+/**
  * Hook called after every accepted step with the new state (may change it, e.g. eqc_project);
  * non-zero stops the integration (EQC_ERR_RHS with rhs_code set to that value).
  */

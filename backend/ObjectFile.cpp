@@ -76,6 +76,7 @@ public:
     if (!d.fmuGuid.empty()) {
       constantFunction("eqc_fmu_model", llvm::ConstantExpr::getBitCast(tableGlobal, i8p));
       constantFunction("eqc_fmu_guid", string("guid", d.fmuGuid));
+      constantFunction("eqc_fmu_tolerance", doubles("tolerance", {d.fmuTolerance}));
     }
   }
 

@@ -80,11 +80,18 @@ std::string fmuModelDescription(const ModelDescription &d, const FlatSystem &fla
   x << "  <CoSimulation modelIdentifier=\"" << id
     << "\" canHandleVariableCommunicationStepSize=\"true\" canGetAndSetFMUstate=\"false\" "
        "canSerializeFMUstate=\"false\" providesDirectionalDerivative=\"false\"/>\n";
+  x << "  <LogCategories>\n";
+#define FMI2_LOG_CATEGORY(Name, Description)                                                                  \
+  x << "    <Category name=\"" #Name "\" description=\"" << xmlEscape(Description) << "\"/>\n";
+#include "runtime/fmi2/LogCategories.def"
+  x << "  </LogCategories>\n";
   x << "  <DefaultExperiment startTime=\"" << number(ex.hasStartTime ? ex.startTime : 0.0) << "\"";
   if (ex.stopTime > 0)
     x << " stopTime=\"" << number(ex.stopTime) << "\"";
   if (ex.tolerance > 0)
     x << " tolerance=\"" << number(ex.tolerance) << "\"";
+  if (ex.interval > 0)
+    x << " stepSize=\"" << number(ex.interval) << "\"";
   x << "/>\n  <ModelVariables>\n";
   // Indices (1-based, in order of appearance) of the ScalarVariables.
   int index = 0;

@@ -62,12 +62,115 @@ typedef struct {
 const eqc_model *eqc_fmu_model(void);
 /// Provided by the FMU's model object: the GUID written into modelDescription.xml.
 const char *eqc_fmu_guid(void);
+/// Provided by the FMU's model object: the model's experiment tolerance (0: none).
+const double *eqc_fmu_tolerance(void);
 
 } // extern "C"
 
 namespace {
 
-enum class Mode { Instantiated, Initialization, Continuous, Terminated, Error };
+/// The states of an instance (FMI 2.0, sections 3.2.3 and 4.2.4), as bits. Co-Simulation steps are
+/// synchronous: there is no stepInProgress or stepCanceled.
+enum State : unsigned {
+  Instantiated = 1u << 0,
+  Initialization = 1u << 1,
+  Event = 1u << 2,        ///< Model Exchange
+  Continuous = 1u << 3,   ///< Model Exchange
+  StepComplete = 1u << 4, ///< Co-Simulation
+  StepFailed = 1u << 5,   ///< Co-Simulation
+  Terminated = 1u << 6,
+  Error = 1u << 7,
+};
+constexpr unsigned Live = Instantiated | Initialization | Event | Continuous | StepComplete | StepFailed | Terminated | Error;
+constexpr unsigned Readable = Initialization | Event | Continuous | StepComplete | StepFailed | Terminated | Error;
+
+const char *stateName(unsigned state) {
+  switch (state) {
+  case Instantiated: return "Instantiated";
+  case Initialization: return "Initialization Mode";
+  case Event: return "Event Mode";
+  case Continuous: return "Continuous-Time Mode";
+  case StepComplete: return "stepComplete";
+  case StepFailed: return "stepFailed";
+  case Terminated: return "Terminated";
+  case Error: return "Error";
+  }
+  return "?";
+}
+
+enum class Interface { Both, ModelExchange, CoSimulation };
+
+// The FMI 2.0 state tables (Model Exchange: section 3.2.3; Co-Simulation: section 4.2.4): for each
+// function, the interface it belongs to and the states in which it may be called.
+#define FMI2_CALLS(X)                                                                                                  \
+  X(SetDebugLogging, Both, Live)                                                                                     \
+  X(SetupExperiment, Both, Instantiated)                                                                             \
+  X(EnterInitializationMode, Both, Instantiated)                                                                     \
+  X(ExitInitializationMode, Both, Initialization)                                                                    \
+  X(Terminate, Both, Event | Continuous | StepComplete | StepFailed)                                                 \
+  X(Reset, Both, Live)                                                                                               \
+  X(GetReal, Both, Readable)                                                                                         \
+  X(GetInteger, Both, Readable)                                                                                      \
+  X(GetBoolean, Both, Readable)                                                                                      \
+  X(GetString, Both, Readable)                                                                                       \
+  X(SetReal, Both, Instantiated | Initialization | Event | Continuous | StepComplete)                                 \
+  X(SetInteger, Both, Instantiated | Initialization | Event | StepComplete)                                          \
+  X(SetBoolean, Both, Instantiated | Initialization | Event | StepComplete)                                          \
+  X(SetString, Both, Instantiated | Initialization | Event | StepComplete)                                           \
+  X(GetFMUstate, Both, Live)                                                                                         \
+  X(SetFMUstate, Both, Live)                                                                                         \
+  X(FreeFMUstate, Both, Live)                                                                                        \
+  X(SerializedFMUstateSize, Both, Live)                                                                              \
+  X(SerializeFMUstate, Both, Live)                                                                                   \
+  X(DeSerializeFMUstate, Both, Live)                                                                                 \
+  X(GetDirectionalDerivative, Both, Readable)                                                                        \
+  X(EnterEventMode, ModelExchange, Event | Continuous)                                                               \
+  X(NewDiscreteStates, ModelExchange, Event)                                                                         \
+  X(EnterContinuousTimeMode, ModelExchange, Event)                                                                   \
+  X(CompletedIntegratorStep, ModelExchange, Continuous)                                                              \
+  X(SetTime, ModelExchange, Event | Continuous)                                                                      \
+  X(SetContinuousStates, ModelExchange, Continuous)                                                                  \
+  X(GetEventIndicators, ModelExchange, Initialization | Event | Continuous | Terminated | Error)                      \
+  X(GetContinuousStates, ModelExchange, Initialization | Event | Continuous | Terminated | Error)                     \
+  X(GetDerivatives, ModelExchange, Event | Continuous | Terminated | Error)                                           \
+  X(GetNominalsOfContinuousStates, ModelExchange, Instantiated | Event | Continuous | Terminated | Error)             \
+  X(SetRealInputDerivatives, CoSimulation, Instantiated | Initialization | StepComplete)                             \
+  X(GetRealOutputDerivatives, CoSimulation, StepComplete | StepFailed | Terminated | Error)                          \
+  X(DoStep, CoSimulation, StepComplete)                                                                              \
+  X(CancelStep, CoSimulation, 0u)                                                                                    \
+  X(GetStatus, CoSimulation, StepComplete | StepFailed | Terminated)                                                 \
+  X(GetRealStatus, CoSimulation, StepComplete | StepFailed | Terminated)                                             \
+  X(GetIntegerStatus, CoSimulation, StepComplete | StepFailed | Terminated)                                          \
+  X(GetBooleanStatus, CoSimulation, StepComplete | StepFailed | Terminated)                                          \
+  X(GetStringStatus, CoSimulation, StepComplete | StepFailed | Terminated)
+
+enum class Call {
+#define FMI2_CALL_ENUM(Name, Kind, States) Name,
+  FMI2_CALLS(FMI2_CALL_ENUM)
+#undef FMI2_CALL_ENUM
+};
+
+struct CallRule {
+  const char *name;
+  Interface kind;
+  unsigned states;
+};
+
+const CallRule kCallRules[] = {
+#define FMI2_CALL_RULE(Name, Kind, States) {"fmi2" #Name, Interface::Kind, States},
+    FMI2_CALLS(FMI2_CALL_RULE)
+#undef FMI2_CALL_RULE
+};
+
+enum class Category {
+#define FMI2_LOG_CATEGORY(Name, Description) Name,
+#include "LogCategories.def"
+};
+const char *const kCategoryNames[] = {
+#define FMI2_LOG_CATEGORY(Name, Description) #Name,
+#include "LogCategories.def"
+};
+constexpr size_t kCategories = sizeof(kCategoryNames) / sizeof(kCategoryNames[0]);
 
 struct Instance {
   Instance(const eqc_model *m, fmi2Type type, std::string name) : m(m), type(type), name(std::move(name)) {}
@@ -76,22 +179,50 @@ struct Instance {
   std::string name;
   fmi2CallbackLogger logger = nullptr;
   fmi2ComponentEnvironment environment = nullptr;
-  bool logging = false;
-  Mode mode = Mode::Instantiated;
+  bool categories[kCategories] = {}; ///< enabled by fmi2SetDebugLogging
+  unsigned state = Instantiated;
   double t = 0, tolerance = 1e-6;
   bool toleranceDefined = false;
+  double stopTime = INFINITY; ///< from fmi2SetupExperiment when defined
   std::vector<double> x, dx, a, p;
   bool dirty = true;       ///< dx and a are not those of (t, x)
   eqc_sim *sim = nullptr;  ///< Co-Simulation: the integration
   double lastSuccessfulTime = 0;
 
-  void log(fmi2Status status, const char *category, const std::string &message) const {
-    if (logger && (logging || status >= fmi2Error))
-      logger(environment, name.c_str(), status, category, "%s", message.c_str());
+  void log(fmi2Status status, Category category, const std::string &message) const {
+    // Errors are always reported; other messages when their category is on.
+    if (logger && (categories[static_cast<size_t>(category)] || status >= fmi2Error))
+      logger(environment, name.c_str(), status, kCategoryNames[static_cast<size_t>(category)], "%s", message.c_str());
   }
   fmi2Status fail(const std::string &message) {
-    log(fmi2Error, "logStatusError", message);
+    log(fmi2Error, Category::logStatusError, message);
     return fmi2Error;
+  }
+  /// A failure of the model itself: the instance goes to the Error state (FMI 2.0, 2.1.3).
+  fmi2Status modelFailed(const std::string &message) {
+    state = Error;
+    return fail(message);
+  }
+  /// Whether `call` may be called now (the state tables); logs the call under logCalls and a
+  /// refusal as an error.
+  bool allows(Call call) const {
+    const CallRule &rule = kCallRules[static_cast<size_t>(call)];
+    log(fmi2OK, Category::logCalls, std::string(rule.name) + " in state " + stateName(state));
+    const bool rightInterface = rule.kind == Interface::Both ||
+                                (rule.kind == Interface::ModelExchange) == (type == fmi2ModelExchange);
+    if (!rightInterface) {
+      log(fmi2Error, Category::logStatusError,
+          std::string(rule.name) + ": a " + (type == fmi2ModelExchange ? "Model Exchange" : "Co-Simulation") +
+              " instance does not have this function");
+      return false;
+    }
+    if (!(rule.states & state)) {
+      log(fmi2Error, Category::logStatusError,
+          std::string(rule.name) + ": not allowed in state " + stateName(state) + " (FMI 2.0, section " +
+              (type == fmi2ModelExchange ? "3.2.3" : "4.2.4") + ")");
+      return false;
+    }
+    return true;
   }
   void reset() {
     x.assign(m->state_start, m->state_start + m->n_states);
@@ -104,16 +235,19 @@ struct Instance {
       eqc_sim_free(sim);
     sim = nullptr;
     dirty = true;
-    mode = Mode::Instantiated;
+    state = Instantiated;
     t = 0;
+    tolerance = 1e-6;
+    toleranceDefined = false;
+    stopTime = INFINITY;
   }
   /// dx and a at (t, x).
   fmi2Status evaluate() {
     if (!dirty)
       return fmi2OK;
     if (int code = m->rhs(t, x.data(), dx.data(), a.data(), p.data()))
-      return fail("at time " + std::to_string(t) + ": the model's right-hand side failed (code " +
-                  std::to_string(code) + ")");
+      return modelFailed("at time " + std::to_string(t) + ": the model's right-hand side failed (code " +
+                         std::to_string(code) + ")");
     dirty = false;
     return fmi2OK;
   }
@@ -140,7 +274,49 @@ struct Instance {
   }
 };
 
-Instance *instance(fmi2Component c) { return static_cast<Instance *>(c); }
+/// The instance behind `c` if `call` may be called on it now, else nullptr (the refusal logged).
+Instance *checked(fmi2Component c, Call call) {
+  auto *inst = static_cast<Instance *>(c);
+  return inst && inst->allows(call) ? inst : nullptr;
+}
+
+/// For the functions with array arguments: `name` is NULL although `count` entries were asked for.
+bool missing(Instance *inst, const char *function, const char *name, const void *array, size_t count) {
+  if (count == 0 || array)
+    return false;
+  inst->fail(std::string(function) + ": " + name + " is NULL");
+  return true;
+}
+
+// The model has no Integer, Boolean or String variables (modelDescription.xml lists none).
+template <Call call, typename T>
+fmi2Status noVariables(fmi2Component c, const fmi2ValueReference vr[], size_t nvr, T) {
+  Instance *inst = checked(c, call);
+  if (!inst)
+    return fmi2Error;
+  if (nvr == 0)
+    return fmi2OK;
+  return inst->fail(std::string(kCallRules[static_cast<size_t>(call)].name) + ": unknown value reference " +
+                    (vr ? std::to_string(vr[0]) : std::string("(vr is NULL)")));
+}
+
+/// FMU states and directional derivatives are not provided (canGetAndSetFMUstate = false,
+/// providesDirectionalDerivative = false in modelDescription.xml).
+fmi2Status notProvided(fmi2Component c, Call call) {
+  Instance *inst = checked(c, call);
+  return inst ? inst->fail(std::string(kCallRules[static_cast<size_t>(call)].name) +
+                           ": not provided by this FMU (see its modelDescription.xml)")
+              : fmi2Error;
+}
+
+/// Checks the size and pointer of a state-sized array argument.
+bool badStates(Instance *inst, const char *function, const void *array, size_t nx) {
+  if (nx != inst->n()) {
+    inst->fail(std::string(function) + ": expected " + std::to_string(inst->n()) + " states, got " + std::to_string(nx));
+    return true;
+  }
+  return missing(inst, function, "the array", array, nx);
+}
 
 } // namespace
 
@@ -149,35 +325,54 @@ extern "C" {
 const char *fmi2GetTypesPlatform(void) { return "default"; }
 const char *fmi2GetVersion(void) { return "2.0"; }
 
-fmi2Status fmi2SetDebugLogging(fmi2Component c, fmi2Boolean loggingOn, size_t, const fmi2String[]) {
-  if (!c)
+fmi2Status fmi2SetDebugLogging(fmi2Component c, fmi2Boolean loggingOn, size_t nCategories, const fmi2String categories[]) {
+  Instance *inst = checked(c, Call::SetDebugLogging);
+  if (!inst || missing(inst, "fmi2SetDebugLogging", "categories", categories, nCategories))
     return fmi2Error;
-  instance(c)->logging = loggingOn != 0;
+  // No categories: all of them (FMI 2.0, 2.1.5); else the ones named, each one of <LogCategories>.
+  bool chosen[kCategories] = {};
+  for (size_t k = 0; k < nCategories; ++k) {
+    size_t found = kCategories;
+    for (size_t j = 0; j < kCategories && categories[k]; ++j)
+      if (std::strcmp(categories[k], kCategoryNames[j]) == 0)
+        found = j;
+    if (found == kCategories)
+      return inst->fail(std::string("fmi2SetDebugLogging: unknown log category '") +
+                        (categories[k] ? categories[k] : "(null)") + "'");
+    chosen[found] = true;
+  }
+  for (size_t j = 0; j < kCategories; ++j)
+    if (nCategories == 0 || chosen[j])
+      inst->categories[j] = loggingOn != 0;
   return fmi2OK;
 }
 
 fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmuType, fmi2String fmuGUID, fmi2String,
                               const fmi2CallbackFunctions *functions, fmi2Boolean, fmi2Boolean loggingOn) {
   const eqc_model *m = eqc_fmu_model();
-  auto complain = [&](const char *message) {
+  auto complain = [&](const std::string &message) -> fmi2Component {
     if (functions && functions->logger)
       functions->logger(functions->componentEnvironment, instanceName ? instanceName : "", fmi2Error,
-                        "logStatusError", "%s", message);
+                        "logStatusError", "%s", message.c_str());
     return nullptr;
   };
+  if (!functions || !functions->logger)
+    return complain("fmi2Instantiate: the callback functions and their logger are required");
+  if (!instanceName || !*instanceName)
+    return complain("fmi2Instantiate: the instance name must not be NULL or empty");
   if (!m)
-    return complain("the FMU has no model");
-  if (fmuGUID && std::strcmp(fmuGUID, eqc_fmu_guid()) != 0)
-    return complain("fmi2Instantiate: the GUID does not match this FMU's modelDescription.xml");
+    return complain("fmi2Instantiate: the FMU has no model");
+  if (!fmuGUID || std::strcmp(fmuGUID, eqc_fmu_guid()) != 0)
+    return complain(std::string("fmi2Instantiate: the GUID ") + (fmuGUID ? fmuGUID : "(null)") +
+                    " does not match this FMU's modelDescription.xml (" + eqc_fmu_guid() + ")");
   if (fmuType != fmi2ModelExchange && fmuType != fmi2CoSimulation)
-    return complain("fmi2Instantiate: unknown FMU type");
+    return complain("fmi2Instantiate: unknown FMU type " + std::to_string(static_cast<int>(fmuType)));
   try {
-    auto *inst = new Instance(m, fmuType, instanceName ? instanceName : "");
-    if (functions) {
-      inst->logger = functions->logger;
-      inst->environment = functions->componentEnvironment;
-    }
-    inst->logging = loggingOn != 0;
+    auto *inst = new Instance(m, fmuType, instanceName);
+    inst->logger = functions->logger;
+    inst->environment = functions->componentEnvironment;
+    for (bool &on : inst->categories)
+      on = loggingOn != 0;
     inst->reset();
     return inst;
   } catch (...) {
@@ -188,57 +383,56 @@ fmi2Component fmi2Instantiate(fmi2String instanceName, fmi2Type fmuType, fmi2Str
 void fmi2FreeInstance(fmi2Component c) {
   if (!c)
     return;
-  Instance *inst = instance(c);
+  Instance *inst = static_cast<Instance *>(c);
   if (inst->sim)
     eqc_sim_free(inst->sim);
   delete inst;
 }
 
 fmi2Status fmi2SetupExperiment(fmi2Component c, fmi2Boolean toleranceDefined, fmi2Real tolerance, fmi2Real startTime,
-                               fmi2Boolean, fmi2Real) {
-  if (!c)
+                               fmi2Boolean stopTimeDefined, fmi2Real stopTime) {
+  Instance *inst = checked(c, Call::SetupExperiment);
+  if (!inst)
     return fmi2Error;
-  Instance *inst = instance(c);
-  if (inst->mode != Mode::Instantiated)
-    return inst->fail("fmi2SetupExperiment: only after fmi2Instantiate");
-  if (toleranceDefined) {
-    if (!(tolerance > 0) || !std::isfinite(tolerance))
-      return inst->fail("fmi2SetupExperiment: the tolerance must be positive");
-    inst->tolerance = tolerance;
-    inst->toleranceDefined = true;
-  }
+  if (toleranceDefined && (!(tolerance > 0) || !std::isfinite(tolerance)))
+    return inst->fail("fmi2SetupExperiment: the tolerance must be positive");
   if (!std::isfinite(startTime))
     return inst->fail("fmi2SetupExperiment: the start time must be finite");
+  if (stopTimeDefined && !(stopTime >= startTime))
+    return inst->fail("fmi2SetupExperiment: the stop time " + std::to_string(stopTime) + " is before the start time " +
+                      std::to_string(startTime));
+  inst->toleranceDefined = toleranceDefined != 0;
+  inst->tolerance = toleranceDefined ? tolerance : 1e-6;
+  inst->stopTime = stopTimeDefined ? stopTime : INFINITY;
   inst->t = startTime;
   inst->dirty = true;
   return fmi2OK;
 }
 
 fmi2Status fmi2EnterInitializationMode(fmi2Component c) {
-  if (!c)
+  Instance *inst = checked(c, Call::EnterInitializationMode);
+  if (!inst)
     return fmi2Error;
-  Instance *inst = instance(c);
-  if (inst->mode != Mode::Instantiated)
-    return inst->fail("fmi2EnterInitializationMode: only after fmi2Instantiate");
-  inst->mode = Mode::Initialization;
+  inst->state = Initialization;
   return fmi2OK;
 }
 
 fmi2Status fmi2ExitInitializationMode(fmi2Component c) {
-  if (!c)
+  Instance *inst = checked(c, Call::ExitInitializationMode);
+  if (!inst)
     return fmi2Error;
-  Instance *inst = instance(c);
-  if (inst->mode != Mode::Initialization)
-    return inst->fail("fmi2ExitInitializationMode: not in initialization mode");
   const eqc_model *m = inst->m;
   if (inst->type == fmi2CoSimulation) {
     inst->sim = eqc_sim_new(m);
     if (!inst->sim)
-      return inst->fail("fmi2ExitInitializationMode: cannot create the simulation");
+      return inst->modelFailed("fmi2ExitInitializationMode: cannot create the simulation");
+    // The tolerance of fmi2SetupExperiment, else the model's own (its experiment annotation).
+    const double *own = eqc_fmu_tolerance();
+    const double tolerance = inst->toleranceDefined || !own || !(*own > 0) ? inst->tolerance : *own;
     eqc_options o;
     eqc_options_default(&o);
-    o.rtol = inst->tolerance;
-    o.atol = inst->tolerance;
+    o.rtol = tolerance;
+    o.atol = tolerance;
     eqc_sim_set_options(inst->sim, &o);
     for (int i = 0; i < m->n_params; ++i)
       eqc_sim_set_param(inst->sim, i, inst->p[i]);
@@ -246,44 +440,46 @@ fmi2Status fmi2ExitInitializationMode(fmi2Component c) {
       eqc_sim_set_state(inst->sim, i, inst->x[i]);
     eqc_sim_set_time(inst->sim, inst->t);
     if (eqc_sim_initialize(inst->sim) != EQC_OK)
-      return inst->fail(std::string("fmi2ExitInitializationMode: ") + eqc_sim_last_error(inst->sim));
+      return inst->modelFailed(std::string("fmi2ExitInitializationMode: ") + eqc_sim_last_error(inst->sim));
     std::copy(eqc_sim_states(inst->sim), eqc_sim_states(inst->sim) + m->n_states, inst->x.begin());
     std::copy(eqc_sim_derivatives(inst->sim), eqc_sim_derivatives(inst->sim) + m->n_states, inst->dx.begin());
     std::copy(eqc_sim_algebraics(inst->sim), eqc_sim_algebraics(inst->sim) + m->n_algebraics, inst->a.begin());
     inst->dirty = false;
     inst->lastSuccessfulTime = inst->t;
-  } else {
-    if (m->init) {
-      if (int code = m->init(inst->t, inst->x.data(), inst->dx.data(), inst->a.data(), inst->p.data()))
-        return inst->fail("fmi2ExitInitializationMode: initialization failed (code " + std::to_string(code) + ")");
-    }
-    inst->dirty = true;
-    if (fmi2Status s = inst->evaluate(); s != fmi2OK)
-      return s;
+    inst->state = StepComplete;
+    return fmi2OK;
   }
-  // Model Exchange: event mode after initialization; without events it is continuous-time at once.
-  inst->mode = Mode::Continuous;
+  if (m->init) {
+    if (int code = m->init(inst->t, inst->x.data(), inst->dx.data(), inst->a.data(), inst->p.data()))
+      return inst->modelFailed("fmi2ExitInitializationMode: initialization failed (code " + std::to_string(code) + ")");
+  }
+  inst->dirty = true;
+  if (fmi2Status s = inst->evaluate(); s != fmi2OK)
+    return s;
+  inst->state = Event; // Model Exchange: Event Mode after initialization (FMI 2.0, 3.2.3)
   return fmi2OK;
 }
 
 fmi2Status fmi2Terminate(fmi2Component c) {
-  if (!c)
+  Instance *inst = checked(c, Call::Terminate);
+  if (!inst)
     return fmi2Error;
-  instance(c)->mode = Mode::Terminated;
+  inst->state = Terminated;
   return fmi2OK;
 }
 
 fmi2Status fmi2Reset(fmi2Component c) {
-  if (!c)
+  Instance *inst = checked(c, Call::Reset);
+  if (!inst)
     return fmi2Error;
-  instance(c)->reset();
+  inst->reset();
   return fmi2OK;
 }
 
 fmi2Status fmi2GetReal(fmi2Component c, const fmi2ValueReference vr[], size_t nvr, fmi2Real value[]) {
-  if (!c || (nvr > 0 && (!vr || !value)))
+  Instance *inst = checked(c, Call::GetReal);
+  if (!inst || missing(inst, "fmi2GetReal", "vr", vr, nvr) || missing(inst, "fmi2GetReal", "value", value, nvr))
     return fmi2Error;
-  Instance *inst = instance(c);
   bool computedWanted = false;
   for (size_t k = 0; k < nvr; ++k) {
     bool isParameter, isComputed;
@@ -291,7 +487,7 @@ fmi2Status fmi2GetReal(fmi2Component c, const fmi2ValueReference vr[], size_t nv
       return inst->fail("fmi2GetReal: unknown value reference " + std::to_string(vr[k]));
     computedWanted = computedWanted || isComputed;
   }
-  if (computedWanted && inst->mode != Mode::Instantiated)
+  if (computedWanted && inst->state != Initialization)
     if (fmi2Status s = inst->evaluate(); s != fmi2OK)
       return s;
   for (size_t k = 0; k < nvr; ++k) {
@@ -302,131 +498,163 @@ fmi2Status fmi2GetReal(fmi2Component c, const fmi2ValueReference vr[], size_t nv
 }
 
 fmi2Status fmi2SetReal(fmi2Component c, const fmi2ValueReference vr[], size_t nvr, const fmi2Real value[]) {
-  if (!c || (nvr > 0 && (!vr || !value)))
+  Instance *inst = checked(c, Call::SetReal);
+  if (!inst || missing(inst, "fmi2SetReal", "vr", vr, nvr) || missing(inst, "fmi2SetReal", "value", value, nvr))
     return fmi2Error;
-  Instance *inst = instance(c);
+  const bool beforeInit = inst->state == Instantiated || inst->state == Initialization;
   for (size_t k = 0; k < nvr; ++k) {
     bool isParameter, isComputed;
     double *slot = inst->slot(vr[k], isParameter, isComputed);
+    const std::string which = "fmi2SetReal: value reference " + std::to_string(vr[k]);
     if (!slot)
       return inst->fail("fmi2SetReal: unknown value reference " + std::to_string(vr[k]));
     if (isComputed)
-      return inst->fail("fmi2SetReal: value reference " + std::to_string(vr[k]) + " is computed by the model");
-    // Parameters are fixed (modelDescription.xml), states are set before initialization (Model
-    // Exchange sets them with fmi2SetContinuousStates).
-    if (inst->mode != Mode::Instantiated && inst->mode != Mode::Initialization)
-      return inst->fail("fmi2SetReal: value reference " + std::to_string(vr[k]) +
-                        " can be set only before fmi2ExitInitializationMode");
+      return inst->fail(which + " is computed by the model");
+    // Parameters are fixed (modelDescription.xml); states are set before initialization, and in
+    // Model Exchange also in Event and Continuous-Time Mode (FMI 2.0.1, as fmi2SetContinuousStates).
+    if (isParameter && !beforeInit)
+      return inst->fail(which + " is a fixed parameter: it can be set only before fmi2ExitInitializationMode");
+    if (!isParameter && !beforeInit && inst->type != fmi2ModelExchange)
+      return inst->fail(which + " is a state: a Co-Simulation instance takes it only before fmi2ExitInitializationMode");
     if (!std::isfinite(value[k]))
-      return inst->fail("fmi2SetReal: value reference " + std::to_string(vr[k]) + ": not a finite number");
-    *slot = value[k];
+      return inst->fail(which + ": not a finite number");
+  }
+  for (size_t k = 0; k < nvr; ++k) {
+    bool isParameter, isComputed;
+    *inst->slot(vr[k], isParameter, isComputed) = value[k];
   }
   inst->dirty = true;
   return fmi2OK;
 }
 
-fmi2Status fmi2GetInteger(fmi2Component c, const fmi2ValueReference[], size_t nvr, fmi2Integer[]) {
-  return c && nvr == 0 ? fmi2OK : fmi2Error;
+fmi2Status fmi2GetInteger(fmi2Component c, const fmi2ValueReference vr[], size_t nvr, fmi2Integer v[]) {
+  return noVariables<Call::GetInteger>(c, vr, nvr, v);
 }
-fmi2Status fmi2GetBoolean(fmi2Component c, const fmi2ValueReference[], size_t nvr, fmi2Boolean[]) {
-  return c && nvr == 0 ? fmi2OK : fmi2Error;
+fmi2Status fmi2GetBoolean(fmi2Component c, const fmi2ValueReference vr[], size_t nvr, fmi2Boolean v[]) {
+  return noVariables<Call::GetBoolean>(c, vr, nvr, v);
 }
-fmi2Status fmi2GetString(fmi2Component c, const fmi2ValueReference[], size_t nvr, fmi2String[]) {
-  return c && nvr == 0 ? fmi2OK : fmi2Error;
+fmi2Status fmi2GetString(fmi2Component c, const fmi2ValueReference vr[], size_t nvr, fmi2String v[]) {
+  return noVariables<Call::GetString>(c, vr, nvr, v);
 }
-fmi2Status fmi2SetInteger(fmi2Component c, const fmi2ValueReference[], size_t nvr, const fmi2Integer[]) {
-  return c && nvr == 0 ? fmi2OK : fmi2Error;
+fmi2Status fmi2SetInteger(fmi2Component c, const fmi2ValueReference vr[], size_t nvr, const fmi2Integer v[]) {
+  return noVariables<Call::SetInteger>(c, vr, nvr, v);
 }
-fmi2Status fmi2SetBoolean(fmi2Component c, const fmi2ValueReference[], size_t nvr, const fmi2Boolean[]) {
-  return c && nvr == 0 ? fmi2OK : fmi2Error;
+fmi2Status fmi2SetBoolean(fmi2Component c, const fmi2ValueReference vr[], size_t nvr, const fmi2Boolean v[]) {
+  return noVariables<Call::SetBoolean>(c, vr, nvr, v);
 }
-fmi2Status fmi2SetString(fmi2Component c, const fmi2ValueReference[], size_t nvr, const fmi2String[]) {
-  return c && nvr == 0 ? fmi2OK : fmi2Error;
+fmi2Status fmi2SetString(fmi2Component c, const fmi2ValueReference vr[], size_t nvr, const fmi2String v[]) {
+  return noVariables<Call::SetString>(c, vr, nvr, v);
 }
 
-// FMU states and directional derivatives are not provided (canGetAndSetFMUstate = false,
-// providesDirectionalDerivative = false in modelDescription.xml).
-fmi2Status fmi2GetFMUstate(fmi2Component, fmi2FMUstate *) { return fmi2Error; }
-fmi2Status fmi2SetFMUstate(fmi2Component, fmi2FMUstate) { return fmi2Error; }
-fmi2Status fmi2FreeFMUstate(fmi2Component, fmi2FMUstate *) { return fmi2Error; }
-fmi2Status fmi2SerializedFMUstateSize(fmi2Component, fmi2FMUstate, size_t *) { return fmi2Error; }
-fmi2Status fmi2SerializeFMUstate(fmi2Component, fmi2FMUstate, fmi2Byte[], size_t) { return fmi2Error; }
-fmi2Status fmi2DeSerializeFMUstate(fmi2Component, const fmi2Byte[], size_t, fmi2FMUstate *) { return fmi2Error; }
-fmi2Status fmi2GetDirectionalDerivative(fmi2Component, const fmi2ValueReference[], size_t, const fmi2ValueReference[],
+fmi2Status fmi2GetFMUstate(fmi2Component c, fmi2FMUstate *) { return notProvided(c, Call::GetFMUstate); }
+fmi2Status fmi2SetFMUstate(fmi2Component c, fmi2FMUstate) { return notProvided(c, Call::SetFMUstate); }
+fmi2Status fmi2FreeFMUstate(fmi2Component c, fmi2FMUstate *) { return notProvided(c, Call::FreeFMUstate); }
+fmi2Status fmi2SerializedFMUstateSize(fmi2Component c, fmi2FMUstate, size_t *) {
+  return notProvided(c, Call::SerializedFMUstateSize);
+}
+fmi2Status fmi2SerializeFMUstate(fmi2Component c, fmi2FMUstate, fmi2Byte[], size_t) {
+  return notProvided(c, Call::SerializeFMUstate);
+}
+fmi2Status fmi2DeSerializeFMUstate(fmi2Component c, const fmi2Byte[], size_t, fmi2FMUstate *) {
+  return notProvided(c, Call::DeSerializeFMUstate);
+}
+fmi2Status fmi2GetDirectionalDerivative(fmi2Component c, const fmi2ValueReference[], size_t, const fmi2ValueReference[],
                                         size_t, const fmi2Real[], fmi2Real[]) {
-  return fmi2Error;
+  return notProvided(c, Call::GetDirectionalDerivative);
 }
 
 // ---- Model Exchange ----
 
-fmi2Status fmi2EnterEventMode(fmi2Component c) { return c ? fmi2OK : fmi2Error; }
+fmi2Status fmi2EnterEventMode(fmi2Component c) {
+  Instance *inst = checked(c, Call::EnterEventMode);
+  if (!inst)
+    return fmi2Error;
+  inst->state = Event;
+  return fmi2OK;
+}
 
 fmi2Status fmi2NewDiscreteStates(fmi2Component c, fmi2EventInfo *info) {
-  if (!c || !info)
+  Instance *inst = checked(c, Call::NewDiscreteStates);
+  if (!inst || missing(inst, "fmi2NewDiscreteStates", "fmi2EventInfo", info, 1))
     return fmi2Error;
   *info = fmi2EventInfo{0, 0, 0, 0, 0, 0.0};
   return fmi2OK;
 }
 
-fmi2Status fmi2EnterContinuousTimeMode(fmi2Component c) { return c ? fmi2OK : fmi2Error; }
+fmi2Status fmi2EnterContinuousTimeMode(fmi2Component c) {
+  Instance *inst = checked(c, Call::EnterContinuousTimeMode);
+  if (!inst)
+    return fmi2Error;
+  inst->state = Continuous;
+  return fmi2OK;
+}
 
 fmi2Status fmi2CompletedIntegratorStep(fmi2Component c, fmi2Boolean, fmi2Boolean *enterEventMode,
                                        fmi2Boolean *terminateSimulation) {
-  if (!c)
+  Instance *inst = checked(c, Call::CompletedIntegratorStep);
+  if (!inst || missing(inst, "fmi2CompletedIntegratorStep", "enterEventMode", enterEventMode, 1) ||
+      missing(inst, "fmi2CompletedIntegratorStep", "terminateSimulation", terminateSimulation, 1))
     return fmi2Error;
-  if (enterEventMode)
-    *enterEventMode = 0;
-  if (terminateSimulation)
-    *terminateSimulation = 0;
+  *enterEventMode = 0;
+  *terminateSimulation = 0;
   return fmi2OK;
 }
 
 fmi2Status fmi2SetTime(fmi2Component c, fmi2Real time) {
-  if (!c || !std::isfinite(time))
+  Instance *inst = checked(c, Call::SetTime);
+  if (!inst)
     return fmi2Error;
-  Instance *inst = instance(c);
+  if (!std::isfinite(time))
+    return inst->fail("fmi2SetTime: the time must be finite");
+  if (time > inst->stopTime)
+    return inst->fail("fmi2SetTime: time " + std::to_string(time) + " is past the stop time " +
+                      std::to_string(inst->stopTime) + " of fmi2SetupExperiment");
   inst->t = time;
   inst->dirty = true;
   return fmi2OK;
 }
 
+
 fmi2Status fmi2SetContinuousStates(fmi2Component c, const fmi2Real x[], size_t nx) {
-  if (!c)
+  Instance *inst = checked(c, Call::SetContinuousStates);
+  if (!inst || badStates(inst, "fmi2SetContinuousStates", x, nx))
     return fmi2Error;
-  Instance *inst = instance(c);
-  if (nx != inst->n() || (nx > 0 && !x))
-    return inst->fail("fmi2SetContinuousStates: expected " + std::to_string(inst->n()) + " states");
+  for (size_t i = 0; i < nx; ++i)
+    if (!std::isfinite(x[i]))
+      return inst->fail("fmi2SetContinuousStates: state " + std::to_string(i) + " is not a finite number");
   std::copy(x, x + nx, inst->x.begin());
   inst->dirty = true;
   return fmi2OK;
 }
 
 fmi2Status fmi2GetDerivatives(fmi2Component c, fmi2Real derivatives[], size_t nx) {
-  if (!c)
+  Instance *inst = checked(c, Call::GetDerivatives);
+  if (!inst || badStates(inst, "fmi2GetDerivatives", derivatives, nx))
     return fmi2Error;
-  Instance *inst = instance(c);
-  if (nx != inst->n() || (nx > 0 && !derivatives))
-    return inst->fail("fmi2GetDerivatives: expected " + std::to_string(inst->n()) + " states");
   if (fmi2Status s = inst->evaluate(); s != fmi2OK)
     return s;
   std::copy(inst->dx.begin(), inst->dx.end(), derivatives);
   return fmi2OK;
 }
 
-fmi2Status fmi2GetEventIndicators(fmi2Component c, fmi2Real[], size_t ni) { return c && ni == 0 ? fmi2OK : fmi2Error; }
+fmi2Status fmi2GetEventIndicators(fmi2Component c, fmi2Real[], size_t ni) {
+  Instance *inst = checked(c, Call::GetEventIndicators);
+  if (!inst)
+    return fmi2Error;
+  return ni == 0 ? fmi2OK : inst->fail("fmi2GetEventIndicators: the FMU has 0 event indicators, not " + std::to_string(ni));
+}
 
 fmi2Status fmi2GetContinuousStates(fmi2Component c, fmi2Real x[], size_t nx) {
-  if (!c)
+  Instance *inst = checked(c, Call::GetContinuousStates);
+  if (!inst || badStates(inst, "fmi2GetContinuousStates", x, nx))
     return fmi2Error;
-  Instance *inst = instance(c);
-  if (nx != inst->n() || (nx > 0 && !x))
-    return inst->fail("fmi2GetContinuousStates: expected " + std::to_string(inst->n()) + " states");
   std::copy(inst->x.begin(), inst->x.end(), x);
   return fmi2OK;
 }
 
 fmi2Status fmi2GetNominalsOfContinuousStates(fmi2Component c, fmi2Real x_nominal[], size_t nx) {
-  if (!c || nx != instance(c)->n() || (nx > 0 && !x_nominal))
+  Instance *inst = checked(c, Call::GetNominalsOfContinuousStates);
+  if (!inst || badStates(inst, "fmi2GetNominalsOfContinuousStates", x_nominal, nx))
     return fmi2Error;
   std::fill(x_nominal, x_nominal + nx, 1.0);
   return fmi2OK;
@@ -434,67 +662,78 @@ fmi2Status fmi2GetNominalsOfContinuousStates(fmi2Component c, fmi2Real x_nominal
 
 // ---- Co-Simulation ----
 
-fmi2Status fmi2SetRealInputDerivatives(fmi2Component c, const fmi2ValueReference[], size_t nvr, const fmi2Integer[],
-                                       const fmi2Real[]) {
-  return c && nvr == 0 ? fmi2OK : fmi2Error; // the model has no inputs
+fmi2Status fmi2SetRealInputDerivatives(fmi2Component c, const fmi2ValueReference vr[], size_t nvr,
+                                       const fmi2Integer order[], const fmi2Real v[]) {
+  (void)order;
+  return noVariables<Call::SetRealInputDerivatives>(c, vr, nvr, v); // the model has no inputs
 }
-fmi2Status fmi2GetRealOutputDerivatives(fmi2Component c, const fmi2ValueReference[], size_t nvr, const fmi2Integer[],
-                                        fmi2Real[]) {
-  return c && nvr == 0 ? fmi2OK : fmi2Error; // maxOutputDerivativeOrder = 0
+fmi2Status fmi2GetRealOutputDerivatives(fmi2Component c, const fmi2ValueReference vr[], size_t nvr,
+                                        const fmi2Integer order[], fmi2Real v[]) {
+  (void)order;
+  return noVariables<Call::GetRealOutputDerivatives>(c, vr, nvr, v); // maxOutputDerivativeOrder = 0
 }
 
 fmi2Status fmi2DoStep(fmi2Component c, fmi2Real currentCommunicationPoint, fmi2Real communicationStepSize,
                       fmi2Boolean) {
-  if (!c)
+  Instance *inst = checked(c, Call::DoStep);
+  if (!inst)
     return fmi2Error;
-  Instance *inst = instance(c);
-  if (inst->type != fmi2CoSimulation || !inst->sim || inst->mode != Mode::Continuous)
-    return inst->fail("fmi2DoStep: the Co-Simulation instance is not initialized");
-  if (!(communicationStepSize > 0))
+  if (!(communicationStepSize > 0) || !std::isfinite(communicationStepSize))
     return inst->fail("fmi2DoStep: the communication step size must be positive");
   if (std::fabs(currentCommunicationPoint - inst->t) > 1e-9 * std::max(1.0, std::fabs(inst->t)))
     return inst->fail("fmi2DoStep: the communication point " + std::to_string(currentCommunicationPoint) +
                       " is not the FMU's time " + std::to_string(inst->t));
-  // The states (and parameters) as the environment left them.
-  for (int i = 0; i < inst->m->n_states; ++i)
-    if (eqc_sim_states(inst->sim)[i] != inst->x[i])
-      eqc_sim_set_state(inst->sim, i, inst->x[i]);
-  int status = eqc_sim_run(inst->sim, inst->t + communicationStepSize, nullptr, nullptr);
+  const double tEnd = inst->t + communicationStepSize;
+  if (tEnd > inst->stopTime * (1 + 1e-12) + 1e-12)
+    return inst->fail("fmi2DoStep: the step to " + std::to_string(tEnd) + " goes past the stop time " +
+                      std::to_string(inst->stopTime) + " of fmi2SetupExperiment");
+  int status = eqc_sim_run(inst->sim, tEnd, nullptr, nullptr);
   const eqc_model *m = inst->m;
   std::copy(eqc_sim_states(inst->sim), eqc_sim_states(inst->sim) + m->n_states, inst->x.begin());
   std::copy(eqc_sim_derivatives(inst->sim), eqc_sim_derivatives(inst->sim) + m->n_states, inst->dx.begin());
   std::copy(eqc_sim_algebraics(inst->sim), eqc_sim_algebraics(inst->sim) + m->n_algebraics, inst->a.begin());
   inst->t = eqc_sim_time(inst->sim);
   inst->dirty = false;
-  if (status != EQC_OK) {
-    inst->mode = Mode::Error;
-    return inst->fail(std::string("fmi2DoStep: ") + eqc_sim_last_error(inst->sim));
-  }
+  if (status != EQC_OK)
+    return inst->modelFailed(std::string("fmi2DoStep: ") + eqc_sim_last_error(inst->sim));
   inst->lastSuccessfulTime = inst->t;
   return fmi2OK;
 }
 
-fmi2Status fmi2CancelStep(fmi2Component c) { return c ? fmi2Error : fmi2Error; } // steps are synchronous
+fmi2Status fmi2CancelStep(fmi2Component c) {
+  checked(c, Call::CancelStep); // steps are synchronous: never in stepInProgress
+  return fmi2Error;
+}
 
 fmi2Status fmi2GetStatus(fmi2Component c, const fmi2StatusKind, fmi2Status *value) {
-  if (!c || !value)
+  Instance *inst = checked(c, Call::GetStatus);
+  if (!inst || missing(inst, "fmi2GetStatus", "value", value, 1))
     return fmi2Error;
-  *value = instance(c)->mode == Mode::Error ? fmi2Error : fmi2OK;
-  return fmi2OK;
+  return fmi2Discard; // no step is pending: fmi2DoStep is synchronous
 }
 fmi2Status fmi2GetRealStatus(fmi2Component c, const fmi2StatusKind s, fmi2Real *value) {
-  if (!c || !value || s != fmi2LastSuccessfulTime)
+  Instance *inst = checked(c, Call::GetRealStatus);
+  if (!inst || missing(inst, "fmi2GetRealStatus", "value", value, 1))
+    return fmi2Error;
+  if (s != fmi2LastSuccessfulTime)
     return fmi2Discard;
-  *value = instance(c)->lastSuccessfulTime;
+  *value = inst->lastSuccessfulTime;
   return fmi2OK;
 }
-fmi2Status fmi2GetIntegerStatus(fmi2Component, const fmi2StatusKind, fmi2Integer *) { return fmi2Discard; }
+fmi2Status fmi2GetIntegerStatus(fmi2Component c, const fmi2StatusKind, fmi2Integer *) {
+  return checked(c, Call::GetIntegerStatus) ? fmi2Discard : fmi2Error;
+}
 fmi2Status fmi2GetBooleanStatus(fmi2Component c, const fmi2StatusKind s, fmi2Boolean *value) {
-  if (!c || !value || s != fmi2Terminated)
+  Instance *inst = checked(c, Call::GetBooleanStatus);
+  if (!inst || missing(inst, "fmi2GetBooleanStatus", "value", value, 1))
+    return fmi2Error;
+  if (s != fmi2Terminated)
     return fmi2Discard;
   *value = 0;
   return fmi2OK;
 }
-fmi2Status fmi2GetStringStatus(fmi2Component, const fmi2StatusKind, fmi2String *) { return fmi2Discard; }
+fmi2Status fmi2GetStringStatus(fmi2Component c, const fmi2StatusKind, fmi2String *) {
+  return checked(c, Call::GetStringStatus) ? fmi2Discard : fmi2Error;
+}
 
 } // extern "C"

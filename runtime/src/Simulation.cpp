@@ -65,6 +65,7 @@ struct eqc_sim {
   bool project;
   bool initialized = false;
   double lastStep = 0.0;
+  bool stiff = false; ///< auto switched to radau5 in an earlier run that this one continues
   eqc_stats stats{};
   double worstInvariant = 0.0;
   std::string error;
@@ -144,6 +145,7 @@ struct eqc_sim {
 
   int initialize() {
     error.clear();
+    stiff = false;
     if (model->init) {
       if (int code = model->init(t, x.data(), dx.data(), a.data(), p.data())) {
         fail(where(t) + ": initialization failed: " + modelFailure(code));
@@ -182,6 +184,9 @@ struct eqc_sim {
     o.t_end = tEnd;
     if (lastStep > 0 && o.h_init == 0)
       o.h_init = lastStep;
+    // auto's switch to radau5 holds for the runs that continue this one.
+    if (o.method == EQC_METHOD_AUTO && stiff)
+      o.method = EQC_METHOD_RADAU5;
     eqc_sparsity pattern{};
     eqc_jacobian jacobian{};
     if (model->jac) {
@@ -201,6 +206,7 @@ struct eqc_sim {
     t = stats.t_reached;
     if (stats.h_last > 0)
       lastStep = stats.h_last;
+    stiff = stiff || (options.method == EQC_METHOD_AUTO && stats.method_used == EQC_METHOD_RADAU5);
     // The derivatives and algebraic variables at the state reached.
     int code = model->rhs(t, x.data(), dx.data(), a.data(), p.data());
     if (status == EQC_OK && code != 0) {
@@ -247,6 +253,7 @@ int eqc_sim_set_options(eqc_sim *sim, const eqc_options *opt) {
     return EQC_ERR_ARGUMENT;
   sim->options = *opt;
   sim->options.atol_vector = nullptr; // not kept: the caller's array may go away
+  sim->stiff = false;
   return EQC_OK;
 }
 

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cmath>
 #include <sstream>
 
@@ -93,6 +95,46 @@ TEST(ModelTable, RoberWithTheGeneratedJacobianAndASecondModelAlongside) {
     ASSERT_EQ(eqc_sim_run(alone.sim, k, nullptr, nullptr), EQC_OK);
   for (int i = 0; i < osc.table->model().n_states; ++i)
     EXPECT_EQ(eqc_sim_states(osc.sim)[i], eqc_sim_states(alone.sim)[i]) << i;
+}
+
+
+// Runs that continue each other keep what auto learned: once it switched to radau5, the next run
+// stays stiff instead of starting dopri5 again (as fmi2DoStep does every communication step).
+// ROBER in 100 runs of 1e9 (the FMU's Co-Simulation case that went negative at 1.4e10 and failed
+// at 2.7e10) against the Test Set's reference at 1e11.
+TEST(ModelTable, StiffRunsContinueStiff) {
+  Table rober("rober.eq");
+  ASSERT_TRUE(rober.sim) << rober.err.str();
+  eqc_options o = options(EQC_METHOD_AUTO, 1e-6, 1e-10);
+  eqc_sim_set_options(rober.sim, &o);
+  double smallest = 1;
+  for (int k = 1; k <= 100; ++k) {
+    ASSERT_EQ(eqc_sim_run(rober.sim, k * 1e9, nullptr, nullptr), EQC_OK) << "run " << k << ": "
+                                                                           << eqc_sim_last_error(rober.sim);
+    for (int i = 0; i < 3; ++i)
+      smallest = std::min(smallest, eqc_sim_states(rober.sim)[i]);
+    if (k > 1)
+      ASSERT_EQ(eqc_sim_stats(rober.sim, nullptr)->method_used, EQC_METHOD_RADAU5) << "run " << k;
+  }
+  EXPECT_GT(smallest, -1e-12);
+  const double *y = eqc_sim_states(rober.sim);
+  EXPECT_NEAR(y[rober.state("y1")] / 0.2083340149701255e-07, 1, 1e-3);
+  EXPECT_NEAR(y[rober.state("y3")] / 0.9999999791665050, 1, 1e-9);
+
+  // The FMU's Co-Simulation setting: atol = rtol = 1e-6; 100 runs against one.
+  Table once("rober.eq"), steps("rober.eq");
+  eqc_options fmu = options(EQC_METHOD_AUTO, 1e-6, 1e-6);
+  eqc_sim_set_options(once.sim, &fmu);
+  eqc_sim_set_options(steps.sim, &fmu);
+  ASSERT_EQ(eqc_sim_run(once.sim, 1e11, nullptr, nullptr), EQC_OK) << eqc_sim_last_error(once.sim);
+  for (int k = 1; k <= 100; ++k) {
+    ASSERT_EQ(eqc_sim_run(steps.sim, k * 1e9, nullptr, nullptr), EQC_OK) << "run " << k << ": "
+                                                                           << eqc_sim_last_error(steps.sim);
+    for (int i = 0; i < 3; ++i)
+      EXPECT_GT(eqc_sim_states(steps.sim)[i], -1e-6) << "run " << k;
+  }
+  for (int i = 0; i < 3; ++i)
+    EXPECT_NEAR(eqc_sim_states(steps.sim)[i], eqc_sim_states(once.sim)[i], 1e-5) << i;
 }
 
 } // namespace

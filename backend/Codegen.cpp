@@ -142,6 +142,8 @@ public:
     }
     emitInvariants(symbols.invariants, model.invariants.residuals);
     emitInvariants(symbols.initialConstraints, model.initialConstraints.residuals);
+    emitBind();
+    emitStart();
     if (!model.discretes.empty()) {
       emitEventIndicators();
       emitEventUpdate();
@@ -540,6 +542,44 @@ private:
     FunctionEmitter fe(*this, f, frame);
     for (size_t i = 0; i < residuals.size(); ++i)
       fe.b().CreateStore(fe.emit(residuals[i]), fe.b().CreateConstGEP1_64(types.f64, g, i));
+    fe.b().CreateRet(fe.b().getInt32(0));
+  }
+
+  /// `i32 bind(const i8 *given, double *p)`: the dependent parameters from the others, in
+  /// dependency order; one marked in `given` keeps its value.
+  void emitBind() {
+    auto *type = llvm::FunctionType::get(types.i32, {llvm::Type::getInt8PtrTy(ctx), types.f64ptr}, false);
+    llvm::Function *f = newFunction(symbols.bind, type, false);
+    auto args = f->arg_begin();
+    Value *given = &*args;
+    Value *zero = llvm::ConstantFP::get(types.f64, 0.0);
+    Frame frame{zero, nullptr, nullptr, nullptr, &*(args + 1)};
+    FunctionEmitter fe(*this, f, frame);
+    for (int k : dependentParameters(flat, model.params)) {
+      const int var = model.params[static_cast<size_t>(k)];
+      llvm::IRBuilder<> &b = fe.b();
+      Value *cell = fe.address(var);
+      Value *kept = b.CreateICmpNE(b.CreateLoad(b.getInt8Ty(), b.CreateConstGEP1_64(b.getInt8Ty(), given, k)),
+                                   b.getInt8(0));
+      Value *value = b.CreateSelect(kept, b.CreateLoad(types.f64, cell), asDouble(b, fe.emit(flat.vars[var].binding)));
+      b.CreateStore(value, cell);
+      fe.define(var, value);
+    }
+    fe.b().CreateRet(fe.b().getInt32(0));
+  }
+
+  /// `i32 start(const double *p, double *x)`: the start values that read parameters.
+  void emitStart() {
+    auto *type = llvm::FunctionType::get(types.i32, {types.f64ptr, types.f64ptr}, false);
+    llvm::Function *f = newFunction(symbols.start, type, false);
+    auto args = f->arg_begin();
+    Value *zero = llvm::ConstantFP::get(types.f64, 0.0);
+    Frame frame{zero, &*(args + 1), nullptr, nullptr, &*args};
+    FunctionEmitter fe(*this, f, frame);
+    for (int i : parameterDependentStarts(flat, model.states, model.params)) {
+      const int var = model.states[static_cast<size_t>(i)];
+      fe.b().CreateStore(asDouble(fe.b(), fe.emit(flat.vars[var].binding)), fe.address(var));
+    }
     fe.b().CreateRet(fe.b().getInt32(0));
   }
 

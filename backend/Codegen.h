@@ -20,6 +20,7 @@ struct ModelSymbols {
   std::string rhs, init, jac, invariants, invariantJac, initialConstraints, initialConstraintsJac;
   std::string prefix; ///< of every symbol of the model (its constants too)
   std::string zc, event; ///< models with events: event indicators and the discrete update
+  std::string bind, start; ///< dependent parameters and parameter-dependent start values (eqc_model.h)
   static ModelSymbols forPrefix(const std::string &prefix) {
     return {prefix + "rhs",
             prefix + "init",
@@ -30,7 +31,9 @@ struct ModelSymbols {
             prefix + "initial_constraints_jac",
             prefix,
             prefix + "zc",
-            prefix + "event"};
+            prefix + "event",
+            prefix + "bind",
+            prefix + "start"};
   }
 };
 

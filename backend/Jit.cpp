@@ -109,6 +109,8 @@ struct SimulationFunctions {
   eqc_model_inv_fn invariants = nullptr, initialConstraints = nullptr;
   eqc_model_zc_fn zc = nullptr;
   eqc_model_event_fn event = nullptr;
+  eqc_model_bind_fn bind = nullptr;
+  eqc_model_start_fn start = nullptr;
 
   /// Looks them up (compiling the module that holds them).
   llvm::Error lookup(llvm::orc::LLJIT &jit, const ModelSymbols &symbols, bool events) {
@@ -127,6 +129,10 @@ struct SimulationFunctions {
       return err;
     if (auto err = get(symbols.initialConstraints, initialConstraints))
       return err;
+    if (auto err = get(symbols.bind, bind))
+      return err;
+    if (auto err = get(symbols.start, start))
+      return err;
     if (events) {
       if (auto err = get(symbols.zc, zc))
         return err;
@@ -143,6 +149,8 @@ struct SimulationFunctions {
     m.initialConstraints.store(initialConstraints);
     m.zc.store(zc);
     m.event.store(event);
+    m.bind.store(bind);
+    m.start.store(start);
   }
 };
 

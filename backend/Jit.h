@@ -43,6 +43,8 @@ public:
   std::atomic<eqc_model_inv_fn> initialConstraints{nullptr}; ///< invariants, then the initial equations
   std::atomic<eqc_model_zc_fn> zc{nullptr};                  ///< models with events: the event indicators
   std::atomic<eqc_model_event_fn> event{nullptr};            ///< models with events: the discrete update
+  std::atomic<eqc_model_bind_fn> bind{nullptr};              ///< the dependent parameters
+  std::atomic<eqc_model_start_fn> start{nullptr};            ///< the parameter-dependent start values
   /// Whether the model is compiled in two tiers, and the seconds the background compilation of the
   /// optimized tier took once it is done (negative before; the reason on `tierError` if it failed).
   bool tiered() const;

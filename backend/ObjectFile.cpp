@@ -51,7 +51,7 @@ public:
                                                                          ints("jac_col_start", pattern.colStart),
                                                                          ints("jac_row_index", pattern.rowIndex)}));
     std::vector<llvm::Type *> fields{i32, i8p, i32, i32, i32, i32};
-    fields.insert(fields.end(), 17, i8p);
+    fields.insert(fields.end(), 20, i8p);
     auto *modelType = llvm::StructType::create(ctx, fields, "eqc_model");
     Constant *table = llvm::ConstantStruct::get(
         modelType, {int32(EQC_MODEL_ABI_VERSION), string("name", d.name), int32(static_cast<int>(d.stateNames.size())),
@@ -65,7 +65,8 @@ public:
                     invariants ? function(symbols.invariantJac) : null(), string("description", d.description),
                     strings("state_descriptions", d.stateDescriptions),
                     strings("algebraic_descriptions", d.algebraicDescriptions),
-                    strings("param_descriptions", d.paramDescriptions), string("reduction", d.reduction)});
+                    strings("param_descriptions", d.paramDescriptions), string("reduction", d.reduction),
+                    bytes("param_kind", d.paramKinds), function(symbols.bind), function(symbols.start)});
     Constant *tableGlobal = global("table", table);
     // const eqc_model *eqc_model_<Name>(void)
     auto *type = llvm::FunctionType::get(i8p, false);
@@ -117,6 +118,11 @@ private:
     if (values.empty())
       return null();
     return pointerTo(global(what, llvm::ConstantDataArray::get(ctx, llvm::ArrayRef<double>(values))));
+  }
+  Constant *bytes(const std::string &what, const std::vector<unsigned char> &values) {
+    if (values.empty())
+      return null();
+    return pointerTo(global(what, llvm::ConstantDataArray::get(ctx, llvm::ArrayRef<uint8_t>(values))));
   }
   Constant *ints(const std::string &what, const std::vector<int> &values) {
     if (values.empty())

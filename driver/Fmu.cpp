@@ -1,5 +1,6 @@
 // modelDescription.xml and the FMU's zip archive.
 #include "driver/Fmu.h"
+#include "runtime/include/eqc/eqc_model.h"
 #include "support/Xml.h"
 
 #include <zip.h>
@@ -123,11 +124,21 @@ std::string fmuModelDescription(const ModelDescription &d, const FlatSystem &fla
     x << "    <ScalarVariable name=\"" << xmlEscape(d.algebraicNames[i]) << "\" valueReference=\"" << 2 * n + i
       << "\"" << describe(d.algebraicDescriptions, i) << " causality=\"output\" variability=\"continuous\" initial=\"calculated\"><Real/></ScalarVariable>\n";
   }
+  // Free parameters are settable; dependent ones are calculated from them (FMI 2.0:
+  // calculatedParameter, an initial unknown); structural ones are constants.
   for (size_t i = 0; i < d.paramNames.size(); ++i) {
     ++index;
+    const unsigned char kind = i < d.paramKinds.size() ? d.paramKinds[i] : static_cast<unsigned char>(EQC_PARAM_FREE);
     x << "    <ScalarVariable name=\"" << xmlEscape(d.paramNames[i]) << "\" valueReference=\"" << 2 * n + m + i
-      << "\"" << describe(d.paramDescriptions, i) << " causality=\"parameter\" variability=\"fixed\" initial=\"exact\"><Real start=\"" << number(d.params[i])
-      << "\"/></ScalarVariable>\n";
+      << "\"" << describe(d.paramDescriptions, i);
+    if (kind == EQC_PARAM_DEPENDENT) {
+      initialUnknowns.push_back(index);
+      x << " causality=\"calculatedParameter\" variability=\"fixed\" initial=\"calculated\"><Real/></ScalarVariable>\n";
+      continue;
+    }
+    x << (kind == EQC_PARAM_STRUCTURAL ? " causality=\"local\" variability=\"constant\""
+                                       : " causality=\"parameter\" variability=\"fixed\"")
+      << " initial=\"exact\"><Real start=\"" << number(d.params[i]) << "\"/></ScalarVariable>\n";
   }
   x << "  </ModelVariables>\n  <ModelStructure>\n";
   auto unknowns = [&](const char *tag, const std::vector<int> &list) {

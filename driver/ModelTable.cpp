@@ -40,6 +40,12 @@ std::unique_ptr<ModelTable> ModelTable::build(Compilation &c, double t0, std::os
   desc.reduction = m.invariants.residuals.empty()
                        ? "none"
                        : std::string("invariants, ") + stabilization[static_cast<int>(m.stabilization)];
+  desc.paramKinds.assign(m.params.size(), EQC_PARAM_FREE);
+  for (int k : dependentParameters(flat, m.params))
+    desc.paramKinds[static_cast<size_t>(k)] = EQC_PARAM_DEPENDENT;
+  for (size_t i = 0; i < m.params.size(); ++i)
+    if (flat.vars[m.params[i]].structural)
+      desc.paramKinds[i] = EQC_PARAM_STRUCTURAL;
   desc.params = ip.p;
   desc.states = ip.x;
   desc.algebraics = ip.a;
@@ -62,6 +68,9 @@ std::unique_ptr<ModelTable> ModelTable::build(Compilation &c, double t0, std::os
   d.algebraic_descriptions = t.algebraicDescriptionPtrs_.data();
   d.param_descriptions = t.paramDescriptionPtrs_.data();
   d.reduction = desc.reduction.c_str();
+  d.param_kind = desc.paramKinds.data();
+  d.bind = c.jit->bind;
+  d.start = c.jit->start;
   d.rhs = c.jit->rhs;
   // Index-reduced models start from the projected point; their init only evaluates rhs.
   d.init = d.n_invariants == 0 ? c.jit->init.load() : nullptr;

@@ -5,6 +5,8 @@
 #include "middle/Function.h"
 
 #include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
 #include <ostream>
 #include <sstream>
 
@@ -171,6 +173,63 @@ void FlatSystem::print(std::ostream &os) const {
       os << "  " << toString(eq.lhs, namer) << " = " << toString(eq.rhs, namer) << ";\n";
   }
   os << "end " << modelName << ";\n";
+}
+
+std::vector<int> dependentParameters(const FlatSystem &flat, const std::vector<int> &params) {
+  std::unordered_map<int, int> position;
+  for (size_t i = 0; i < params.size(); ++i)
+    position.emplace(params[i], static_cast<int>(i));
+  std::vector<int> order;
+  std::vector<char> state(params.size(), 0); // 0 unvisited, 1 visiting, 2 done
+  std::vector<char> dependent(params.size(), 0);
+  // Depth first through the bindings (iterative: long chains of parameters do not recurse).
+  for (size_t root = 0; root < params.size(); ++root) {
+    if (state[root])
+      continue;
+    std::vector<std::pair<int, std::vector<int>>> stack;
+    auto reads = [&](int k) {
+      std::vector<int> deps;
+      if (const Expr *b = flat.vars[params[k]].binding)
+        for (int v : collectVars(b))
+          if (auto it = position.find(v); it != position.end())
+            deps.push_back(it->second);
+      return deps;
+    };
+    stack.emplace_back(static_cast<int>(root), reads(static_cast<int>(root)));
+    state[root] = 1;
+    while (!stack.empty()) {
+      auto &[k, deps] = stack.back();
+      if (!deps.empty()) {
+        int d = deps.back();
+        deps.pop_back();
+        dependent[k] = 1;
+        if (!state[d]) {
+          state[d] = 1;
+          stack.emplace_back(d, reads(d));
+        }
+        continue;
+      }
+      state[k] = 2;
+      if (dependent[k])
+        order.push_back(k);
+      stack.pop_back();
+    }
+  }
+  return order;
+}
+
+std::vector<int> parameterDependentStarts(const FlatSystem &flat, const std::vector<int> &states,
+                                          const std::vector<int> &params) {
+  std::unordered_set<int> isParam(params.begin(), params.end());
+  std::vector<int> result;
+  for (size_t i = 0; i < states.size(); ++i)
+    if (const Expr *b = flat.vars[states[i]].binding)
+      for (int v : collectVars(b))
+        if (isParam.count(v)) {
+          result.push_back(static_cast<int>(i));
+          break;
+        }
+  return result;
 }
 
 } // namespace eqc

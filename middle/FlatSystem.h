@@ -157,4 +157,15 @@ struct FlatSystem {
   void print(std::ostream &os) const;
 };
 
+/// The positions in `params` (parameter variables, as OdeModel::params) of the parameters whose
+/// binding reads other parameters of `params`, each after the ones it reads: what a parameter
+/// binding function recomputes when parameters change. Requires: bindings without cycles (the
+/// frontend rejects cycles).
+std::vector<int> dependentParameters(const FlatSystem &flat, const std::vector<int> &params);
+
+/// The positions in `states` (state variables, as OdeModel::states) whose start expression reads
+/// a parameter of `params`.
+std::vector<int> parameterDependentStarts(const FlatSystem &flat, const std::vector<int> &states,
+                                          const std::vector<int> &params);
+
 } // namespace eqc

@@ -185,6 +185,7 @@ struct Instance {
   bool toleranceDefined = false;
   double stopTime = INFINITY; ///< from fmi2SetupExperiment when defined
   std::vector<double> x, dx, a, p;
+  std::vector<unsigned char> paramGiven, stateGiven; ///< set with fmi2SetReal before initialization
   bool dirty = true;       ///< dx and a are not those of (t, x)
   eqc_sim *sim = nullptr;  ///< Co-Simulation: the integration
   double lastSuccessfulTime = 0;
@@ -231,6 +232,8 @@ struct Instance {
              m->algebraic_start ? m->algebraic_start + m->n_algebraics : nullptr);
     a.resize(m->n_algebraics, 0.0);
     p.assign(m->param_defaults, m->param_defaults + m->n_params);
+    paramGiven.assign(p.size(), 0);
+    stateGiven.assign(x.size(), 0);
     if (sim)
       eqc_sim_free(sim);
     sim = nullptr;
@@ -252,6 +255,23 @@ struct Instance {
     return fmi2OK;
   }
   size_t n() const { return static_cast<size_t>(m->n_states); }
+  unsigned char kindOf(size_t param) const { return m->param_kind ? m->param_kind[param] : static_cast<unsigned char>(EQC_PARAM_FREE); }
+  /// Before initialization: the dependent parameters and the start values that follow the
+  /// parameters set (fmi2SetReal), as eqc_sim does.
+  fmi2Status bindParameters() {
+    if (m->bind)
+      if (int code = m->bind(paramGiven.data(), p.data()))
+        return modelFailed("the dependent parameters cannot be computed (code " + std::to_string(code) + ")");
+    if (m->start) {
+      std::vector<double> starts(x);
+      if (int code = m->start(p.data(), starts.data()))
+        return modelFailed("the start values cannot be computed (code " + std::to_string(code) + ")");
+      for (size_t i = 0; i < x.size(); ++i)
+        if (!stateGiven[i])
+          x[i] = starts[i];
+    }
+    return fmi2OK;
+  }
   /// The storage behind a value reference, or nullptr.
   double *slot(fmi2ValueReference vr, bool &isParameter, bool &isComputed) {
     const size_t ns = n(), na = static_cast<size_t>(m->n_algebraics), np = static_cast<size_t>(m->n_params);
@@ -422,6 +442,8 @@ fmi2Status fmi2ExitInitializationMode(fmi2Component c) {
   if (!inst)
     return fmi2Error;
   const eqc_model *m = inst->m;
+  if (fmi2Status s = inst->bindParameters(); s != fmi2OK)
+    return s;
   if (inst->type == fmi2CoSimulation) {
     inst->sim = eqc_sim_new(m);
     if (!inst->sim)
@@ -434,10 +456,13 @@ fmi2Status fmi2ExitInitializationMode(fmi2Component c) {
     o.rtol = tolerance;
     o.atol = tolerance;
     eqc_sim_set_options(inst->sim, &o);
+    // What the environment set; eqc_sim binds the rest.
     for (int i = 0; i < m->n_params; ++i)
-      eqc_sim_set_param(inst->sim, i, inst->p[i]);
+      if (inst->paramGiven[static_cast<size_t>(i)])
+        eqc_sim_set_param(inst->sim, i, inst->p[i]);
     for (int i = 0; i < m->n_states; ++i)
-      eqc_sim_set_state(inst->sim, i, inst->x[i]);
+      if (inst->stateGiven[static_cast<size_t>(i)])
+        eqc_sim_set_state(inst->sim, i, inst->x[i]);
     eqc_sim_set_time(inst->sim, inst->t);
     if (eqc_sim_initialize(inst->sim) != EQC_OK)
       return inst->modelFailed(std::string("fmi2ExitInitializationMode: ") + eqc_sim_last_error(inst->sim));
@@ -512,6 +537,13 @@ fmi2Status fmi2SetReal(fmi2Component c, const fmi2ValueReference vr[], size_t nv
       return inst->fail(which + " is computed by the model");
     // Parameters are fixed (modelDescription.xml); states are set before initialization, and in
     // Model Exchange also in Event and Continuous-Time Mode (FMI 2.0.1, as fmi2SetContinuousStates).
+    if (isParameter) {
+      const size_t param = vr[k] - 2 * inst->n() - static_cast<size_t>(inst->m->n_algebraics);
+      if (inst->kindOf(param) == EQC_PARAM_DEPENDENT)
+        return inst->fail(which + " is a calculated parameter (its binding computes it from the others)");
+      if (inst->kindOf(param) == EQC_PARAM_STRUCTURAL)
+        return inst->fail(which + " is a constant: it fixes the model's structure");
+    }
     if (isParameter && !beforeInit)
       return inst->fail(which + " is a fixed parameter: it can be set only before fmi2ExitInitializationMode");
     if (!isParameter && !beforeInit && inst->type != fmi2ModelExchange)
@@ -522,6 +554,9 @@ fmi2Status fmi2SetReal(fmi2Component c, const fmi2ValueReference vr[], size_t nv
   for (size_t k = 0; k < nvr; ++k) {
     bool isParameter, isComputed;
     *inst->slot(vr[k], isParameter, isComputed) = value[k];
+    if (beforeInit)
+      (isParameter ? inst->paramGiven[vr[k] - 2 * inst->n() - static_cast<size_t>(inst->m->n_algebraics)]
+                   : inst->stateGiven[vr[k]]) = 1;
   }
   inst->dirty = true;
   return fmi2OK;

@@ -66,6 +66,8 @@ struct eqc_sim {
   bool initialized = false;
   double lastStep = 0.0;
   bool stiff = false; ///< auto switched to radau5 in an earlier run that this one continues
+  std::vector<unsigned char> paramGiven, stateGiven; ///< set by the caller (bind and start keep them)
+  bool started = false; ///< a run has moved the states: start values no longer apply
   eqc_stats stats{};
   double worstInvariant = 0.0;
   std::string error;
@@ -79,7 +81,8 @@ struct eqc_sim {
   explicit eqc_sim(const eqc_model *model)
       : model(model), n(model->n_states), m(model->n_invariants), x(n, 0.0), dx(n, 0.0),
         a(model->n_algebraics, 0.0), p(model->param_defaults, model->param_defaults + model->n_params), g(m),
-        invJac(static_cast<size_t>(m) * n), project(m > 0 && model->invariants_jac) {
+        invJac(static_cast<size_t>(m) * n), project(m > 0 && model->invariants_jac),
+        paramGiven(static_cast<size_t>(model->n_params), 0), stateGiven(static_cast<size_t>(n), 0) {
     if (model->state_start)
       std::copy(model->state_start, model->state_start + n, x.begin());
     if (model->algebraic_start)
@@ -146,6 +149,22 @@ struct eqc_sim {
   int initialize() {
     error.clear();
     stiff = false;
+    // Dependent parameters follow the parameters set; before the first run, so do start values.
+    if (model->bind)
+      if (int code = model->bind(paramGiven.data(), p.data())) {
+        fail(where(t) + ": the dependent parameters cannot be computed: " + modelFailure(code));
+        return EQC_ERR_RHS;
+      }
+    if (!started && model->start) {
+      std::vector<double> starts(x);
+      if (int code = model->start(p.data(), starts.data())) {
+        fail(where(t) + ": the start values cannot be computed: " + modelFailure(code));
+        return EQC_ERR_RHS;
+      }
+      for (int i = 0; i < n; ++i)
+        if (!stateGiven[static_cast<size_t>(i)])
+          x[static_cast<size_t>(i)] = starts[static_cast<size_t>(i)];
+    }
     if (model->init) {
       if (int code = model->init(t, x.data(), dx.data(), a.data(), p.data())) {
         fail(where(t) + ": initialization failed: " + modelFailure(code));
@@ -204,6 +223,7 @@ struct eqc_sim {
                                    project ? projectHook : nullptr, this, &stats);
     out = nullptr;
     t = stats.t_reached;
+    started = true;
     if (stats.h_last > 0)
       lastStep = stats.h_last;
     stiff = stiff || (options.method == EQC_METHOD_AUTO && stats.method_used == EQC_METHOD_RADAU5);
@@ -278,7 +298,14 @@ int eqc_sim_algebraic_index(const eqc_sim *sim, const char *name) {
 int eqc_sim_set_param(eqc_sim *sim, int index, double value) {
   if (!sim || index < 0 || index >= sim->model->n_params || !std::isfinite(value))
     return EQC_ERR_ARGUMENT;
+  if (sim->model->param_kind && sim->model->param_kind[index] == EQC_PARAM_STRUCTURAL) {
+    sim->fail(std::string("eqc_sim_set_param: '") + sim->model->param_names[index] +
+              "' fixes the model's structure (array sizes, loop ranges or which equations exist); change it in "
+              "the model");
+    return EQC_ERR_ARGUMENT;
+  }
   sim->p[index] = value;
+  sim->paramGiven[static_cast<size_t>(index)] = 1;
   sim->initialized = false;
   return EQC_OK;
 }
@@ -287,6 +314,7 @@ int eqc_sim_set_state(eqc_sim *sim, int index, double value) {
   if (!sim || index < 0 || index >= sim->n || !std::isfinite(value))
     return EQC_ERR_ARGUMENT;
   sim->x[index] = value;
+  sim->stateGiven[static_cast<size_t>(index)] = 1;
   sim->initialized = false;
   return EQC_OK;
 }

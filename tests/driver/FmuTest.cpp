@@ -342,7 +342,8 @@ std::string buildFmu(const std::string &example, const std::filesystem::path &di
   setenv("EQC_RUNTIME_LIBRARY", EQC_RUNTIME_LIBRARY, 1);
   Compilation c;
   std::ostringstream err;
-  if (runPipeline(std::string(EQC_SOURCE_DIR) + "/examples/" + example, PipelineOptions{}, c, err) != ExitOk) {
+  const std::string path = example[0] == '/' ? example : std::string(EQC_SOURCE_DIR) + "/examples/" + example;
+  if (runPipeline(path, PipelineOptions{}, c, err) != ExitOk) {
     ADD_FAILURE() << err.str();
     return "";
   }
@@ -508,6 +509,9 @@ int main(int argc, char **argv) {
       return 4;
     printf("%.17g\n", x);
   }
+  ((Mode)dlsym(lib, "fmi2Terminate"))(c);
+  ((void (*)(void *))dlsym(lib, "fmi2FreeInstance"))(c);
+  dlclose(lib);
   return 0;
 }
 )";
@@ -627,6 +631,89 @@ TEST(Fmu, FollowsTheStandardsStateMachineAndRules) {
   std::vector<double> own = coSimulate(lib, xml, 2.0, 4, {"x"}, 0.0);
   EXPECT_EQ(own, coSimulate(lib, xml, 2.0, 4, {"x"}, 1e-8));
   EXPECT_NE(own, coSimulate(lib, xml, 2.0, 4, {"x"}, 1e-6));
+  dlclose(lib);
+}
+
+
+// Dependent parameters in an FMU: omega = 2 pi f is a calculatedParameter (an initial unknown, not
+// settable) that follows f, the start value s = A sin(phase) follows A, and a structural size is a
+// constant. It was a settable fixed parameter that ignored f: the output was the same for f = 50
+// and f = 60.
+TEST(Fmu, DependentParametersFollowThoseSet) {
+  std::filesystem::path dir = std::filesystem::path(EQC_SCRATCH_DIR) / "fmu_dependent";
+  std::filesystem::create_directories(dir);
+  const std::string model = (dir / "dependent.eq").string();
+  std::ofstream(model) << R"(model Dependent
+  parameter Real f = 50;
+  parameter Real omega = 2*3.141592653589793*f;
+  parameter Real A = 2, phase = 0.5;
+  parameter Integer n = 2;
+  Real s(start = A*sin(phase), fixed = true), c(start = A*cos(phase), fixed = true);
+  Real y[n](each start = 0, each fixed = true);
+equation
+  der(s) = omega*c;
+  der(c) = -omega*s;
+  for i in 1:n loop
+    der(y[i]) = i;
+  end for;
+end Dependent;
+)";
+  std::string xml = buildFmu(model, dir / "out", "Dependent");
+  ASSERT_FALSE(xml.empty());
+  EXPECT_TRUE(std::regex_search(xml, std::regex("name=\"omega\"[^>]*causality=\"calculatedParameter\"[^>]*initial=\"calculated\"")))
+      << xml;
+  EXPECT_TRUE(std::regex_search(xml, std::regex("name=\"n\"[^>]*causality=\"local\" variability=\"constant\""))) << xml;
+  EXPECT_TRUE(std::regex_search(xml, std::regex("name=\"f\"[^>]*causality=\"parameter\""))) << xml;
+  void *lib = dlopen((dir / "out" / "Dependent.so").c_str(), RTLD_NOW | RTLD_LOCAL);
+  ASSERT_TRUE(lib) << dlerror();
+  auto sym = [&](const char *name) { return dlsym(lib, name); };
+  auto instantiate = reinterpret_cast<InstantiateFn>(sym("fmi2Instantiate"));
+  auto freeInstance = reinterpret_cast<FreeFn>(sym("fmi2FreeInstance"));
+  auto setup = reinterpret_cast<SetupFn>(sym("fmi2SetupExperiment"));
+  auto enterInit = reinterpret_cast<ModeFn>(sym("fmi2EnterInitializationMode"));
+  auto exitInit = reinterpret_cast<ModeFn>(sym("fmi2ExitInitializationMode"));
+  auto setReal = reinterpret_cast<SetRealFn>(sym("fmi2SetReal"));
+  auto getReal = reinterpret_cast<RealFn>(sym("fmi2GetReal"));
+  auto doStep = reinterpret_cast<DoStepFn>(sym("fmi2DoStep"));
+  auto getDerivatives = reinterpret_cast<StatesFn>(sym("fmi2GetDerivatives"));
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(xml, m, std::regex("guid=\"([^\"]*)\"")));
+  const std::string guid = m[1];
+  Callbacks callbacks{logger, nullptr, nullptr, nullptr, nullptr};
+  const fmi2ValueReference f = valueReference(xml, "f"), omega = valueReference(xml, "omega");
+  const fmi2ValueReference A = valueReference(xml, "A"), n = valueReference(xml, "n");
+  const fmi2ValueReference s = valueReference(xml, "s"), c = valueReference(xml, "c");
+  const double sixty = 60, three = 3, w = 2 * M_PI * 60;
+  for (int type : {1, 0}) {
+    logged.clear();
+    fmi2Component inst = instantiate("dep", type, guid.c_str(), "", &callbacks, 0, 0);
+    ASSERT_TRUE(inst) << logged;
+    ASSERT_EQ(setup(inst, 1, 1e-12, 0.0, 0, 0.0), 0);
+    ASSERT_EQ(setReal(inst, &f, 1, &sixty), 0) << logged;
+    ASSERT_EQ(setReal(inst, &A, 1, &three), 0) << logged;
+    EXPECT_EQ(setReal(inst, &omega, 1, &three), 3);
+    EXPECT_NE(logged.find("is a calculated parameter"), std::string::npos) << logged;
+    EXPECT_EQ(setReal(inst, &n, 1, &three), 3);
+    ASSERT_EQ(enterInit(inst), 0);
+    ASSERT_EQ(exitInit(inst), 0) << logged;
+    double value = 0;
+    ASSERT_EQ(getReal(inst, &omega, 1, &value), 0);
+    EXPECT_DOUBLE_EQ(value, w);
+    if (type == 1) {
+      for (int k = 0; k < 10; ++k)
+        ASSERT_EQ(doStep(inst, 0.001 * k, 0.001, 1), 0) << logged;
+      double sc[2];
+      const fmi2ValueReference refs[] = {s, c};
+      ASSERT_EQ(getReal(inst, refs, 2, sc), 0);
+      EXPECT_NEAR(sc[0], 3 * std::sin(0.5 + w * 0.01), 1e-7);
+      EXPECT_NEAR(sc[1], 3 * std::cos(0.5 + w * 0.01), 1e-7);
+    } else {
+      std::vector<double> dx(4);
+      ASSERT_EQ(getDerivatives(inst, dx.data(), 4), 0) << logged;
+      EXPECT_DOUBLE_EQ(dx[s], w * 3 * std::cos(0.5)); // der(s) = omega c at c = A cos(phase)
+    }
+    freeInstance(inst);
+  }
   dlclose(lib);
 }
 

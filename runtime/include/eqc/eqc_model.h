@@ -49,9 +49,27 @@ typedef int (*eqc_model_event_fn)(double t, double *x, const double *dx, const d
 typedef int (*eqc_model_inv_fn)(double t, const double *x, const double *p, double *g);
 /** G[i*n + j] = d g_i / d x_j (m-by-n, row-major, n states). */
 typedef int (*eqc_model_invjac_fn)(double t, const double *x, const double *p, double *jac);
+/**
+ * Recomputes the dependent parameters (those whose binding reads other parameters, e.g.
+ * omega = 2*pi*f) from the others, in dependency order, except those marked in `given` (n_params
+ * flags: parameters set by the caller keep their value, and the ones bound to them follow).
+ */
+typedef int (*eqc_model_bind_fn)(const unsigned char *given, double *p);
+/**
+ * The start values of the states whose start expression reads parameters (s(start = A*sin(phi))),
+ * written into x (n_states entries; the other states are left as they are).
+ */
+typedef int (*eqc_model_start_fn)(const double *p, double *x);
+
+/** eqc_model.param_kind: how a parameter may be changed after compilation. */
+enum {
+  EQC_PARAM_FREE = 0,       /**< set by the caller, or its default */
+  EQC_PARAM_DEPENDENT = 1,  /**< computed by bind from the others (may still be set: then it is kept) */
+  EQC_PARAM_STRUCTURAL = 2  /**< fixes array sizes, loop ranges or which equations exist: not settable */
+};
 
 /** The version of eqc_model this header describes; a model with another version is refused. */
-#define EQC_MODEL_ABI_VERSION 1
+#define EQC_MODEL_ABI_VERSION 2
 
 /**
  * A compiled model: sizes, names, defaults and functions. Everything is constant and owned by
@@ -81,6 +99,9 @@ typedef struct eqc_model {
    *  "invariants, Baumgarte", "invariants, none" (the ODE of the differentiated equations, with
    *  the hidden constraints as invariants and that stabilization); NULL when unknown. */
   const char *reduction;
+  const unsigned char *param_kind; /**< n_params EQC_PARAM_* values, or NULL: all free */
+  eqc_model_bind_fn bind;          /**< may be NULL: no dependent parameters */
+  eqc_model_start_fn start;        /**< may be NULL: no start value reads a parameter */
 } eqc_model;
 
 /** A simulation of one model: its parameters, state, options and statistics. */
@@ -107,7 +128,12 @@ int eqc_sim_param_index(const eqc_sim *sim, const char *name);
 int eqc_sim_state_index(const eqc_sim *sim, const char *name);
 int eqc_sim_algebraic_index(const eqc_sim *sim, const char *name);
 
-/** Sets parameter `index`; EQC_ERR_ARGUMENT for a bad index or a non-finite value. */
+/**
+ * Sets parameter `index`; the dependent parameters bound to it follow at the next initialization
+ * (eqc_model.bind; a dependent parameter set itself keeps its value), and so do start values that
+ * read it, before the first run (eqc_model.start; states set with eqc_sim_set_state keep theirs).
+ * EQC_ERR_ARGUMENT for a bad index, a non-finite value or a structural parameter.
+ */
 int eqc_sim_set_param(eqc_sim *sim, int index, double value);
 /** Sets state `index` (a start value before eqc_sim_initialize, or the state between runs). */
 int eqc_sim_set_state(eqc_sim *sim, int index, double value);

@@ -3,6 +3,7 @@
 // calls; two models link into one program; other targets and bad paths.
 #include "driver/Compile.h"
 #include "driver/ModelTable.h"
+#include "Shell.h"
 
 #include <gtest/gtest.h>
 
@@ -37,21 +38,6 @@ struct Compiled {
   }
 };
 
-/// Runs `command`, returns its stdout; `status` gets the exit status.
-std::string run(const std::string &command, int &status) {
-  std::string out;
-  FILE *pipe = popen((command + " 2>&1").c_str(), "r");
-  if (!pipe) {
-    status = -1;
-    return out;
-  }
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0)
-    out.append(buf, n);
-  status = pclose(pipe);
-  return out;
-}
 
 /// A C program that runs `model` with dopri5 (rtol 1e-10) to `tEnd` in 4 runs and prints every
 /// state in hexadecimal floating point.

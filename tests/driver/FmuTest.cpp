@@ -4,6 +4,7 @@
 // Model Exchange gives the model's derivatives; a wrong GUID is refused.
 #include "driver/Compile.h"
 #include "driver/ModelTable.h"
+#include "Shell.h"
 
 #include <gtest/gtest.h>
 #include <zip.h>
@@ -365,35 +366,56 @@ unsigned valueReference(const std::string &xml, const std::string &name) {
   return m.empty() ? 0u : static_cast<unsigned>(std::stoul(m[1]));
 }
 
+/// The FMI 2.0 functions of an FMU's library that the tests call.
+struct Fmi2Api {
+  explicit Fmi2Api(void *lib)
+      : instantiate(get<InstantiateFn>(lib, "fmi2Instantiate")), freeInstance(get<FreeFn>(lib, "fmi2FreeInstance")),
+        setup(get<SetupFn>(lib, "fmi2SetupExperiment")), enterInit(get<ModeFn>(lib, "fmi2EnterInitializationMode")),
+        exitInit(get<ModeFn>(lib, "fmi2ExitInitializationMode")),
+        enterContinuous(get<ModeFn>(lib, "fmi2EnterContinuousTimeMode")),
+        setTime(get<fmi2Status (*)(fmi2Component, double)>(lib, "fmi2SetTime")),
+        setReal(get<SetRealFn>(lib, "fmi2SetReal")), getReal(get<RealFn>(lib, "fmi2GetReal")),
+        doStep(get<DoStepFn>(lib, "fmi2DoStep")), getDerivatives(get<StatesFn>(lib, "fmi2GetDerivatives")),
+        debugLogging(get<fmi2Status (*)(fmi2Component, int, size_t, const char *const *)>(lib, "fmi2SetDebugLogging")) {}
+  template <typename Fn> static Fn get(void *lib, const char *name) {
+    void *f = dlsym(lib, name);
+    EXPECT_TRUE(f) << name;
+    return reinterpret_cast<Fn>(f);
+  }
+  InstantiateFn instantiate;
+  FreeFn freeInstance;
+  SetupFn setup;
+  ModeFn enterInit, exitInit, enterContinuous;
+  fmi2Status (*setTime)(fmi2Component, double);
+  SetRealFn setReal;
+  RealFn getReal;
+  DoStepFn doStep;
+  StatesFn getDerivatives;
+  fmi2Status (*debugLogging)(fmi2Component, int, size_t, const char *const *);
+};
+
 /// Co-Simulation of the FMU in `lib` from 0 to `tEnd` in `steps` steps; the values of `names` at the end.
 std::vector<double> coSimulate(void *lib, const std::string &xml, double tEnd, int steps,
                                const std::vector<std::string> &names, double tolerance = 1e-10) {
-  auto sym = [&](const char *name) { return dlsym(lib, name); };
-  auto instantiate = reinterpret_cast<InstantiateFn>(sym("fmi2Instantiate"));
-  auto setup = reinterpret_cast<SetupFn>(sym("fmi2SetupExperiment"));
-  auto enterInit = reinterpret_cast<ModeFn>(sym("fmi2EnterInitializationMode"));
-  auto exitInit = reinterpret_cast<ModeFn>(sym("fmi2ExitInitializationMode"));
-  auto doStep = reinterpret_cast<DoStepFn>(sym("fmi2DoStep"));
-  auto getReal = reinterpret_cast<RealFn>(sym("fmi2GetReal"));
-  auto freeInstance = reinterpret_cast<FreeFn>(sym("fmi2FreeInstance"));
+  const Fmi2Api api(lib);
   std::smatch m;
   std::regex_search(xml, m, std::regex("guid=\"([^\"]*)\""));
   static Callbacks callbacks{logger, nullptr, nullptr, nullptr, nullptr};
   std::vector<double> values(names.size(), NAN);
-  fmi2Component cs = instantiate("cs", 1, std::string(m[1]).c_str(), "", &callbacks, 0, 0);
+  fmi2Component cs = api.instantiate("cs", 1, std::string(m[1]).c_str(), "", &callbacks, 0, 0);
   EXPECT_TRUE(cs) << logged;
   if (!cs)
     return values;
-  EXPECT_EQ(setup(cs, tolerance > 0, tolerance, 0.0, 0, 0.0), 0);
-  EXPECT_EQ(enterInit(cs), 0);
-  EXPECT_EQ(exitInit(cs), 0) << logged;
+  EXPECT_EQ(api.setup(cs, tolerance > 0, tolerance, 0.0, 0, 0.0), 0);
+  EXPECT_EQ(api.enterInit(cs), 0);
+  EXPECT_EQ(api.exitInit(cs), 0) << logged;
   for (int k = 0; k < steps; ++k)
-    EXPECT_EQ(doStep(cs, tEnd * k / steps, tEnd / steps, 1), 0) << logged;
+    EXPECT_EQ(api.doStep(cs, tEnd * k / steps, tEnd / steps, 1), 0) << logged;
   for (size_t i = 0; i < names.size(); ++i) {
     unsigned vr = valueReference(xml, names[i]);
-    EXPECT_EQ(getReal(cs, &vr, 1, &values[i]), 0);
+    EXPECT_EQ(api.getReal(cs, &vr, 1, &values[i]), 0);
   }
-  freeInstance(cs);
+  api.freeInstance(cs);
   return values;
 }
 
@@ -426,20 +448,6 @@ TEST(Fmu, TwoFmusShareAProcessWithRtldGlobalAndUnload) {
   EXPECT_EQ(dlopen(oscillatorSo.c_str(), RTLD_NOW | RTLD_NOLOAD), nullptr) << "still loaded after dlclose";
 }
 
-/// Runs `command` with its stderr; returns its stdout and stderr, `status` its exit status.
-std::string shell(const std::string &command, int &status) {
-  std::string out;
-  FILE *pipe = popen((command + " 2>&1").c_str(), "r");
-  if (!pipe) {
-    status = -1;
-    return out;
-  }
-  char buf[4096];
-  for (size_t n; (n = fread(buf, 1, sizeof buf, pipe)) > 0;)
-    out.append(buf, n);
-  status = pclose(pipe);
-  return out;
-}
 
 // A portable FMU: code for the x86-64 baseline (no AVX registers), only the fmi2 functions
 // exported, no dependency beyond libc, libm, libstdc++ and libgcc_s, glibc 2.29 at most (README:
@@ -451,11 +459,11 @@ TEST(Fmu, RunsOnTheBaselineCpu) {
   ASSERT_FALSE(xml.empty());
   const std::string so = (dir / "Oscillator.so").string();
   int status = 0;
-  std::string code = shell("objdump -d '" + so + "'", status);
+  std::string code = run("objdump -d '" + so + "'", status);
   ASSERT_EQ(status, 0) << code;
   EXPECT_EQ(code.find("ymm"), std::string::npos);
   EXPECT_EQ(code.find("zmm"), std::string::npos);
-  std::string symbols = shell("objdump -T '" + so + "'", status);
+  std::string symbols = run("objdump -T '" + so + "'", status);
   ASSERT_EQ(status, 0) << symbols;
   std::istringstream lines(symbols);
   int exported = 0;
@@ -471,7 +479,7 @@ TEST(Fmu, RunsOnTheBaselineCpu) {
     }
   }
   EXPECT_GT(exported, 40);
-  std::string needed = shell("objdump -p '" + so + "' | grep NEEDED", status);
+  std::string needed = run("objdump -p '" + so + "' | grep NEEDED", status);
   std::istringstream libs(needed);
   for (std::string line; std::getline(libs, line);)
     EXPECT_TRUE(std::regex_search(line, std::regex("NEEDED\\s+(libc|libm|libstdc\\+\\+|libgcc_s|ld-linux-x86-64)\\.so")))
@@ -516,7 +524,7 @@ int main(int argc, char **argv) {
 }
 )";
   const std::string importer = (dir / "importer").string();
-  std::string built = shell(std::string(EQC_C_COMPILER) + " " + EQC_C_FLAGS + " -std=c99 -o '" + importer + "' '" +
+  std::string built = run(std::string(EQC_C_COMPILER) + " " + EQC_C_FLAGS + " -std=c99 -o '" + importer + "' '" +
                                 (dir / "importer.c").string() + "' -ldl",
                             status);
   ASSERT_EQ(status, 0) << built;
@@ -524,13 +532,13 @@ int main(int argc, char **argv) {
   ASSERT_TRUE(std::regex_search(xml, guid, std::regex("guid=\"([^\"]*)\"")));
   ASSERT_EQ(valueReference(xml, "x"), 0u);
   const std::string arguments = " '" + so + "' '" + std::string(guid[1]) + "'";
-  std::string native = shell("'" + importer + "'" + arguments, status);
+  std::string native = run("'" + importer + "'" + arguments, status);
   ASSERT_EQ(status, 0) << native;
   if (std::string(EQC_C_FLAGS).find("sanitize") != std::string::npos)
     GTEST_SKIP() << "the sanitizers' runtime does not run under qemu-user";
-  if (shell("command -v qemu-x86_64", status).empty() || status != 0)
+  if (run("command -v qemu-x86_64", status).empty() || status != 0)
     GTEST_SKIP() << "qemu-x86_64 is not installed (Debian's qemu-user, scripts/install-deps.sh)";
-  std::string nehalem = shell("qemu-x86_64 -cpu Nehalem '" + importer + "'" + arguments, status);
+  std::string nehalem = run("qemu-x86_64 -cpu Nehalem '" + importer + "'" + arguments, status);
   ASSERT_EQ(status, 0) << nehalem;
   EXPECT_EQ(nehalem, native);
 }
@@ -549,19 +557,7 @@ TEST(Fmu, FollowsTheStandardsStateMachineAndRules) {
   EXPECT_NE(xml.find("stepSize=\"0.01\""), std::string::npos) << xml;
   void *lib = dlopen((dir / "Oscillator.so").c_str(), RTLD_NOW | RTLD_LOCAL);
   ASSERT_TRUE(lib) << dlerror();
-  auto sym = [&](const char *name) { return dlsym(lib, name); };
-  auto instantiate = reinterpret_cast<InstantiateFn>(sym("fmi2Instantiate"));
-  auto freeInstance = reinterpret_cast<FreeFn>(sym("fmi2FreeInstance"));
-  auto setup = reinterpret_cast<SetupFn>(sym("fmi2SetupExperiment"));
-  auto enterInit = reinterpret_cast<ModeFn>(sym("fmi2EnterInitializationMode"));
-  auto exitInit = reinterpret_cast<ModeFn>(sym("fmi2ExitInitializationMode"));
-  auto enterContinuous = reinterpret_cast<ModeFn>(sym("fmi2EnterContinuousTimeMode"));
-  auto setTime = reinterpret_cast<fmi2Status (*)(fmi2Component, double)>(sym("fmi2SetTime"));
-  auto setReal = reinterpret_cast<SetRealFn>(sym("fmi2SetReal"));
-  auto doStep = reinterpret_cast<DoStepFn>(sym("fmi2DoStep"));
-  auto getDerivatives = reinterpret_cast<StatesFn>(sym("fmi2GetDerivatives"));
-  auto debugLogging =
-      reinterpret_cast<fmi2Status (*)(fmi2Component, int, size_t, const char *const *)>(sym("fmi2SetDebugLogging"));
+  const Fmi2Api api(lib);
   std::smatch m;
   ASSERT_TRUE(std::regex_search(xml, m, std::regex("guid=\"([^\"]*)\"")));
   const std::string guid = m[1];
@@ -569,62 +565,62 @@ TEST(Fmu, FollowsTheStandardsStateMachineAndRules) {
 
   // fmi2Instantiate: GUID, instance name and callbacks are required.
   logged.clear();
-  EXPECT_EQ(instantiate("a", 0, nullptr, "", &callbacks, 0, 0), nullptr);
+  EXPECT_EQ(api.instantiate("a", 0, nullptr, "", &callbacks, 0, 0), nullptr);
   EXPECT_NE(logged.find("GUID (null) does not match"), std::string::npos) << logged;
-  EXPECT_EQ(instantiate("", 0, guid.c_str(), "", &callbacks, 0, 0), nullptr);
-  EXPECT_EQ(instantiate(nullptr, 0, guid.c_str(), "", &callbacks, 0, 0), nullptr);
+  EXPECT_EQ(api.instantiate("", 0, guid.c_str(), "", &callbacks, 0, 0), nullptr);
+  EXPECT_EQ(api.instantiate(nullptr, 0, guid.c_str(), "", &callbacks, 0, 0), nullptr);
   EXPECT_NE(logged.find("instance name must not be NULL or empty"), std::string::npos) << logged;
-  EXPECT_EQ(instantiate("a", 0, guid.c_str(), "", nullptr, 0, 0), nullptr);
+  EXPECT_EQ(api.instantiate("a", 0, guid.c_str(), "", nullptr, 0, 0), nullptr);
 
   // Model Exchange: derivatives only from Event Mode on; states also in Continuous-Time Mode.
-  fmi2Component me = instantiate("me", 0, guid.c_str(), "", &callbacks, 0, 0);
+  fmi2Component me = api.instantiate("me", 0, guid.c_str(), "", &callbacks, 0, 0);
   ASSERT_TRUE(me) << logged;
   std::vector<double> dx(2);
   logged.clear();
-  EXPECT_EQ(getDerivatives(me, dx.data(), 2), 3);
+  EXPECT_EQ(api.getDerivatives(me, dx.data(), 2), 3);
   EXPECT_NE(logged.find("fmi2GetDerivatives: not allowed in state Instantiated (FMI 2.0, section 3.2.3)"),
             std::string::npos)
       << logged;
-  EXPECT_EQ(doStep(me, 0, 0.1, 1), 3);
+  EXPECT_EQ(api.doStep(me, 0, 0.1, 1), 3);
   EXPECT_NE(logged.find("fmi2DoStep: a Model Exchange instance does not have this function"), std::string::npos)
       << logged;
-  ASSERT_EQ(setup(me, 0, 0, 0.0, 1, 2.0), 0);
-  ASSERT_EQ(enterInit(me), 0);
-  ASSERT_EQ(exitInit(me), 0) << logged;
-  EXPECT_EQ(setTime(me, 1.0), 0); // Event Mode
-  ASSERT_EQ(enterContinuous(me), 0);
-  EXPECT_EQ(enterContinuous(me), 3) << "already in Continuous-Time Mode";
+  ASSERT_EQ(api.setup(me, 0, 0, 0.0, 1, 2.0), 0);
+  ASSERT_EQ(api.enterInit(me), 0);
+  ASSERT_EQ(api.exitInit(me), 0) << logged;
+  EXPECT_EQ(api.setTime(me, 1.0), 0); // Event Mode
+  ASSERT_EQ(api.enterContinuous(me), 0);
+  EXPECT_EQ(api.enterContinuous(me), 3) << "already in Continuous-Time Mode";
   logged.clear();
-  EXPECT_EQ(setTime(me, 2.5), 3);
+  EXPECT_EQ(api.setTime(me, 2.5), 3);
   EXPECT_NE(logged.find("past the stop time"), std::string::npos) << logged;
   const fmi2ValueReference x = valueReference(xml, "x"), k = valueReference(xml, "k");
   const double two = 2.0;
-  ASSERT_EQ(setReal(me, &x, 1, &two), 0) << logged; // a state, in Continuous-Time Mode
-  ASSERT_EQ(getDerivatives(me, dx.data(), 2), 0);
+  ASSERT_EQ(api.setReal(me, &x, 1, &two), 0) << logged; // a state, in Continuous-Time Mode
+  ASSERT_EQ(api.getDerivatives(me, dx.data(), 2), 0);
   EXPECT_EQ(dx[valueReference(xml, "v")], -4.0 * 2.0); // v' = a = -k x - c v with k = 4, v = 0
-  EXPECT_EQ(setReal(me, &k, 1, &two), 3); // a fixed parameter after initialization
+  EXPECT_EQ(api.setReal(me, &k, 1, &two), 3); // a fixed parameter after initialization
   // logCalls: every call with the state; an unknown category is an error.
   const char *calls[] = {"logCalls"}, *unknown[] = {"logEverything"};
-  ASSERT_EQ(debugLogging(me, 1, 1, calls), 0);
+  ASSERT_EQ(api.debugLogging(me, 1, 1, calls), 0);
   logged.clear();
-  ASSERT_EQ(getDerivatives(me, dx.data(), 2), 0);
+  ASSERT_EQ(api.getDerivatives(me, dx.data(), 2), 0);
   EXPECT_NE(logged.find("[0 logCalls] fmi2GetDerivatives in state Continuous-Time Mode"), std::string::npos) << logged;
-  EXPECT_EQ(debugLogging(me, 1, 1, unknown), 3);
+  EXPECT_EQ(api.debugLogging(me, 1, 1, unknown), 3);
   EXPECT_NE(logged.find("unknown log category 'logEverything'"), std::string::npos) << logged;
-  freeInstance(me);
+  api.freeInstance(me);
 
   // Co-Simulation: no step past the stop time.
-  fmi2Component cs = instantiate("cs", 1, guid.c_str(), "", &callbacks, 0, 0);
+  fmi2Component cs = api.instantiate("cs", 1, guid.c_str(), "", &callbacks, 0, 0);
   ASSERT_TRUE(cs) << logged;
-  ASSERT_EQ(setup(cs, 0, 0, 0.0, 1, 1.0), 0);
-  ASSERT_EQ(enterInit(cs), 0);
-  ASSERT_EQ(exitInit(cs), 0) << logged;
+  ASSERT_EQ(api.setup(cs, 0, 0, 0.0, 1, 1.0), 0);
+  ASSERT_EQ(api.enterInit(cs), 0);
+  ASSERT_EQ(api.exitInit(cs), 0) << logged;
   for (int s = 0; s < 4; ++s)
-    ASSERT_EQ(doStep(cs, 0.25 * s, 0.25, 1), 0) << logged;
+    ASSERT_EQ(api.doStep(cs, 0.25 * s, 0.25, 1), 0) << logged;
   logged.clear();
-  EXPECT_EQ(doStep(cs, 1.0, 0.25, 1), 3);
+  EXPECT_EQ(api.doStep(cs, 1.0, 0.25, 1), 3);
   EXPECT_NE(logged.find("goes past the stop time"), std::string::npos) << logged;
-  freeInstance(cs);
+  api.freeInstance(cs);
 
   // Without a tolerance from fmi2SetupExperiment, the model's own (Tolerance = 1e-8): the same
   // bits as with it given, not those of 1e-6.
@@ -634,30 +630,13 @@ TEST(Fmu, FollowsTheStandardsStateMachineAndRules) {
   dlclose(lib);
 }
 
-
 // Dependent parameters in an FMU: omega = 2 pi f is a calculatedParameter (an initial unknown, not
 // settable) that follows f, the start value s = A sin(phase) follows A, and a structural size is a
 // constant. It was a settable fixed parameter that ignored f: the output was the same for f = 50
 // and f = 60.
 TEST(Fmu, DependentParametersFollowThoseSet) {
   std::filesystem::path dir = std::filesystem::path(EQC_SCRATCH_DIR) / "fmu_dependent";
-  std::filesystem::create_directories(dir);
-  const std::string model = (dir / "dependent.eq").string();
-  std::ofstream(model) << R"(model Dependent
-  parameter Real f = 50;
-  parameter Real omega = 2*3.141592653589793*f;
-  parameter Real A = 2, phase = 0.5;
-  parameter Integer n = 2;
-  Real s(start = A*sin(phase), fixed = true), c(start = A*cos(phase), fixed = true);
-  Real y[n](each start = 0, each fixed = true);
-equation
-  der(s) = omega*c;
-  der(c) = -omega*s;
-  for i in 1:n loop
-    der(y[i]) = i;
-  end for;
-end Dependent;
-)";
+  const std::string model = std::string(EQC_SOURCE_DIR) + "/tests/driver/dependent.eq";
   std::string xml = buildFmu(model, dir / "out", "Dependent");
   ASSERT_FALSE(xml.empty());
   EXPECT_TRUE(std::regex_search(xml, std::regex("name=\"omega\"[^>]*causality=\"calculatedParameter\"[^>]*initial=\"calculated\"")))
@@ -666,16 +645,7 @@ end Dependent;
   EXPECT_TRUE(std::regex_search(xml, std::regex("name=\"f\"[^>]*causality=\"parameter\""))) << xml;
   void *lib = dlopen((dir / "out" / "Dependent.so").c_str(), RTLD_NOW | RTLD_LOCAL);
   ASSERT_TRUE(lib) << dlerror();
-  auto sym = [&](const char *name) { return dlsym(lib, name); };
-  auto instantiate = reinterpret_cast<InstantiateFn>(sym("fmi2Instantiate"));
-  auto freeInstance = reinterpret_cast<FreeFn>(sym("fmi2FreeInstance"));
-  auto setup = reinterpret_cast<SetupFn>(sym("fmi2SetupExperiment"));
-  auto enterInit = reinterpret_cast<ModeFn>(sym("fmi2EnterInitializationMode"));
-  auto exitInit = reinterpret_cast<ModeFn>(sym("fmi2ExitInitializationMode"));
-  auto setReal = reinterpret_cast<SetRealFn>(sym("fmi2SetReal"));
-  auto getReal = reinterpret_cast<RealFn>(sym("fmi2GetReal"));
-  auto doStep = reinterpret_cast<DoStepFn>(sym("fmi2DoStep"));
-  auto getDerivatives = reinterpret_cast<StatesFn>(sym("fmi2GetDerivatives"));
+  const Fmi2Api api(lib);
   std::smatch m;
   ASSERT_TRUE(std::regex_search(xml, m, std::regex("guid=\"([^\"]*)\"")));
   const std::string guid = m[1];
@@ -686,33 +656,33 @@ end Dependent;
   const double sixty = 60, three = 3, w = 2 * M_PI * 60;
   for (int type : {1, 0}) {
     logged.clear();
-    fmi2Component inst = instantiate("dep", type, guid.c_str(), "", &callbacks, 0, 0);
+    fmi2Component inst = api.instantiate("dep", type, guid.c_str(), "", &callbacks, 0, 0);
     ASSERT_TRUE(inst) << logged;
-    ASSERT_EQ(setup(inst, 1, 1e-12, 0.0, 0, 0.0), 0);
-    ASSERT_EQ(setReal(inst, &f, 1, &sixty), 0) << logged;
-    ASSERT_EQ(setReal(inst, &A, 1, &three), 0) << logged;
-    EXPECT_EQ(setReal(inst, &omega, 1, &three), 3);
+    ASSERT_EQ(api.setup(inst, 1, 1e-12, 0.0, 0, 0.0), 0);
+    ASSERT_EQ(api.setReal(inst, &f, 1, &sixty), 0) << logged;
+    ASSERT_EQ(api.setReal(inst, &A, 1, &three), 0) << logged;
+    EXPECT_EQ(api.setReal(inst, &omega, 1, &three), 3);
     EXPECT_NE(logged.find("is a calculated parameter"), std::string::npos) << logged;
-    EXPECT_EQ(setReal(inst, &n, 1, &three), 3);
-    ASSERT_EQ(enterInit(inst), 0);
-    ASSERT_EQ(exitInit(inst), 0) << logged;
+    EXPECT_EQ(api.setReal(inst, &n, 1, &three), 3);
+    ASSERT_EQ(api.enterInit(inst), 0);
+    ASSERT_EQ(api.exitInit(inst), 0) << logged;
     double value = 0;
-    ASSERT_EQ(getReal(inst, &omega, 1, &value), 0);
+    ASSERT_EQ(api.getReal(inst, &omega, 1, &value), 0);
     EXPECT_DOUBLE_EQ(value, w);
     if (type == 1) {
       for (int k = 0; k < 10; ++k)
-        ASSERT_EQ(doStep(inst, 0.001 * k, 0.001, 1), 0) << logged;
+        ASSERT_EQ(api.doStep(inst, 0.001 * k, 0.001, 1), 0) << logged;
       double sc[2];
       const fmi2ValueReference refs[] = {s, c};
-      ASSERT_EQ(getReal(inst, refs, 2, sc), 0);
+      ASSERT_EQ(api.getReal(inst, refs, 2, sc), 0);
       EXPECT_NEAR(sc[0], 3 * std::sin(0.5 + w * 0.01), 1e-7);
       EXPECT_NEAR(sc[1], 3 * std::cos(0.5 + w * 0.01), 1e-7);
     } else {
       std::vector<double> dx(4);
-      ASSERT_EQ(getDerivatives(inst, dx.data(), 4), 0) << logged;
+      ASSERT_EQ(api.getDerivatives(inst, dx.data(), 4), 0) << logged;
       EXPECT_DOUBLE_EQ(dx[s], w * 3 * std::cos(0.5)); // der(s) = omega c at c = A cos(phase)
     }
-    freeInstance(inst);
+    api.freeInstance(inst);
   }
   dlclose(lib);
 }

@@ -8,8 +8,6 @@
 #include <algorithm>
 
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 #include <sstream>
 
 using namespace eqc;
@@ -142,36 +140,14 @@ TEST(ModelTable, StiffRunsContinueStiff) {
 }
 
 
-/// A sine oscillator whose frequency and amplitude are parameters others depend on.
-const char *kDependentModel = R"(model Dependent
-  parameter Real f = 50 "frequency";
-  parameter Real omega = 2*3.141592653589793*f;
-  parameter Real A = 2, phase = 0.5;
-  parameter Integer n = 2 "structural: the size of y";
-  Real s(start = A*sin(phase), fixed = true), c(start = A*cos(phase), fixed = true);
-  Real y[n](each start = 0, each fixed = true);
-equation
-  der(s) = omega*c;
-  der(c) = -omega*s;
-  for i in 1:n loop
-    der(y[i]) = i;
-  end for;
-end Dependent;
-)";
-
-std::string writeDependentModel() {
-  std::string path = std::string(EQC_SCRATCH_DIR) + "/dependent.eq";
-  std::filesystem::create_directories(EQC_SCRATCH_DIR);
-  std::ofstream(path) << kDependentModel;
-  return path;
-}
+std::string dependentModel() { return std::string(EQC_SOURCE_DIR) + "/tests/driver/dependent.eq"; }
 
 // Dependent parameters and parameter-dependent start values follow the parameters set
 // (eqc_model.bind and .start): omega = 2 pi f with f = 60 runs at 120 pi (it ran at 100 pi: the
 // compiled default), s(0) = A sin(phase) with A = 3; a dependent parameter set itself is kept,
 // a state set keeps its value; a structural parameter is refused.
 TEST(ModelTable, DependentParametersAndStartValuesFollowTheParametersSet) {
-  Table t(writeDependentModel());
+  Table t(dependentModel());
   ASSERT_TRUE(t.sim) << t.err.str();
   const eqc_model &m = t.table->model();
   const int f = eqc_sim_param_index(t.sim, "f"), omega = eqc_sim_param_index(t.sim, "omega");
@@ -191,7 +167,7 @@ TEST(ModelTable, DependentParametersAndStartValuesFollowTheParametersSet) {
   EXPECT_NEAR(eqc_sim_states(t.sim)[t.state("s")], 3 * std::sin(0.5 + w * tEnd), 1e-9);
   EXPECT_NEAR(eqc_sim_states(t.sim)[t.state("c")], 3 * std::cos(0.5 + w * tEnd), 1e-9);
 
-  Table kept(writeDependentModel());
+  Table kept(dependentModel());
   ASSERT_TRUE(kept.sim) << kept.err.str();
   eqc_sim_set_options(kept.sim, &o);
   ASSERT_EQ(eqc_sim_set_param(kept.sim, f, 60), EQC_OK);

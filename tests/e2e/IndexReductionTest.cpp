@@ -431,6 +431,20 @@ TEST(IndexReduction, IndexTwoNetworkWithFrictionEventsRunsWithDefaults) {
 // situation 4): dummy derivatives keep the positions as states (a velocity-level constraint solved
 // for a position determines it only while the velocity is away from zero) and follow the index-3
 // pendulum, the independent reference, while the length drifts only at the tolerance's level.
+/// The state selections `--stats` lists: "initial states: x, y, vy" and each switch's "-> x, y, vx".
+static std::vector<std::string> selectedStates(const std::string &stats) {
+  std::vector<std::string> selections;
+  std::istringstream lines(stats);
+  for (std::string line; std::getline(lines, line);) {
+    size_t initial = line.find("initial states: "), arrow = line.rfind(" -> ");
+    if (initial != std::string::npos)
+      selections.push_back(line.substr(initial + 16));
+    else if (arrow != std::string::npos)
+      selections.push_back(line.substr(arrow + 4));
+  }
+  return selections;
+}
+
 TEST(IndexReduction, IndexTwoPendulumKeepsPositionsAsStates) {
   std::string dir = scratchDir("pendulum_index2");
   writeFile(dir + "/pend2.eq", R"(model Pendulum2 "the Cartesian pendulum in index-2 form"
@@ -450,17 +464,10 @@ end Pendulum2;
   ASSERT_EQ(a.exitCode, 0) << a.stderrText;
   ASSERT_EQ(b.exitCode, 0) << b.stderrText;
   // "initial states: x, y, vy" and "switch at time ...: states x, y, vy -> x, y, vx".
-  std::istringstream lines(a.stderrText);
-  int selections = 0;
-  for (std::string line; std::getline(lines, line);) {
-    size_t initial = line.find("initial states: "), arrow = line.rfind(" -> ");
-    if (initial == std::string::npos && arrow == std::string::npos)
-      continue;
-    std::string states = initial != std::string::npos ? line.substr(initial + 16) : line.substr(arrow + 4);
-    ++selections;
-    EXPECT_EQ(states.rfind("x, y, ", 0), 0u) << line;
-  }
-  EXPECT_GE(selections, 2);
+  std::vector<std::string> selections = selectedStates(a.stderrText);
+  for (const std::string &states : selections)
+    EXPECT_EQ(states.rfind("x, y, ", 0), 0u) << states;
+  EXPECT_GE(selections.size(), 2u);
   Csv two = readCsv(dir + "/pend2.csv"), three = readCsv(dir + "/pend3.csv");
   ASSERT_EQ(two.rows.size(), three.rows.size());
   for (size_t k = 0; k < two.rows.size(); ++k) {
@@ -512,17 +519,10 @@ equation
   ASSERT_EQ(invariants.exitCode, 0) << invariants.stderrText;
   ASSERT_EQ(angle.exitCode, 0) << angle.stderrText;
   // Every selection keeps the three positions: "initial states: xa, ya, xb, vxb", "-> xa, ya, xb, vya".
-  std::istringstream lines(dummy.stderrText);
-  int selections = 0;
-  for (std::string line; std::getline(lines, line);) {
-    size_t initial = line.find("initial states: "), arrow = line.rfind(" -> ");
-    if (initial == std::string::npos && arrow == std::string::npos)
-      continue;
-    std::string states = initial != std::string::npos ? line.substr(initial + 16) : line.substr(arrow + 4);
-    ++selections;
-    EXPECT_EQ(states.rfind("xa, ya, xb, ", 0), 0u) << line;
-  }
-  EXPECT_GE(selections, 10) << dummy.stderrText;
+  std::vector<std::string> selections = selectedStates(dummy.stderrText);
+  for (const std::string &states : selections)
+    EXPECT_EQ(states.rfind("xa, ya, xb, ", 0), 0u) << states;
+  EXPECT_GE(selections.size(), 10u) << dummy.stderrText;
   EXPECT_EQ(dummy.stderrText.find("fell back"), std::string::npos) << dummy.stderrText;
   Csv reference = readCsv(dir + "/angle.csv");
   EXPECT_GT(reference.at(reference.rows.size() - 1, "th"), 0.7853981633974483 + 10 * M_PI);
@@ -555,6 +555,23 @@ equation
   annotation(experiment(StopTime = 3, Tolerance = 1e-10, Interval = 0.01));
 end PendulumAngle;
 )";
+
+/// The Cartesian pendulum going over the top (vx = 8 at the bottom), x with `xAttributes`.
+static std::string loopingPendulum(const std::string &xAttributes) {
+  return R"(model Looping "the Cartesian pendulum going over the top"
+  parameter Real L = 1, g = 9.81;
+  Real x(start = 0, fixed = true)" +
+         xAttributes + R"(), y(start = -1);
+  Real vx(start = 8, fixed = true), vy;
+  Real lambda;
+equation
+  der(x) = vx;  der(y) = vy;
+  der(vx) = -lambda*x;  der(vy) = -lambda*y - g;
+  x^2 + y^2 = L^2;
+  annotation(experiment(StopTime = 3, Tolerance = 1e-10, Interval = 0.01));
+end Looping;
+)";
+}
 
 /// The largest |a - b| of `var` over the grid rows that both files have (events add rows of their own).
 static double largestDifference(const Csv &a, const Csv &b, const std::string &var, size_t &compared) {
@@ -637,18 +654,7 @@ end PendulumWall;
 // follows the angle form.
 TEST(IndexReduction, StateSelectAlwaysFallsBackToTheOdeWithInvariants) {
   std::string dir = scratchDir("pendulum_always");
-  writeFile(dir + "/loop.eq", R"(model Looping "the Cartesian pendulum going over the top"
-  parameter Real L = 1, g = 9.81;
-  Real x(start = 0, fixed = true, stateSelect = StateSelect.always), y(start = -1);
-  Real vx(start = 8, fixed = true), vy;
-  Real lambda;
-equation
-  der(x) = vx;  der(y) = vy;
-  der(vx) = -lambda*x;  der(vy) = -lambda*y - g;
-  x^2 + y^2 = L^2;
-  annotation(experiment(StopTime = 3, Tolerance = 1e-10, Interval = 0.01));
-end Looping;
-)");
+  writeFile(dir + "/loop.eq", loopingPendulum(", stateSelect = StateSelect.always"));
   writeFile(dir + "/angle.eq", kPendulumAngle);
   RunResult ref = runEqc("simulate angle.eq -p w0=8 -o angle.csv", dir);
   RunResult r = runEqc("simulate loop.eq --stats -o loop.csv", dir);
@@ -669,18 +675,7 @@ end Looping;
 // turn and follows the angle form too.
 TEST(IndexReduction, LoopingPendulumSwitchesStatesTwicePerTurn) {
   std::string dir = scratchDir("pendulum_loop");
-  writeFile(dir + "/loop.eq", R"(model Looping
-  parameter Real L = 1, g = 9.81;
-  Real x(start = 0, fixed = true), y(start = -1);
-  Real vx(start = 8, fixed = true), vy;
-  Real lambda;
-equation
-  der(x) = vx;  der(y) = vy;
-  der(vx) = -lambda*x;  der(vy) = -lambda*y - g;
-  x^2 + y^2 = L^2;
-  annotation(experiment(StopTime = 3, Tolerance = 1e-10, Interval = 0.01));
-end Looping;
-)");
+  writeFile(dir + "/loop.eq", loopingPendulum(""));
   writeFile(dir + "/angle.eq", kPendulumAngle);
   RunResult ref = runEqc("simulate angle.eq -p w0=8 -o angle.csv", dir);
   RunResult r = runEqc("simulate loop.eq --stats -o loop.csv", dir);

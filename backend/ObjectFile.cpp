@@ -51,7 +51,7 @@ public:
                                                                          ints("jac_col_start", pattern.colStart),
                                                                          ints("jac_row_index", pattern.rowIndex)}));
     std::vector<llvm::Type *> fields{i32, i8p, i32, i32, i32, i32};
-    fields.insert(fields.end(), 20, i8p);
+    fields.insert(fields.end(), 21, i8p);
     auto *modelType = llvm::StructType::create(ctx, fields, "eqc_model");
     Constant *table = llvm::ConstantStruct::get(
         modelType, {int32(EQC_MODEL_ABI_VERSION), string("name", d.name), int32(static_cast<int>(d.stateNames.size())),
@@ -66,7 +66,8 @@ public:
                     strings("state_descriptions", d.stateDescriptions),
                     strings("algebraic_descriptions", d.algebraicDescriptions),
                     strings("param_descriptions", d.paramDescriptions), string("reduction", d.reduction),
-                    bytes("param_kind", d.paramKinds), function(symbols.bind), function(symbols.start)});
+                    bytes("param_kind", d.paramKinds), function(symbols.bind), function(symbols.start),
+                    bytes("state_fixed", d.stateFixed)});
     Constant *tableGlobal = global("table", table);
     // const eqc_model *eqc_model_<Name>(void)
     auto *type = llvm::FunctionType::get(i8p, false);

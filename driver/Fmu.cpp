@@ -97,11 +97,16 @@ std::string fmuModelDescription(const ModelDescription &d, const FlatSystem &fla
   // Indices (1-based, in order of appearance) of the ScalarVariables.
   int index = 0;
   std::vector<int> stateIndex(n), derivativeIndex(n), outputs, initialUnknowns;
+  // A fixed start is exact; another is a guess that initialization moves (FMI 2.0: approx, an
+  // initial unknown).
   for (size_t i = 0; i < n; ++i) {
     stateIndex[i] = ++index;
+    const bool exact = i < d.stateFixed.size() && d.stateFixed[i];
+    if (!exact)
+      initialUnknowns.push_back(index);
     x << "    <ScalarVariable name=\"" << xmlEscape(d.stateNames[i]) << "\" valueReference=\"" << i << "\""
-      << describe(d.stateDescriptions, i) << " causality=\"local\" variability=\"continuous\" initial=\"exact\"><Real start=\"" << number(d.states[i])
-      << "\"";
+      << describe(d.stateDescriptions, i) << " causality=\"local\" variability=\"continuous\" initial=\""
+      << (exact ? "exact" : "approx") << "\"><Real start=\"" << number(d.states[i]) << "\"";
     if (derivativeOf[i] >= 0)
       x << " derivative=\"" << stateIndex[derivativeOf[i]] << "\"";
     x << "/></ScalarVariable>\n";

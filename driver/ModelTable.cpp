@@ -2,6 +2,8 @@
 // consistent initial point.
 #include "driver/ModelTable.h"
 
+#include <algorithm>
+
 #include "driver/Initialize.h"
 
 namespace eqc {
@@ -46,6 +48,11 @@ std::unique_ptr<ModelTable> ModelTable::build(Compilation &c, double t0, std::os
   for (size_t i = 0; i < m.params.size(); ++i)
     if (flat.vars[m.params[i]].structural)
       desc.paramKinds[i] = EQC_PARAM_STRUCTURAL;
+  // A state's start is fixed when declared so and no (initial) equation determines it.
+  desc.stateFixed.assign(m.states.size(), 0);
+  for (size_t i = 0; i < m.states.size(); ++i)
+    desc.stateFixed[i] = flat.vars[m.states[i]].fixed &&
+                         std::find(m.freeStates.begin(), m.freeStates.end(), m.states[i]) == m.freeStates.end();
   desc.params = ip.p;
   desc.states = ip.x;
   desc.algebraics = ip.a;
@@ -71,6 +78,7 @@ std::unique_ptr<ModelTable> ModelTable::build(Compilation &c, double t0, std::os
   d.param_kind = desc.paramKinds.data();
   d.bind = c.jit->bind;
   d.start = c.jit->start;
+  d.state_fixed = desc.stateFixed.data();
   d.rhs = c.jit->rhs;
   // Index-reduced models start from the projected point; their init only evaluates rhs.
   d.init = d.n_invariants == 0 ? c.jit->init.load() : nullptr;

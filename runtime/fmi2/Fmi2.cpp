@@ -442,45 +442,43 @@ fmi2Status fmi2ExitInitializationMode(fmi2Component c) {
   if (!inst)
     return fmi2Error;
   const eqc_model *m = inst->m;
-  if (fmi2Status s = inst->bindParameters(); s != fmi2OK)
+  if (fmi2Status s = inst->bindParameters(); s != fmi2OK) // the instance's copy, for fmi2GetReal
     return s;
+  // Both interfaces initialize as eqc_sim does (and eqc simulate): dependent parameters, start
+  // values, the model's init, and for index-reduced models the projection onto the invariants
+  // holding the fixed states and those the environment set; Co-Simulation keeps the simulation.
+  inst->sim = eqc_sim_new(m);
+  if (!inst->sim)
+    return inst->modelFailed("fmi2ExitInitializationMode: cannot create the simulation");
+  // The tolerance of fmi2SetupExperiment, else the model's own (its experiment annotation).
+  const double *own = eqc_fmu_tolerance();
+  const double tolerance = inst->toleranceDefined || !own || !(*own > 0) ? inst->tolerance : *own;
+  eqc_options o;
+  eqc_options_default(&o);
+  o.rtol = tolerance;
+  o.atol = tolerance;
+  eqc_sim_set_options(inst->sim, &o);
+  // What the environment set; eqc_sim binds the rest.
+  for (int i = 0; i < m->n_params; ++i)
+    if (inst->paramGiven[static_cast<size_t>(i)])
+      eqc_sim_set_param(inst->sim, i, inst->p[i]);
+  for (int i = 0; i < m->n_states; ++i)
+    if (inst->stateGiven[static_cast<size_t>(i)])
+      eqc_sim_set_state(inst->sim, i, inst->x[i]);
+  eqc_sim_set_time(inst->sim, inst->t);
+  if (eqc_sim_initialize(inst->sim) != EQC_OK)
+    return inst->modelFailed(std::string("fmi2ExitInitializationMode: ") + eqc_sim_last_error(inst->sim));
+  std::copy(eqc_sim_states(inst->sim), eqc_sim_states(inst->sim) + m->n_states, inst->x.begin());
+  std::copy(eqc_sim_derivatives(inst->sim), eqc_sim_derivatives(inst->sim) + m->n_states, inst->dx.begin());
+  std::copy(eqc_sim_algebraics(inst->sim), eqc_sim_algebraics(inst->sim) + m->n_algebraics, inst->a.begin());
+  inst->dirty = false;
   if (inst->type == fmi2CoSimulation) {
-    inst->sim = eqc_sim_new(m);
-    if (!inst->sim)
-      return inst->modelFailed("fmi2ExitInitializationMode: cannot create the simulation");
-    // The tolerance of fmi2SetupExperiment, else the model's own (its experiment annotation).
-    const double *own = eqc_fmu_tolerance();
-    const double tolerance = inst->toleranceDefined || !own || !(*own > 0) ? inst->tolerance : *own;
-    eqc_options o;
-    eqc_options_default(&o);
-    o.rtol = tolerance;
-    o.atol = tolerance;
-    eqc_sim_set_options(inst->sim, &o);
-    // What the environment set; eqc_sim binds the rest.
-    for (int i = 0; i < m->n_params; ++i)
-      if (inst->paramGiven[static_cast<size_t>(i)])
-        eqc_sim_set_param(inst->sim, i, inst->p[i]);
-    for (int i = 0; i < m->n_states; ++i)
-      if (inst->stateGiven[static_cast<size_t>(i)])
-        eqc_sim_set_state(inst->sim, i, inst->x[i]);
-    eqc_sim_set_time(inst->sim, inst->t);
-    if (eqc_sim_initialize(inst->sim) != EQC_OK)
-      return inst->modelFailed(std::string("fmi2ExitInitializationMode: ") + eqc_sim_last_error(inst->sim));
-    std::copy(eqc_sim_states(inst->sim), eqc_sim_states(inst->sim) + m->n_states, inst->x.begin());
-    std::copy(eqc_sim_derivatives(inst->sim), eqc_sim_derivatives(inst->sim) + m->n_states, inst->dx.begin());
-    std::copy(eqc_sim_algebraics(inst->sim), eqc_sim_algebraics(inst->sim) + m->n_algebraics, inst->a.begin());
-    inst->dirty = false;
     inst->lastSuccessfulTime = inst->t;
     inst->state = StepComplete;
     return fmi2OK;
   }
-  if (m->init) {
-    if (int code = m->init(inst->t, inst->x.data(), inst->dx.data(), inst->a.data(), inst->p.data()))
-      return inst->modelFailed("fmi2ExitInitializationMode: initialization failed (code " + std::to_string(code) + ")");
-  }
-  inst->dirty = true;
-  if (fmi2Status s = inst->evaluate(); s != fmi2OK)
-    return s;
+  eqc_sim_free(inst->sim);
+  inst->sim = nullptr;
   inst->state = Event; // Model Exchange: Event Mode after initialization (FMI 2.0, 3.2.3)
   return fmi2OK;
 }

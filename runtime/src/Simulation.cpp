@@ -171,21 +171,87 @@ struct eqc_sim {
         return EQC_ERR_RHS;
       }
     }
-    if (project) {
-      double residual = 0.0;
-      int status = eqc_projector_project(projector.get(), n, m, t, x.data(), constraints, this, ProjectionTolerance, ProjectionIterations,
-                               &residual);
-      if (status != EQC_OK) {
-        fail(where(t) + ": the start values cannot be projected onto the invariants: " + eqc_status_message(status));
+    if (project)
+      if (int status = projectHoldingFixed())
         return status;
-      }
-    }
     if (int code = model->rhs(t, x.data(), dx.data(), a.data(), p.data())) {
       fail(where(t) + ": " + modelFailure(code));
       return EQC_ERR_RHS;
     }
     initialized = true;
     lastOutput = NAN;
+    return EQC_OK;
+  }
+
+  /// The invariants over the states initialization may move (the others held at x).
+  struct Held {
+    eqc_sim *sim;
+    std::vector<int> movable;
+    std::vector<double> full;
+  };
+  static int heldConstraints(void *user, double t, const double *xs, double *g, double *G) {
+    auto *h = static_cast<Held *>(user);
+    eqc_sim *s = h->sim;
+    for (size_t c = 0; c < h->movable.size(); ++c)
+      h->full[static_cast<size_t>(h->movable[c])] = xs[c];
+    if (int code = s->model->invariants(t, h->full.data(), s->p.data(), g))
+      return code;
+    if (!G)
+      return 0;
+    if (int code = s->model->invariants_jac(t, h->full.data(), s->p.data(), s->invJac.data()))
+      return code;
+    const size_t k = h->movable.size();
+    for (int i = 0; i < s->m; ++i)
+      for (size_t c = 0; c < k; ++c)
+        G[static_cast<size_t>(i) * k + c] =
+            s->invJac[static_cast<size_t>(i) * static_cast<size_t>(s->n) + static_cast<size_t>(h->movable[c])];
+    return 0;
+  }
+
+  /// Projects x onto the invariants moving only the states whose start is not fixed (a value set
+  /// for one of those is a guess, as Modelica's start of a fixed = false variable); a failure
+  /// names the values held.
+  int projectHoldingFixed() {
+    Held h{this, {}, x};
+    std::string held;
+    for (int i = 0; i < n; ++i) {
+      const bool fixed = model->state_fixed && model->state_fixed[i];
+      if (!fixed) {
+        h.movable.push_back(i);
+        continue;
+      }
+      char value[32];
+      std::snprintf(value, sizeof value, "%.10g", x[static_cast<size_t>(i)]);
+      held += (held.empty() ? "" : ", ") + std::string(model->state_names[i]) + " = " + value;
+    }
+    std::vector<double> xs;
+    for (int i : h.movable)
+      xs.push_back(x[static_cast<size_t>(i)]);
+    double residual = 0.0;
+    int status = EQC_OK;
+    if (xs.empty()) { // nothing may move: the held values must satisfy the invariants as they are
+      std::vector<double> gv(static_cast<size_t>(m));
+      if (int code = model->invariants(t, x.data(), p.data(), gv.data())) {
+        fail(where(t) + ": the invariants failed: " + modelFailure(code));
+        return EQC_ERR_RHS;
+      }
+      for (double v : gv)
+        residual = std::max(residual, std::fabs(v));
+      status = residual <= ProjectionTolerance * (1 + residual) ? EQC_OK : EQC_ERR_NEWTON;
+    } else {
+      status = eqc_projector_project(projector.get(), static_cast<int>(xs.size()), m, t, xs.data(), heldConstraints,
+                                     &h, ProjectionTolerance, ProjectionIterations, &residual);
+    }
+    if (status != EQC_OK) {
+      char number[32];
+      std::snprintf(number, sizeof number, "%.3g", residual);
+      fail(where(t) + ": no consistent initial values: the invariants cannot be satisfied (residual " + number +
+           ") with the fixed start values " + (held.empty() ? std::string("(none)") : held) + ": " +
+           eqc_status_message(status));
+      return status;
+    }
+    for (size_t c = 0; c < h.movable.size(); ++c)
+      x[static_cast<size_t>(h.movable[c])] = xs[c];
     return EQC_OK;
   }
 

@@ -102,6 +102,11 @@ typedef struct eqc_model {
   const unsigned char *param_kind; /**< n_params EQC_PARAM_* values, or NULL: all free */
   eqc_model_bind_fn bind;          /**< may be NULL: no dependent parameters */
   eqc_model_start_fn start;        /**< may be NULL: no start value reads a parameter */
+  /** n_states flags: 1 where the start value is fixed (Modelica's fixed = true), 0 where it is a
+   *  guess that initialization may move; NULL: none fixed. With invariants, initialization holds
+   *  the fixed states and moves the others onto them (a value set with eqc_sim_set_state for one
+   *  of those is a guess). */
+  const unsigned char *state_fixed;
 } eqc_model;
 
 /** A simulation of one model: its parameters, state, options and statistics. */
@@ -142,7 +147,10 @@ int eqc_sim_set_time(eqc_sim *sim, double t);
 
 /**
  * Makes the state consistent at the current time: runs the model's init (free states,
- * derivatives, algebraic variables), then, with projection on, projects onto the invariants.
+ * derivatives, algebraic variables), then, with projection on, projects onto the invariants,
+ * moving only the states whose start is not fixed (EQC_ERR_NEWTON or
+ * EQC_ERR_SINGULAR when the fixed values admit no consistent point near the start values; the
+ * message names the fixed values).
  * eqc_sim_run calls it itself before the first run and after eqc_sim_set_state/set_param.
  */
 int eqc_sim_initialize(eqc_sim *sim);

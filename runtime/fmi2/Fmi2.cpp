@@ -320,8 +320,7 @@ fmi2Status noVariables(fmi2Component c, const fmi2ValueReference vr[], size_t nv
                     (vr ? std::to_string(vr[0]) : std::string("(vr is NULL)")));
 }
 
-/// FMU states and directional derivatives are not provided (canGetAndSetFMUstate = false,
-/// providesDirectionalDerivative = false in modelDescription.xml).
+/// FMU states are not provided (canGetAndSetFMUstate = false in modelDescription.xml).
 fmi2Status notProvided(fmi2Component c, Call call) {
   Instance *inst = checked(c, call);
   return inst ? inst->fail(std::string(kCallRules[static_cast<size_t>(call)].name) +
@@ -591,9 +590,75 @@ fmi2Status fmi2SerializeFMUstate(fmi2Component c, fmi2FMUstate, fmi2Byte[], size
 fmi2Status fmi2DeSerializeFMUstate(fmi2Component c, const fmi2Byte[], size_t, fmi2FMUstate *) {
   return notProvided(c, Call::DeSerializeFMUstate);
 }
-fmi2Status fmi2GetDirectionalDerivative(fmi2Component c, const fmi2ValueReference[], size_t, const fmi2ValueReference[],
-                                        size_t, const fmi2Real[], fmi2Real[]) {
-  return notProvided(c, Call::GetDirectionalDerivative);
+// Directional derivatives with respect to the states (FMI 2.0, 2.1.9): those of the state
+// derivatives from the generated sparse Jacobian, exactly; those of the outputs (algebraic
+// variables) by one forward difference of the model along the seed.
+fmi2Status fmi2GetDirectionalDerivative(fmi2Component c, const fmi2ValueReference vUnknown[], size_t nUnknown,
+                                        const fmi2ValueReference vKnown[], size_t nKnown, const fmi2Real dvKnown[],
+                                        fmi2Real dvUnknown[]) {
+  Instance *inst = checked(c, Call::GetDirectionalDerivative);
+  const char *name = "fmi2GetDirectionalDerivative";
+  if (!inst || missing(inst, name, "vUnknown_ref", vUnknown, nUnknown) ||
+      missing(inst, name, "vKnown_ref", vKnown, nKnown) || missing(inst, name, "dvKnown", dvKnown, nKnown) ||
+      missing(inst, name, "dvUnknown", dvUnknown, nUnknown))
+    return fmi2Error;
+  const eqc_model *m = inst->m;
+  const size_t n = inst->n(), na = static_cast<size_t>(m->n_algebraics);
+  std::vector<double> seed(n, 0.0);
+  for (size_t k = 0; k < nKnown; ++k) {
+    if (vKnown[k] >= n)
+      return inst->fail(std::string(name) + ": known " + std::to_string(vKnown[k]) +
+                        " is not a continuous state (the model has no inputs)");
+    seed[vKnown[k]] += dvKnown[k];
+  }
+  bool outputs = false;
+  for (size_t k = 0; k < nUnknown; ++k) {
+    if (vUnknown[k] >= 2 * n + na)
+      return inst->fail(std::string(name) + ": unknown " + std::to_string(vUnknown[k]) +
+                        " is not a state derivative or an output");
+    outputs = outputs || vUnknown[k] >= 2 * n;
+  }
+  if (fmi2Status s = inst->evaluate(); s != fmi2OK)
+    return s;
+  // J seed from the sparse Jacobian (d f_i / d x_j, compressed columns).
+  std::vector<double> derivative(n, 0.0);
+  if (m->jac) {
+    const eqc_sparsity &pattern = *m->jac_pattern;
+    std::vector<double> values(static_cast<size_t>(pattern.nnz));
+    if (int code = m->jac(inst->t, inst->x.data(), inst->dx.data(), inst->a.data(), inst->p.data(), values.data()))
+      return inst->modelFailed(std::string(name) + ": the model's Jacobian failed (code " + std::to_string(code) + ")");
+    for (size_t j = 0; j < n; ++j)
+      if (seed[j] != 0.0)
+        for (int k = pattern.col_start[j]; k < pattern.col_start[j + 1]; ++k)
+          derivative[static_cast<size_t>(pattern.row_index[k])] += values[static_cast<size_t>(k)] * seed[j];
+  }
+  std::vector<double> output(na, 0.0);
+  if (outputs || !m->jac) {
+    // Forward difference along the seed: h * |seed| about sqrt(eps) of the states' size.
+    double seedNorm = 0.0, size = 1.0;
+    for (size_t j = 0; j < n; ++j) {
+      seedNorm = std::max(seedNorm, std::fabs(seed[j]));
+      size = std::max(size, std::fabs(inst->x[j]));
+    }
+    if (seedNorm > 0.0) {
+      const double h = 1.4901161193847656e-08 * size / seedNorm;
+      std::vector<double> x(inst->x), dx(n), a(inst->a);
+      for (size_t j = 0; j < n; ++j)
+        x[j] += h * seed[j];
+      if (int code = m->rhs(inst->t, x.data(), dx.data(), a.data(), inst->p.data()))
+        return inst->fail(std::string(name) + ": the model failed along the seed (code " + std::to_string(code) + ")");
+      for (size_t i = 0; i < na; ++i)
+        output[i] = (a[i] - inst->a[i]) / h;
+      if (!m->jac)
+        for (size_t i = 0; i < n; ++i)
+          derivative[i] = (dx[i] - inst->dx[i]) / h;
+    }
+  }
+  for (size_t k = 0; k < nUnknown; ++k) {
+    const fmi2ValueReference vr = vUnknown[k];
+    dvUnknown[k] = vr < n ? seed[vr] : vr < 2 * n ? derivative[vr - n] : output[vr - 2 * n];
+  }
+  return fmi2OK;
 }
 
 // ---- Model Exchange ----

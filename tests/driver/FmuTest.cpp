@@ -752,4 +752,103 @@ TEST(Fmu, IndexReducedModelsStartConsistently) {
   dlclose(lib);
 }
 
+
+// Directional derivatives (FMI 2.0, 2.1.9) with respect to the states: of the state derivatives
+// from the generated Jacobian, of the outputs by a difference along the seed. The oscillator
+// x' = v, v' = a, a = -k x - c v (k = 4, c = 0.1) against its Jacobian; the pendulum against
+// central differences of fmi2GetDerivatives.
+TEST(Fmu, DirectionalDerivativesOfDerivativesAndOutputs) {
+  std::filesystem::path dir = std::filesystem::path(EQC_SCRATCH_DIR) / "fmu_directional";
+  std::string xml = buildFmu("oscillator.eq", dir / "osc", "Oscillator");
+  ASSERT_FALSE(xml.empty());
+  EXPECT_NE(xml.find("providesDirectionalDerivative=\"true\""), std::string::npos);
+  typedef fmi2Status (*DirectionalFn)(fmi2Component, const fmi2ValueReference *, size_t, const fmi2ValueReference *,
+                                      size_t, const double *, double *);
+  Callbacks callbacks{logger, nullptr, nullptr, nullptr, nullptr};
+  auto start = [&](const Fmi2Api &api, const std::string &description) {
+    std::smatch m;
+    std::regex_search(description, m, std::regex("guid=\"([^\"]*)\""));
+    fmi2Component me = api.instantiate("me", 0, std::string(m[1]).c_str(), "", &callbacks, 0, 0);
+    EXPECT_TRUE(me) << logged;
+    EXPECT_EQ(api.setup(me, 0, 0, 0.0, 0, 0.0), 0);
+    EXPECT_EQ(api.enterInit(me), 0);
+    EXPECT_EQ(api.exitInit(me), 0) << logged;
+    EXPECT_EQ(api.enterContinuous(me), 0);
+    return me;
+  };
+  {
+    void *lib = dlopen((dir / "osc" / "Oscillator.so").c_str(), RTLD_NOW | RTLD_LOCAL);
+    ASSERT_TRUE(lib) << dlerror();
+    const Fmi2Api api(lib);
+    auto directional = Fmi2Api::get<DirectionalFn>(lib, "fmi2GetDirectionalDerivative");
+    fmi2Component me = start(api, xml);
+    const fmi2ValueReference x = valueReference(xml, "x"), v = valueReference(xml, "v");
+    const fmi2ValueReference dx = valueReference(xml, "der\\(x\\)"), dv = valueReference(xml, "der\\(v\\)");
+    const fmi2ValueReference a = valueReference(xml, "a"), k = valueReference(xml, "k");
+    const fmi2ValueReference unknowns[] = {dx, dv, a};
+    double out[3];
+    const double one = 1;
+    ASSERT_EQ(directional(me, unknowns, 3, &x, 1, &one, out), 0) << logged;
+    EXPECT_EQ(out[0], 0.0);
+    EXPECT_EQ(out[1], -4.0);
+    EXPECT_NEAR(out[2], -4.0, 1e-6);
+    ASSERT_EQ(directional(me, unknowns, 3, &v, 1, &one, out), 0) << logged;
+    EXPECT_EQ(out[0], 1.0);
+    EXPECT_EQ(out[1], -0.1);
+    EXPECT_NEAR(out[2], -0.1, 1e-6);
+    logged.clear();
+    EXPECT_EQ(directional(me, unknowns, 3, &k, 1, &one, out), 3);
+    EXPECT_NE(logged.find("is not a continuous state"), std::string::npos) << logged;
+    api.freeInstance(me);
+    dlclose(lib);
+  }
+  std::string pendulumXml = buildFmu("pendulum.eq", dir / "pend", "Pendulum");
+  ASSERT_FALSE(pendulumXml.empty());
+  void *lib = dlopen((dir / "pend" / "Pendulum.so").c_str(), RTLD_NOW | RTLD_LOCAL);
+  ASSERT_TRUE(lib) << dlerror();
+  const Fmi2Api api(lib);
+  auto directional = Fmi2Api::get<DirectionalFn>(lib, "fmi2GetDirectionalDerivative");
+  auto getStates = Fmi2Api::get<StatesFn>(lib, "fmi2GetContinuousStates");
+  auto setStates = Fmi2Api::get<fmi2Status (*)(fmi2Component, const double *, size_t)>(lib, "fmi2SetContinuousStates");
+  fmi2Component me = start(api, pendulumXml);
+  std::vector<double> x0(6), plus(6), minus(6);
+  ASSERT_EQ(getStates(me, x0.data(), 6), 0);
+  x0[0] = 0.8; // away from the start, where some entries vanish
+  x0[1] = -0.6;
+  ASSERT_EQ(setStates(me, x0.data(), 6), 0);
+  std::vector<fmi2ValueReference> derivatives, states;
+  for (fmi2ValueReference i = 0; i < 6; ++i)
+    states.push_back(i);
+  const std::vector<double> seed{0.3, -0.2, 0.5, 0.1, -0.4, 0.25};
+  // The derivative of state i has value reference 6 + i, or is a state itself (der(x) chains).
+  std::vector<fmi2ValueReference> unknowns;
+  for (fmi2ValueReference i = 0; i < 6; ++i)
+    unknowns.push_back(std::regex_search(pendulumXml, std::regex("valueReference=\"" + std::to_string(6 + i) + "\""))
+                           ? 6 + i
+                           : i);
+  std::vector<double> exact(6);
+  ASSERT_EQ(directional(me, unknowns.data(), 6, states.data(), 6, seed.data(), exact.data()), 0) << logged;
+  // Central differences of the derivatives along the seed.
+  const double h = 1e-6;
+  std::vector<double> up(6), down(6);
+  for (int i = 0; i < 6; ++i) {
+    plus[i] = x0[i] + h * seed[i];
+    minus[i] = x0[i] - h * seed[i];
+  }
+  ASSERT_EQ(setStates(me, plus.data(), 6), 0);
+  ASSERT_EQ(api.getDerivatives(me, up.data(), 6), 0);
+  ASSERT_EQ(setStates(me, minus.data(), 6), 0);
+  ASSERT_EQ(api.getDerivatives(me, down.data(), 6), 0);
+  int compared = 0;
+  for (int i = 0; i < 6; ++i) {
+    if (unknowns[i] < 6)
+      continue; // a der(x) chain: the derivative is a state
+    EXPECT_NEAR(exact[i], (up[i] - down[i]) / (2 * h), 1e-6) << "derivative of state " << i;
+    ++compared;
+  }
+  EXPECT_GE(compared, 4);
+  api.freeInstance(me);
+  dlclose(lib);
+}
+
 } // namespace

@@ -52,6 +52,7 @@ public:
                                                                          ints("jac_row_index", pattern.rowIndex)}));
     std::vector<llvm::Type *> fields{i32, i8p, i32, i32, i32, i32};
     fields.insert(fields.end(), 21, i8p);
+    fields.insert(fields.end(), {i32, i8p, i8p}); // n_initial_constraints and its two functions
     auto *modelType = llvm::StructType::create(ctx, fields, "eqc_model");
     Constant *table = llvm::ConstantStruct::get(
         modelType, {int32(EQC_MODEL_ABI_VERSION), string("name", d.name), int32(static_cast<int>(d.stateNames.size())),
@@ -67,7 +68,10 @@ public:
                     strings("algebraic_descriptions", d.algebraicDescriptions),
                     strings("param_descriptions", d.paramDescriptions), string("reduction", d.reduction),
                     bytes("param_kind", d.paramKinds), function(symbols.bind), function(symbols.start),
-                    bytes("state_fixed", d.stateFixed)});
+                    bytes("state_fixed", d.stateFixed),
+                    int32(invariants ? static_cast<int>(model.initialConstraints.residuals.size()) : 0),
+                    invariants ? function(symbols.initialConstraints) : null(),
+                    invariants ? function(symbols.initialConstraintsJac) : null()});
     Constant *tableGlobal = global("table", table);
     // const eqc_model *eqc_model_<Name>(void)
     auto *type = llvm::FunctionType::get(i8p, false);

@@ -48,11 +48,11 @@ std::unique_ptr<ModelTable> ModelTable::build(Compilation &c, double t0, std::os
   for (size_t i = 0; i < m.params.size(); ++i)
     if (flat.vars[m.params[i]].structural)
       desc.paramKinds[i] = EQC_PARAM_STRUCTURAL;
-  // A state's start is fixed when declared so and no (initial) equation determines it.
-  desc.stateFixed.assign(m.states.size(), 0);
-  for (size_t i = 0; i < m.states.size(); ++i)
-    desc.stateFixed[i] = flat.vars[m.states[i]].fixed &&
-                         std::find(m.freeStates.begin(), m.freeStates.end(), m.states[i]) == m.freeStates.end();
+  // A state's start is held at initialization unless the (initial) equations determine it, as
+  // eqc simulate's initialization moves only the free states.
+  desc.stateFixed.assign(m.states.size(), 1);
+  for (int v : m.freeStates)
+    desc.stateFixed[static_cast<size_t>(m.slots[v].index)] = 0;
   desc.params = ip.p;
   desc.states = ip.x;
   desc.algebraics = ip.a;
@@ -93,6 +93,10 @@ std::unique_ptr<ModelTable> ModelTable::build(Compilation &c, double t0, std::os
   if (d.n_invariants > 0) {
     d.invariants = c.jit->invariants;
     d.invariants_jac = c.jit->invariantJacobian();
+    // Initialization's constraints: the invariants, then the initial equations.
+    d.n_initial_constraints = static_cast<int>(m.initialConstraints.residuals.size());
+    d.initial_constraints = c.jit->initialConstraints;
+    d.initial_constraints_jac = c.jit->initialConstraintJacobian();
   }
   return table;
 }

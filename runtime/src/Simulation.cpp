@@ -188,23 +188,27 @@ struct eqc_sim {
     eqc_sim *sim;
     std::vector<int> movable;
     std::vector<double> full;
+    int rows;                      ///< constraints
+    eqc_model_inv_fn g;            ///< the invariants, or the initial constraints
+    eqc_model_invjac_fn jacobian;  ///< and their Jacobian
+    std::vector<double> fullJacobian;
   };
   static int heldConstraints(void *user, double t, const double *xs, double *g, double *G) {
     auto *h = static_cast<Held *>(user);
     eqc_sim *s = h->sim;
     for (size_t c = 0; c < h->movable.size(); ++c)
       h->full[static_cast<size_t>(h->movable[c])] = xs[c];
-    if (int code = s->model->invariants(t, h->full.data(), s->p.data(), g))
+    if (int code = h->g(t, h->full.data(), s->p.data(), g))
       return code;
     if (!G)
       return 0;
-    if (int code = s->model->invariants_jac(t, h->full.data(), s->p.data(), s->invJac.data()))
+    if (int code = h->jacobian(t, h->full.data(), s->p.data(), h->fullJacobian.data()))
       return code;
     const size_t k = h->movable.size();
-    for (int i = 0; i < s->m; ++i)
+    for (int i = 0; i < h->rows; ++i)
       for (size_t c = 0; c < k; ++c)
         G[static_cast<size_t>(i) * k + c] =
-            s->invJac[static_cast<size_t>(i) * static_cast<size_t>(s->n) + static_cast<size_t>(h->movable[c])];
+            h->fullJacobian[static_cast<size_t>(i) * static_cast<size_t>(s->n) + static_cast<size_t>(h->movable[c])];
     return 0;
   }
 
@@ -212,7 +216,13 @@ struct eqc_sim {
   /// for one of those is a guess, as Modelica's start of a fixed = false variable); a failure
   /// names the values held.
   int projectHoldingFixed() {
-    Held h{this, {}, x};
+    // Before the first run, the initial equations join the invariants (as eqc simulate does).
+    const bool initial = !started && model->n_initial_constraints > m && model->initial_constraints &&
+                         model->initial_constraints_jac;
+    Held h{this, {}, x, initial ? model->n_initial_constraints : m,
+           initial ? model->initial_constraints : model->invariants,
+           initial ? model->initial_constraints_jac : model->invariants_jac, {}};
+    h.fullJacobian.resize(static_cast<size_t>(h.rows) * static_cast<size_t>(n));
     std::string held;
     for (int i = 0; i < n; ++i) {
       const bool fixed = model->state_fixed && model->state_fixed[i];
@@ -229,9 +239,9 @@ struct eqc_sim {
       xs.push_back(x[static_cast<size_t>(i)]);
     double residual = 0.0;
     int status = EQC_OK;
-    if (xs.empty()) { // nothing may move: the held values must satisfy the invariants as they are
-      std::vector<double> gv(static_cast<size_t>(m));
-      if (int code = model->invariants(t, x.data(), p.data(), gv.data())) {
+    if (xs.empty()) { // nothing may move: the held values must satisfy the constraints as they are
+      std::vector<double> gv(static_cast<size_t>(h.rows));
+      if (int code = h.g(t, x.data(), p.data(), gv.data())) {
         fail(where(t) + ": the invariants failed: " + modelFailure(code));
         return EQC_ERR_RHS;
       }
@@ -239,13 +249,14 @@ struct eqc_sim {
         residual = std::max(residual, std::fabs(v));
       status = residual <= ProjectionTolerance * (1 + residual) ? EQC_OK : EQC_ERR_NEWTON;
     } else {
-      status = eqc_projector_project(projector.get(), static_cast<int>(xs.size()), m, t, xs.data(), heldConstraints,
-                                     &h, ProjectionTolerance, ProjectionIterations, &residual);
+      status = eqc_projector_project(projector.get(), static_cast<int>(xs.size()), h.rows, t, xs.data(),
+                                     heldConstraints, &h, ProjectionTolerance, ProjectionIterations, &residual);
     }
     if (status != EQC_OK) {
       char number[32];
       std::snprintf(number, sizeof number, "%.3g", residual);
-      fail(where(t) + ": no consistent initial values: the invariants cannot be satisfied (residual " + number +
+      fail(where(t) + ": no consistent initial values: the " + (initial ? "invariants and initial equations" : "invariants") +
+           " cannot be satisfied (residual " + number +
            ") with the fixed start values " + (held.empty() ? std::string("(none)") : held) + ": " +
            eqc_status_message(status));
       return status;

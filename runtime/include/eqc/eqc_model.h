@@ -107,6 +107,12 @@ typedef struct eqc_model {
    *  the fixed states and moves the others onto them (a value set with eqc_sim_set_state for one
    *  of those is a guess). */
   const unsigned char *state_fixed;
+  /** Index-reduced models: the constraints of the consistent initial point, the invariants
+   *  followed by the initial equations (n_initial_constraints >= n_invariants), with their
+   *  Jacobian; 0 and NULL: the invariants alone. */
+  int n_initial_constraints;
+  eqc_model_inv_fn initial_constraints;
+  eqc_model_invjac_fn initial_constraints_jac;
 } eqc_model;
 
 /** A simulation of one model: its parameters, state, options and statistics. */

@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <new>
 #include <string>
 #include <utility>
@@ -172,6 +173,22 @@ const char *const kCategoryNames[] = {
 };
 constexpr size_t kCategories = sizeof(kCategoryNames) / sizeof(kCategoryNames[0]);
 
+/// What fmi2GetFMUstate keeps: everything of an instance that calls change, with a copy of its
+/// Co-Simulation integration.
+struct Snapshot {
+  Snapshot() = default;
+  Snapshot(const Snapshot &) = delete;
+  Snapshot &operator=(const Snapshot &) = delete;
+  ~Snapshot() { eqc_sim_free(sim); }
+  const void *owner = nullptr; ///< the instance it was taken of
+  unsigned state = 0;
+  double t = 0, tolerance = 0, stopTime = 0, lastSuccessfulTime = 0;
+  bool toleranceDefined = false, dirty = true;
+  std::vector<double> x, dx, a, p;
+  std::vector<unsigned char> paramGiven, stateGiven;
+  eqc_sim *sim = nullptr;
+};
+
 struct Instance {
   Instance(const eqc_model *m, fmi2Type type, std::string name) : m(m), type(type), name(std::move(name)) {}
   const eqc_model *m;
@@ -255,6 +272,51 @@ struct Instance {
     return fmi2OK;
   }
   size_t n() const { return static_cast<size_t>(m->n_states); }
+  /// Copies this instance's state into `s` (false without memory).
+  bool save(Snapshot &s) const {
+    eqc_sim *copy = nullptr;
+    if (sim && !(copy = eqc_sim_copy(sim)))
+      return false;
+    eqc_sim_free(s.sim);
+    s.sim = copy;
+    s.owner = this;
+    s.state = state;
+    s.t = t;
+    s.tolerance = tolerance;
+    s.stopTime = stopTime;
+    s.lastSuccessfulTime = lastSuccessfulTime;
+    s.toleranceDefined = toleranceDefined;
+    s.dirty = dirty;
+    s.x = x;
+    s.dx = dx;
+    s.a = a;
+    s.p = p;
+    s.paramGiven = paramGiven;
+    s.stateGiven = stateGiven;
+    return true;
+  }
+  /// Sets this instance's state from `s` (false without memory).
+  bool restore(const Snapshot &s) {
+    eqc_sim *copy = nullptr;
+    if (s.sim && !(copy = eqc_sim_copy(s.sim)))
+      return false;
+    eqc_sim_free(sim);
+    sim = copy;
+    state = s.state;
+    t = s.t;
+    tolerance = s.tolerance;
+    stopTime = s.stopTime;
+    lastSuccessfulTime = s.lastSuccessfulTime;
+    toleranceDefined = s.toleranceDefined;
+    dirty = s.dirty;
+    x = s.x;
+    dx = s.dx;
+    a = s.a;
+    p = s.p;
+    paramGiven = s.paramGiven;
+    stateGiven = s.stateGiven;
+    return true;
+  }
   unsigned char kindOf(size_t param) const { return m->param_kind ? m->param_kind[param] : static_cast<unsigned char>(EQC_PARAM_FREE); }
   /// Before initialization: the dependent parameters and the start values that follow the
   /// parameters set (fmi2SetReal), as eqc_sim does.
@@ -320,7 +382,7 @@ fmi2Status noVariables(fmi2Component c, const fmi2ValueReference vr[], size_t nv
                     (vr ? std::to_string(vr[0]) : std::string("(vr is NULL)")));
 }
 
-/// FMU states are not provided (canGetAndSetFMUstate = false in modelDescription.xml).
+/// Serialized FMU states are not provided (canSerializeFMUstate = false in modelDescription.xml).
 fmi2Status notProvided(fmi2Component c, Call call) {
   Instance *inst = checked(c, call);
   return inst ? inst->fail(std::string(kCallRules[static_cast<size_t>(call)].name) +
@@ -578,9 +640,42 @@ fmi2Status fmi2SetString(fmi2Component c, const fmi2ValueReference vr[], size_t 
   return noVariables<Call::SetString>(c, vr, nvr, v);
 }
 
-fmi2Status fmi2GetFMUstate(fmi2Component c, fmi2FMUstate *) { return notProvided(c, Call::GetFMUstate); }
-fmi2Status fmi2SetFMUstate(fmi2Component c, fmi2FMUstate) { return notProvided(c, Call::SetFMUstate); }
-fmi2Status fmi2FreeFMUstate(fmi2Component c, fmi2FMUstate *) { return notProvided(c, Call::FreeFMUstate); }
+// FMU states (FMI 2.0, 2.1.8): a snapshot of the instance, its Co-Simulation integration
+// included, so that a step after fmi2SetFMUstate gives the bits it gave the first time.
+fmi2Status fmi2GetFMUstate(fmi2Component c, fmi2FMUstate *FMUstate) {
+  Instance *inst = checked(c, Call::GetFMUstate);
+  if (!inst || missing(inst, "fmi2GetFMUstate", "FMUstate", FMUstate, 1))
+    return fmi2Error;
+  auto *snapshot = static_cast<Snapshot *>(*FMUstate); // not NULL: overwritten (FMI 2.0, 2.1.8)
+  if (snapshot && snapshot->owner != inst)
+    return inst->fail("fmi2GetFMUstate: the FMU state was taken of another instance");
+  std::unique_ptr<Snapshot> fresh(snapshot ? nullptr : new (std::nothrow) Snapshot);
+  if (!snapshot && !fresh)
+    return inst->fail("fmi2GetFMUstate: out of memory");
+  if (!inst->save(snapshot ? *snapshot : *fresh))
+    return inst->fail("fmi2GetFMUstate: out of memory");
+  if (fresh)
+    *FMUstate = fresh.release();
+  return fmi2OK;
+}
+fmi2Status fmi2SetFMUstate(fmi2Component c, fmi2FMUstate FMUstate) {
+  Instance *inst = checked(c, Call::SetFMUstate);
+  if (!inst || missing(inst, "fmi2SetFMUstate", "FMUstate", FMUstate, 1))
+    return fmi2Error;
+  const auto *snapshot = static_cast<const Snapshot *>(FMUstate);
+  if (snapshot->owner != inst)
+    return inst->fail("fmi2SetFMUstate: the FMU state was taken of another instance");
+  return inst->restore(*snapshot) ? fmi2OK : inst->fail("fmi2SetFMUstate: out of memory");
+}
+fmi2Status fmi2FreeFMUstate(fmi2Component c, fmi2FMUstate *FMUstate) {
+  Instance *inst = checked(c, Call::FreeFMUstate);
+  if (!inst || missing(inst, "fmi2FreeFMUstate", "FMUstate", FMUstate, 1))
+    return fmi2Error;
+  delete static_cast<Snapshot *>(*FMUstate);
+  *FMUstate = nullptr;
+  return fmi2OK;
+}
+// Serialization is not provided (canSerializeFMUstate = false in modelDescription.xml).
 fmi2Status fmi2SerializedFMUstateSize(fmi2Component c, fmi2FMUstate, size_t *) {
   return notProvided(c, Call::SerializedFMUstateSize);
 }

@@ -57,8 +57,14 @@ int indexOf(int n, const char *const *names, const char *name) {
 struct eqc_sim {
   const eqc_model *model;
   int n, m;
-  /// The projection's buffers, kept across steps.
-  std::unique_ptr<eqc_projector, void (*)(eqc_projector *)> projector{eqc_projector_new(), eqc_projector_free};
+  /// The projection's buffers, kept across steps (a copy of the simulation gets buffers of its own).
+  struct Projector {
+    Projector() = default;
+    Projector(const Projector &) {}
+    Projector &operator=(const Projector &) { return *this; }
+    eqc_projector *get() const { return handle.get(); }
+    std::unique_ptr<eqc_projector, void (*)(eqc_projector *)> handle{eqc_projector_new(), eqc_projector_free};
+  } projector;
   std::vector<double> x, dx, a, p, g, invJac;
   double t = 0.0;
   eqc_options options;
@@ -344,6 +350,16 @@ eqc_sim *eqc_sim_new(const eqc_model *model) {
 }
 
 void eqc_sim_free(eqc_sim *sim) { delete sim; }
+
+eqc_sim *eqc_sim_copy(const eqc_sim *sim) {
+  if (!sim)
+    return nullptr;
+  try {
+    return new eqc_sim(*sim);
+  } catch (...) {
+    return nullptr;
+  }
+}
 
 int eqc_sim_set_options(eqc_sim *sim, const eqc_options *opt) {
   if (!sim || !opt)

@@ -851,4 +851,67 @@ TEST(Fmu, DirectionalDerivativesOfDerivativesAndOutputs) {
   dlclose(lib);
 }
 
+
+// FMU states (FMI 2.0, 2.1.8): fmi2SetFMUstate rolls an instance back to what fmi2GetFMUstate
+// took, Co-Simulation integration included: the steps after the rollback give the same bits as
+// the first time; a state taken again overwrites the one given; another instance's is refused.
+TEST(Fmu, FmuStatesRollBackExactly) {
+  std::filesystem::path dir = std::filesystem::path(EQC_SCRATCH_DIR) / "fmu_states";
+  std::string xml = buildFmu("pendulum.eq", dir, "Pendulum");
+  ASSERT_FALSE(xml.empty());
+  EXPECT_NE(xml.find("canGetAndSetFMUstate=\"true\""), std::string::npos);
+  void *lib = dlopen((dir / "Pendulum.so").c_str(), RTLD_NOW | RTLD_LOCAL);
+  ASSERT_TRUE(lib) << dlerror();
+  const Fmi2Api api(lib);
+  typedef fmi2Status (*GetStateFn)(fmi2Component, void **);
+  typedef fmi2Status (*SetStateFn)(fmi2Component, void *);
+  auto getState = Fmi2Api::get<GetStateFn>(lib, "fmi2GetFMUstate");
+  auto setState = Fmi2Api::get<SetStateFn>(lib, "fmi2SetFMUstate");
+  auto freeState = Fmi2Api::get<GetStateFn>(lib, "fmi2FreeFMUstate");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(xml, m, std::regex("guid=\"([^\"]*)\"")));
+  const std::string guid = m[1];
+  Callbacks callbacks{logger, nullptr, nullptr, nullptr, nullptr};
+  const fmi2ValueReference refs[] = {valueReference(xml, "x"), valueReference(xml, "y")};
+  fmi2Component cs = api.instantiate("cs", 1, guid.c_str(), "", &callbacks, 0, 0);
+  fmi2Component other = api.instantiate("other", 1, guid.c_str(), "", &callbacks, 0, 0);
+  ASSERT_TRUE(cs && other) << logged;
+  ASSERT_EQ(api.setup(cs, 1, 1e-8, 0.0, 0, 0.0), 0);
+  ASSERT_EQ(api.enterInit(cs), 0);
+  ASSERT_EQ(api.exitInit(cs), 0) << logged;
+  for (int k = 0; k < 7; ++k)
+    ASSERT_EQ(api.doStep(cs, 0.1 * k, 0.1, 1), 0) << logged;
+  void *saved = nullptr;
+  ASSERT_EQ(getState(cs, &saved), 0) << logged;
+  ASSERT_TRUE(saved);
+  auto stepToOne = [&](double *xy) {
+    for (int k = 7; k < 10; ++k)
+      ASSERT_EQ(api.doStep(cs, 0.1 * k, 0.1, 1), 0) << logged;
+    ASSERT_EQ(api.getReal(cs, refs, 2, xy), 0);
+  };
+  double first[2], again[2], atSaved[2];
+  stepToOne(first);
+  ASSERT_EQ(setState(cs, saved), 0) << logged;
+  ASSERT_EQ(api.getReal(cs, refs, 2, atSaved), 0);
+  EXPECT_NE(atSaved[0], first[0]);
+  stepToOne(again);
+  EXPECT_EQ(again[0], first[0]);
+  EXPECT_EQ(again[1], first[1]);
+  // Taken again at t = 1 into the same state object; then back there.
+  ASSERT_EQ(getState(cs, &saved), 0);
+  ASSERT_EQ(api.doStep(cs, 1.0, 0.5, 1), 0) << logged;
+  ASSERT_EQ(setState(cs, saved), 0);
+  double atOne[2];
+  ASSERT_EQ(api.getReal(cs, refs, 2, atOne), 0);
+  EXPECT_EQ(atOne[0], first[0]);
+  logged.clear();
+  EXPECT_EQ(setState(other, saved), 3);
+  EXPECT_NE(logged.find("taken of another instance"), std::string::npos) << logged;
+  ASSERT_EQ(freeState(cs, &saved), 0);
+  EXPECT_EQ(saved, nullptr);
+  api.freeInstance(cs);
+  api.freeInstance(other);
+  dlclose(lib);
+}
+
 } // namespace

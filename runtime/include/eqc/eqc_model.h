@@ -128,6 +128,13 @@ typedef struct eqc_sim eqc_sim;
 eqc_sim *eqc_sim_new(const eqc_model *model);
 /** Frees a simulation (NULL is ignored). */
 void eqc_sim_free(eqc_sim *sim);
+/**
+ * A copy of the simulation: the same model, parameters, state, time, options and statistics, and
+ * what runs that continue each other keep (the last step size, auto's switch to radau5), so that
+ * a run of the copy gives the bits a run of the original would (FMI's fmi2GetFMUstate). NULL for
+ * NULL or without memory. The copy is independent: free it with eqc_sim_free.
+ */
+eqc_sim *eqc_sim_copy(const eqc_sim *sim);
 
 /** The integrator options used by the next eqc_sim_run (t_start and t_end are set by the run). */
 int eqc_sim_set_options(eqc_sim *sim, const eqc_options *opt);

@@ -77,10 +77,10 @@ std::string fmuModelDescription(const ModelDescription &d, const FlatSystem &fla
   x << " generationTool=\"eqc 0.1.0\" variableNamingConvention=\"flat\" numberOfEventIndicators=\"0\">\n";
   const std::string id = xmlEscape(d.name);
   x << "  <ModelExchange modelIdentifier=\"" << id
-    << "\" canGetAndSetFMUstate=\"true\" canSerializeFMUstate=\"false\" providesDirectionalDerivative=\"true\"/>\n";
+    << "\" canGetAndSetFMUstate=\"true\" canSerializeFMUstate=\"true\" providesDirectionalDerivative=\"true\"/>\n";
   x << "  <CoSimulation modelIdentifier=\"" << id
     << "\" canHandleVariableCommunicationStepSize=\"true\" canGetAndSetFMUstate=\"true\" "
-       "canSerializeFMUstate=\"false\" providesDirectionalDerivative=\"true\"/>\n";
+       "canSerializeFMUstate=\"true\" providesDirectionalDerivative=\"true\"/>\n";
   x << "  <LogCategories>\n";
 #define FMI2_LOG_CATEGORY(Name, Description)                                                                  \
   x << "    <Category name=\"" #Name "\" description=\"" << xmlEscape(Description) << "\"/>\n";

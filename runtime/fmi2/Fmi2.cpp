@@ -9,10 +9,13 @@
 // algebraic variables).
 #include "eqc/eqc_model.h"
 
+#include "../src/Bytes.h"
+
 #include <cmath>
 #include <cstdarg>
 #include <cstddef>
 #include <cstdio>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <new>
@@ -187,6 +190,23 @@ struct Snapshot {
   std::vector<double> x, dx, a, p;
   std::vector<unsigned char> paramGiven, stateGiven;
   eqc_sim *sim = nullptr;
+
+  /// The fields that fmi2SerializeFMUstate writes, in its order (the integration follows them).
+  template <typename Self, typename Field> static void fields(Self &s, Field &&f) {
+    f(s.state);
+    f(s.t);
+    f(s.tolerance);
+    f(s.stopTime);
+    f(s.lastSuccessfulTime);
+    f(s.toleranceDefined);
+    f(s.dirty);
+    f(s.x);
+    f(s.dx);
+    f(s.a);
+    f(s.p);
+    f(s.paramGiven);
+    f(s.stateGiven);
+  }
 };
 
 struct Instance {
@@ -382,14 +402,6 @@ fmi2Status noVariables(fmi2Component c, const fmi2ValueReference vr[], size_t nv
                     (vr ? std::to_string(vr[0]) : std::string("(vr is NULL)")));
 }
 
-/// Serialized FMU states are not provided (canSerializeFMUstate = false in modelDescription.xml).
-fmi2Status notProvided(fmi2Component c, Call call) {
-  Instance *inst = checked(c, call);
-  return inst ? inst->fail(std::string(kCallRules[static_cast<size_t>(call)].name) +
-                           ": not provided by this FMU (see its modelDescription.xml)")
-              : fmi2Error;
-}
-
 /// Checks the size and pointer of a state-sized array argument.
 bool badStates(Instance *inst, const char *function, const void *array, size_t nx) {
   if (nx != inst->n()) {
@@ -397,6 +409,44 @@ bool badStates(Instance *inst, const char *function, const void *array, size_t n
     return true;
   }
   return missing(inst, function, "the array", array, nx);
+}
+
+constexpr uint32_t kStateTag = 0x32494D46; // "FMI2"
+
+/// Writes `s` into `out` (NULL: only counts); returns the bytes it takes.
+size_t serialize(const Snapshot &s, unsigned char *out, size_t size) {
+  eqc::rt::ByteWriter w{out, size};
+  w(kStateTag);
+  Snapshot::fields(s, w);
+  const size_t simBytes = s.sim ? eqc_sim_serialized_size(s.sim) : 0;
+  w(simBytes);
+  if (s.sim && out && w.used + simBytes <= size)
+    eqc_sim_serialize(s.sim, out + w.used, simBytes);
+  return w.used + simBytes;
+}
+
+/// Reads a snapshot of `inst`'s model from `in`; false when the bytes are not one.
+bool deserialize(const Instance &inst, const unsigned char *in, size_t size, Snapshot &s) {
+  s.x.resize(inst.x.size());
+  s.dx.resize(inst.dx.size());
+  s.a.resize(inst.a.size());
+  s.p.resize(inst.p.size());
+  s.paramGiven.resize(inst.paramGiven.size());
+  s.stateGiven.resize(inst.stateGiven.size());
+  eqc::rt::ByteReader r{in, size};
+  uint32_t tag = 0;
+  r(tag);
+  if (tag != kStateTag)
+    return false;
+  Snapshot::fields(s, r);
+  size_t simBytes = 0;
+  r(simBytes);
+  if (!r.ok || r.used + simBytes != size)
+    return false;
+  if (simBytes && !(s.sim = eqc_sim_deserialize(inst.m, in + r.used, simBytes)))
+    return false;
+  s.owner = &inst;
+  return true;
 }
 
 } // namespace
@@ -675,15 +725,42 @@ fmi2Status fmi2FreeFMUstate(fmi2Component c, fmi2FMUstate *FMUstate) {
   *FMUstate = nullptr;
   return fmi2OK;
 }
-// Serialization is not provided (canSerializeFMUstate = false in modelDescription.xml).
-fmi2Status fmi2SerializedFMUstateSize(fmi2Component c, fmi2FMUstate, size_t *) {
-  return notProvided(c, Call::SerializedFMUstateSize);
+// Serialized FMU states: a tag, the snapshot's fields, then the integration's bytes
+// (eqc_sim_serialize), for the same FMU on the same kind of machine.
+fmi2Status fmi2SerializedFMUstateSize(fmi2Component c, fmi2FMUstate FMUstate, size_t *size) {
+  Instance *inst = checked(c, Call::SerializedFMUstateSize);
+  if (!inst || missing(inst, "fmi2SerializedFMUstateSize", "FMUstate", FMUstate, 1) ||
+      missing(inst, "fmi2SerializedFMUstateSize", "size", size, 1))
+    return fmi2Error;
+  const auto &snapshot = *static_cast<const Snapshot *>(FMUstate);
+  *size = serialize(snapshot, nullptr, 0);
+  return fmi2OK;
 }
-fmi2Status fmi2SerializeFMUstate(fmi2Component c, fmi2FMUstate, fmi2Byte[], size_t) {
-  return notProvided(c, Call::SerializeFMUstate);
+fmi2Status fmi2SerializeFMUstate(fmi2Component c, fmi2FMUstate FMUstate, fmi2Byte serializedState[], size_t size) {
+  Instance *inst = checked(c, Call::SerializeFMUstate);
+  if (!inst || missing(inst, "fmi2SerializeFMUstate", "FMUstate", FMUstate, 1) ||
+      missing(inst, "fmi2SerializeFMUstate", "serializedState", serializedState, 1))
+    return fmi2Error;
+  const auto &snapshot = *static_cast<const Snapshot *>(FMUstate);
+  const size_t needed = serialize(snapshot, nullptr, 0);
+  if (size < needed)
+    return inst->fail("fmi2SerializeFMUstate: " + std::to_string(size) + " bytes given, " + std::to_string(needed) +
+                      " needed (fmi2SerializedFMUstateSize)");
+  serialize(snapshot, reinterpret_cast<unsigned char *>(serializedState), size);
+  return fmi2OK;
 }
-fmi2Status fmi2DeSerializeFMUstate(fmi2Component c, const fmi2Byte[], size_t, fmi2FMUstate *) {
-  return notProvided(c, Call::DeSerializeFMUstate);
+fmi2Status fmi2DeSerializeFMUstate(fmi2Component c, const fmi2Byte serializedState[], size_t size,
+                                   fmi2FMUstate *FMUstate) {
+  Instance *inst = checked(c, Call::DeSerializeFMUstate);
+  if (!inst || missing(inst, "fmi2DeSerializeFMUstate", "serializedState", serializedState, 1) ||
+      missing(inst, "fmi2DeSerializeFMUstate", "FMUstate", FMUstate, 1))
+    return fmi2Error;
+  std::unique_ptr<Snapshot> snapshot(new (std::nothrow) Snapshot);
+  if (!snapshot || !deserialize(*inst, reinterpret_cast<const unsigned char *>(serializedState), size, *snapshot))
+    return inst->fail("fmi2DeSerializeFMUstate: the bytes are not a serialized state of this FMU");
+  delete static_cast<Snapshot *>(*FMUstate);
+  *FMUstate = snapshot.release();
+  return fmi2OK;
 }
 // Directional derivatives with respect to the states (FMI 2.0, 2.1.9): those of the state
 // derivatives from the generated sparse Jacobian, exactly; those of the outputs (algebraic

@@ -2,13 +2,17 @@
 // top of eqc_integrate_jac and eqc_project, with all state in the handle.
 #include "eqc/eqc_model.h"
 
+#include "Bytes.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <new>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -83,6 +87,32 @@ struct eqc_sim {
   double skipOutputAt = NAN;
   eqc_sim_output_fn out = nullptr;
   void *outUser = nullptr;
+
+  /// Every field that eqc_sim_serialize keeps, in its order (the model's sizes first, checked on
+  /// reading): what a copy continues with, less the model, the scratch and the last message.
+  template <typename Self, typename Field> static void fields(Self &s, Field &&f) {
+    f(s.n);
+    f(s.m);
+    f(s.model->n_algebraics);
+    f(s.model->n_params);
+    f(s.x);
+    f(s.dx);
+    f(s.a);
+    f(s.p);
+    f(s.t);
+    f(s.options);
+    f(s.project);
+    f(s.initialized);
+    f(s.lastStep);
+    f(s.stiff);
+    f(s.paramGiven);
+    f(s.stateGiven);
+    f(s.started);
+    f(s.stats);
+    f(s.worstInvariant);
+    f(s.modelCode);
+    f(s.lastOutput);
+  }
 
   explicit eqc_sim(const eqc_model *model)
       : model(model), n(model->n_states), m(model->n_invariants), x(n, 0.0), dx(n, 0.0),
@@ -350,6 +380,66 @@ eqc_sim *eqc_sim_new(const eqc_model *model) {
 }
 
 void eqc_sim_free(eqc_sim *sim) { delete sim; }
+
+namespace {
+constexpr uint32_t SerialMagic = 0x53435145; // "EQCS"
+constexpr uint32_t SerialVersion = 1;
+} // namespace
+
+size_t eqc_sim_serialized_size(const eqc_sim *sim) {
+  if (!sim)
+    return 0;
+  eqc::rt::ByteWriter w;
+  w(SerialMagic);
+  w(SerialVersion);
+  eqc_sim::fields(*sim, w);
+  return w.used;
+}
+
+int eqc_sim_serialize(const eqc_sim *sim, unsigned char *bytes, size_t size) {
+  if (!sim || !bytes || size < eqc_sim_serialized_size(sim))
+    return EQC_ERR_ARGUMENT;
+  eqc::rt::ByteWriter w{bytes, size};
+  w(SerialMagic);
+  w(SerialVersion);
+  eqc_sim::fields(*sim, w);
+  return EQC_OK;
+}
+
+eqc_sim *eqc_sim_deserialize(const eqc_model *model, const unsigned char *bytes, size_t size) {
+  if (!bytes)
+    return nullptr;
+  eqc_sim *sim = eqc_sim_new(model);
+  if (!sim)
+    return nullptr;
+  const int n = sim->n, m = sim->m, na = model->n_algebraics, np = model->n_params;
+  eqc::rt::ByteReader r{bytes, size};
+  uint32_t magic = 0, version = 0;
+  r(magic);
+  r(version);
+  // The sizes are read into copies (the model's own are constant) and compared.
+  int sizes[4] = {0, 0, 0, 0};
+  size_t index = 0;
+  auto field = [&](auto &v) {
+    using T = std::remove_cv_t<std::remove_reference_t<decltype(v)>>;
+    if constexpr (std::is_same_v<T, int>) {
+      if (index < 4) {
+        r(sizes[index++]);
+        return;
+      }
+    }
+    r(const_cast<T &>(v));
+  };
+  if (magic == SerialMagic && version == SerialVersion)
+    eqc_sim::fields(*sim, field);
+  sim->options.atol_vector = nullptr;
+  if (!r.ok || magic != SerialMagic || version != SerialVersion || r.used != size || sizes[0] != n ||
+      sizes[1] != m || sizes[2] != na || sizes[3] != np) {
+    eqc_sim_free(sim);
+    return nullptr;
+  }
+  return sim;
+}
 
 eqc_sim *eqc_sim_copy(const eqc_sim *sim) {
   if (!sim)

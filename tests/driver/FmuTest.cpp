@@ -854,7 +854,8 @@ TEST(Fmu, DirectionalDerivativesOfDerivativesAndOutputs) {
 
 // FMU states (FMI 2.0, 2.1.8): fmi2SetFMUstate rolls an instance back to what fmi2GetFMUstate
 // took, Co-Simulation integration included: the steps after the rollback give the same bits as
-// the first time; a state taken again overwrites the one given; another instance's is refused.
+// the first time; a state taken again overwrites the one given; another instance's is refused;
+// serialized and read back into another instance, it continues with the same bits.
 TEST(Fmu, FmuStatesRollBackExactly) {
   std::filesystem::path dir = std::filesystem::path(EQC_SCRATCH_DIR) / "fmu_states";
   std::string xml = buildFmu("pendulum.eq", dir, "Pendulum");
@@ -907,6 +908,33 @@ TEST(Fmu, FmuStatesRollBackExactly) {
   logged.clear();
   EXPECT_EQ(setState(other, saved), 3);
   EXPECT_NE(logged.find("taken of another instance"), std::string::npos) << logged;
+
+  // Serialized (as an importer stores it), read back into the other instance: it continues from
+  // t = 1 with the bits cs gives.
+  typedef fmi2Status (*SizeFn)(fmi2Component, void *, size_t *);
+  typedef fmi2Status (*SerializeFn)(fmi2Component, void *, char *, size_t);
+  typedef fmi2Status (*DeserializeFn)(fmi2Component, const char *, size_t, void **);
+  auto sizeOf = Fmi2Api::get<SizeFn>(lib, "fmi2SerializedFMUstateSize");
+  auto serialize = Fmi2Api::get<SerializeFn>(lib, "fmi2SerializeFMUstate");
+  auto deserialize = Fmi2Api::get<DeserializeFn>(lib, "fmi2DeSerializeFMUstate");
+  size_t size = 0;
+  ASSERT_EQ(sizeOf(cs, saved, &size), 0);
+  std::vector<char> bytes(size);
+  EXPECT_EQ(serialize(cs, saved, bytes.data(), size - 1), 3); // too small
+  ASSERT_EQ(serialize(cs, saved, bytes.data(), size), 0);
+  void *restored = nullptr;
+  std::vector<char> broken(bytes.begin(), bytes.end() - 1);
+  EXPECT_EQ(deserialize(other, broken.data(), broken.size(), &restored), 3);
+  ASSERT_EQ(deserialize(other, bytes.data(), bytes.size(), &restored), 0) << logged;
+  ASSERT_EQ(setState(other, restored), 0) << logged;
+  double fromBytes[2], fromState[2];
+  ASSERT_EQ(api.doStep(other, 1.0, 0.5, 1), 0) << logged;
+  ASSERT_EQ(api.getReal(other, refs, 2, fromBytes), 0);
+  ASSERT_EQ(api.doStep(cs, 1.0, 0.5, 1), 0) << logged;
+  ASSERT_EQ(api.getReal(cs, refs, 2, fromState), 0);
+  EXPECT_EQ(fromBytes[0], fromState[0]);
+  EXPECT_EQ(fromBytes[1], fromState[1]);
+  ASSERT_EQ(freeState(other, &restored), 0);
   ASSERT_EQ(freeState(cs, &saved), 0);
   EXPECT_EQ(saved, nullptr);
   api.freeInstance(cs);

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 using namespace eqc;
 
@@ -214,6 +215,33 @@ TEST(ModelTable, InitialEquationsOfIndexReducedModelsHold) {
   ASSERT_EQ(std::sscanf(last.c_str(), "%lf,%lf,%lf", &time, &x, &y), 3) << last;
   EXPECT_NEAR(eqc_sim_states(t.sim)[t.state("x")], x, 1e-8);
   EXPECT_NEAR(eqc_sim_states(t.sim)[t.state("y")], y, 1e-8);
+}
+
+
+// eqc_sim_copy and eqc_sim_serialize/deserialize continue with the same bits as the original
+// (auto's switch to radau5 and the last step come along); bytes of another model are refused.
+TEST(ModelTable, CopiesAndSerializedSimulationsContinueIdentically) {
+  Table rober("rober.eq"), osc("oscillator.eq");
+  ASSERT_TRUE(rober.sim && osc.sim);
+  eqc_options o = options(EQC_METHOD_AUTO, 1e-6, 1e-10);
+  eqc_sim_set_options(rober.sim, &o);
+  ASSERT_EQ(eqc_sim_run(rober.sim, 1e3, nullptr, nullptr), EQC_OK);
+  eqc_sim *copy = eqc_sim_copy(rober.sim);
+  std::vector<unsigned char> bytes(eqc_sim_serialized_size(rober.sim));
+  ASSERT_EQ(eqc_sim_serialize(rober.sim, bytes.data(), bytes.size()), EQC_OK);
+  eqc_sim *restored = eqc_sim_deserialize(&rober.table->model(), bytes.data(), bytes.size());
+  ASSERT_TRUE(copy && restored);
+  EXPECT_EQ(eqc_sim_deserialize(&osc.table->model(), bytes.data(), bytes.size()), nullptr);
+  EXPECT_EQ(eqc_sim_deserialize(&rober.table->model(), bytes.data(), bytes.size() - 1), nullptr);
+  for (eqc_sim *sim : {rober.sim, copy, restored})
+    ASSERT_EQ(eqc_sim_run(sim, 1e7, nullptr, nullptr), EQC_OK) << eqc_sim_last_error(sim);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(eqc_sim_states(copy)[i], eqc_sim_states(rober.sim)[i]) << i;
+    EXPECT_EQ(eqc_sim_states(restored)[i], eqc_sim_states(rober.sim)[i]) << i;
+  }
+  EXPECT_EQ(eqc_sim_stats(restored, nullptr)->method_used, EQC_METHOD_RADAU5);
+  eqc_sim_free(copy);
+  eqc_sim_free(restored);
 }
 
 } // namespace

@@ -5,6 +5,8 @@
 
 #include "eqc_runtime.h"
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -135,6 +137,16 @@ void eqc_sim_free(eqc_sim *sim);
  * NULL or without memory. The copy is independent: free it with eqc_sim_free.
  */
 eqc_sim *eqc_sim_copy(const eqc_sim *sim);
+/**
+ * The state of a simulation as bytes (what eqc_sim_copy copies, less the model): its size, and
+ * the bytes written into `bytes` (at least that size; EQC_ERR_ARGUMENT otherwise). The bytes are
+ * for the same model compiled by the same eqc on the same kind of machine.
+ */
+size_t eqc_sim_serialized_size(const eqc_sim *sim);
+int eqc_sim_serialize(const eqc_sim *sim, unsigned char *bytes, size_t size);
+/** A simulation of `model` from eqc_sim_serialize's bytes, or NULL when they are not those of a
+ *  simulation of a model of the same sizes (or memory is short). */
+eqc_sim *eqc_sim_deserialize(const eqc_model *model, const unsigned char *bytes, size_t size);
 
 /** The integrator options used by the next eqc_sim_run (t_start and t_end are set by the run). */
 int eqc_sim_set_options(eqc_sim *sim, const eqc_options *opt);

@@ -53,6 +53,7 @@ public:
     std::vector<llvm::Type *> fields{i32, i8p, i32, i32, i32, i32};
     fields.insert(fields.end(), 21, i8p);
     fields.insert(fields.end(), {i32, i8p, i8p}); // n_initial_constraints and its two functions
+    fields.push_back(llvm::Type::getDoubleTy(ctx)); // tolerance
     auto *modelType = llvm::StructType::create(ctx, fields, "eqc_model");
     Constant *table = llvm::ConstantStruct::get(
         modelType, {int32(EQC_MODEL_ABI_VERSION), string("name", d.name), int32(static_cast<int>(d.stateNames.size())),
@@ -71,7 +72,8 @@ public:
                     bytes("state_fixed", d.stateFixed),
                     int32(invariants ? static_cast<int>(model.initialConstraints.residuals.size()) : 0),
                     invariants ? function(symbols.initialConstraints) : null(),
-                    invariants ? function(symbols.initialConstraintsJac) : null()});
+                    invariants ? function(symbols.initialConstraintsJac) : null(),
+                    llvm::ConstantFP::get(llvm::Type::getDoubleTy(ctx), d.tolerance)});
     Constant *tableGlobal = global("table", table);
     // const eqc_model *eqc_model_<Name>(void)
     auto *type = llvm::FunctionType::get(i8p, false);
@@ -82,7 +84,6 @@ public:
     if (!d.fmuGuid.empty()) {
       constantFunction("eqc_fmu_model", llvm::ConstantExpr::getBitCast(tableGlobal, i8p));
       constantFunction("eqc_fmu_guid", string("guid", d.fmuGuid));
-      constantFunction("eqc_fmu_tolerance", doubles("tolerance", {d.fmuTolerance}));
     }
   }
 

@@ -23,9 +23,7 @@ struct ModelDescription {
   /// Non-empty for an FMU: the object also defines `eqc_fmu_model()` (the table) and
   /// `eqc_fmu_guid()` (this string), which the FMI 2.0 layer (runtime/fmi2) calls.
   std::string fmuGuid;
-  /// For an FMU: the model's experiment tolerance (0: none), which Co-Simulation uses when
-  /// fmi2SetupExperiment gives none; `const double *eqc_fmu_tolerance(void)` returns it.
-  double fmuTolerance = 0;
+  double tolerance = 0; ///< the model's experiment Tolerance, 0 when none (eqc_model.tolerance)
 };
 
 enum class EmitKind { Object, Assembly, LLVMIR };

@@ -247,10 +247,8 @@ ExitCode compileModel(Compilation &c, const CompileOptions &options, std::ostrea
                                                             : ".ll";
   std::string output = options.output.empty() ? (options.shared ? "lib" : "") + flat.modelName + extension : options.output;
   std::string error;
-  if (options.fmu) {
+  if (options.fmu)
     d.fmuGuid = fmuGuid(d);
-    d.fmuTolerance = ex.tolerance > 0 ? ex.tolerance : 0;
-  }
   // A shared library (and an FMU's) is the object linked with the runtime: the object goes to a
   // temporary first.
   const bool linked = options.shared || options.fmu;

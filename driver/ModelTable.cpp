@@ -53,6 +53,7 @@ std::unique_ptr<ModelTable> ModelTable::build(Compilation &c, double t0, std::os
   desc.stateFixed.assign(m.states.size(), 1);
   for (int v : m.freeStates)
     desc.stateFixed[static_cast<size_t>(m.slots[v].index)] = 0;
+  desc.tolerance = flat.experiment.tolerance > 0 ? flat.experiment.tolerance : 0;
   desc.params = ip.p;
   desc.states = ip.x;
   desc.algebraics = ip.a;
@@ -79,6 +80,7 @@ std::unique_ptr<ModelTable> ModelTable::build(Compilation &c, double t0, std::os
   d.bind = c.jit->bind;
   d.start = c.jit->start;
   d.state_fixed = desc.stateFixed.data();
+  d.tolerance = desc.tolerance;
   d.rhs = c.jit->rhs;
   // Index-reduced models start from the projected point; their init only evaluates rhs.
   d.init = d.n_invariants == 0 ? c.jit->init.load() : nullptr;

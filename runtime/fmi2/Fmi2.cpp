@@ -66,8 +66,7 @@ typedef struct {
 const eqc_model *eqc_fmu_model(void);
 /// Provided by the FMU's model object: the GUID written into modelDescription.xml.
 const char *eqc_fmu_guid(void);
-/// Provided by the FMU's model object: the model's experiment tolerance (0: none).
-const double *eqc_fmu_tolerance(void);
+
 
 } // extern "C"
 
@@ -562,8 +561,7 @@ fmi2Status fmi2ExitInitializationMode(fmi2Component c) {
   if (!inst->sim)
     return inst->modelFailed("fmi2ExitInitializationMode: cannot create the simulation");
   // The tolerance of fmi2SetupExperiment, else the model's own (its experiment annotation).
-  const double *own = eqc_fmu_tolerance();
-  const double tolerance = inst->toleranceDefined || !own || !(*own > 0) ? inst->tolerance : *own;
+  const double tolerance = inst->toleranceDefined || !(m->tolerance > 0) ? inst->tolerance : m->tolerance;
   eqc_options o;
   eqc_options_default(&o);
   o.rtol = tolerance;

@@ -124,6 +124,8 @@ struct eqc_sim {
     if (model->algebraic_start)
       std::copy(model->algebraic_start, model->algebraic_start + a.size(), a.begin());
     eqc_options_default(&options);
+    if (model->tolerance > 0)
+      options.rtol = options.atol = model->tolerance;
   }
 
   void fail(const std::string &message) { error = message; }

@@ -244,4 +244,21 @@ TEST(ModelTable, CopiesAndSerializedSimulationsContinueIdentically) {
   eqc_sim_free(restored);
 }
 
+
+// A simulation starts with the model's experiment Tolerance (oscillator.eq: 1e-8) as rtol and
+// atol, as eqc simulate does: the same bits as with those options set.
+TEST(ModelTable, SimulationsStartWithTheModelsTolerance) {
+  Table own("oscillator.eq"), given("oscillator.eq");
+  ASSERT_TRUE(own.sim && given.sim);
+  EXPECT_EQ(own.table->model().tolerance, 1e-8);
+  eqc_options o;
+  eqc_options_default(&o);
+  o.rtol = o.atol = 1e-8;
+  eqc_sim_set_options(given.sim, &o);
+  ASSERT_EQ(eqc_sim_run(own.sim, 5.0, nullptr, nullptr), EQC_OK);
+  ASSERT_EQ(eqc_sim_run(given.sim, 5.0, nullptr, nullptr), EQC_OK);
+  for (int i = 0; i < 2; ++i)
+    EXPECT_EQ(eqc_sim_states(own.sim)[i], eqc_sim_states(given.sim)[i]) << i;
+}
+
 } // namespace

@@ -115,6 +115,9 @@ typedef struct eqc_model {
   int n_initial_constraints;
   eqc_model_inv_fn initial_constraints;
   eqc_model_invjac_fn initial_constraints_jac;
+  /** The model's experiment Tolerance (annotation(experiment(Tolerance = ...))), 0 when none:
+   *  eqc_sim_new's default rtol and atol, as eqc simulate's. */
+  double tolerance;
 } eqc_model;
 
 /** A simulation of one model: its parameters, state, options and statistics. */
@@ -122,7 +125,7 @@ typedef struct eqc_sim eqc_sim;
 
 /**
  * Creates a simulation of `model` at time 0 with its default parameters and start values, the
- * options of eqc_options_default, and projection onto the invariants after every step when the
+ * options of eqc_options_default (rtol = atol = the model's tolerance when it has one), and projection onto the invariants after every step when the
  * model has invariants and their Jacobian. Returns NULL when the model table is invalid (wrong
  * abi_version, negative sizes, missing names or functions) or memory is short. The model must
  * outlive the simulation. Simulations share nothing: any number may run, in any threads.

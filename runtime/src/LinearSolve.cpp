@@ -4,6 +4,7 @@
 
 #include "eqc/eqc_runtime.h"
 
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <complex>
@@ -59,11 +60,71 @@ int solveDense(Eigen::PartialPivLU<Eigen::MatrixXd> &lu,
 
 } // namespace eqc::rt
 
+namespace eqc::rt {
+
+/// Small systems (the blocks of generated models are mostly a few unknowns), without allocation:
+/// LU with partial pivoting in place on the row-major A, the same pivots and the same singularity
+/// test as factorDense (pivot against its column of A), then the substitutions on B.
+int solveSmall(int n, double *a, double *b, int nrhs) {
+  double columnMax[SmallSystem];
+  for (int j = 0; j < n; ++j) {
+    columnMax[j] = 0.0;
+    for (int i = 0; i < n; ++i) {
+      const double v = a[i * n + j];
+      if (!std::isfinite(v))
+        return EQC_ERR_SINGULAR;
+      columnMax[j] = std::max(columnMax[j], std::fabs(v));
+    }
+  }
+  const double tolerance = static_cast<double>(n) * DBL_EPSILON;
+  for (int k = 0; k < n; ++k) {
+    int pivotRow = k;
+    double biggest = std::fabs(a[k * n + k]);
+    for (int i = k + 1; i < n; ++i)
+      if (std::fabs(a[i * n + k]) > biggest) {
+        biggest = std::fabs(a[i * n + k]);
+        pivotRow = i;
+      }
+    if (biggest == 0.0 || biggest <= tolerance * columnMax[k])
+      return EQC_ERR_SINGULAR;
+    if (pivotRow != k) {
+      for (int j = 0; j < n; ++j)
+        std::swap(a[k * n + j], a[pivotRow * n + j]);
+      for (int r = 0; r < nrhs; ++r)
+        std::swap(b[k * nrhs + r], b[pivotRow * nrhs + r]);
+    }
+    const double pivot = a[k * n + k];
+    for (int i = k + 1; i < n; ++i) {
+      const double l = a[i * n + k] / pivot;
+      a[i * n + k] = l;
+      for (int j = k + 1; j < n; ++j)
+        a[i * n + j] -= l * a[k * n + j];
+      for (int r = 0; r < nrhs; ++r)
+        b[i * nrhs + r] -= l * b[k * nrhs + r];
+    }
+  }
+  for (int r = 0; r < nrhs; ++r)
+    for (int i = n - 1; i >= 0; --i) {
+      double v = b[i * nrhs + r];
+      for (int j = i + 1; j < n; ++j)
+        v -= a[i * n + j] * b[j * nrhs + r];
+      v /= a[i * n + i];
+      if (!std::isfinite(v))
+        return EQC_ERR_SINGULAR;
+      b[i * nrhs + r] = v;
+    }
+  return EQC_OK;
+}
+
+} // namespace eqc::rt
+
 extern "C" int eqc_linsolve(int n, double *a, double *b, int nrhs) {
   if (n < 0 || nrhs < 0 || (n > 0 && (!a || (nrhs > 0 && !b))))
     return EQC_ERR_ARGUMENT;
   if (n == 0)
     return EQC_OK;
+  if (n <= eqc::rt::SmallSystem)
+    return eqc::rt::solveSmall(n, a, b, nrhs);
   try {
     using RowMajor =
         Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;

@@ -22,6 +22,15 @@ int factorDense(Eigen::PartialPivLU<Eigen::MatrixXcd> &lu,
 int solveDense(Eigen::PartialPivLU<Eigen::MatrixXd> &lu,
                const Eigen::MatrixXd &a, Eigen::Ref<Eigen::MatrixXd> b);
 
+/// The largest system solveSmall takes.
+constexpr int SmallSystem = 8;
+
+/// Requires: 1 <= n <= SmallSystem; a is n-by-n row-major, b n-by-nrhs row-major. Solves A X = B
+/// without allocating: a receives the LU factors (pivoted rows), b the solution. Returns EQC_OK,
+/// or EQC_ERR_SINGULAR under factorDense's test (a pivot negligible against its column of A, a
+/// non-finite entry) or for a non-finite solution.
+int solveSmall(int n, double *a, double *b, int nrhs);
+
 } // namespace eqc::rt
 
 #endif // EQC_RUNTIME_LINEARSOLVE_H

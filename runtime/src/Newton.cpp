@@ -14,15 +14,18 @@ constexpr int MaxHalvings = 10;
 
 /// The block's unknowns live in the model's own storage; this keeps copies for
 /// the iteration and writes trial points back before every residual evaluation.
-class Block {
+template <int MaxN> class Block {
 public:
+  /// Up to MaxN unknowns the vectors and matrices live on the stack (most blocks are small).
+  using Vector = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, MaxN, 1>;
+  using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor, MaxN, MaxN>;
   Block(int n, double *const *unknowns, eqc_block_fn fn, void *env)
       : n(n), unknowns(unknowns), fn(fn), env(env), residual(n),
         jacobianRowMajor(n, n) {}
 
   /// Writes w to the unknowns and evaluates F (and the Jacobian when wanted);
   /// false if the callback threw or produced a non-finite residual or Jacobian.
-  bool evaluate(const Eigen::VectorXd &w, bool wantJacobian) {
+  bool evaluate(const Vector &w, bool wantJacobian) {
     for (int j = 0; j < n; ++j)
       *unknowns[j] = w[j];
     try {
@@ -33,12 +36,19 @@ public:
     }
     if (!residual.allFinite())
       return false;
-    if (wantJacobian) {
-      if (!jacobianRowMajor.allFinite())
-        return false;
+    return !wantJacobian || jacobianRowMajor.allFinite();
+  }
+
+  /// dw = J^-1 dw at the last point evaluated with its Jacobian.
+  int solve(Vector &dw) {
+    if constexpr (MaxN != Eigen::Dynamic) {
+      double factors[MaxN * MaxN];
+      std::copy(jacobianRowMajor.data(), jacobianRowMajor.data() + n * n, factors);
+      return eqc::rt::solveSmall(n, factors, dw.data(), 1);
+    } else {
       jacobian = jacobianRowMajor;
+      return eqc::rt::solveDense(lu, jacobian, dw);
     }
-    return true;
   }
 
   double residualNorm() const {
@@ -49,28 +59,28 @@ public:
   double *const *unknowns;
   eqc_block_fn fn;
   void *env;
-  Eigen::VectorXd residual;
-  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>
-      jacobianRowMajor;
-  Eigen::MatrixXd jacobian;
+  Vector residual;
+  RowMatrix jacobianRowMajor;
+  Eigen::MatrixXd jacobian;                // large blocks: the column-major copy that lu factors
+  Eigen::PartialPivLU<Eigen::MatrixXd> lu; // large blocks
 };
 
 /// Newton's convergence measure: the step relative to the unknown, absolute
 /// near zero.
-double scaledStep(const Eigen::VectorXd &dw, const Eigen::VectorXd &w) {
+template <typename Vector> double scaledStep(const Vector &dw, const Vector &w) {
   double worst = 0.0;
   for (Eigen::Index j = 0; j < w.size(); ++j)
     worst = std::max(worst, std::fabs(dw[j]) / (1.0 + std::fabs(w[j])));
   return worst;
 }
 
+template <int MaxN>
 int solveBlock(int n, double *const *unknowns, eqc_block_fn fn, void *env,
                double tol, int maxIter) {
-  Block block(n, unknowns, fn, env);
-  Eigen::VectorXd w(n), trial(n), dw(n);
+  Block<MaxN> block(n, unknowns, fn, env);
+  typename Block<MaxN>::Vector w(n), trial(n), dw(n);
   for (int j = 0; j < n; ++j)
     w[j] = *unknowns[j];
-  Eigen::PartialPivLU<Eigen::MatrixXd> lu(n);
 
   if (!block.evaluate(w, /*wantJacobian=*/true))
     return EQC_ERR_NONFINITE;
@@ -86,7 +96,7 @@ int solveBlock(int n, double *const *unknowns, eqc_block_fn fn, void *env,
   // block whose equations are scaled small.
   for (int iter = 0; iter < maxIter && norm != 0.0; ++iter) {
     dw = -block.residual;
-    if (int rc = eqc::rt::solveDense(lu, block.jacobian, dw))
+    if (int rc = block.solve(dw))
       return rc;
 
     if (scaledStep(dw, w) <= stepTol) {
@@ -140,7 +150,8 @@ extern "C" int eqc_solve_block(int n, double *const *unknowns, eqc_block_fn f,
   if (n == 0)
     return EQC_OK;
   try {
-    return solveBlock(n, unknowns, f, env, tol, max_iter);
+    return n <= eqc::rt::SmallSystem ? solveBlock<eqc::rt::SmallSystem>(n, unknowns, f, env, tol, max_iter)
+                                     : solveBlock<Eigen::Dynamic>(n, unknowns, f, env, tol, max_iter);
   } catch (...) {
     // Only allocation can throw here; there is no out-of-memory code in the
     // header.

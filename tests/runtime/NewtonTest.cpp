@@ -2,6 +2,8 @@
 #include "eqc/eqc_runtime.h"
 
 #include <gtest/gtest.h>
+#include <cstdint>
+#include <vector>
 
 #include <cmath>
 
@@ -170,6 +172,42 @@ TEST(LinSolve, SingularMatrices) {
   double nan[1] = {NAN};
   double b1[1] = {1};
   EXPECT_EQ(eqc_linsolve(1, nan, b1, 1), EQC_ERR_SINGULAR);
+}
+
+// Small systems (up to 8 unknowns) are solved without allocation, larger ones by Eigen's LU; both
+// meet the same residual bound and the same singularity test on either side of the boundary.
+TEST(LinSolve, SmallAndLargeSystemsAgree) {
+  uint64_t seed = 12345;
+  auto uniform = [&] {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<double>(seed >> 11) / 9007199254740992.0 * 2 - 1;
+  };
+  for (int n = 1; n <= 12; ++n) {
+    std::vector<double> a(static_cast<size_t>(n * n)), b(static_cast<size_t>(2 * n));
+    for (double &v : a)
+      v = uniform();
+    for (int i = 0; i < n; ++i)
+      a[static_cast<size_t>(i * n + i)] += n; // diagonally dominant: well conditioned
+    for (double &v : b)
+      v = uniform();
+    std::vector<double> factors(a), x(b);
+    ASSERT_EQ(eqc_linsolve(n, factors.data(), x.data(), 2), EQC_OK) << n;
+    for (int r = 0; r < 2; ++r)
+      for (int i = 0; i < n; ++i) {
+        double residual = -b[static_cast<size_t>(i * 2 + r)];
+        for (int j = 0; j < n; ++j)
+          residual += a[static_cast<size_t>(i * n + j)] * x[static_cast<size_t>(j * 2 + r)];
+        EXPECT_LT(std::fabs(residual), 1e-13 * n) << "n = " << n << ", row " << i;
+      }
+    // Two equal rows: singular, whatever the size.
+    std::vector<double> singular(a);
+    for (int j = 0; j < n && n > 1; ++j)
+      singular[static_cast<size_t>(n + j)] = singular[static_cast<size_t>(j)];
+    std::vector<double> rhs(static_cast<size_t>(n), 1.0);
+    if (n > 1) {
+      EXPECT_EQ(eqc_linsolve(n, singular.data(), rhs.data(), 1), EQC_ERR_SINGULAR) << n;
+    }
+  }
 }
 
 TEST(LinSolve, BadScalingIsNotSingularity) {

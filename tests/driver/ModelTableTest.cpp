@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <vector>
@@ -201,6 +202,7 @@ TEST(ModelTable, InitialEquationsOfIndexReducedModelsHold) {
   EXPECT_NEAR(eqc_sim_states(t.sim)[t.state("y")], -0.8, 1e-12);
   ASSERT_EQ(eqc_sim_run(t.sim, 1.0, nullptr, nullptr), EQC_OK) << eqc_sim_last_error(t.sim);
   int status = 0;
+  std::filesystem::create_directories(EQC_SCRATCH_DIR); // this test may run before any other made it
   const std::string csv = std::string(EQC_SCRATCH_DIR) + "/pendulum_initial.csv";
   std::string out = run(std::string("'") + EQC_BINARY + "' simulate '" + model +
                             "' --reduction invariants --method dopri5 --rtol 1e-10 --atol 1e-10 --t-end 1 --vars x,y "

@@ -291,6 +291,12 @@ struct Instance {
     return fmi2OK;
   }
   size_t n() const { return static_cast<size_t>(m->n_states); }
+  /// Time-dependent values as the integration (sim) left them.
+  void takeFromSimulation() {
+    std::copy(eqc_sim_states(sim), eqc_sim_states(sim) + m->n_states, x.begin());
+    std::copy(eqc_sim_derivatives(sim), eqc_sim_derivatives(sim) + m->n_states, dx.begin());
+    std::copy(eqc_sim_algebraics(sim), eqc_sim_algebraics(sim) + m->n_algebraics, a.begin());
+  }
   /// Copies this instance's state into `s` (false without memory).
   bool save(Snapshot &s) const {
     eqc_sim *copy = nullptr;
@@ -399,6 +405,15 @@ fmi2Status noVariables(fmi2Component c, const fmi2ValueReference vr[], size_t nv
     return fmi2OK;
   return inst->fail(std::string(kCallRules[static_cast<size_t>(call)].name) + ": unknown value reference " +
                     (vr ? std::to_string(vr[0]) : std::string("(vr is NULL)")));
+}
+
+/// A call whose only effect is a change of state (the state tables say when it is allowed).
+fmi2Status transition(fmi2Component c, Call call, State to) {
+  Instance *inst = checked(c, call);
+  if (!inst)
+    return fmi2Error;
+  inst->state = to;
+  return fmi2OK;
 }
 
 /// Checks the size and pointer of a state-sized array argument.
@@ -539,13 +554,7 @@ fmi2Status fmi2SetupExperiment(fmi2Component c, fmi2Boolean toleranceDefined, fm
   return fmi2OK;
 }
 
-fmi2Status fmi2EnterInitializationMode(fmi2Component c) {
-  Instance *inst = checked(c, Call::EnterInitializationMode);
-  if (!inst)
-    return fmi2Error;
-  inst->state = Initialization;
-  return fmi2OK;
-}
+fmi2Status fmi2EnterInitializationMode(fmi2Component c) { return transition(c, Call::EnterInitializationMode, Initialization); }
 
 fmi2Status fmi2ExitInitializationMode(fmi2Component c) {
   Instance *inst = checked(c, Call::ExitInitializationMode);
@@ -577,9 +586,7 @@ fmi2Status fmi2ExitInitializationMode(fmi2Component c) {
   eqc_sim_set_time(inst->sim, inst->t);
   if (eqc_sim_initialize(inst->sim) != EQC_OK)
     return inst->modelFailed(std::string("fmi2ExitInitializationMode: ") + eqc_sim_last_error(inst->sim));
-  std::copy(eqc_sim_states(inst->sim), eqc_sim_states(inst->sim) + m->n_states, inst->x.begin());
-  std::copy(eqc_sim_derivatives(inst->sim), eqc_sim_derivatives(inst->sim) + m->n_states, inst->dx.begin());
-  std::copy(eqc_sim_algebraics(inst->sim), eqc_sim_algebraics(inst->sim) + m->n_algebraics, inst->a.begin());
+  inst->takeFromSimulation();
   inst->dirty = false;
   if (inst->type == fmi2CoSimulation) {
     inst->lastSuccessfulTime = inst->t;
@@ -592,13 +599,7 @@ fmi2Status fmi2ExitInitializationMode(fmi2Component c) {
   return fmi2OK;
 }
 
-fmi2Status fmi2Terminate(fmi2Component c) {
-  Instance *inst = checked(c, Call::Terminate);
-  if (!inst)
-    return fmi2Error;
-  inst->state = Terminated;
-  return fmi2OK;
-}
+fmi2Status fmi2Terminate(fmi2Component c) { return transition(c, Call::Terminate, Terminated); }
 
 fmi2Status fmi2Reset(fmi2Component c) {
   Instance *inst = checked(c, Call::Reset);
@@ -833,13 +834,7 @@ fmi2Status fmi2GetDirectionalDerivative(fmi2Component c, const fmi2ValueReferenc
 
 // ---- Model Exchange ----
 
-fmi2Status fmi2EnterEventMode(fmi2Component c) {
-  Instance *inst = checked(c, Call::EnterEventMode);
-  if (!inst)
-    return fmi2Error;
-  inst->state = Event;
-  return fmi2OK;
-}
+fmi2Status fmi2EnterEventMode(fmi2Component c) { return transition(c, Call::EnterEventMode, Event); }
 
 fmi2Status fmi2NewDiscreteStates(fmi2Component c, fmi2EventInfo *info) {
   Instance *inst = checked(c, Call::NewDiscreteStates);
@@ -849,13 +844,7 @@ fmi2Status fmi2NewDiscreteStates(fmi2Component c, fmi2EventInfo *info) {
   return fmi2OK;
 }
 
-fmi2Status fmi2EnterContinuousTimeMode(fmi2Component c) {
-  Instance *inst = checked(c, Call::EnterContinuousTimeMode);
-  if (!inst)
-    return fmi2Error;
-  inst->state = Continuous;
-  return fmi2OK;
-}
+fmi2Status fmi2EnterContinuousTimeMode(fmi2Component c) { return transition(c, Call::EnterContinuousTimeMode, Continuous); }
 
 fmi2Status fmi2CompletedIntegratorStep(fmi2Component c, fmi2Boolean, fmi2Boolean *enterEventMode,
                                        fmi2Boolean *terminateSimulation) {
@@ -956,10 +945,7 @@ fmi2Status fmi2DoStep(fmi2Component c, fmi2Real currentCommunicationPoint, fmi2R
     return inst->fail("fmi2DoStep: the step to " + std::to_string(tEnd) + " goes past the stop time " +
                       std::to_string(inst->stopTime) + " of fmi2SetupExperiment");
   int status = eqc_sim_run(inst->sim, tEnd, nullptr, nullptr);
-  const eqc_model *m = inst->m;
-  std::copy(eqc_sim_states(inst->sim), eqc_sim_states(inst->sim) + m->n_states, inst->x.begin());
-  std::copy(eqc_sim_derivatives(inst->sim), eqc_sim_derivatives(inst->sim) + m->n_states, inst->dx.begin());
-  std::copy(eqc_sim_algebraics(inst->sim), eqc_sim_algebraics(inst->sim) + m->n_algebraics, inst->a.begin());
+  inst->takeFromSimulation();
   inst->t = eqc_sim_time(inst->sim);
   inst->dirty = false;
   if (status != EQC_OK)

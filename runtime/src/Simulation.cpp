@@ -261,17 +261,10 @@ struct eqc_sim {
            initial ? model->initial_constraints : model->invariants,
            initial ? model->initial_constraints_jac : model->invariants_jac, {}};
     h.fullJacobian.resize(static_cast<size_t>(h.rows) * static_cast<size_t>(n));
-    std::string held;
-    for (int i = 0; i < n; ++i) {
-      const bool fixed = model->state_fixed && model->state_fixed[i];
-      if (!fixed) {
+    auto fixed = [&](int i) { return model->state_fixed && model->state_fixed[i]; };
+    for (int i = 0; i < n; ++i)
+      if (!fixed(i))
         h.movable.push_back(i);
-        continue;
-      }
-      char value[32];
-      std::snprintf(value, sizeof value, "%.10g", x[static_cast<size_t>(i)]);
-      held += (held.empty() ? "" : ", ") + std::string(model->state_names[i]) + " = " + value;
-    }
     std::vector<double> xs;
     for (int i : h.movable)
       xs.push_back(x[static_cast<size_t>(i)]);
@@ -291,6 +284,13 @@ struct eqc_sim {
                                      heldConstraints, &h, ProjectionTolerance, ProjectionIterations, &residual);
     }
     if (status != EQC_OK) {
+      std::string held; // the held values (projection moved none of them)
+      for (int i = 0; i < n; ++i)
+        if (fixed(i)) {
+          char value[32];
+          std::snprintf(value, sizeof value, "%.10g", x[static_cast<size_t>(i)]);
+          held += (held.empty() ? "" : ", ") + std::string(model->state_names[i]) + " = " + value;
+        }
       char number[32];
       std::snprintf(number, sizeof number, "%.3g", residual);
       fail(where(t) + ": no consistent initial values: the " + (initial ? "invariants and initial equations" : "invariants") +

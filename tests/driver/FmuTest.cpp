@@ -394,15 +394,20 @@ struct Fmi2Api {
   fmi2Status (*debugLogging)(fmi2Component, int, size_t, const char *const *);
 };
 
+/// The GUID of a modelDescription.xml (empty, with the test failed, when there is none).
+std::string guidOf(const std::string &xml) {
+  std::smatch m;
+  EXPECT_TRUE(std::regex_search(xml, m, std::regex("guid=\"([^\"]*)\""))) << xml;
+  return m.empty() ? std::string() : std::string(m[1]);
+}
+
 /// Co-Simulation of the FMU in `lib` from 0 to `tEnd` in `steps` steps; the values of `names` at the end.
 std::vector<double> coSimulate(void *lib, const std::string &xml, double tEnd, int steps,
                                const std::vector<std::string> &names, double tolerance = 1e-10) {
   const Fmi2Api api(lib);
-  std::smatch m;
-  std::regex_search(xml, m, std::regex("guid=\"([^\"]*)\""));
   static Callbacks callbacks{logger, nullptr, nullptr, nullptr, nullptr};
   std::vector<double> values(names.size(), NAN);
-  fmi2Component cs = api.instantiate("cs", 1, std::string(m[1]).c_str(), "", &callbacks, 0, 0);
+  fmi2Component cs = api.instantiate("cs", 1, guidOf(xml).c_str(), "", &callbacks, 0, 0);
   EXPECT_TRUE(cs) << logged;
   if (!cs)
     return values;
@@ -528,10 +533,10 @@ int main(int argc, char **argv) {
                                 (dir / "importer.c").string() + "' -ldl",
                             status);
   ASSERT_EQ(status, 0) << built;
-  std::smatch guid;
-  ASSERT_TRUE(std::regex_search(xml, guid, std::regex("guid=\"([^\"]*)\"")));
+  const std::string guid = guidOf(xml);
+  ASSERT_FALSE(guid.empty());
   ASSERT_EQ(valueReference(xml, "x"), 0u);
-  const std::string arguments = " '" + so + "' '" + std::string(guid[1]) + "'";
+  const std::string arguments = " '" + so + "' '" + guid + "'";
   std::string native = run("'" + importer + "'" + arguments, status);
   ASSERT_EQ(status, 0) << native;
   if (std::string(EQC_C_FLAGS).find("sanitize") != std::string::npos)
@@ -558,9 +563,8 @@ TEST(Fmu, FollowsTheStandardsStateMachineAndRules) {
   void *lib = dlopen((dir / "Oscillator.so").c_str(), RTLD_NOW | RTLD_LOCAL);
   ASSERT_TRUE(lib) << dlerror();
   const Fmi2Api api(lib);
-  std::smatch m;
-  ASSERT_TRUE(std::regex_search(xml, m, std::regex("guid=\"([^\"]*)\"")));
-  const std::string guid = m[1];
+  const std::string guid = guidOf(xml);
+  ASSERT_FALSE(guid.empty());
   Callbacks callbacks{logger, nullptr, nullptr, nullptr, nullptr};
 
   // fmi2Instantiate: GUID, instance name and callbacks are required.
@@ -646,9 +650,8 @@ TEST(Fmu, DependentParametersFollowThoseSet) {
   void *lib = dlopen((dir / "out" / "Dependent.so").c_str(), RTLD_NOW | RTLD_LOCAL);
   ASSERT_TRUE(lib) << dlerror();
   const Fmi2Api api(lib);
-  std::smatch m;
-  ASSERT_TRUE(std::regex_search(xml, m, std::regex("guid=\"([^\"]*)\"")));
-  const std::string guid = m[1];
+  const std::string guid = guidOf(xml);
+  ASSERT_FALSE(guid.empty());
   Callbacks callbacks{logger, nullptr, nullptr, nullptr, nullptr};
   const fmi2ValueReference f = valueReference(xml, "f"), omega = valueReference(xml, "omega");
   const fmi2ValueReference A = valueReference(xml, "A"), n = valueReference(xml, "n");
@@ -704,9 +707,8 @@ TEST(Fmu, IndexReducedModelsStartConsistently) {
   ASSERT_TRUE(lib) << dlerror();
   const Fmi2Api api(lib);
   auto getStates = Fmi2Api::get<StatesFn>(lib, "fmi2GetContinuousStates");
-  std::smatch m;
-  ASSERT_TRUE(std::regex_search(xml, m, std::regex("guid=\"([^\"]*)\"")));
-  const std::string guid = m[1];
+  const std::string guid = guidOf(xml);
+  ASSERT_FALSE(guid.empty());
   Callbacks callbacks{logger, nullptr, nullptr, nullptr, nullptr};
   const fmi2ValueReference L = valueReference(xml, "L"), x = valueReference(xml, "x"), y = valueReference(xml, "y");
   for (int type : {0, 1}) {
@@ -766,9 +768,7 @@ TEST(Fmu, DirectionalDerivativesOfDerivativesAndOutputs) {
                                       size_t, const double *, double *);
   Callbacks callbacks{logger, nullptr, nullptr, nullptr, nullptr};
   auto start = [&](const Fmi2Api &api, const std::string &description) {
-    std::smatch m;
-    std::regex_search(description, m, std::regex("guid=\"([^\"]*)\""));
-    fmi2Component me = api.instantiate("me", 0, std::string(m[1]).c_str(), "", &callbacks, 0, 0);
+    fmi2Component me = api.instantiate("me", 0, guidOf(description).c_str(), "", &callbacks, 0, 0);
     EXPECT_TRUE(me) << logged;
     EXPECT_EQ(api.setup(me, 0, 0, 0.0, 0, 0.0), 0);
     EXPECT_EQ(api.enterInit(me), 0);
@@ -869,9 +869,8 @@ TEST(Fmu, FmuStatesRollBackExactly) {
   auto getState = Fmi2Api::get<GetStateFn>(lib, "fmi2GetFMUstate");
   auto setState = Fmi2Api::get<SetStateFn>(lib, "fmi2SetFMUstate");
   auto freeState = Fmi2Api::get<GetStateFn>(lib, "fmi2FreeFMUstate");
-  std::smatch m;
-  ASSERT_TRUE(std::regex_search(xml, m, std::regex("guid=\"([^\"]*)\"")));
-  const std::string guid = m[1];
+  const std::string guid = guidOf(xml);
+  ASSERT_FALSE(guid.empty());
   Callbacks callbacks{logger, nullptr, nullptr, nullptr, nullptr};
   const fmi2ValueReference refs[] = {valueReference(xml, "x"), valueReference(xml, "y")};
   fmi2Component cs = api.instantiate("cs", 1, guid.c_str(), "", &callbacks, 0, 0);

@@ -147,6 +147,7 @@ public:
     if (!model.discretes.empty()) {
       emitEventIndicators();
       emitEventUpdate();
+      emitDiscreteStart();
     }
     llvm::Function *rhs = emitSequenceFunction(symbols.rhs, model.ode, model.simulation, "ode");
     if ((model.initialization.unknowns == model.simulation.unknowns &&
@@ -566,6 +567,28 @@ private:
       fe.define(var, value);
     }
     fe.b().CreateRet(fe.b().getInt32(0));
+  }
+
+  /// `i32 discrete_start(double *p)`: the discrete part of p from the parameters (see
+  /// eqc_model_discrete_start_fn).
+  void emitDiscreteStart() {
+    auto *type = llvm::FunctionType::get(types.i32, {types.f64ptr}, false);
+    llvm::Function *f = newFunction(symbols.discreteStart, type, false);
+    Value *zero = llvm::ConstantFP::get(types.f64, 0.0);
+    Frame frame{zero, nullptr, nullptr, nullptr, &*f->arg_begin()};
+    FunctionEmitter fe(*this, f, frame);
+    llvm::IRBuilder<> &b = fe.b();
+    auto cell = [&](size_t offset) { return b.CreateConstGEP1_64(types.f64, frame.p, offset); };
+    for (size_t j = 0; j < model.discretes.size(); ++j) {
+      const Variable &v = flat.vars[model.discretes[j]];
+      Value *start = v.hasStart && v.binding ? asDouble(b, fe.emit(v.binding)) : zero;
+      b.CreateStore(start, cell(model.discreteOffset() + j));
+      b.CreateStore(start, cell(model.preOffset() + j));
+    }
+    for (size_t k = 0; k < model.preContinuous.size(); ++k)
+      b.CreateStore(zero, cell(model.preContinuousOffset() + k));
+    b.CreateStore(llvm::ConstantFP::get(types.f64, 1.0), cell(model.initialFlagOffset()));
+    b.CreateRet(b.getInt32(0));
   }
 
   /// `i32 start(const double *p, double *x)`: the start values that read parameters.

@@ -21,6 +21,7 @@ struct ModelSymbols {
   std::string prefix; ///< of every symbol of the model (its constants too)
   std::string zc, event; ///< models with events: event indicators and the discrete update
   std::string bind, start; ///< dependent parameters and parameter-dependent start values (eqc_model.h)
+  std::string discreteStart; ///< models with events: the discrete variables' start values
   static ModelSymbols forPrefix(const std::string &prefix) {
     return {prefix + "rhs",
             prefix + "init",
@@ -33,7 +34,8 @@ struct ModelSymbols {
             prefix + "zc",
             prefix + "event",
             prefix + "bind",
-            prefix + "start"};
+            prefix + "start",
+            prefix + "discrete_start"};
   }
 };
 

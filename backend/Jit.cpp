@@ -111,6 +111,7 @@ struct SimulationFunctions {
   eqc_model_event_fn event = nullptr;
   eqc_model_bind_fn bind = nullptr;
   eqc_model_start_fn start = nullptr;
+  eqc_model_discrete_start_fn discreteStart = nullptr;
 
   /// Looks them up (compiling the module that holds them).
   llvm::Error lookup(llvm::orc::LLJIT &jit, const ModelSymbols &symbols, bool events) {
@@ -138,6 +139,8 @@ struct SimulationFunctions {
         return err;
       if (auto err = get(symbols.event, event))
         return err;
+      if (auto err = get(symbols.discreteStart, discreteStart))
+        return err;
     }
     return llvm::Error::success();
   }
@@ -151,6 +154,7 @@ struct SimulationFunctions {
     m.event.store(event);
     m.bind.store(bind);
     m.start.store(start);
+    m.discreteStart.store(discreteStart);
   }
 };
 

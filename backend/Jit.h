@@ -45,6 +45,7 @@ public:
   std::atomic<eqc_model_event_fn> event{nullptr};            ///< models with events: the discrete update
   std::atomic<eqc_model_bind_fn> bind{nullptr};              ///< the dependent parameters
   std::atomic<eqc_model_start_fn> start{nullptr};            ///< the parameter-dependent start values
+  std::atomic<eqc_model_discrete_start_fn> discreteStart{nullptr}; ///< models with events: the discretes' start values
   /// Whether the model is compiled in two tiers, and the seconds the background compilation of the
   /// optimized tier took once it is done (negative before; the reason on `tierError` if it failed).
   bool tiered() const;

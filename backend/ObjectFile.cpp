@@ -50,13 +50,9 @@ public:
                                 llvm::ConstantStruct::get(sparsityType, {int32(static_cast<int>(pattern.nnz())),
                                                                          ints("jac_col_start", pattern.colStart),
                                                                          ints("jac_row_index", pattern.rowIndex)}));
-    std::vector<llvm::Type *> fields{i32, i8p, i32, i32, i32, i32};
-    fields.insert(fields.end(), 21, i8p);
-    fields.insert(fields.end(), {i32, i8p, i8p}); // n_initial_constraints and its two functions
-    fields.push_back(llvm::Type::getDoubleTy(ctx)); // tolerance
-    auto *modelType = llvm::StructType::create(ctx, fields, "eqc_model");
-    Constant *table = llvm::ConstantStruct::get(
-        modelType, {int32(EQC_MODEL_ABI_VERSION), string("name", d.name), int32(static_cast<int>(d.stateNames.size())),
+    // The fields of eqc_model in its order (int: i32, pointers: i8*, double); the struct type
+    // follows from their types.
+    std::vector<Constant *> values{int32(EQC_MODEL_ABI_VERSION), string("name", d.name), int32(static_cast<int>(d.stateNames.size())),
                     int32(static_cast<int>(d.algebraicNames.size())), int32(static_cast<int>(d.paramNames.size())),
                     int32(invariants), strings("state_names", d.stateNames),
                     strings("algebraic_names", d.algebraicNames), strings("param_names", d.paramNames),
@@ -73,8 +69,24 @@ public:
                     int32(invariants ? static_cast<int>(model.initialConstraints.residuals.size()) : 0),
                     invariants ? function(symbols.initialConstraints) : null(),
                     invariants ? function(symbols.initialConstraintsJac) : null(),
-                    llvm::ConstantFP::get(llvm::Type::getDoubleTy(ctx), d.tolerance)});
-    Constant *tableGlobal = global("table", table);
+                    llvm::ConstantFP::get(llvm::Type::getDoubleTy(ctx), d.tolerance)};
+    const EventDescription &e = d.events;
+    const bool events = !e.discreteNames.empty();
+    values.insert(values.end(),
+                  {int32(e.pSize()), int32(static_cast<int>(e.discreteNames.size())),
+                   strings("discrete_names", e.discreteNames), bytes("discrete_kind", e.discreteKinds),
+                   int32(static_cast<int>(e.indicatorDiscrete.size())), ints("indicator_discrete", e.indicatorDiscrete),
+                   bytes("indicator_at_zero", e.indicatorAtZero),
+                   int32(static_cast<int>(e.preContinuousSource.size())),
+                   ints("pre_continuous_source", e.preContinuousSource),
+                   events ? function(symbols.discreteStart) : null(), events ? function(symbols.zc) : null(),
+                   events ? function(symbols.event) : null(), ints("state_level", e.stateLevel),
+                   bytes("state_integrated", e.stateIntegrated)});
+    std::vector<llvm::Type *> fields;
+    for (Constant *v : values)
+      fields.push_back(v->getType());
+    auto *modelType = llvm::StructType::create(ctx, fields, "eqc_model");
+    Constant *tableGlobal = global("table", llvm::ConstantStruct::get(modelType, values));
     // const eqc_model *eqc_model_<Name>(void)
     auto *type = llvm::FunctionType::get(i8p, false);
     auto *f = llvm::Function::Create(type, llvm::Function::ExternalLinkage, accessor, m);

@@ -12,6 +12,24 @@
 namespace eqc {
 
 /// The values the function table holds besides the functions.
+/// The event part of a model's table (eqc_model.h, ABI 3): the arrays that n_discretes ..
+/// state_integrated point at.
+struct EventDescription {
+  size_t params = 0;                              ///< n_params (n_p follows from the sizes)
+  std::vector<std::string> discreteNames;
+  std::vector<unsigned char> discreteKinds;       ///< EQC_DISCRETE_*
+  std::vector<int> indicatorDiscrete;             ///< per indicator: its condition among the discretes
+  std::vector<unsigned char> indicatorAtZero;     ///< per indicator: a <= b
+  std::vector<int> preContinuousSource;           ///< eqc_model.pre_continuous_source
+  std::vector<int> stateLevel;                    ///< empty unless index-reduced
+  std::vector<unsigned char> stateIntegrated;     ///< likewise
+  /// eqc_model.n_p
+  int pSize() const {
+    const size_t nd = discreteNames.size(), npc = preContinuousSource.size();
+    return static_cast<int>(nd == 0 && npc == 0 ? params : params + 2 * nd + npc + 1);
+  }
+};
+
 struct ModelDescription {
   std::string name;
   std::string description, reduction;
@@ -24,6 +42,7 @@ struct ModelDescription {
   /// `eqc_fmu_guid()` (this string), which the FMI 2.0 layer (runtime/fmi2) calls.
   std::string fmuGuid;
   double tolerance = 0; ///< the model's experiment Tolerance, 0 when none (eqc_model.tolerance)
+  EventDescription events;
 };
 
 enum class EmitKind { Object, Assembly, LLVMIR };

@@ -226,14 +226,6 @@ ExitCode compileModel(Compilation &c, const CompileOptions &options, std::ostrea
   if (ExitCode code = emitOptions(options, emit, facts, err); code != ExitOk)
     return code;
   FlatSystem &flat = *c.flat;
-  if (c.model->pSize() > c.model->params.size()) {
-    // The function table (eqc_model.h) and the FMU have no event interface yet: compiling such a
-    // model would silently drop its events.
-    c.diags->error(flat.loc, "model '" + flat.modelName +
-                                 "' has discrete variables or events, which eqc compile does not support yet "
-                                 "(the embedding table and FMUs have no event interface); use eqc simulate");
-    return ExitModel;
-  }
   const Experiment &ex = flat.experiment;
   std::unique_ptr<ModelTable> table = ModelTable::build(c, ex.hasStartTime ? ex.startTime : 0.0, err);
   if (!table)

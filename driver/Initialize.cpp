@@ -147,7 +147,13 @@ ExitCode consistentInitialPoint(Compilation &c, const std::vector<std::pair<std:
   ip.p.clear();
   for (int v : model.params)
     ip.p.push_back(values[v]);
-  fillDiscreteStart(flat, model, ip.p);
+  // The discrete variables' start values (the generated discrete_start, as every table's).
+  ip.p.resize(model.pSize(), 0.0);
+  if (model.pSize() > model.params.size())
+    if (int code = c.jit->discreteStart.load()(ip.p.data())) {
+      reportModelCode(c, model.ode, model.simulation, code, t0);
+      return ExitSimulation;
+    }
   std::vector<double> &x = ip.x, &dx = ip.dx;
   x.assign(model.states.size(), 0.0);
   dx.assign(model.states.size(), 0.0);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "driver/Events.h"
 #include "driver/Initialize.h"
 
 namespace eqc {
@@ -54,7 +55,8 @@ std::unique_ptr<ModelTable> ModelTable::build(Compilation &c, double t0, std::os
   for (int v : m.freeStates)
     desc.stateFixed[static_cast<size_t>(m.slots[v].index)] = 0;
   desc.tolerance = flat.experiment.tolerance > 0 ? flat.experiment.tolerance : 0;
-  desc.params = ip.p;
+  desc.params.assign(ip.p.begin(), ip.p.begin() + static_cast<long>(m.params.size()));
+  desc.events = describeEvents(flat, m);
   desc.states = ip.x;
   desc.algebraics = ip.a;
 
@@ -81,6 +83,10 @@ std::unique_ptr<ModelTable> ModelTable::build(Compilation &c, double t0, std::os
   d.start = c.jit->start;
   d.state_fixed = desc.stateFixed.data();
   d.tolerance = desc.tolerance;
+  pointAtEvents(desc.events, t.discretePtrs_, d);
+  d.discrete_start = c.jit->discreteStart;
+  d.zc = c.jit->zc;
+  d.event = c.jit->event;
   d.rhs = c.jit->rhs;
   // Index-reduced models start from the projected point; their init only evaluates rhs.
   d.init = d.n_invariants == 0 ? c.jit->init.load() : nullptr;

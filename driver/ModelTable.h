@@ -30,7 +30,7 @@ public:
 private:
   ModelDescription desc_;
   std::vector<const char *> statePtrs_, algebraicPtrs_, paramPtrs_, stateDescriptionPtrs_, algebraicDescriptionPtrs_,
-      paramDescriptionPtrs_;
+      paramDescriptionPtrs_, discretePtrs_;
   eqc_sparsity pattern_{};
   eqc_model model_{};
 };

@@ -161,7 +161,7 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
     if (code != 0 && code != EQC_EVENT_TERMINATE) {
       if (code == kEventIterationCode) {
         std::string names;
-        for (int v : events.unsettled)
+        for (int v : unsettledVariables(events))
           names += (names.empty() ? "" : ", ") + flat.vars[v].name;
         c.diags->error(flat.loc, "at time " + brief(o.t_start) + ": the event iteration of the initialization does not "
                                  "settle after 100 iterations (" + names + " keep changing)");
@@ -237,7 +237,7 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
   // With events, no step spans an output interval (as OpenModelica integrates from output point
   // to output point): indicators are watched at least that often, and events are located on
   // the dense output of steps no longer than that.
-  if (hasEvents && !events.indicatorDiscrete.empty() && o.interval > 0 && (o.h_max == 0 || o.h_max > o.interval))
+  if (hasEvents && events.indicators() > 0 && o.interval > 0 && (o.h_max == 0 || o.h_max > o.interval))
     o.h_max = o.interval;
   if (projector && reduction == "dummy") {
     // Dummy derivatives with dynamic state selection (driver/StateSelection.cpp).
@@ -266,11 +266,11 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
       };
     }
     if (hasEvents) {
-      ev.nz = static_cast<int>(events.indicatorDiscrete.size());
+      ev.nz = static_cast<int>(events.indicators());
       ev.zc = eventIndicators;
       ev.handle = eventHandler;
       ev.user = &events;
-      ev.conditions = events.conditions.data();
+      ev.conditions = events.iteration.conditions().data();
       ev.at_zero = events.holdsAtZero.data();
     }
     status = eqc_integrate_events(static_cast<int>(x.size()), rhsCallback, &s, &jacobian, x.data(), &o,
@@ -347,13 +347,14 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
           << "\n";
     }
     if (hasEvents) {
-      err << "events: " << stats.events << " state events, " << events.iterations << " event iterations\n";
-      for (size_t k = 0; k < events.log.size() && k < 20; ++k)
-        err << "  event at time " << brief(events.log[k].t, 12) << ": " << describeEvent(events, events.log[k]) << "\n";
-      if (events.log.size() > 20)
-        err << "  ... (" << events.log.size() - 20 << " more)\n";
-      if (events.terminated)
-        err << "terminated at time " << brief(events.terminateTime) << "\n";
+      const rt::EventIteration &it = events.iteration;
+      err << "events: " << stats.events << " state events, " << it.iterations() << " event iterations\n";
+      for (size_t k = 0; k < it.log().size() && k < 20; ++k)
+        err << "  event at time " << brief(it.log()[k].t, 12) << ": " << describeEvent(events, it.log()[k]) << "\n";
+      if (it.log().size() > 20)
+        err << "  ... (" << it.log().size() - 20 << " more)\n";
+      if (it.terminated())
+        err << "terminated at time " << brief(it.terminateTime()) << "\n";
     }
     err << "consistent initial values:";
     for (size_t i = 0; i < model.states.size() && i < 50 && i < initialStates.size(); ++i)
@@ -393,7 +394,7 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
   }
   if (status == EQC_ERR_RHS && stats.rhs_code == kEventIterationCode) {
     std::string names;
-    for (int v : events.unsettled)
+    for (int v : unsettledVariables(events))
       names += (names.empty() ? "" : ", ") + flat.vars[v].name;
     c.diags->error(flat.loc, "at time " + brief(stats.t_reached, 12) +
                                  ": the event iteration does not settle after 100 iterations (" + names +
@@ -401,8 +402,8 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
   } else if (status == EQC_ERR_RHS && stats.rhs_code == kIdleEventsCode) {
     std::string cause = "a condition";
     SourceRange where = flat.loc;
-    if (events.lastCrossed >= 0) {
-      int v = model.discretes[events.indicatorDiscrete[events.lastCrossed]];
+    if (events.iteration.lastCrossed() >= 0) {
+      int v = events.conditionVariable(static_cast<size_t>(events.iteration.lastCrossed()));
       cause = "the condition '" + flat.vars[v].name + "'";
       where = flat.vars[v].loc;
     }
@@ -413,8 +414,8 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
   } else if (status == EQC_ERR_CHATTERING) {
     std::string cause = "an event";
     SourceRange where = flat.loc;
-    if (stats.event_indicator >= 0 && stats.event_indicator < static_cast<int>(events.indicatorDiscrete.size())) {
-      int v = model.discretes[events.indicatorDiscrete[stats.event_indicator]];
+    if (stats.event_indicator >= 0 && stats.event_indicator < static_cast<int>(events.indicators())) {
+      int v = events.conditionVariable(static_cast<size_t>(stats.event_indicator));
       cause = "'" + flat.vars[v].name + "'";
       where = flat.vars[v].loc;
     }
@@ -423,8 +424,8 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
                               brief(1e-8 * (o.t_end - o.t_start), 3) + " s (the events accumulate here, e.g. a ball "
                               "coming to rest; change the model so that it settles)");
   } else if (status == EQC_ERR_NONFINITE && stats.event_indicator >= 0 && stats.failed_component < 0 &&
-             stats.event_indicator < static_cast<int>(events.indicatorDiscrete.size())) {
-    int v = model.discretes[events.indicatorDiscrete[stats.event_indicator]];
+             stats.event_indicator < static_cast<int>(events.indicators())) {
+    int v = events.conditionVariable(static_cast<size_t>(stats.event_indicator));
     c.diags->error(flat.vars[v].loc, at + "the condition '" + flat.vars[v].name + "' became NaN or infinite");
   } else if (status == EQC_ERR_RHS) {
     reportModelCode(c, active->ode, active->simulation, stats.rhs_code & ~EQC_RHS_RETRY, stats.t_reached);

@@ -237,13 +237,11 @@ int integrateWithStateSelection(Compilation &c, RunState &s, DummyRun &d, EventR
     if (events) {
       // The conditions go on from the discrete variables (the same layout of p in every mode).
       setupEvents(*events, flat, m, s);
-      for (size_t k = 0; k < events->indicatorDiscrete.size(); ++k)
-        events->conditions[k] = s.p[m.discreteOffset() + events->indicatorDiscrete[k]] != 0 ? 1 : 0;
-      ev.nz = static_cast<int>(events->indicatorDiscrete.size());
+      ev.nz = static_cast<int>(events->indicators());
       ev.zc = eventIndicators;
       ev.handle = eventHandler;
       ev.user = events;
-      ev.conditions = events->conditions.data();
+      ev.conditions = events->iteration.conditions().data();
       ev.at_zero = events->holdsAtZero.data();
     }
     eqc_stats seg;

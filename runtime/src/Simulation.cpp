@@ -3,8 +3,10 @@
 #include "eqc/eqc_model.h"
 
 #include "Bytes.h"
+#include "EventIteration.h"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <cstdint>
@@ -20,6 +22,9 @@ namespace {
 /// Projection tolerance and iteration limit (as the CLI's stabilization).
 constexpr double ProjectionTolerance = 1e-10;
 constexpr int ProjectionIterations = 20;
+/// The hook's return value when the projection failed with status s: ProjectionFailure + s
+/// (disjoint from model codes and from eqc::rt::EventFailure).
+constexpr int ProjectionFailure = 0x20000100;
 
 bool namesValid(int n, const char *const *names) {
   if (n == 0)
@@ -44,7 +49,7 @@ bool modelValid(const eqc_model *m) {
     return false;
   if (m->jac && !m->jac_pattern)
     return false;
-  return m->n_invariants == 0 || m->invariants;
+  return (m->n_invariants == 0 || m->invariants) && eqc::rt::eventTableValid(*m);
 }
 
 int indexOf(int n, const char *const *names, const char *name) {
@@ -70,6 +75,9 @@ struct eqc_sim {
     std::unique_ptr<eqc_projector, void (*)(eqc_projector *)> handle{eqc_projector_new(), eqc_projector_free};
   } projector;
   std::vector<double> x, dx, a, p, g, invJac;
+  /// Models with events: the discrete state and the event iteration (its afterReinit is set for
+  /// each run: a copy must not call back into the original).
+  eqc::rt::EventIteration events;
   double t = 0.0;
   eqc_options options;
   bool project;
@@ -78,6 +86,7 @@ struct eqc_sim {
   bool stiff = false; ///< auto switched to radau5 in an earlier run that this one continues
   std::vector<unsigned char> paramGiven, stateGiven; ///< set by the caller (bind and start keep them)
   bool started = false; ///< a run has moved the states: start values no longer apply
+  bool terminated = false; ///< a when-clause called terminate(): no run goes on
   eqc_stats stats{};
   double worstInvariant = 0.0;
   std::string error;
@@ -112,6 +121,8 @@ struct eqc_sim {
     f(s.worstInvariant);
     f(s.modelCode);
     f(s.lastOutput);
+    f(s.terminated);
+    eqc::rt::EventIteration::fields(s.events, f);
   }
 
   explicit eqc_sim(const eqc_model *model)
@@ -126,7 +137,9 @@ struct eqc_sim {
     eqc_options_default(&options);
     if (model->tolerance > 0)
       options.rtol = options.atol = model->tolerance;
+    p.resize(static_cast<size_t>(std::max(model->n_p, model->n_params)), 0.0);
   }
+  bool hasEvents() const { return model->n_discretes > 0; }
 
   void fail(const std::string &message) { error = message; }
   std::string where(double time) const {
@@ -135,6 +148,21 @@ struct eqc_sim {
     return buf;
   }
   std::string modelFailure(int code) const {
+    if (code == eqc::rt::failureCode(eqc::rt::EventFailure::Unsettled)) {
+      std::string names;
+      for (int j : events.unsettled())
+        names += (names.empty() ? "" : ", ") + std::string(model->discrete_names[j]);
+      return "the event iteration does not settle after 100 iterations (" + names + " keep changing)";
+    }
+    if (code == eqc::rt::failureCode(eqc::rt::EventFailure::Idle)) {
+      const int k = events.lastCrossed();
+      return (k >= 0 ? "the condition '" + std::string(model->discrete_names[model->indicator_discrete[k]]) + "'"
+                     : std::string("a condition")) +
+             " changes back and forth without effect (51 events in a row changed nothing): the integration is "
+             "probably unstable there";
+    }
+    if (code >= ProjectionFailure && code < ProjectionFailure + 100)
+      return std::string("the projection onto the invariants failed: ") + eqc_status_message(code - ProjectionFailure);
     if (code >= EQC_MODEL_LOOP_FAILURE_BASE)
       return "the Newton iteration of algebraic loop " + std::to_string(code - EQC_MODEL_LOOP_FAILURE_BASE) +
              " of model '" + model->name + "' did not converge";
@@ -167,7 +195,7 @@ struct eqc_sim {
     double residual = 0.0;
     int status = eqc_projector_project(s->projector.get(), s->n, s->m, t, x, constraints, s, ProjectionTolerance, ProjectionIterations, &residual);
     if (status != EQC_OK)
-      return 2000 + status;
+      return ProjectionFailure + status;
     s->worstInvariant = std::max(s->worstInvariant, residual);
     return 0;
   }
@@ -182,6 +210,68 @@ struct eqc_sim {
     }
     s->lastOutput = t;
     return s->out(s->outUser, t, x, s->dx.data(), s->a.data());
+  }
+
+  /// eqc_zc_fn: rhs at the point, then the indicators.
+  static int indicators(void *user, double t, const double *x, double *z) {
+    auto *s = static_cast<eqc_sim *>(user);
+    if (int code = s->model->rhs(t, x, s->dx.data(), s->a.data(), s->p.data()))
+      return code;
+    return s->model->zc(t, x, s->dx.data(), s->a.data(), s->p.data(), z);
+  }
+  /// eqc_event_fn: the event iteration, then the integrator's view of the conditions.
+  static int handleEvent(void *user, double t, double *x, const int *crossed, int *conditions) {
+    auto *s = static_cast<eqc_sim *>(user);
+    int code = s->events.iterate(*s->model, t, x, s->a.data(), s->p.data(), crossed, false);
+    if (code != 0 && code != EQC_EVENT_TERMINATE)
+      return code;
+    std::copy(s->events.conditions().begin(), s->events.conditions().end(), conditions);
+    if (code == EQC_EVENT_TERMINATE)
+      s->terminated = true;
+    return code;
+  }
+  /// Sizes the event iteration and points its reinit hook at this simulation.
+  void attachEvents() {
+    events.attach(*model, p.data());
+    events.afterReinit = nullptr;
+    if (project)
+      events.afterReinit = [this](double te, double *xe, const double *, double *, const std::vector<int> &moved) {
+        return projectAfterReinit(te, xe, moved);
+      };
+  }
+  /// After a reinit of an index-reduced model: x moved onto the invariants holding the
+  /// reinitialized states and the integrated states of lower kinematic levels; if that fails,
+  /// the reinitialized ones only; then none (see eqc_model.state_level).
+  int projectAfterReinit(double te, double *xe, const std::vector<int> &moved) {
+    std::vector<char> reinitialized(static_cast<size_t>(n), 0);
+    int lowest = INT_MAX;
+    for (int i : moved)
+      if (i < n) {
+        reinitialized[static_cast<size_t>(i)] = 1;
+        if (model->state_level)
+          lowest = std::min(lowest, model->state_level[i]);
+      }
+    int status = EQC_OK;
+    std::vector<double> start(xe, xe + n);
+    for (int attempt = 0; attempt < 3; ++attempt) {
+      std::vector<int> movable;
+      for (int i = 0; i < n; ++i) {
+        bool held = attempt < 2 && reinitialized[static_cast<size_t>(i)];
+        held = held || (attempt == 0 && model->state_integrated && model->state_level && model->state_integrated[i] &&
+                        model->state_level[i] < lowest);
+        if (!held)
+          movable.push_back(i);
+      }
+      double residual = 0.0;
+      std::copy(start.begin(), start.end(), xe);
+      status = projectMoving(te, xe, movable, false, residual);
+      if (status == EQC_OK) {
+        worstInvariant = std::max(worstInvariant, residual);
+        return 0;
+      }
+    }
+    std::copy(start.begin(), start.end(), xe);
+    return ProjectionFailure + status;
   }
 
   int initialize() {
@@ -203,6 +293,16 @@ struct eqc_sim {
         if (!stateGiven[static_cast<size_t>(i)])
           x[static_cast<size_t>(i)] = starts[static_cast<size_t>(i)];
     }
+    // The discrete variables start at their start values, initial() holding (eqc simulate's order:
+    // discrete starts, init or projection, the initial event iteration, init again).
+    const bool first = !started && hasEvents();
+    if (first) {
+      if (int code = model->discrete_start(p.data())) {
+        fail(where(t) + ": the discrete start values cannot be computed: " + modelFailure(code));
+        return EQC_ERR_RHS;
+      }
+      terminated = false;
+    }
     if (model->init) {
       if (int code = model->init(t, x.data(), dx.data(), a.data(), p.data())) {
         fail(where(t) + ": initialization failed: " + modelFailure(code));
@@ -212,6 +312,22 @@ struct eqc_sim {
     if (project)
       if (int status = projectHoldingFixed())
         return status;
+    if (hasEvents())
+      attachEvents();
+    if (first) {
+      int code = events.iterate(*model, t, x.data(), a.data(), p.data(), nullptr, true);
+      if (code == EQC_EVENT_TERMINATE)
+        terminated = true;
+      else if (code != 0) {
+        fail(where(t) + ": the initial event iteration failed: " + modelFailure(code));
+        return EQC_ERR_RHS;
+      }
+      if (model->init && !project)
+        if (int failure = model->init(t, x.data(), dx.data(), a.data(), p.data())) {
+          fail(where(t) + ": initialization failed: " + modelFailure(failure));
+          return EQC_ERR_RHS;
+        }
+    }
     if (int code = model->rhs(t, x.data(), dx.data(), a.data(), p.data())) {
       fail(where(t) + ": " + modelFailure(code));
       return EQC_ERR_RHS;
@@ -250,6 +366,37 @@ struct eqc_sim {
     return 0;
   }
 
+  /// Projects `xs` (n states) onto the invariants (with `initial`, the initial constraints)
+  /// moving only the states in `movable`; the largest residual in `residual`. With nothing to
+  /// move, checks that the constraints hold as they are. Returns an eqc_status (EQC_ERR_RHS when
+  /// the constraints fail, with the message set).
+  int projectMoving(double time, double *xs, const std::vector<int> &movable, bool initial, double &residual) {
+    Held h{this, movable, std::vector<double>(xs, xs + n), initial ? model->n_initial_constraints : m,
+           initial ? model->initial_constraints : model->invariants,
+           initial ? model->initial_constraints_jac : model->invariants_jac, {}};
+    h.fullJacobian.resize(static_cast<size_t>(h.rows) * static_cast<size_t>(n));
+    residual = 0.0;
+    if (movable.empty()) { // nothing may move: the held values must satisfy the constraints as they are
+      std::vector<double> gv(static_cast<size_t>(h.rows));
+      if (int code = h.g(time, xs, p.data(), gv.data())) {
+        fail(where(time) + ": the invariants failed: " + modelFailure(code));
+        return EQC_ERR_RHS;
+      }
+      for (double v : gv)
+        residual = std::max(residual, std::fabs(v));
+      return residual <= ProjectionTolerance * (1 + residual) ? EQC_OK : EQC_ERR_NEWTON;
+    }
+    std::vector<double> moving;
+    for (int i : movable)
+      moving.push_back(xs[i]);
+    int status = eqc_projector_project(projector.get(), static_cast<int>(moving.size()), h.rows, time, moving.data(),
+                                       heldConstraints, &h, ProjectionTolerance, ProjectionIterations, &residual);
+    if (status == EQC_OK)
+      for (size_t c = 0; c < movable.size(); ++c)
+        xs[movable[c]] = moving[c];
+    return status;
+  }
+
   /// Projects x onto the invariants moving only the states whose start is not fixed (a value set
   /// for one of those is a guess, as Modelica's start of a fixed = false variable); a failure
   /// names the values held.
@@ -257,32 +404,15 @@ struct eqc_sim {
     // Before the first run, the initial equations join the invariants (as eqc simulate does).
     const bool initial = !started && model->n_initial_constraints > m && model->initial_constraints &&
                          model->initial_constraints_jac;
-    Held h{this, {}, x, initial ? model->n_initial_constraints : m,
-           initial ? model->initial_constraints : model->invariants,
-           initial ? model->initial_constraints_jac : model->invariants_jac, {}};
-    h.fullJacobian.resize(static_cast<size_t>(h.rows) * static_cast<size_t>(n));
     auto fixed = [&](int i) { return model->state_fixed && model->state_fixed[i]; };
+    std::vector<int> movable;
     for (int i = 0; i < n; ++i)
       if (!fixed(i))
-        h.movable.push_back(i);
-    std::vector<double> xs;
-    for (int i : h.movable)
-      xs.push_back(x[static_cast<size_t>(i)]);
+        movable.push_back(i);
     double residual = 0.0;
-    int status = EQC_OK;
-    if (xs.empty()) { // nothing may move: the held values must satisfy the constraints as they are
-      std::vector<double> gv(static_cast<size_t>(h.rows));
-      if (int code = h.g(t, x.data(), p.data(), gv.data())) {
-        fail(where(t) + ": the invariants failed: " + modelFailure(code));
-        return EQC_ERR_RHS;
-      }
-      for (double v : gv)
-        residual = std::max(residual, std::fabs(v));
-      status = residual <= ProjectionTolerance * (1 + residual) ? EQC_OK : EQC_ERR_NEWTON;
-    } else {
-      status = eqc_projector_project(projector.get(), static_cast<int>(xs.size()), h.rows, t, xs.data(),
-                                     heldConstraints, &h, ProjectionTolerance, ProjectionIterations, &residual);
-    }
+    int status = projectMoving(t, x.data(), movable, initial, residual);
+    if (status == EQC_ERR_RHS)
+      return status;
     if (status != EQC_OK) {
       std::string held; // the held values (projection moved none of them)
       for (int i = 0; i < n; ++i)
@@ -299,8 +429,6 @@ struct eqc_sim {
            eqc_status_message(status));
       return status;
     }
-    for (size_t c = 0; c < h.movable.size(); ++c)
-      x[static_cast<size_t>(h.movable[c])] = xs[c];
     return EQC_OK;
   }
 
@@ -313,6 +441,10 @@ struct eqc_sim {
     if (!initialized)
       if (int rc = initialize())
         return rc;
+    if (terminated) {
+      fail(where(t) + ": the model called terminate(); the simulation does not go on");
+      return EQC_ERR_ARGUMENT;
+    }
     eqc_options o = options;
     o.t_start = t;
     o.t_end = tEnd;
@@ -334,8 +466,22 @@ struct eqc_sim {
     skipOutputAt = lastOutput;
     modelCode = 0;
     worstInvariant = 0.0;
-    int status = eqc_integrate_jac(n, rhs, this, &jacobian, x.data(), &o, output, this,
-                                   project ? projectHook : nullptr, this, &stats);
+    eqc_events ev{};
+    if (hasEvents()) {
+      attachEvents();
+      ev.nz = model->n_indicators;
+      ev.zc = indicators;
+      ev.handle = handleEvent;
+      ev.user = this;
+      ev.conditions = events.conditions().data();
+      ev.at_zero = model->indicator_at_zero;
+      // As eqc simulate: no step spans an output interval, so that indicators are watched at
+      // least that often.
+      if (ev.nz > 0 && o.interval > 0 && (o.h_max == 0 || o.h_max > o.interval))
+        o.h_max = o.interval;
+    }
+    int status = eqc_integrate_events(n, rhs, this, &jacobian, x.data(), &o, output, this,
+                                      project ? projectHook : nullptr, this, &ev, &stats);
     out = nullptr;
     t = stats.t_reached;
     started = true;
@@ -357,12 +503,11 @@ struct eqc_sim {
     std::string msg = where(stats.t_reached) + ": " + eqc_status_message(status);
     if (status == EQC_ERR_NONFINITE && stats.failed_component >= 0 && stats.failed_component < n)
       msg += std::string(" (state ") + model->state_names[stats.failed_component] + ")";
-    if (status == EQC_ERR_RHS) {
-      if (stats.rhs_code >= 2000 && stats.rhs_code < 2100)
-        msg += std::string(": the projection onto the invariants failed: ") + eqc_status_message(stats.rhs_code - 2000);
-      else
-        msg += ": " + modelFailure(stats.rhs_code & ~EQC_RHS_RETRY);
-    }
+    if (status == EQC_ERR_RHS)
+      msg += ": " + modelFailure(stats.rhs_code & ~EQC_RHS_RETRY);
+    if (status == EQC_ERR_CHATTERING && stats.event_indicator >= 0 && stats.event_indicator < model->n_indicators)
+      msg += std::string(" ('") + model->discrete_names[model->indicator_discrete[stats.event_indicator]] +
+             "' changes again and again: the events accumulate)";
     char buf[64];
     std::snprintf(buf, sizeof buf, " (step size %.3g)", stats.h_last);
     fail(msg + buf);
@@ -537,6 +682,14 @@ const eqc_stats *eqc_sim_stats(const eqc_sim *sim, double *invariant_residual) {
     *invariant_residual = sim->worstInvariant;
   return &sim->stats;
 }
+
+int eqc_sim_discrete_index(const eqc_sim *sim, const char *name) {
+  return sim ? indexOf(sim->model->n_discretes, sim->model->discrete_names, name) : -1;
+}
+const double *eqc_sim_discretes(const eqc_sim *sim) { return sim ? sim->p.data() + sim->model->n_params : nullptr; }
+const double *eqc_sim_parameters(const eqc_sim *sim) { return sim ? sim->p.data() : nullptr; }
+int eqc_sim_terminated(const eqc_sim *sim) { return sim && sim->terminated ? 1 : 0; }
+long eqc_sim_events(const eqc_sim *sim) { return sim ? sim->events.events() : 0; }
 
 const char *eqc_sim_last_error(const eqc_sim *sim) { return sim ? sim->error.c_str() : "no simulation"; }
 

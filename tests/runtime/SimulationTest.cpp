@@ -28,7 +28,7 @@ const double oscillatorStart[] = {1.0, 0.0};
 const eqc_model oscillatorModel = {EQC_MODEL_ABI_VERSION, "Oscillator", 2, 1, 1, 0, oscillatorStates,
                                    oscillatorAlgebraics, oscillatorParams, oscillatorDefaults, oscillatorStart,
                                    nullptr, oscillatorRhs, nullptr, nullptr, nullptr, nullptr, nullptr,
-                                   nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, 0, nullptr, nullptr, 0.0};
+                                   nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, 0, nullptr, nullptr, 0.0, 0, 0, nullptr, nullptr, 0, nullptr, nullptr, 0, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
 
 // y' = -r y: y = exp(-r t).
 int decayRhs(double, const double *x, double *dx, double *, const double *p) {
@@ -41,7 +41,7 @@ const double decayDefaults[] = {0.5};
 const double decayStart[] = {2.0};
 const eqc_model decayModel = {EQC_MODEL_ABI_VERSION, "Decay", 1, 0, 1, 0, decayStates, nullptr, decayParams,
                               decayDefaults, decayStart, nullptr, decayRhs, nullptr, nullptr, nullptr, nullptr,
-                              nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, 0, nullptr, nullptr, 0.0};
+                              nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, 0, nullptr, nullptr, 0.0, 0, 0, nullptr, nullptr, 0, nullptr, nullptr, 0, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
 
 // The pendulum as an ODE with invariants (index reduced by hand): lambda from
 // the twice-differentiated length constraint.
@@ -74,7 +74,7 @@ const double pendulumStart[] = {0.6, -0.8, 0.0, 0.0};
 const eqc_model pendulumModel = {EQC_MODEL_ABI_VERSION, "Pendulum", 4, 1, 2, 2, pendulumStates,
                                  pendulumAlgebraics, pendulumParams, pendulumDefaults, pendulumStart,
                                  nullptr, pendulumRhs, nullptr, nullptr, nullptr, pendulumInvariants,
-                                 pendulumInvariantJacobian, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, 0, nullptr, nullptr, 0.0};
+                                 pendulumInvariantJacobian, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, 0, nullptr, nullptr, 0.0, 0, 0, nullptr, nullptr, 0, nullptr, nullptr, 0, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
 
 struct Sim {
   eqc_sim *sim;
@@ -224,7 +224,7 @@ TEST(Simulation, SparseJacobianOfTheTable) {
   const double k = (HeatSize + 1.0) * (HeatSize + 1.0);
   eqc_model heat = {EQC_MODEL_ABI_VERSION, "Heat", HeatSize, 0, 1, 0, namePointers.data(), nullptr, paramNames, &k,
                     start.data(), nullptr, heatRhs, nullptr, heatJac, &pattern, nullptr, nullptr, nullptr, nullptr,
-                    nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, 0, nullptr, nullptr, 0.0};
+                    nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, 0, nullptr, nullptr, 0.0, 0, 0, nullptr, nullptr, 0, nullptr, nullptr, 0, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
   Sim s(heat);
   ASSERT_TRUE(s.sim);
   eqc_options o = dopri(1e-8, 0);
@@ -268,7 +268,7 @@ TEST(Simulation, FailuresAreReportedWithTimeAndVariable) {
 
   eqc_model nan = {EQC_MODEL_ABI_VERSION, "BlowUp", 2, 0, 0, 0, blowUpStates, nullptr, nullptr, nullptr,
                    blowUpStart, nullptr, blowUp, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
-                   nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, 0, nullptr, nullptr, 0.0};
+                   nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, 0, nullptr, nullptr, 0.0, 0, 0, nullptr, nullptr, 0, nullptr, nullptr, 0, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
   Sim f(nan);
   eqc_options o = dopri(1e-6, 0.1);
   eqc_sim_set_options(f.sim, &o);

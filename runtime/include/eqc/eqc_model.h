@@ -63,6 +63,21 @@ typedef int (*eqc_model_bind_fn)(const unsigned char *given, double *p);
  */
 typedef int (*eqc_model_start_fn)(const double *p, double *x);
 
+/**
+ * Models with events: fills the discrete part of p (see eqc_model.n_p) from the parameters: each
+ * discrete variable's start value, its pre() equal to it, pre() of continuous variables 0, and
+ * initial()'s flag 1.
+ */
+typedef int (*eqc_model_discrete_start_fn)(double *p);
+
+/** eqc_model.discrete_kind: what a discrete variable is. */
+enum {
+  EQC_DISCRETE_REAL = 0,
+  EQC_DISCRETE_INTEGER = 1,
+  EQC_DISCRETE_BOOLEAN = 2,
+  EQC_DISCRETE_CONDITION = 3 /**< a Boolean eqc introduced for a relation or a when-condition (not declared) */
+};
+
 /** eqc_model.param_kind: how a parameter may be changed after compilation. */
 enum {
   EQC_PARAM_FREE = 0,       /**< set by the caller, or its default */
@@ -71,7 +86,7 @@ enum {
 };
 
 /** The version of eqc_model this header describes; a model with another version is refused. */
-#define EQC_MODEL_ABI_VERSION 2
+#define EQC_MODEL_ABI_VERSION 3
 
 /**
  * A compiled model: sizes, names, defaults and functions. Everything is constant and owned by
@@ -118,6 +133,33 @@ typedef struct eqc_model {
   /** The model's experiment Tolerance (annotation(experiment(Tolerance = ...))), 0 when none:
    *  eqc_sim_new's default rtol and atol, as eqc simulate's. */
   double tolerance;
+  /* Events (ABI 3). With discrete variables p is longer than the parameters: n_params parameters,
+   * then the n_discretes discrete values, their n_discretes pre() values, the n_pre_continuous
+   * pre() values of continuous variables (read in when-clauses), and initial()'s flag (1 while
+   * initializing): n_p = n_params + 2 n_discretes + n_pre_continuous + 1 entries. Without events
+   * n_p = n_params and the rest is 0 or NULL. Conditions are discrete variables (1 true, 0
+   * false); event indicator k (zc) decides condition indicator_discrete[k]. */
+  int n_p;
+  int n_discretes;
+  const char *const *discrete_names;   /**< n_discretes names (p[n_params + j]) */
+  const unsigned char *discrete_kind;  /**< n_discretes EQC_DISCRETE_* values */
+  int n_indicators;
+  const int *indicator_discrete;       /**< per indicator: the condition among the discretes it decides */
+  const unsigned char *indicator_at_zero; /**< per indicator: 1 for a relation a <= b (it holds at z = 0) */
+  int n_pre_continuous;
+  /** Per pre() of a continuous variable: the variable is x[i] for i < n_states,
+   *  dx[i - n_states] for i < 2 n_states, else a[i - 2 n_states]. */
+  const int *pre_continuous_source;
+  eqc_model_discrete_start_fn discrete_start; /**< required with n_discretes > 0 */
+  eqc_model_zc_fn zc;                         /**< required with n_indicators > 0 */
+  eqc_model_event_fn event;                   /**< required with n_discretes > 0 */
+  /** Index-reduced models: per state, its kinematic level (0 for a position, 1 for its velocity,
+   *  ...) and whether it is integrated into another state (der(x) = v). After a reinit the
+   *  states move onto the invariants holding the reinitialized ones and the integrated states of
+   *  lower levels (a velocity's reinit leaves the positions), if that fails the reinitialized
+   *  ones only, then none. NULL: the reinitialized ones only. */
+  const int *state_level;
+  const unsigned char *state_integrated;
 } eqc_model;
 
 /** A simulation of one model: its parameters, state, options and statistics. */
@@ -178,7 +220,9 @@ int eqc_sim_set_time(eqc_sim *sim, double t);
  * derivatives, algebraic variables), then, with projection on, projects onto the invariants,
  * moving only the states whose start is not fixed (EQC_ERR_NEWTON or
  * EQC_ERR_SINGULAR when the fixed values admit no consistent point near the start values; the
- * message names the fixed values).
+ * message names the fixed values). Models with events, before the first run: the discrete
+ * variables start at their start values and the initial event iteration runs (when-clauses with
+ * initial(), discrete equations), as in eqc simulate.
  * eqc_sim_run calls it itself before the first run and after eqc_sim_set_state/set_param.
  */
 int eqc_sim_initialize(eqc_sim *sim);
@@ -194,7 +238,10 @@ typedef int (*eqc_sim_output_fn)(void *user, double t, const double *x, const do
  * Integrates from the current time to t_end (> current time) with the options set, calling out
  * (may be NULL) at the start, on the output grid (options.interval from the current time; 0:
  * every step) and at t_end. Runs continue one another: the state and time carry over, and the
- * next run starts with the last step size. Returns an eqc_status; on failure the state and time
+ * next run starts with the last step size. Models with events: state events are located and
+ * handled by the event iteration (when-clauses, reinit, discrete equations, terminate()); out is
+ * called at an event with the left and then the right limit (the same time twice), and no step
+ * spans more than options.interval. Returns an eqc_status; on failure the state and time
  * are those of the last valid step, and eqc_sim_last_error says what happened, where and when.
  */
 int eqc_sim_run(eqc_sim *sim, double t_end, eqc_sim_output_fn out, void *user);
@@ -206,6 +253,18 @@ const double *eqc_sim_derivatives(const eqc_sim *sim);
 const double *eqc_sim_algebraics(const eqc_sim *sim);
 /** Statistics of the last run; largest invariant residual after projection in *invariant_residual (may be NULL). */
 const eqc_stats *eqc_sim_stats(const eqc_sim *sim, double *invariant_residual);
+/** Models with events: the index of a discrete variable by name (-1 if none), and the discrete
+ *  values (n_discretes; Booleans as 0 and 1). */
+int eqc_sim_discrete_index(const eqc_sim *sim, const char *name);
+const double *eqc_sim_discretes(const eqc_sim *sim);
+/** All of p: the parameters, then the discrete part (eqc_model.n_p values). */
+const double *eqc_sim_parameters(const eqc_sim *sim);
+/** 1 once a when-clause called terminate(): the run that met it returned EQC_OK at that time
+ *  (eqc_sim_time), and later runs are refused. */
+int eqc_sim_terminated(const eqc_sim *sim);
+/** State events so far (in every run), and event iterations. */
+long eqc_sim_events(const eqc_sim *sim);
+
 /** An English sentence about the last failure ("" after success), valid until the next call. */
 const char *eqc_sim_last_error(const eqc_sim *sim);
 

@@ -1,0 +1,105 @@
+// The discrete part of a running model (eqc_model's event interface): which conditions hold,
+// and the event iteration that settles the discrete variables at an event. One implementation
+// for eqc simulate, eqc_sim and the FMUs' fmi2NewDiscreteStates.
+#ifndef EQC_RUNTIME_EVENT_ITERATION_H
+#define EQC_RUNTIME_EVENT_ITERATION_H
+
+#include "eqc/eqc_model.h"
+
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace eqc::rt {
+
+/// Why an event iteration failed (disjoint from model codes, which are positive and below
+/// EQC_RHS_RETRY, and from the runtime's statuses): the values an EventIteration returns besides
+/// 0, EQC_EVENT_TERMINATE and the model's own failure codes.
+enum class EventFailure : int {
+  Unsettled = 0x20000001, ///< the discrete variables still change after 100 iterations (unsettled())
+  Idle = 0x20000002,      ///< idleLimit events in a row changed nothing (an indicator oscillating)
+};
+constexpr int failureCode(EventFailure f) { return static_cast<int>(f); }
+
+/// The discrete state of one simulation of an eqc_model with events.
+/// Requires: the model's n_p, n_discretes, n_indicators and event functions valid (see
+/// eqc_model.h); p holds n_p values.
+class EventIteration {
+public:
+  struct Event {
+    double t = 0;
+    std::vector<std::pair<int, double>> changes; ///< discrete variable (index among the discretes), new value
+    bool reinit = false;
+  };
+  /// After the event function changed states or algebraic variables (reinit): called with the
+  /// indices that moved (states 0..n_states-1, algebraic variable i as n_states + i) and the
+  /// arrays as the event left them (dx: the derivatives before the event); makes x consistent
+  /// (e.g. projects it onto the invariants holding those values). Returns 0 or a failure code.
+  /// Empty: x is taken as it is.
+  std::function<int(double t, double *x, const double *dx, double *a, const std::vector<int> &moved)> afterReinit;
+  /// Events in a row that change nothing before the iteration fails with EventFailure::Idle
+  /// (0: never; an FMU's environment may enter Event Mode without an event).
+  int idleLimit = 50;
+  /// Whether to keep every event in log() (eqc simulate reports them).
+  bool keepLog = false;
+
+  /// Sizes the scratch for `m` and sets the conditions from the discrete values in p.
+  void attach(const eqc_model &m, const double *p);
+
+  /// The event iteration at t: conditions from the indicators (a crossed or zero indicator is
+  /// read just after t, along the solution), rhs, the discrete update, repeated until no discrete
+  /// variable changes; with `initial`, initial() holds and pre() are the start values. `crossed`
+  /// (may be null: none) marks the indicators whose condition changed at t. Returns 0,
+  /// EQC_EVENT_TERMINATE, an EventFailure code or the failing model code.
+  int iterate(const eqc_model &m, double t, double *x, double *a, double *p, const int *crossed, bool initial);
+
+  /// crossed[k] for the indicators whose value z (at a point where rhs was evaluated) disagrees
+  /// with the condition held: what an environment that watches z's signs (an FMU's) found.
+  void crossedBy(const eqc_model &m, const double *z, std::vector<int> &crossed) const;
+
+  /// Per indicator: 1 where its condition holds (eqc_events.conditions).
+  std::vector<int> &conditions() { return conditions_; }
+  const std::vector<int> &conditions() const { return conditions_; }
+  const std::vector<Event> &log() const { return log_; }
+  long events() const { return events_; }
+  long iterations() const { return iterations_; }
+  int lastCrossed() const { return lastCrossed_; }
+  bool terminated() const { return terminated_; }
+  double terminateTime() const { return terminateTime_; }
+  /// Whether the last iteration changed a state or an algebraic variable.
+  bool lastReinit() const { return lastReinit_; }
+  /// The discrete variables still changing when the iteration gave up (EventFailure::Unsettled).
+  const std::vector<int> &unsettled() const { return unsettled_; }
+
+  /// What eqc_sim_serialize keeps (besides p), in its order.
+  template <typename Self, typename Field> static void fields(Self &s, Field &&f) {
+    f(s.conditions_);
+    f(s.events_);
+    f(s.iterations_);
+    f(s.idleEvents_);
+    f(s.lastCrossed_);
+    f(s.terminated_);
+    f(s.terminateTime_);
+  }
+
+private:
+  int settle(const eqc_model &m, double t, double *x, double *a, double *p, const int *crossed, bool initial);
+  int readConditions(const eqc_model &m, double t, const double *x, double *a, double *p, const int *crossed);
+
+  std::vector<int> conditions_, unsettled_;
+  std::vector<double> z_, zAhead_, xAhead_, dxAhead_, dx_, xBefore_, aBefore_, before_, last_;
+  std::vector<int> moved_;
+  std::vector<Event> log_;
+  long events_ = 0, iterations_ = 0;
+  int idleEvents_ = 0, lastCrossed_ = -1;
+  bool terminated_ = false, lastReinit_ = false;
+  double terminateTime_ = 0;
+};
+
+/// Whether `m`'s event part is complete (sizes, arrays and functions as eqc_model.h requires).
+bool eventTableValid(const eqc_model &m);
+
+} // namespace eqc::rt
+
+#endif // EQC_RUNTIME_EVENT_ITERATION_H

@@ -37,7 +37,7 @@ uint64_t fnv1a(const std::string &s, uint64_t h) {
 
 std::string fmuGuid(const ModelDescription &d) {
   std::string all = "eqc fmu 1\n" + d.name;
-  for (auto *names : {&d.stateNames, &d.algebraicNames, &d.paramNames})
+  for (auto *names : {&d.stateNames, &d.algebraicNames, &d.paramNames, &d.events.discreteNames})
     for (const std::string &n : *names)
       all += "\n" + n;
   for (auto *values : {&d.params, &d.states, &d.algebraics})
@@ -74,7 +74,8 @@ std::string fmuModelDescription(const ModelDescription &d, const FlatSystem &fla
     << "\"";
   if (!flat.description.empty())
     x << " description=\"" << xmlEscape(flat.description) << "\"";
-  x << " generationTool=\"eqc 0.1.0\" variableNamingConvention=\"flat\" numberOfEventIndicators=\"0\">\n";
+  x << " generationTool=\"eqc 0.1.0\" variableNamingConvention=\"flat\" numberOfEventIndicators=\""
+    << d.events.indicatorDiscrete.size() << "\">\n";
   const std::string id = xmlEscape(d.name);
   x << "  <ModelExchange modelIdentifier=\"" << id
     << "\" canGetAndSetFMUstate=\"true\" canSerializeFMUstate=\"true\" providesDirectionalDerivative=\"true\"/>\n";
@@ -144,6 +145,21 @@ std::string fmuModelDescription(const ModelDescription &d, const FlatSystem &fla
     x << (kind == EQC_PARAM_STRUCTURAL ? " causality=\"local\" variability=\"constant\""
                                        : " causality=\"parameter\" variability=\"fixed\"")
       << " initial=\"exact\"><Real start=\"" << number(d.params[i]) << "\"/></ScalarVariable>\n";
+  }
+  // Discrete variables, computed by the model (its conditions are eqc's own and not listed):
+  // Real ones after the parameters; Integer and Boolean ones by their index among the discretes
+  // (value references are per type, FMI 2.0, 2.2.7).
+  const EventDescription &ev = d.events;
+  for (size_t j = 0; j < ev.discreteNames.size(); ++j) {
+    const unsigned char kind = ev.discreteKinds[j];
+    if (kind == EQC_DISCRETE_CONDITION)
+      continue;
+    ++index;
+    const size_t vr = kind == EQC_DISCRETE_REAL ? 2 * n + m + d.paramNames.size() + j : j;
+    x << "    <ScalarVariable name=\"" << xmlEscape(ev.discreteNames[j]) << "\" valueReference=\"" << vr
+      << "\" causality=\"local\" variability=\"discrete\" initial=\"calculated\"><"
+      << (kind == EQC_DISCRETE_REAL ? "Real" : kind == EQC_DISCRETE_INTEGER ? "Integer" : "Boolean")
+      << "/></ScalarVariable>\n";
   }
   x << "  </ModelVariables>\n  <ModelStructure>\n";
   auto unknowns = [&](const char *tag, const std::vector<int> &list) {

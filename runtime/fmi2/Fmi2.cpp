@@ -269,6 +269,7 @@ struct Instance {
     a.resize(m->n_algebraics, 0.0);
     p.assign(m->param_defaults, m->param_defaults + m->n_params);
     paramGiven.assign(p.size(), 0);
+    p.resize(static_cast<size_t>(std::max(m->n_p, m->n_params)), 0.0); // the discrete part from initialization
     stateGiven.assign(x.size(), 0);
     if (sim)
       eqc_sim_free(sim);
@@ -293,6 +294,7 @@ struct Instance {
   size_t n() const { return static_cast<size_t>(m->n_states); }
   /// Time-dependent values as the integration (sim) left them.
   void takeFromSimulation() {
+    std::copy(eqc_sim_parameters(sim), eqc_sim_parameters(sim) + p.size(), p.begin());
     std::copy(eqc_sim_states(sim), eqc_sim_states(sim) + m->n_states, x.begin());
     std::copy(eqc_sim_derivatives(sim), eqc_sim_derivatives(sim) + m->n_states, dx.begin());
     std::copy(eqc_sim_algebraics(sim), eqc_sim_algebraics(sim) + m->n_algebraics, a.begin());
@@ -377,7 +379,20 @@ struct Instance {
       isParameter = true;
       return &p[vr - 2 * ns - na];
     }
+    // Discrete Real variables (Integer and Boolean ones are fmi2GetInteger's and fmi2GetBoolean's).
+    const size_t j = vr - 2 * ns - na - np;
+    if (j < static_cast<size_t>(m->n_discretes) && m->discrete_kind[j] == EQC_DISCRETE_REAL) {
+      isComputed = true;
+      return &p[np + j];
+    }
     return nullptr;
+  }
+  /// Discrete variable `vr` of `kind` (fmi2GetInteger/Boolean's value references are indices
+  /// among the discretes), or nullptr.
+  const double *discrete(fmi2ValueReference vr, unsigned char kind) const {
+    if (vr >= static_cast<fmi2ValueReference>(m->n_discretes) || m->discrete_kind[vr] != kind)
+      return nullptr;
+    return &p[static_cast<size_t>(m->n_params) + vr];
   }
 };
 
@@ -395,7 +410,8 @@ bool missing(Instance *inst, const char *function, const char *name, const void 
   return true;
 }
 
-// The model has no Integer, Boolean or String variables (modelDescription.xml lists none).
+// Variables that cannot be set (the model's Integer and Boolean variables are discrete locals,
+// computed by it; it has no String variables).
 template <Call call, typename T>
 fmi2Status noVariables(fmi2Component c, const fmi2ValueReference vr[], size_t nvr, T) {
   Instance *inst = checked(c, call);
@@ -407,6 +423,21 @@ fmi2Status noVariables(fmi2Component c, const fmi2ValueReference vr[], size_t nv
                     (vr ? std::to_string(vr[0]) : std::string("(vr is NULL)")));
 }
 
+/// fmi2GetInteger and fmi2GetBoolean: the discrete variables of that kind.
+template <Call call, typename T>
+fmi2Status getDiscretes(fmi2Component c, const fmi2ValueReference vr[], size_t nvr, T value[], unsigned char kind) {
+  Instance *inst = checked(c, call);
+  const char *name = kCallRules[static_cast<size_t>(call)].name;
+  if (!inst || missing(inst, name, "vr", vr, nvr) || missing(inst, name, "value", value, nvr))
+    return fmi2Error;
+  for (size_t k = 0; k < nvr; ++k) {
+    const double *v = inst->discrete(vr[k], kind);
+    if (!v)
+      return inst->fail(std::string(name) + ": unknown value reference " + std::to_string(vr[k]));
+    value[k] = static_cast<T>(*v);
+  }
+  return fmi2OK;
+}
 /// A call whose only effect is a change of state (the state tables say when it is allowed).
 fmi2Status transition(fmi2Component c, Call call, State to) {
   Instance *inst = checked(c, call);
@@ -593,8 +624,7 @@ fmi2Status fmi2ExitInitializationMode(fmi2Component c) {
     inst->state = StepComplete;
     return fmi2OK;
   }
-  eqc_sim_free(inst->sim);
-  inst->sim = nullptr;
+  // Model Exchange keeps the simulation for its events (eqc_sim_event).
   inst->state = Event; // Model Exchange: Event Mode after initialization (FMI 2.0, 3.2.3)
   return fmi2OK;
 }
@@ -671,10 +701,10 @@ fmi2Status fmi2SetReal(fmi2Component c, const fmi2ValueReference vr[], size_t nv
 }
 
 fmi2Status fmi2GetInteger(fmi2Component c, const fmi2ValueReference vr[], size_t nvr, fmi2Integer v[]) {
-  return noVariables<Call::GetInteger>(c, vr, nvr, v);
+  return getDiscretes<Call::GetInteger>(c, vr, nvr, v, EQC_DISCRETE_INTEGER);
 }
 fmi2Status fmi2GetBoolean(fmi2Component c, const fmi2ValueReference vr[], size_t nvr, fmi2Boolean v[]) {
-  return noVariables<Call::GetBoolean>(c, vr, nvr, v);
+  return getDiscretes<Call::GetBoolean>(c, vr, nvr, v, EQC_DISCRETE_BOOLEAN);
 }
 fmi2Status fmi2GetString(fmi2Component c, const fmi2ValueReference vr[], size_t nvr, fmi2String v[]) {
   return noVariables<Call::GetString>(c, vr, nvr, v);
@@ -841,6 +871,14 @@ fmi2Status fmi2NewDiscreteStates(fmi2Component c, fmi2EventInfo *info) {
   if (!inst || missing(inst, "fmi2NewDiscreteStates", "fmi2EventInfo", info, 1))
     return fmi2Error;
   *info = fmi2EventInfo{0, 0, 0, 0, 0, 0.0};
+  // The event iteration at the environment's time and states: it settles in this one call.
+  int changed = 0;
+  if (eqc_sim_event(inst->sim, inst->t, inst->x.data(), &changed) != EQC_OK)
+    return inst->modelFailed(std::string("fmi2NewDiscreteStates: ") + eqc_sim_last_error(inst->sim));
+  inst->takeFromSimulation();
+  inst->dirty = false;
+  info->terminateSimulation = eqc_sim_terminated(inst->sim) ? 1 : 0;
+  info->valuesOfContinuousStatesChanged = changed ? 1 : 0;
   return fmi2OK;
 }
 
@@ -894,11 +932,23 @@ fmi2Status fmi2GetDerivatives(fmi2Component c, fmi2Real derivatives[], size_t nx
   return fmi2OK;
 }
 
-fmi2Status fmi2GetEventIndicators(fmi2Component c, fmi2Real[], size_t ni) {
+fmi2Status fmi2GetEventIndicators(fmi2Component c, fmi2Real z[], size_t ni) {
   Instance *inst = checked(c, Call::GetEventIndicators);
   if (!inst)
     return fmi2Error;
-  return ni == 0 ? fmi2OK : inst->fail("fmi2GetEventIndicators: the FMU has 0 event indicators, not " + std::to_string(ni));
+  const int nz = inst->m->n_indicators;
+  if (ni != static_cast<size_t>(nz))
+    return inst->fail("fmi2GetEventIndicators: the FMU has " + std::to_string(nz) + " event indicators, not " +
+                      std::to_string(ni));
+  if (ni == 0)
+    return fmi2OK;
+  if (missing(inst, "fmi2GetEventIndicators", "eventIndicators", z, ni))
+    return fmi2Error;
+  if (!inst->sim) // Initialization Mode: the indicators at the start values
+    return inst->fail("fmi2GetEventIndicators: the event indicators are known after fmi2ExitInitializationMode");
+  if (eqc_sim_indicators(inst->sim, inst->t, inst->x.data(), z) != EQC_OK)
+    return inst->modelFailed(std::string("fmi2GetEventIndicators: ") + eqc_sim_last_error(inst->sim));
+  return fmi2OK;
 }
 
 fmi2Status fmi2GetContinuousStates(fmi2Component c, fmi2Real x[], size_t nx) {
@@ -951,6 +1001,13 @@ fmi2Status fmi2DoStep(fmi2Component c, fmi2Real currentCommunicationPoint, fmi2R
   if (status != EQC_OK)
     return inst->modelFailed(std::string("fmi2DoStep: ") + eqc_sim_last_error(inst->sim));
   inst->lastSuccessfulTime = inst->t;
+  if (eqc_sim_terminated(inst->sim)) {
+    // The model called terminate() within the step: it ended there (FMI 2.0, 4.2.3: fmi2Discard,
+    // and fmi2GetBooleanStatus(fmi2Terminated) is true).
+    inst->log(fmi2Discard, Category::logEvents, "fmi2DoStep: the model called terminate() at time " +
+                                                    std::to_string(inst->t));
+    return fmi2Discard;
+  }
   return fmi2OK;
 }
 
@@ -983,7 +1040,7 @@ fmi2Status fmi2GetBooleanStatus(fmi2Component c, const fmi2StatusKind s, fmi2Boo
     return fmi2Error;
   if (s != fmi2Terminated)
     return fmi2Discard;
-  *value = 0;
+  *value = inst->sim && eqc_sim_terminated(inst->sim) ? 1 : 0;
   return fmi2OK;
 }
 fmi2Status fmi2GetStringStatus(fmi2Component c, const fmi2StatusKind, fmi2String *) {

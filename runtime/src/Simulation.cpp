@@ -6,6 +6,7 @@
 #include "EventIteration.h"
 
 #include <algorithm>
+#include <cfloat>
 #include <climits>
 #include <cmath>
 #include <cstdio>
@@ -87,6 +88,9 @@ struct eqc_sim {
   std::vector<unsigned char> paramGiven, stateGiven; ///< set by the caller (bind and start keep them)
   bool started = false; ///< a run has moved the states: start values no longer apply
   bool terminated = false; ///< a when-clause called terminate(): no run goes on
+  /// eqc_sim_event's callers: per indicator, 1 while its sign at the point of the last event
+  /// still disagrees with the condition that event settled (see eqc_sim_indicators).
+  std::vector<unsigned char> settling;
   eqc_stats stats{};
   double worstInvariant = 0.0;
   std::string error;
@@ -122,6 +126,7 @@ struct eqc_sim {
     f(s.modelCode);
     f(s.lastOutput);
     f(s.terminated);
+    f(s.settling);
     eqc::rt::EventIteration::fields(s.events, f);
   }
 
@@ -274,6 +279,77 @@ struct eqc_sim {
     return ProjectionFailure + status;
   }
 
+  /// eqc_sim_event.
+  int event(double te, const double *xe, int *changed) {
+    error.clear();
+    if (!initialized)
+      if (int rc = initialize())
+        return rc;
+    t = te;
+    std::copy(xe, xe + n, x.begin());
+    started = true;
+    if (!hasEvents())
+      return EQC_OK;
+    attachEvents();
+    std::vector<double> z(static_cast<size_t>(model->n_indicators));
+    std::vector<int> crossed;
+    int code = model->n_indicators ? indicators(this, t, x.data(), z.data()) : 0;
+    events.crossedBy(*model, z.data(), crossed);
+    // The environment may enter Event Mode without an event: idle events are no failure here.
+    const int idleLimit = events.idleLimit;
+    events.idleLimit = 0;
+    if (code == 0)
+      code = events.iterate(*model, t, x.data(), a.data(), p.data(), crossed.data(), false);
+    events.idleLimit = idleLimit;
+    if (code == EQC_EVENT_TERMINATE) {
+      terminated = true;
+      code = 0;
+    }
+    if (code == 0)
+      code = model->rhs(t, x.data(), dx.data(), a.data(), p.data());
+    if (code != 0) {
+      fail(where(t) + ": the event iteration failed: " + modelFailure(code));
+      return EQC_ERR_RHS;
+    }
+    if (changed)
+      *changed = events.lastReinit() ? 1 : 0;
+    markSettling();
+    return EQC_OK;
+  }
+
+  /// Whether indicator k's value z holds its condition.
+  bool holds(int k, double z) const {
+    return z > 0 || (z == 0 && model->indicator_at_zero && model->indicator_at_zero[k]);
+  }
+  /// After an event: the indicators whose sign at the point still disagrees with the condition
+  /// settled (the iteration looked just ahead along the solution, e.g. a ball a few ulps below
+  /// the floor, rising).
+  void markSettling() {
+    const int nz = model->n_indicators;
+    settling.assign(static_cast<size_t>(nz), 0);
+    std::vector<double> z(static_cast<size_t>(nz));
+    if (nz == 0 || indicators(this, t, x.data(), z.data()) != 0)
+      return;
+    for (int k = 0; k < nz; ++k)
+      settling[static_cast<size_t>(k)] = holds(k, z[static_cast<size_t>(k)]) != (events.conditions()[static_cast<size_t>(k)] != 0);
+  }
+  /// eqc_sim_indicators: z, with a settling indicator reported with its condition's sign (as
+  /// +-DBL_MIN) until its value agrees, so that a sign change an environment sees is a crossing.
+  int publicIndicators(double time, const double *xs, double *z) {
+    if (int code = indicators(this, time, xs, z))
+      return code;
+    for (size_t k = 0; k < settling.size(); ++k) {
+      if (!settling[k])
+        continue;
+      const bool condition = events.conditions()[k] != 0;
+      if (holds(static_cast<int>(k), z[k]) == condition)
+        settling[k] = 0;
+      else
+        z[k] = condition ? DBL_MIN : -DBL_MIN;
+    }
+    return 0;
+  }
+
   int initialize() {
     error.clear();
     stiff = false;
@@ -328,6 +404,8 @@ struct eqc_sim {
           return EQC_ERR_RHS;
         }
     }
+    if (hasEvents())
+      markSettling();
     if (int code = model->rhs(t, x.data(), dx.data(), a.data(), p.data())) {
       fail(where(t) + ": " + modelFailure(code));
       return EQC_ERR_RHS;
@@ -690,6 +768,29 @@ const double *eqc_sim_discretes(const eqc_sim *sim) { return sim ? sim->p.data()
 const double *eqc_sim_parameters(const eqc_sim *sim) { return sim ? sim->p.data() : nullptr; }
 int eqc_sim_terminated(const eqc_sim *sim) { return sim && sim->terminated ? 1 : 0; }
 long eqc_sim_events(const eqc_sim *sim) { return sim ? sim->events.events() : 0; }
+
+int eqc_sim_indicators(eqc_sim *sim, double t, const double *x, double *z) {
+  if (!sim || !x || (!z && sim->model->n_indicators > 0))
+    return EQC_ERR_ARGUMENT;
+  if (sim->model->n_indicators == 0)
+    return EQC_OK;
+  if (int code = sim->publicIndicators(t, x, z)) {
+    sim->fail(sim->where(t) + ": the event indicators cannot be evaluated: " + sim->modelFailure(code));
+    return EQC_ERR_RHS;
+  }
+  return EQC_OK;
+}
+
+int eqc_sim_event(eqc_sim *sim, double t, const double *x, int *states_changed) {
+  if (!sim || !x || !std::isfinite(t))
+    return EQC_ERR_ARGUMENT;
+  try {
+    return sim->event(t, x, states_changed);
+  } catch (...) {
+    sim->fail("eqc_sim_event: out of memory");
+    return EQC_ERR_ARGUMENT;
+  }
+}
 
 const char *eqc_sim_last_error(const eqc_sim *sim) { return sim ? sim->error.c_str() : "no simulation"; }
 

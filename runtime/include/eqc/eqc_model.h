@@ -262,8 +262,28 @@ const double *eqc_sim_parameters(const eqc_sim *sim);
 /** 1 once a when-clause called terminate(): the run that met it returned EQC_OK at that time
  *  (eqc_sim_time), and later runs are refused. */
 int eqc_sim_terminated(const eqc_sim *sim);
-/** State events so far (in every run), and event iterations. */
+/** Events handled so far (in every run and by eqc_sim_event). */
 long eqc_sim_events(const eqc_sim *sim);
+
+/*
+ * For callers that integrate a model with events themselves (an FMU's Model-Exchange
+ * environment): they watch the indicators' signs between steps and report each event.
+ */
+/** The event indicators at (t, x) under the conditions held: n_indicators values in z. Right
+ *  after an event an indicator may still have the sign opposite to the condition the event
+ *  settled (the iteration looks just ahead along the solution: a ball a few ulps below the floor,
+ *  rising); it is reported as +-DBL_MIN with the condition's sign until its value agrees, so that
+ *  every sign change the caller sees is a crossing. */
+int eqc_sim_indicators(eqc_sim *sim, double t, const double *x, double *z);
+/**
+ * An event at (t, x) that the caller located: sets the time and states to them, runs the event
+ * iteration with the indicators whose sign disagrees with the condition held as crossed (none:
+ * the discrete equations are evaluated again), moves an index-reduced model back onto its
+ * invariants after a reinit, and sets *states_changed (may be NULL) to 1 when the states
+ * changed. Returns EQC_OK (eqc_sim_terminated tells of a terminate()) or EQC_ERR_RHS with the
+ * message in eqc_sim_last_error.
+ */
+int eqc_sim_event(eqc_sim *sim, double t, const double *x, int *states_changed);
 
 /** An English sentence about the last failure ("" after success), valid until the next call. */
 const char *eqc_sim_last_error(const eqc_sim *sim);

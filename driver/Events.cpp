@@ -95,6 +95,7 @@ void setupEvents(EventRun &e, const FlatSystem &flat, const OdeModel &model, Run
 }
 
 int eventIteration(EventRun &e, double t, double *x, const int *crossed, bool initial) {
+  e.s->applyInputs(t);
   return e.iteration.iterate(e.table, t, x, e.s->a.data(), e.s->p.data(), crossed, initial);
 }
 
@@ -111,6 +112,7 @@ int eventIndicators(void *user, double t, const double *x, double *z) {
   if (pendingInterrupt())
     return kInterruptCode;
   e->dx.resize(e->model->states.size());
+  s.applyInputs(t);
   if (int code = s.jit->rhs(t, x, e->dx.data(), s.a.data(), s.p.data()))
     return code;
   return s.jit->zc(t, x, e->dx.data(), s.a.data(), s.p.data(), z);

@@ -124,11 +124,18 @@ std::string fmuModelDescription(const ModelDescription &d, const FlatSystem &fla
       << "\" causality=\"local\" variability=\"continuous\" initial=\"calculated\"><Real derivative=\""
       << stateIndex[i] << "\"/></ScalarVariable>\n";
   }
+  // The declared outputs are the outputs; a model that declares none has every algebraic variable
+  // as an output.
   for (size_t i = 0; i < m; ++i) {
-    outputs.push_back(++index);
-    initialUnknowns.push_back(index);
+    const bool output = d.algebraicOutputs.empty() || d.algebraicOutputs[i];
+    ++index;
+    if (output) {
+      outputs.push_back(index);
+      initialUnknowns.push_back(index); // outputs are initial unknowns; locals are not listed
+    }
     x << "    <ScalarVariable name=\"" << xmlEscape(d.algebraicNames[i]) << "\" valueReference=\"" << 2 * n + i
-      << "\"" << describe(d.algebraicDescriptions, i) << " causality=\"output\" variability=\"continuous\" initial=\"calculated\"><Real/></ScalarVariable>\n";
+      << "\"" << describe(d.algebraicDescriptions, i) << " causality=\"" << (output ? "output" : "local")
+      << "\" variability=\"continuous\" initial=\"calculated\"><Real/></ScalarVariable>\n";
   }
   // Free parameters are settable; dependent ones are calculated from them (FMI 2.0:
   // calculatedParameter, an initial unknown); structural ones are constants.
@@ -140,6 +147,11 @@ std::string fmuModelDescription(const ModelDescription &d, const FlatSystem &fla
     if (kind == EQC_PARAM_DEPENDENT) {
       initialUnknowns.push_back(index);
       x << " causality=\"calculatedParameter\" variability=\"fixed\" initial=\"calculated\"><Real/></ScalarVariable>\n";
+      continue;
+    }
+    if (kind == EQC_PARAM_INPUT) { // a top-level input: set by the environment at any time
+      x << " causality=\"input\" variability=\"continuous\"><Real start=\"" << number(d.params[i])
+        << "\"/></ScalarVariable>\n";
       continue;
     }
     x << (kind == EQC_PARAM_STRUCTURAL ? " causality=\"local\" variability=\"constant\""

@@ -32,8 +32,13 @@ bool evaluateParameters(const FlatSystem &flat, const OdeModel &model,
       if (flat.vars[i].name == name && flat.vars[i].role == VarRole::Parameter)
         found = static_cast<int>(i);
     if (found < 0) {
-      err << "eqc: error: -p " << name << "=" << text << ": '" << name << "' is not a parameter of model '"
-          << flat.modelName << "'\n";
+      bool input = false;
+      for (const Variable &v : flat.vars)
+        input = input || (v.name == name && v.role == VarRole::Input);
+      err << "eqc: error: -p " << name << "=" << text << ": '" << name << "' is "
+          << (input ? "an input of model '" + flat.modelName + "': give its values with --input FILE.csv"
+                    : "not a parameter of model '" + flat.modelName + "'")
+          << "\n";
       return false;
     }
     if (flat.vars[found].structural) {
@@ -54,7 +59,7 @@ bool evaluateParameters(const FlatSystem &flat, const OdeModel &model,
     if (!done[v]) {
       for (int dep : collectVars(flat.vars[v].binding))
         value(dep);
-      values[v] = evaluate(flat.vars[v].binding, values);
+      values[v] = flat.vars[v].binding ? evaluate(flat.vars[v].binding, values) : 0.0; // an input without start: 0
       done[v] = 1;
     }
     return values[v];
@@ -138,7 +143,7 @@ void reportModelCode(Compilation &c, const CausalSystem &cs, const EquationSyste
 
 ExitCode consistentInitialPoint(Compilation &c, const std::vector<std::pair<std::string, std::string>> &parameters,
                                 double t0, InitialPoint &ip, std::unique_ptr<InvariantProjector> &projector,
-                                std::ostream &err) {
+                                std::ostream &err, const InputSeries *inputs) {
   FlatSystem &flat = *c.flat;
   OdeModel &model = *c.model;
   std::vector<double> values(flat.vars.size(), 0.0);
@@ -147,6 +152,8 @@ ExitCode consistentInitialPoint(Compilation &c, const std::vector<std::pair<std:
   ip.p.clear();
   for (int v : model.params)
     ip.p.push_back(values[v]);
+  if (inputs)
+    inputs->apply(t0, ip.p.data());
   // The discrete variables' start values (the generated discrete_start, as every table's).
   ip.p.resize(model.pSize(), 0.0);
   if (model.pSize() > model.params.size())

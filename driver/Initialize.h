@@ -2,6 +2,7 @@
 #pragma once
 
 #include "driver/ExitCodes.h"
+#include "driver/Inputs.h"
 #include "driver/Invariants.h"
 #include "driver/Pipeline.h"
 
@@ -25,10 +26,10 @@ struct InitialPoint {
 /// overrides), states from start values made consistent (the generated init, or for index-reduced
 /// models the minimum-norm projection of the non-fixed states onto every hidden constraint, then
 /// rhs), with `projector` set for index-reduced models; or errors naming the constraint, loop or
-/// variable, and the exit code.
+/// variable, and the exit code. `inputs` (may be null) gives the inputs' values at t0.
 ExitCode consistentInitialPoint(Compilation &c, const std::vector<std::pair<std::string, std::string>> &parameters,
                                 double t0, InitialPoint &ip, std::unique_ptr<InvariantProjector> &projector,
-                                std::ostream &err);
+                                std::ostream &err, const InputSeries *inputs = nullptr);
 
 /// One line for a non-zero code of a generated function (which loop failed, and how).
 std::string describeModelCode(const Compilation &c, const CausalSystem &cs, const EquationSystem &sys, int code);

@@ -49,12 +49,21 @@ std::unique_ptr<ModelTable> ModelTable::build(Compilation &c, double t0, std::os
   for (size_t i = 0; i < m.params.size(); ++i)
     if (flat.vars[m.params[i]].structural)
       desc.paramKinds[i] = EQC_PARAM_STRUCTURAL;
+    else if (flat.vars[m.params[i]].role == VarRole::Input)
+      desc.paramKinds[i] = EQC_PARAM_INPUT;
   // A state's start is held at initialization unless the (initial) equations determine it, as
   // eqc simulate's initialization moves only the free states.
   desc.stateFixed.assign(m.states.size(), 1);
   for (int v : m.freeStates)
     desc.stateFixed[static_cast<size_t>(m.slots[v].index)] = 0;
   desc.tolerance = flat.experiment.tolerance > 0 ? flat.experiment.tolerance : 0;
+  for (size_t i = 0; i < m.algebraics.size(); ++i)
+    if (flat.vars[m.algebraics[i]].output) {
+      desc.algebraicOutputs.assign(m.algebraics.size(), 0);
+      for (size_t j = 0; j < m.algebraics.size(); ++j)
+        desc.algebraicOutputs[j] = flat.vars[m.algebraics[j]].output ? 1 : 0;
+      break;
+    }
   desc.params.assign(ip.p.begin(), ip.p.begin() + static_cast<long>(m.params.size()));
   desc.events = describeEvents(flat, m);
   desc.states = ip.x;

@@ -146,6 +146,20 @@ ExitCode reduceAndCausalize(const PipelineOptions &options, Compilation &c, Diag
   }
   if (!c.reduced)
     return ExitStructure;
+  std::vector<int> inputs = c.flat->differentiatedInputs; // variable indices agree in the row copy
+  if (c.rowFlat)
+    for (int v : c.rowFlat->differentiatedInputs)
+      if (std::find(inputs.begin(), inputs.end(), v) == inputs.end())
+        inputs.push_back(v);
+  if (!inputs.empty()) {
+    const FlatSystem &flat = *c.flat;
+    for (int v : inputs)
+      diags.error(flat.vars[v].loc, "the index reduction differentiates equations that contain the input '" +
+                                        flat.vars[v].name + "', but an input is given as values over time, without "
+                                        "derivatives (make it a state of the model, or reformulate so that no "
+                                        "equation with it needs differentiating)");
+    return ExitStructure;
+  }
   if (options.dumpAfter == "reduce")
     printReduction(std::cout, *c.flat, *c.reduced);
   PassTimer t(c, "causalize");

@@ -50,6 +50,7 @@ int dummyHook(void *user, double t, double *x) {
   if (x != d.stepState || t >= s->tEnd)
     return 0; // an interpolated output point, or the last step: nothing to decide there
   Mode &m = *d.active;
+  s->applyInputs(t);
   if (m.jit->rhs(t, x, s->scratchDx.data(), s->a.data(), s->p.data()))
     return 0; // the integrator reports failures of rhs itself
   gather(m.model, x, s->scratchDx.data(), s->a.data(), s->p, d.values);
@@ -163,6 +164,7 @@ int rhsCallback(void *user, double t, const double *x, double *dx) {
   ++s->rhsCalls;
   if (s->dummy && s->dummy->acceptedA.size() == s->a.size())
     std::copy(s->dummy->acceptedA.begin(), s->dummy->acceptedA.end(), s->a.begin());
+  s->applyInputs(t);
   int code = s->jit->rhs(t, x, dx, s->a.data(), s->p.data());
   if (code == 0)
     return 0;
@@ -176,6 +178,7 @@ int jacCallback(void *user, double t, const double *x, double *values) {
   if (!fn)
     return 1;
   // The generated Jacobian reads the algebraic variables and derivatives at (t, x).
+  s->applyInputs(t);
   if (int code = s->jit->rhs(t, x, s->scratchDx.data(), s->a.data(), s->p.data()))
     return code;
   return fn(t, x, s->scratchDx.data(), s->a.data(), s->p.data(), values);
@@ -224,6 +227,7 @@ int outputCallback(void *user, double t, const double *x) {
     return 0;
   }
   // The algebraic variables and derivatives at an output point come from one more rhs call.
+  s->applyInputs(t);
   int code = s->jit->rhs(t, x, s->scratchDx.data(), s->a.data(), s->p.data());
   if (code) {
     s->rhsCode = code;

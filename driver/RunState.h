@@ -2,6 +2,7 @@
 #pragma once
 
 #include "backend/Jit.h"
+#include "driver/Inputs.h"
 #include "driver/Invariants.h"
 #include "driver/Pipeline.h"
 #include "middle/DummyDerivatives.h"
@@ -23,6 +24,14 @@ struct EventRun;
 struct RunState {
   JitModel *jit;
   std::vector<double> p, a, scratchDx;
+  /// The inputs' values over time (--input), written into p before every evaluation; null: they
+  /// hold their start values.
+  const InputSeries *inputs = nullptr;
+  /// p's inputs at time t (before an evaluation of the model there).
+  void applyInputs(double t) {
+    if (inputs)
+      inputs->apply(t, p.data());
+  }
   int rhsCode = 0; ///< the model's last failure code (without EQC_RHS_RETRY)
   // The generated Jacobian (compiled when an implicit method first needs it).
   eqc_linear_solver linearSolver = EQC_LINEAR_AUTO;

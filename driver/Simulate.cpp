@@ -92,7 +92,8 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
   if (opt.vars.empty()) {
     // The declared unknowns and discrete variables (not eqc's conditions).
     for (size_t i = 0; i < flat.vars.size(); ++i)
-      if (flat.vars[i].role == VarRole::Unknown || (flat.vars[i].role == VarRole::Discrete && !flat.vars[i].generated)) {
+      if (flat.vars[i].role == VarRole::Unknown || flat.vars[i].role == VarRole::Input ||
+          (flat.vars[i].role == VarRole::Discrete && !flat.vars[i].generated)) {
         s.columns.push_back(static_cast<int>(i));
         header.push_back(flat.vars[i].name);
       }
@@ -136,11 +137,35 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
     }
   }
 
+  // Inputs: from --input, else held at their start values (said once).
+  InputSeries inputs;
+  std::vector<int> inputVars;
+  for (int v : model.params)
+    if (flat.vars[v].role == VarRole::Input)
+      inputVars.push_back(v);
+  if (!opt.input.empty()) {
+    if (inputVars.empty()) {
+      err << "eqc: error: --input " << opt.input << ": model '" << flat.modelName << "' has no inputs\n";
+      return ExitUsage;
+    }
+    if (!inputs.read(opt.input, flat, model, err))
+      return ExitUsage;
+    inputVars = inputs.missing();
+  }
+  if (!inputVars.empty() && !opt.quiet) {
+    std::string names;
+    for (int v : inputVars)
+      names += (names.empty() ? "'" : ", '") + flat.vars[v].name + "'";
+    err << "eqc: note: input" << (inputVars.size() > 1 ? "s " : " ") << names << (inputVars.size() > 1 ? " hold" : " holds")
+        << " the start value (give values over time with --input FILE.csv)\n";
+  }
+  s.inputs = inputs.empty() ? nullptr : &inputs;
+
   using Clock = std::chrono::steady_clock;
   auto t0 = Clock::now();
   InitialPoint ip;
   std::unique_ptr<InvariantProjector> projector;
-  if (ExitCode e = consistentInitialPoint(c, opt.parameters, o.t_start, ip, projector, err); e != ExitOk)
+  if (ExitCode e = consistentInitialPoint(c, opt.parameters, o.t_start, ip, projector, err, s.inputs); e != ExitOk)
     return e;
   s.p = ip.p;
   s.a = ip.a;

@@ -23,6 +23,7 @@ struct SimulateOptions {
   std::vector<std::pair<std::string, std::string>> parameters; ///< -p name=value
   bool stats = false;
   std::string plot; ///< SVG file of the written columns against time (empty: none)
+  std::string input; ///< CSV of the inputs' values over time (empty: start values)
   bool quiet = false; ///< no progress bar
   bool binary = false; ///< write the .eqcres binary format (also chosen by an .eqcres file name)
   long every = 1;      ///< keep every N-th output row (and the last)

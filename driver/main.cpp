@@ -73,6 +73,9 @@ options:
   --max-steps N        limit on the number of steps
   --vars a,b,der(x)    the columns to write (default: all unknowns)
   -p NAME=VALUE        override a parameter (repeatable)
+  --input FILE.csv     values of the model's inputs over time: a header `time,u1,...` and rows
+                       with non-decreasing times, interpolated linearly (a time given twice is a
+                       jump); the end values hold outside; inputs not named keep their start value
   --stats              print solver statistics and the time of each phase to stderr
   --plot FILE.svg      also draw the written columns against time as an SVG line plot
   --quiet              no progress bar (shown on a terminal for runs longer than a second)
@@ -366,6 +369,10 @@ int parseArgs(int argc, char **argv, Args &args) {
       if (!num(args.pipeline.reduction.omega))
         break;
       args.pipeline.omegaGiven = true;
+    } else if (sim && a == "--input") {
+      if (!next(v))
+        break;
+      args.simulate.input = v;
     } else if (sim && a == "--plot") {
       if (!next(v))
         break;

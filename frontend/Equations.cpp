@@ -32,7 +32,7 @@ bool Flattener::continuouslyDependent(const Expr *e) {
       continue;
     switch (n->kind()) {
     case ExprKind::Var:
-      if (!sys_.vars[n->var()].isKnown())
+      if (!sys_.vars[n->var()].isKnown() || sys_.vars[n->var()].isTimeVaryingKnown())
         return true;
       continue;
     case ExprKind::Time:

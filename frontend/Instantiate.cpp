@@ -484,7 +484,18 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
     return sym;
   }
 
+  // A top-level input of the simulated model is given by the caller (Modelica 3.5, 4.4.2.2);
+  // inputs of components are ordinary unknowns, determined by connections.
+  const bool topInput = d.causality == ast::Causality::Input && !inst.parent && !inst.package &&
+                        d.prefix != ast::Prefix::Parameter;
+  if (topInput && (prim != Type::Real || d.prefix == ast::Prefix::Discrete)) {
+    diags_.error(c.range, "input '" + path + "': eqc takes continuous Real inputs only (this one is " +
+                              (d.prefix == ast::Prefix::Discrete ? std::string("discrete") : typeName(prim)) + ")");
+    sym.state = Symbol::Done;
+    return sym;
+  }
   VarRole role = d.prefix == ast::Prefix::Parameter                           ? VarRole::Parameter
+                 : topInput                                                   ? VarRole::Input
                  : d.prefix == ast::Prefix::Discrete || prim != Type::Real ? VarRole::Discrete
                                                                               : VarRole::Unknown;
   sym.kind = Symbol::Variable;
@@ -497,6 +508,7 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
     v.type = valueType(prim);
     v.loc = c.range;
     v.description = c.description;
+    v.output = d.causality == ast::Causality::Output && !inst.parent && !inst.package;
     sys_.vars.push_back(std::move(v));
   }
   growPerVariable();

@@ -858,6 +858,12 @@ Value Flattener::lowerDer(const ast::Expr &arg, Scope &scope, SourceRange range)
     return fail();
   }
   for (const Expr *&x : v.elems) {
+    for (int input : collectVars(x))
+      if (sys_.vars[input].isTimeVaryingKnown()) {
+        diags_.error(arg.range, "der() of the input '" + sys_.vars[input].name +
+                                    "': an input is given as values over time, without derivatives");
+        return fail();
+      }
     if (x->kind() == ExprKind::Var && !sys_.vars[x->var()].isKnown()) {
       x = ctx().var(sys_.derivativeVar(x->var()));
       continue;

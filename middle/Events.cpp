@@ -67,7 +67,7 @@ private:
       d = true;
       break;
     case ExprKind::Var:
-      d = !flat_.vars[e->var()].isKnown();
+      d = !flat_.vars[e->var()].isKnown() || flat_.vars[e->var()].isTimeVaryingKnown();
       break;
     default:
       for (const Expr *op : e->ops())

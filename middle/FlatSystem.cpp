@@ -111,6 +111,11 @@ void FlatSystem::print(std::ostream &os) const {
     if (v.role == VarRole::Parameter) {
       const char *type = v.type == ValueType::Boolean ? "Boolean" : v.type == ValueType::Integer ? "Integer" : "Real";
       os << "  parameter " << type << " " << v.name << " = " << toString(v.binding, namer) << ";\n";
+    } else if (v.role == VarRole::Input) {
+      os << "  input Real " << v.name;
+      if (v.binding)
+        os << "(start = " << toString(v.binding, namer) << ")";
+      os << ";\n";
     }
   }
   for (size_t i = 0; i < vars.size(); ++i) {
@@ -189,6 +194,8 @@ std::vector<int> dependentParameters(const FlatSystem &flat, const std::vector<i
     std::vector<std::pair<int, std::vector<int>>> stack;
     auto reads = [&](int k) {
       std::vector<int> deps;
+      if (flat.vars[params[k]].role == VarRole::Input)
+        return deps; // an input's default (its start value) is not recomputed: it is the caller's
       if (const Expr *b = flat.vars[params[k]].binding)
         for (int v : collectVars(b))
           if (auto it = position.find(v); it != position.end())

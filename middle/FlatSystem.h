@@ -19,6 +19,8 @@ enum class VarRole {
   Derivative, ///< der(v) of an Unknown v
   Discrete,   ///< changes only at events: assigned in when-clauses, Integer and Boolean variables,
               ///< and the relations that generate events (conditions)
+  Input,      ///< a top-level `input Real u` of the simulated model: known at every time, given by
+              ///< the caller (Modelica 3.5, 4.4.2.2); its binding is the default (start) value
 };
 
 enum class ValueType { Real, Integer, Boolean };
@@ -47,9 +49,14 @@ struct Variable {
   const Expr *relation = nullptr;
   /// Made by eqc (conditions, when-conditions), not declared: not written to results by default.
   bool generated = false;
+  /// A top-level `output` of the simulated model (an FMU's outputs are these when there are any).
+  bool output = false;
 
-  /// Parameters and discrete variables: constant while the integrator runs.
-  bool isKnown() const { return role == VarRole::Parameter || role == VarRole::Discrete; }
+  /// Parameters, discrete variables and inputs: not solved for (the first two are constant while
+  /// the integrator runs; inputs are given functions of time).
+  bool isKnown() const { return role == VarRole::Parameter || role == VarRole::Discrete || role == VarRole::Input; }
+  /// Known, but changing while the integrator runs (an input).
+  bool isTimeVaryingKnown() const { return role == VarRole::Input; }
 };
 
 /// `lhs = rhs`, i.e. residual lhs - rhs = 0.
@@ -125,6 +132,9 @@ struct FlatSystem {
   std::vector<Equation> initialEquations;
   std::vector<WhenClause> whens;
   std::vector<DiscreteEquation> discreteEquations;
+  /// Inputs whose time derivative timeDerivative() was asked for (index reduction of an equation
+  /// that contains one): inputs have none, so the pipeline reports them.
+  std::vector<int> differentiatedInputs;
   std::vector<std::string> origins; ///< "m[3]", "i = 2", "m[3], i = 2", "connect(a.p, b.n)"
   std::vector<ComponentSize> componentSizes;
   Experiment experiment;

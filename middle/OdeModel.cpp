@@ -33,7 +33,7 @@ void assignSlots(const FlatSystem &flat, OdeModel &m, const std::vector<char> &i
   for (size_t i = 0; i < flat.vars.size(); ++i) {
     const Variable &v = flat.vars[i];
     int vi = static_cast<int>(i);
-    if (v.role == VarRole::Parameter) {
+    if (v.role == VarRole::Parameter || v.role == VarRole::Input) { // inputs are set in p by the caller
       m.slots[i] = {Storage::Param, static_cast<int>(m.params.size())};
       m.params.push_back(vi);
     } else if (v.role == VarRole::Discrete) {

@@ -1,12 +1,17 @@
 // Total time derivative by the chain rule.
 #include "middle/TimeDerivative.h"
 
+#include <algorithm>
+
 namespace eqc {
 
 const Expr *timeDerivative(FlatSystem &flat, Differentiator &diff, const Expr *e) {
   ExprContext &ctx = *flat.ctx;
   std::vector<const Expr *> terms{diff.diff(e, Differentiator::kTime)};
   for (int v : collectVars(e)) {
+    if (flat.vars[v].isTimeVaryingKnown() && !diff.diff(e, v)->isConst(0) &&
+        std::find(flat.differentiatedInputs.begin(), flat.differentiatedInputs.end(), v) == flat.differentiatedInputs.end())
+      flat.differentiatedInputs.push_back(v);
     if (flat.vars[v].isKnown())
       continue;
     const Expr *partial = diff.diff(e, v);

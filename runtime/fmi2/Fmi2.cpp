@@ -609,7 +609,9 @@ fmi2Status fmi2ExitInitializationMode(fmi2Component c) {
   eqc_sim_set_options(inst->sim, &o);
   // What the environment set; eqc_sim binds the rest.
   for (int i = 0; i < m->n_params; ++i)
-    if (inst->paramGiven[static_cast<size_t>(i)])
+    if (inst->kindOf(static_cast<size_t>(i)) == EQC_PARAM_INPUT)
+      eqc_sim_set_input(inst->sim, i, inst->p[i]);
+    else if (inst->paramGiven[static_cast<size_t>(i)])
       eqc_sim_set_param(inst->sim, i, inst->p[i]);
   for (int i = 0; i < m->n_states; ++i)
     if (inst->stateGiven[static_cast<size_t>(i)])
@@ -675,14 +677,16 @@ fmi2Status fmi2SetReal(fmi2Component c, const fmi2ValueReference vr[], size_t nv
       return inst->fail(which + " is computed by the model");
     // Parameters are fixed (modelDescription.xml); states are set before initialization, and in
     // Model Exchange also in Event and Continuous-Time Mode (FMI 2.0.1, as fmi2SetContinuousStates).
+    bool isInput = false;
     if (isParameter) {
       const size_t param = vr[k] - 2 * inst->n() - static_cast<size_t>(inst->m->n_algebraics);
+      isInput = inst->kindOf(param) == EQC_PARAM_INPUT;
       if (inst->kindOf(param) == EQC_PARAM_DEPENDENT)
         return inst->fail(which + " is a calculated parameter (its binding computes it from the others)");
       if (inst->kindOf(param) == EQC_PARAM_STRUCTURAL)
         return inst->fail(which + " is a constant: it fixes the model's structure");
     }
-    if (isParameter && !beforeInit)
+    if (isParameter && !isInput && !beforeInit)
       return inst->fail(which + " is a fixed parameter: it can be set only before fmi2ExitInitializationMode");
     if (!isParameter && !beforeInit && inst->type != fmi2ModelExchange)
       return inst->fail(which + " is a state: a Co-Simulation instance takes it only before fmi2ExitInitializationMode");
@@ -692,9 +696,16 @@ fmi2Status fmi2SetReal(fmi2Component c, const fmi2ValueReference vr[], size_t nv
   for (size_t k = 0; k < nvr; ++k) {
     bool isParameter, isComputed;
     *inst->slot(vr[k], isParameter, isComputed) = value[k];
+    const size_t param = vr[k] - 2 * inst->n() - static_cast<size_t>(inst->m->n_algebraics);
+    if (isParameter && inst->kindOf(param) == EQC_PARAM_INPUT) {
+      // An input: held from now on (the integration of a Co-Simulation step, the events of
+      // Model Exchange take it from the simulation).
+      if (inst->sim)
+        eqc_sim_set_input(inst->sim, static_cast<int>(param), value[k]);
+      continue;
+    }
     if (beforeInit)
-      (isParameter ? inst->paramGiven[vr[k] - 2 * inst->n() - static_cast<size_t>(inst->m->n_algebraics)]
-                   : inst->stateGiven[vr[k]]) = 1;
+      (isParameter ? inst->paramGiven[param] : inst->stateGiven[vr[k]]) = 1;
   }
   inst->dirty = true;
   return fmi2OK;
@@ -805,11 +816,18 @@ fmi2Status fmi2GetDirectionalDerivative(fmi2Component c, const fmi2ValueReferenc
     return fmi2Error;
   const eqc_model *m = inst->m;
   const size_t n = inst->n(), na = static_cast<size_t>(m->n_algebraics);
-  std::vector<double> seed(n, 0.0);
+  std::vector<double> seed(n, 0.0), inputSeed(static_cast<size_t>(m->n_params), 0.0);
+  bool inputsSeeded = false;
   for (size_t k = 0; k < nKnown; ++k) {
+    const size_t param = vKnown[k] - 2 * n - na;
+    if (vKnown[k] >= 2 * n + na && param < static_cast<size_t>(m->n_params) && inst->kindOf(param) == EQC_PARAM_INPUT) {
+      inputSeed[param] += dvKnown[k];
+      inputsSeeded = inputsSeeded || dvKnown[k] != 0.0;
+      continue;
+    }
     if (vKnown[k] >= n)
       return inst->fail(std::string(name) + ": known " + std::to_string(vKnown[k]) +
-                        " is not a continuous state (the model has no inputs)");
+                        " is not a continuous state or an input");
     seed[vKnown[k]] += dvKnown[k];
   }
   bool outputs = false;
@@ -823,7 +841,9 @@ fmi2Status fmi2GetDirectionalDerivative(fmi2Component c, const fmi2ValueReferenc
     return s;
   // J seed from the sparse Jacobian (d f_i / d x_j, compressed columns).
   std::vector<double> derivative(n, 0.0);
-  if (m->jac) {
+  // With inputs seeded, everything by one forward difference (inputs have no generated Jacobian).
+  const bool exact = m->jac && !inputsSeeded;
+  if (exact) {
     const eqc_sparsity &pattern = *m->jac_pattern;
     std::vector<double> values(static_cast<size_t>(pattern.nnz));
     if (int code = m->jac(inst->t, inst->x.data(), inst->dx.data(), inst->a.data(), inst->p.data(), values.data()))
@@ -834,23 +854,30 @@ fmi2Status fmi2GetDirectionalDerivative(fmi2Component c, const fmi2ValueReferenc
           derivative[static_cast<size_t>(pattern.row_index[k])] += values[static_cast<size_t>(k)] * seed[j];
   }
   std::vector<double> output(na, 0.0);
-  if (outputs || !m->jac) {
-    // Forward difference along the seed: h * |seed| about sqrt(eps) of the states' size.
+  if (outputs || !exact) {
+    // Forward difference along the seed: h * |seed| about sqrt(eps) of the knowns' size.
     double seedNorm = 0.0, size = 1.0;
     for (size_t j = 0; j < n; ++j) {
       seedNorm = std::max(seedNorm, std::fabs(seed[j]));
       size = std::max(size, std::fabs(inst->x[j]));
     }
+    for (size_t j = 0; j < inputSeed.size(); ++j)
+      if (inputSeed[j] != 0.0) {
+        seedNorm = std::max(seedNorm, std::fabs(inputSeed[j]));
+        size = std::max(size, std::fabs(inst->p[j]));
+      }
     if (seedNorm > 0.0) {
       const double h = 1.4901161193847656e-08 * size / seedNorm;
-      std::vector<double> x(inst->x), dx(n), a(inst->a);
+      std::vector<double> x(inst->x), dx(n), a(inst->a), p(inst->p);
       for (size_t j = 0; j < n; ++j)
         x[j] += h * seed[j];
-      if (int code = m->rhs(inst->t, x.data(), dx.data(), a.data(), inst->p.data()))
+      for (size_t j = 0; j < inputSeed.size(); ++j)
+        p[j] += h * inputSeed[j];
+      if (int code = m->rhs(inst->t, x.data(), dx.data(), a.data(), p.data()))
         return inst->fail(std::string(name) + ": the model failed along the seed (code " + std::to_string(code) + ")");
       for (size_t i = 0; i < na; ++i)
         output[i] = (a[i] - inst->a[i]) / h;
-      if (!m->jac)
+      if (!exact)
         for (size_t i = 0; i < n; ++i)
           derivative[i] = (dx[i] - inst->dx[i]) / h;
     }

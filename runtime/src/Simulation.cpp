@@ -26,6 +26,8 @@ constexpr int ProjectionIterations = 20;
 /// The hook's return value when the projection failed with status s: ProjectionFailure + s
 /// (disjoint from model codes and from eqc::rt::EventFailure).
 constexpr int ProjectionFailure = 0x20000100;
+/// A model call's return value when the input function failed (its code in eqc_sim::inputCode).
+constexpr int InputFailure = 0x20000200;
 
 bool namesValid(int n, const char *const *names) {
   if (n == 0)
@@ -88,6 +90,10 @@ struct eqc_sim {
   std::vector<unsigned char> paramGiven, stateGiven; ///< set by the caller (bind and start keep them)
   bool started = false; ///< a run has moved the states: start values no longer apply
   bool terminated = false; ///< a when-clause called terminate(): no run goes on
+  std::vector<int> inputs; ///< the parameters that are inputs (EQC_PARAM_INPUT)
+  eqc_sim_input_fn inputFn = nullptr;
+  void *inputUser = nullptr;
+  std::vector<double> inputValues; // scratch
   /// eqc_sim_event's callers: per indicator, 1 while its sign at the point of the last event
   /// still disagrees with the condition that event settled (see eqc_sim_indicators).
   std::vector<unsigned char> settling;
@@ -95,6 +101,7 @@ struct eqc_sim {
   double worstInvariant = 0.0;
   std::string error;
   int modelCode = 0; ///< the model function's last non-zero return
+  int inputCode = 0; ///< the input function's last non-zero return
   double lastOutput = NAN; ///< a run does not report again the time the previous one ended with
   // During a run.
   double skipOutputAt = NAN;
@@ -143,6 +150,22 @@ struct eqc_sim {
     if (model->tolerance > 0)
       options.rtol = options.atol = model->tolerance;
     p.resize(static_cast<size_t>(std::max(model->n_p, model->n_params)), 0.0);
+    for (int i = 0; model->param_kind && i < model->n_params; ++i)
+      if (model->param_kind[i] == EQC_PARAM_INPUT)
+        inputs.push_back(i);
+    inputValues.resize(inputs.size());
+  }
+  /// The inputs at time t from the input function (if any), into p. Returns 0 or its failure.
+  int applyInputs(double time) {
+    if (!inputFn)
+      return 0;
+    for (size_t k = 0; k < inputs.size(); ++k)
+      inputValues[k] = p[static_cast<size_t>(inputs[k])];
+    if (int code = inputFn(inputUser, time, inputValues.data()))
+      return code;
+    for (size_t k = 0; k < inputs.size(); ++k)
+      p[static_cast<size_t>(inputs[k])] = inputValues[k];
+    return 0;
   }
   bool hasEvents() const { return model->n_discretes > 0; }
 
@@ -153,6 +176,7 @@ struct eqc_sim {
     return buf;
   }
   std::string modelFailure(int code) const {
+    code &= ~EQC_RHS_RETRY;
     if (code == eqc::rt::failureCode(eqc::rt::EventFailure::Unsettled)) {
       std::string names;
       for (int j : events.unsettled())
@@ -166,6 +190,8 @@ struct eqc_sim {
              " changes back and forth without effect (51 events in a row changed nothing): the integration is "
              "probably unstable there";
     }
+    if (code == InputFailure)
+      return "the input function returned " + std::to_string(inputCode);
     if (code >= ProjectionFailure && code < ProjectionFailure + 100)
       return std::string("the projection onto the invariants failed: ") + eqc_status_message(code - ProjectionFailure);
     if (code >= EQC_MODEL_LOOP_FAILURE_BASE)
@@ -176,6 +202,10 @@ struct eqc_sim {
 
   static int rhs(void *user, double t, const double *x, double *dx) {
     auto *s = static_cast<eqc_sim *>(user);
+    if (int code = s->applyInputs(t)) {
+      s->inputCode = code;
+      return InputFailure;
+    }
     int code = s->model->rhs(t, x, dx, s->a.data(), s->p.data());
     if (code == 0)
       return 0;
@@ -185,6 +215,8 @@ struct eqc_sim {
   static int jac(void *user, double t, const double *x, double *values) {
     auto *s = static_cast<eqc_sim *>(user);
     std::vector<double> &scratch = s->dx; // dx is rewritten by the next rhs call anyway
+    if (s->applyInputs(t))
+      return InputFailure;
     if (int code = s->model->rhs(t, x, scratch.data(), s->a.data(), s->p.data()))
       return code;
     return s->model->jac(t, x, scratch.data(), s->a.data(), s->p.data(), values);
@@ -208,6 +240,8 @@ struct eqc_sim {
     auto *s = static_cast<eqc_sim *>(user);
     if (!s->out || t == s->skipOutputAt)
       return 0;
+    if (s->applyInputs(t))
+      return InputFailure;
     // The derivatives and algebraic variables at an output point come from one more rhs call.
     if (int code = s->model->rhs(t, x, s->dx.data(), s->a.data(), s->p.data())) {
       s->modelCode = code;
@@ -220,6 +254,8 @@ struct eqc_sim {
   /// eqc_zc_fn: rhs at the point, then the indicators.
   static int indicators(void *user, double t, const double *x, double *z) {
     auto *s = static_cast<eqc_sim *>(user);
+    if (s->applyInputs(t))
+      return InputFailure;
     if (int code = s->model->rhs(t, x, s->dx.data(), s->a.data(), s->p.data()))
       return code;
     return s->model->zc(t, x, s->dx.data(), s->a.data(), s->p.data(), z);
@@ -371,6 +407,10 @@ struct eqc_sim {
     }
     // The discrete variables start at their start values, initial() holding (eqc simulate's order:
     // discrete starts, init or projection, the initial event iteration, init again).
+    if (int code = applyInputs(t)) {
+      fail(where(t) + ": the input function returned " + std::to_string(code));
+      return EQC_ERR_RHS;
+    }
     const bool first = !started && hasEvents();
     if (first) {
       if (int code = model->discrete_start(p.data())) {
@@ -706,6 +746,11 @@ int eqc_sim_algebraic_index(const eqc_sim *sim, const char *name) {
 int eqc_sim_set_param(eqc_sim *sim, int index, double value) {
   if (!sim || index < 0 || index >= sim->model->n_params || !std::isfinite(value))
     return EQC_ERR_ARGUMENT;
+  if (sim->model->param_kind && sim->model->param_kind[index] == EQC_PARAM_INPUT) {
+    sim->fail(std::string("eqc_sim_set_param: '") + sim->model->param_names[index] +
+              "' is an input of the model: set it with eqc_sim_set_input");
+    return EQC_ERR_ARGUMENT;
+  }
   if (sim->model->param_kind && sim->model->param_kind[index] == EQC_PARAM_STRUCTURAL) {
     sim->fail(std::string("eqc_sim_set_param: '") + sim->model->param_names[index] +
               "' fixes the model's structure (array sizes, loop ranges or which equations exist); change it in "
@@ -715,6 +760,22 @@ int eqc_sim_set_param(eqc_sim *sim, int index, double value) {
   sim->p[index] = value;
   sim->paramGiven[static_cast<size_t>(index)] = 1;
   sim->initialized = false;
+  return EQC_OK;
+}
+
+int eqc_sim_set_input(eqc_sim *sim, int index, double value) {
+  if (!sim || index < 0 || index >= sim->model->n_params || !std::isfinite(value) || !sim->model->param_kind ||
+      sim->model->param_kind[index] != EQC_PARAM_INPUT)
+    return EQC_ERR_ARGUMENT;
+  sim->p[static_cast<size_t>(index)] = value;
+  return EQC_OK;
+}
+
+int eqc_sim_set_input_function(eqc_sim *sim, eqc_sim_input_fn fn, void *user) {
+  if (!sim)
+    return EQC_ERR_ARGUMENT;
+  sim->inputFn = fn;
+  sim->inputUser = user;
   return EQC_OK;
 }
 

@@ -82,7 +82,9 @@ enum {
 enum {
   EQC_PARAM_FREE = 0,       /**< set by the caller, or its default */
   EQC_PARAM_DEPENDENT = 1,  /**< computed by bind from the others (may still be set: then it is kept) */
-  EQC_PARAM_STRUCTURAL = 2  /**< fixes array sizes, loop ranges or which equations exist: not settable */
+  EQC_PARAM_STRUCTURAL = 2, /**< fixes array sizes, loop ranges or which equations exist: not settable */
+  EQC_PARAM_INPUT = 3       /**< a top-level input of the model: a function of time, set with
+                                 eqc_sim_set_input or eqc_sim_set_input_function (its default is its start value) */
 };
 
 /** The version of eqc_model this header describes; a model with another version is refused. */
@@ -210,6 +212,19 @@ int eqc_sim_algebraic_index(const eqc_sim *sim, const char *name);
  * EQC_ERR_ARGUMENT for a bad index, a non-finite value or a structural parameter.
  */
 int eqc_sim_set_param(eqc_sim *sim, int index, double value);
+/**
+ * Inputs (parameters of kind EQC_PARAM_INPUT): eqc_sim_set_input sets one from now on (held
+ * until set again); EQC_ERR_ARGUMENT for another kind of parameter or a non-finite value.
+ */
+int eqc_sim_set_input(eqc_sim *sim, int index, double value);
+/**
+ * Inputs as functions of time: fn(user, t, u) is called before every evaluation of the model at
+ * time t, with u holding the inputs' current values (one per parameter of kind EQC_PARAM_INPUT,
+ * in the order of their indices), which it overwrites; a non-zero return stops the run
+ * (EQC_ERR_RHS). NULL: the held values again.
+ */
+typedef int (*eqc_sim_input_fn)(void *user, double t, double *u);
+int eqc_sim_set_input_function(eqc_sim *sim, eqc_sim_input_fn fn, void *user);
 /** Sets state `index` (a start value before eqc_sim_initialize, or the state between runs). */
 int eqc_sim_set_state(eqc_sim *sim, int index, double value);
 /** Sets the time (before the first run, or to restart from the current state at another time). */

@@ -5,6 +5,7 @@
 #include "driver/Inputs.h"
 #include "driver/Invariants.h"
 #include "driver/Pipeline.h"
+#include "runtime/include/eqc/eqc_runtime.h"
 
 #include <memory>
 #include <ostream>
@@ -15,7 +16,7 @@
 namespace eqc {
 
 /// Tolerance of the projection onto the hidden constraints (scaled as eqc_project documents).
-constexpr double kProjectionTol = 1e-12;
+constexpr double kProjectionTol = EQC_PROJECTION_TOLERANCE; // eqc_sim projects with it too
 
 /// The run-time arrays at a consistent point.
 struct InitialPoint {

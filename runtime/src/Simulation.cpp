@@ -21,7 +21,7 @@
 namespace {
 
 /// Projection tolerance and iteration limit (as the CLI's stabilization).
-constexpr double ProjectionTolerance = 1e-10;
+constexpr double ProjectionTolerance = EQC_PROJECTION_TOLERANCE;
 constexpr int ProjectionIterations = 20;
 /// The hook's return value when the projection failed with status s: ProjectionFailure + s
 /// (disjoint from model codes and from eqc::rt::EventFailure).

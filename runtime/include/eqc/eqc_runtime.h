@@ -170,6 +170,9 @@ typedef int (*eqc_constraint_fn)(void *user, double t, const double *x, double *
 int eqc_project(int n, int m, double t, double *x, eqc_constraint_fn g, void *user, double tol,
                 int max_iter, double *residual_norm);
 
+/** The tolerance eqc projects onto invariants with: eqc simulate, eqc_sim and the FMUs alike. */
+#define EQC_PROJECTION_TOLERANCE 1e-12
+
 /**
  * A projection workspace that a caller projecting after every step keeps, so that the buffers of
  * eqc_project are allocated once (eqc_project allocates them per call). One per thread; a

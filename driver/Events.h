@@ -13,10 +13,10 @@
 namespace eqc {
 
 /// rhs code of the event handler when the event iteration does not settle.
-constexpr int kEventIterationCode = rt::failureCode(rt::EventFailure::Unsettled);
+constexpr int kEventIterationCode = rt::stopCode(rt::StopCode::EventUnsettled);
 /// rhs code of the event handler after many events in a row that changed nothing: an indicator
 /// oscillating around zero (an unstable integration, e.g. an explicit method on a stiff phase).
-constexpr int kIdleEventsCode = rt::failureCode(rt::EventFailure::Idle);
+constexpr int kIdleEventsCode = rt::stopCode(rt::StopCode::EventIdle);
 /// How many such events in a row are tolerated.
 constexpr int kMaxIdleEvents = 50;
 

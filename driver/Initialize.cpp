@@ -92,7 +92,7 @@ static std::string loopDescription(const FlatSystem &flat, const CausalSystem &c
 
 std::string describeModelCode(const Compilation &c, const CausalSystem &cs, const EquationSystem &sys, int code) {
   int loop = code - EQC_MODEL_LOOP_FAILURE_BASE;
-  if (code >= kProjectionFailureBase && code < kProjectionFailureBase + 100)
+  if (rt::isProjectionFailure(code))
     return std::string("projection onto the hidden constraints failed: ") + eqc_status_message(code - kProjectionFailureBase);
   if (loop >= 0 && loop < static_cast<int>(cs.loops.size()))
     return loopDescription(*c.flat, cs, sys, loop);
@@ -102,7 +102,7 @@ std::string describeModelCode(const Compilation &c, const CausalSystem &cs, cons
 void reportModelCode(Compilation &c, const CausalSystem &cs, const EquationSystem &sys, int code, double t) {
   int loop = code - EQC_MODEL_LOOP_FAILURE_BASE;
   std::string at = "at time " + brief(t) + ": ";
-  if (code >= kProjectionFailureBase && code < kProjectionFailureBase + 100)
+  if (rt::isProjectionFailure(code))
     c.diags->error(c.flat->loc, at + describeModelCode(c, cs, sys, code));
   else if (loop >= 0 && loop < static_cast<int>(cs.loops.size())) {
     c.diags->error(sys.locs[cs.loops[loop].equations.front()], at + loopDescription(*c.flat, cs, sys, loop));

@@ -7,6 +7,7 @@
 #include "driver/Pipeline.h"
 #include "middle/DummyDerivatives.h"
 #include "runtime/include/eqc/eqc_runtime.h"
+#include "runtime/src/StopCodes.h"
 
 #include <cmath>
 #include <cstdio>
@@ -124,13 +125,14 @@ struct DummyRun {
 };
 
 /// rhs code of every model call after SIGINT or SIGTERM (driver/Interrupt.h).
-constexpr int kInterruptCode = 4000;
+constexpr int kInterruptCode = rt::stopCode(rt::StopCode::Interrupt);
 /// rhs code that a hook returns to ask for a new state selection.
-constexpr int kSwitchCode = 3000;
+constexpr int kSwitchCode = rt::stopCode(rt::StopCode::SelectionSwitch);
 /// rhs code that a hook returns when no state selection can go on (DummyRun::fallbackReason).
-constexpr int kFallbackCode = 3001;
-/// rhs codes 2000 + status: the projection onto the invariants failed with that status.
-constexpr int kProjectionFailureBase = 2000;
+constexpr int kFallbackCode = rt::stopCode(rt::StopCode::SelectionFallback);
+/// rhs codes kProjectionFailureBase + status: the projection onto the invariants failed with
+/// that status (rt::isProjectionFailure).
+constexpr int kProjectionFailureBase = rt::stopCode(rt::StopCode::ProjectionFailure);
 
 /// Values of every variable (indexed by variable) from the run-time arrays of a mode.
 void gather(const OdeModel &m, const double *x, const double *dx, const double *a,

@@ -178,7 +178,7 @@ int EventIteration::settle(const eqc_model &m, double t, double *x, double *a, d
       if (keepLog)
         log_.push_back(std::move(ev));
       if (idleLimit > 0 && idleEvents_ > idleLimit)
-        return failureCode(EventFailure::Idle);
+        return stopCode(StopCode::EventIdle);
     }
     for (size_t k = 0; k < nz; ++k)
       conditions_[k] = discrete(static_cast<size_t>(m.indicator_discrete[k])) != 0 ? 1 : 0;
@@ -188,7 +188,7 @@ int EventIteration::settle(const eqc_model &m, double t, double *x, double *a, d
   for (size_t j = 0; j < nd; ++j)
     if (discrete(j) != (initial ? before_[j] : p[preOffset(m) + j]))
       unsettled_.push_back(static_cast<int>(j));
-  return failureCode(EventFailure::Unsettled);
+  return stopCode(StopCode::EventUnsettled);
 }
 
 } // namespace eqc::rt

@@ -4,6 +4,7 @@
 #ifndef EQC_RUNTIME_EVENT_ITERATION_H
 #define EQC_RUNTIME_EVENT_ITERATION_H
 
+#include "StopCodes.h"
 #include "eqc/eqc_model.h"
 
 #include <functional>
@@ -13,14 +14,9 @@
 
 namespace eqc::rt {
 
-/// Why an event iteration failed (disjoint from model codes, which are positive and below
-/// EQC_RHS_RETRY, and from the runtime's statuses): the values an EventIteration returns besides
-/// 0, EQC_EVENT_TERMINATE and the model's own failure codes.
-enum class EventFailure : int {
-  Unsettled = 0x20000001, ///< the discrete variables still change after 100 iterations (unsettled())
-  Idle = 0x20000002,      ///< idleLimit events in a row changed nothing (an indicator oscillating)
-};
-constexpr int failureCode(EventFailure f) { return static_cast<int>(f); }
+/// Why an event iteration failed: StopCode::EventUnsettled (the discrete variables still change
+/// after 100 iterations, unsettled()) or StopCode::EventIdle (idleLimit events in a row changed
+/// nothing: an indicator oscillating).
 
 /// The discrete state of one simulation of an eqc_model with events.
 /// Requires: the model's n_p, n_discretes, n_indicators and event functions valid (see
@@ -51,7 +47,7 @@ public:
   /// read just after t, along the solution), rhs, the discrete update, repeated until no discrete
   /// variable changes; with `initial`, initial() holds and pre() are the start values. `crossed`
   /// (may be null: none) marks the indicators whose condition changed at t. Returns 0,
-  /// EQC_EVENT_TERMINATE, an EventFailure code or the failing model code.
+  /// EQC_EVENT_TERMINATE, one of the StopCodes above or the failing model code.
   int iterate(const eqc_model &m, double t, double *x, double *a, double *p, const int *crossed, bool initial);
 
   /// crossed[k] for the indicators whose value z (at a point where rhs was evaluated) disagrees

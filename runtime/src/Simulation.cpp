@@ -23,11 +23,9 @@ namespace {
 /// Projection tolerance and iteration limit (as the CLI's stabilization).
 constexpr double ProjectionTolerance = EQC_PROJECTION_TOLERANCE;
 constexpr int ProjectionIterations = 20;
-/// The hook's return value when the projection failed with status s: ProjectionFailure + s
-/// (disjoint from model codes and from eqc::rt::EventFailure).
-constexpr int ProjectionFailure = 0x20000100;
+using eqc::rt::StopCode;
 /// A model call's return value when the input function failed (its code in eqc_sim::inputCode).
-constexpr int InputFailure = 0x20000200;
+constexpr int InputFailure = eqc::rt::stopCode(StopCode::InputFailure);
 
 bool namesValid(int n, const char *const *names) {
   if (n == 0)
@@ -177,13 +175,13 @@ struct eqc_sim {
   }
   std::string modelFailure(int code) const {
     code &= ~EQC_RHS_RETRY;
-    if (code == eqc::rt::failureCode(eqc::rt::EventFailure::Unsettled)) {
+    if (code == eqc::rt::stopCode(StopCode::EventUnsettled)) {
       std::string names;
       for (int j : events.unsettled())
         names += (names.empty() ? "" : ", ") + std::string(model->discrete_names[j]);
       return "the event iteration does not settle after 100 iterations (" + names + " keep changing)";
     }
-    if (code == eqc::rt::failureCode(eqc::rt::EventFailure::Idle)) {
+    if (code == eqc::rt::stopCode(StopCode::EventIdle)) {
       const int k = events.lastCrossed();
       return (k >= 0 ? "the condition '" + std::string(model->discrete_names[model->indicator_discrete[k]]) + "'"
                      : std::string("a condition")) +
@@ -192,8 +190,8 @@ struct eqc_sim {
     }
     if (code == InputFailure)
       return "the input function returned " + std::to_string(inputCode);
-    if (code >= ProjectionFailure && code < ProjectionFailure + 100)
-      return std::string("the projection onto the invariants failed: ") + eqc_status_message(code - ProjectionFailure);
+    if (eqc::rt::isProjectionFailure(code))
+      return std::string("the projection onto the invariants failed: ") + eqc_status_message(eqc::rt::projectionStatus(code));
     if (code >= EQC_MODEL_LOOP_FAILURE_BASE)
       return "the Newton iteration of algebraic loop " + std::to_string(code - EQC_MODEL_LOOP_FAILURE_BASE) +
              " of model '" + model->name + "' did not converge";
@@ -232,7 +230,7 @@ struct eqc_sim {
     double residual = 0.0;
     int status = eqc_projector_project(s->projector.get(), s->n, s->m, t, x, constraints, s, ProjectionTolerance, ProjectionIterations, &residual);
     if (status != EQC_OK)
-      return ProjectionFailure + status;
+      return eqc::rt::projectionFailure(status);
     s->worstInvariant = std::max(s->worstInvariant, residual);
     return 0;
   }
@@ -312,7 +310,7 @@ struct eqc_sim {
       }
     }
     std::copy(start.begin(), start.end(), xe);
-    return ProjectionFailure + status;
+    return eqc::rt::projectionFailure(status);
   }
 
   /// eqc_sim_event.

@@ -919,6 +919,22 @@ fmi2Status fmi2CompletedIntegratorStep(fmi2Component c, fmi2Boolean, fmi2Boolean
     return fmi2Error;
   *enterEventMode = 0;
   *terminateSimulation = 0;
+  // An index-reduced model: once the environment's integration drifts off the invariants by
+  // more than the tolerance, a step event projects it back (fmi2NewDiscreteStates reports the
+  // states changed).
+  const eqc_model *m = inst->m;
+  if (m->n_invariants > 0 && m->invariants_jac) {
+    std::vector<double> g(static_cast<size_t>(m->n_invariants));
+    if (int code = m->invariants(inst->t, inst->x.data(), inst->p.data(), g.data()))
+      return inst->modelFailed("fmi2CompletedIntegratorStep: the invariants failed (code " + std::to_string(code) + ")");
+    double drift = 0.0, size = 1.0;
+    for (double v : g)
+      drift = std::max(drift, std::fabs(v));
+    for (double v : inst->x)
+      size = std::max(size, std::fabs(v));
+    const double tolerance = inst->toleranceDefined || !(m->tolerance > 0) ? inst->tolerance : m->tolerance;
+    *enterEventMode = !(drift <= tolerance * size) ? 1 : 0;
+  }
   return fmi2OK;
 }
 

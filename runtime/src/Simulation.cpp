@@ -322,8 +322,31 @@ struct eqc_sim {
     t = te;
     std::copy(xe, xe + n, x.begin());
     started = true;
-    if (!hasEvents())
+    if (changed)
+      *changed = 0;
+    // An index-reduced model goes back onto its invariants first (the caller's integration
+    // drifts off them).
+    if (project) {
+      std::vector<int> all(static_cast<size_t>(n));
+      for (int i = 0; i < n; ++i)
+        all[static_cast<size_t>(i)] = i;
+      std::vector<double> before(x);
+      double residual = 0.0;
+      if (int status = projectMoving(t, x.data(), all, false, residual)) {
+        fail(where(t) + ": the projection onto the invariants failed: " + eqc_status_message(status));
+        return EQC_ERR_RHS;
+      }
+      worstInvariant = std::max(worstInvariant, residual);
+      if (changed && before != x)
+        *changed = 1;
+    }
+    if (!hasEvents()) {
+      if (int code = model->rhs(t, x.data(), dx.data(), a.data(), p.data())) {
+        fail(where(t) + ": " + modelFailure(code));
+        return EQC_ERR_RHS;
+      }
       return EQC_OK;
+    }
     attachEvents();
     std::vector<double> z(static_cast<size_t>(model->n_indicators));
     std::vector<int> crossed;
@@ -345,8 +368,8 @@ struct eqc_sim {
       fail(where(t) + ": the event iteration failed: " + modelFailure(code));
       return EQC_ERR_RHS;
     }
-    if (changed)
-      *changed = events.lastReinit() ? 1 : 0;
+    if (changed && events.lastReinit())
+      *changed = 1;
     markSettling();
     return EQC_OK;
   }

@@ -291,11 +291,11 @@ long eqc_sim_events(const eqc_sim *sim);
  *  every sign change the caller sees is a crossing. */
 int eqc_sim_indicators(eqc_sim *sim, double t, const double *x, double *z);
 /**
- * An event at (t, x) that the caller located: sets the time and states to them, runs the event
- * iteration with the indicators whose sign disagrees with the condition held as crossed (none:
- * the discrete equations are evaluated again), moves an index-reduced model back onto its
- * invariants after a reinit, and sets *states_changed (may be NULL) to 1 when the states
- * changed. Returns EQC_OK (eqc_sim_terminated tells of a terminate()) or EQC_ERR_RHS with the
+ * An event at (t, x) that the caller located: sets the time and states to them, moves an
+ * index-reduced model (with projection on) onto its invariants, runs the event iteration with the
+ * indicators whose sign disagrees with the condition held as crossed (none: the discrete
+ * equations are evaluated again), moves it back onto them after a reinit, and sets
+ * *states_changed (may be NULL) to 1 when the states changed. Returns EQC_OK (eqc_sim_terminated tells of a terminate()) or EQC_ERR_RHS with the
  * message in eqc_sim_last_error.
  */
 int eqc_sim_event(eqc_sim *sim, double t, const double *x, int *states_changed);

@@ -267,17 +267,22 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
     }
   }
   // The compiled-model cache (not when the optimized IR is to be printed: a cached module is not
-  // optimized again). A cached -O2 simulation module makes the first tier unnecessary.
+  // optimized again). A cached -O2 simulation module makes the first tier unnecessary; otherwise
+  // the first tier's -O0 object comes from the cache or is stored in it at once (a run that ends
+  // before the -O2 tier does not wait for it, driver/main.cpp).
   std::shared_ptr<ModelObjectCache> cache;
   if (!options.cacheDirectory.empty() && !options.dumpOptimizedIR)
     cache = std::make_shared<ModelObjectCache>(options.cacheDirectory);
   std::string tierKey;
   if (cache) {
     if (tiered) {
-      tierKey = ModelObjectCache::key(*simulation, 2);
+      const std::string digest = ModelObjectCache::digest(*simulation);
+      tierKey = ModelObjectCache::key(digest, 2);
       if (cache->prepare(tierKey)) {
         tiered = false;
         simulation->setModuleIdentifier(tierKey);
+      } else {
+        simulation->setModuleIdentifier(ModelObjectCache::key(digest, optLevel));
       }
     } else {
       simulation->setModuleIdentifier(ModelObjectCache::key(*simulation, optLevel));

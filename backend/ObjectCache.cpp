@@ -11,6 +11,7 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -78,19 +79,27 @@ bool isCacheKey(const std::string &identifier) { return identifier.rfind(kPrefix
 
 ModelObjectCache::ModelObjectCache(std::string directory) : directory_(std::move(directory)) {}
 
-std::string ModelObjectCache::key(const llvm::Module &m, int optLevel) {
+std::string ModelObjectCache::digest(const llvm::Module &m) {
+  llvm::SHA1 sha;
+  {
+    HashStream os(sha);
+    m.print(os, nullptr);
+  }
+  return llvm::toHex(sha.final(), true);
+}
+
+std::string ModelObjectCache::key(const std::string &moduleDigest, int optLevel) {
   static const std::string host = hostSignature();
   llvm::SHA1 sha;
   sha.update(llvm::StringRef(kFormat));
   sha.update(llvm::StringRef("|" LLVM_VERSION_STRING "|"));
   sha.update(llvm::StringRef(host));
   sha.update(llvm::StringRef("|O" + std::to_string(optLevel) + "|"));
-  {
-    HashStream os(sha);
-    m.print(os, nullptr);
-  }
+  sha.update(llvm::StringRef(moduleDigest));
   return kPrefix + llvm::toHex(sha.final(), true);
 }
+
+std::string ModelObjectCache::key(const llvm::Module &m, int optLevel) { return key(digest(m), optLevel); }
 
 std::string ModelObjectCache::path(const std::string &key) const { return directory_ + "/" + key + ".obj"; }
 
@@ -178,6 +187,11 @@ void ModelObjectCache::prune() {
     const fs::path &p = it->path();
     if (p.extension() == ".obj" && isCacheKey(p.filename().string()))
       entries.emplace_back(it->last_write_time(ec), p);
+    // A temporary entry of a process that ended while writing it (eqc does not wait for an
+    // optimized tier at exit): removed once it is an hour old.
+    else if (isCacheKey(p.filename().string()) && p.filename().string().find(".obj.tmp-") != std::string::npos &&
+             it->last_write_time(ec) < fs::file_time_type::clock::now() - std::chrono::hours(1))
+      fs::remove(p, ec);
   }
   if (static_cast<int>(entries.size()) <= kMaxEntries)
     return;

@@ -32,6 +32,9 @@ public:
 
   /// The key of a module compiled at `optLevel` for this host: "eqc-cache-" and 40 hex digits.
   static std::string key(const llvm::Module &m, int optLevel);
+  /// The same from the module's digest (its IR hashed once for several levels).
+  static std::string digest(const llvm::Module &m);
+  static std::string key(const std::string &moduleDigest, int optLevel);
 
   /// Whether a valid entry exists for `key`; when it does, it is read and kept for getObject.
   bool prepare(const std::string &key);

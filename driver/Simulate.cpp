@@ -303,6 +303,8 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
   }
   finishProgress(s);
   double integrateSeconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  // Whether the optimized tier was ready while the run needed it (it is not awaited after).
+  const double tierAtRunEnd = c.jit->tiered() ? c.jit->tierSeconds() : -1.0;
 
   if (opt.stats) {
     err << "method " << opt.method << ": " << stats.steps << " steps, " << stats.rejected << " rejected, "
@@ -327,9 +329,7 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
       err << "  " << phase << ": " << formatNumber(std::round(secs * 1e6) / 1e3) << " ms\n";
     err << "  initialization: " << formatNumber(std::round(initSeconds * 1e6) / 1e3) << " ms\n";
     if (!c.cacheDirectory.empty()) {
-      // The run is over; with the cache the optimized tier is awaited anyway (driver/main.cpp), and
-      // then the counts below are final.
-      c.jit->waitForTier();
+      // The counts so far: an optimized tier still compiling is not awaited (driver/main.cpp).
       err << "  compiled-model cache: " << c.jit->cacheHits() << " module" << (c.jit->cacheHits() == 1 ? "" : "s")
           << " from it, " << c.jit->cacheStores() << " stored";
       if (std::string problem = c.jit->cacheError(); !problem.empty())
@@ -337,10 +337,11 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
       err << " (" << c.cacheDirectory << ")\n";
     }
     if (c.jit->tiered()) {
-      double tier = c.jit->tierSeconds();
-      std::string failure = c.jit->tierError();
+      double tier = tierAtRunEnd;
+      std::string failure = tier < 0 ? std::string() : c.jit->tierError();
       err << "  optimized tier (-O2, in the background): "
-          << (tier < 0 ? std::string("not ready when the run ended (the -O0 code ran throughout)")
+          << (tier < 0 ? std::string("not ready when the run ended (the -O0 code ran throughout; the -O2 "
+                                     "compilation is abandoned, not awaited)")
               : !failure.empty() ? "failed (" + failure + "); the -O0 code ran throughout"
                                  : formatNumber(std::round(tier * 1e6) / 1e3) + " ms, then in use")
           << "\n";

@@ -1,7 +1,9 @@
 // End-to-end: `eqc simulate` on the examples, compared with analytic solutions.
 #include "Run.h"
 
+#include <chrono>
 #include <cmath>
+#include <regex>
 #include <cstring>
 #include <iterator>
 
@@ -555,8 +557,9 @@ TEST(Simulate, CompiledModelCacheServesTheSecondRunAndSurvivesACorruptEntry) {
   // Through the shell: `cd dir && EQC_CACHE_DIR=... eqc ...` is not what runEqc builds, so the
   // variable is exported in front of the command.
   auto run = [&](const std::string &out, const std::string &extra = "") {
+    // -O2: one module, compiled once (the tiers' cache use is tested below).
     std::string cmd = "cd '" + dir + "' && " + env + "'" EQC_BINARY "' simulate '" + model + "' -o " + out +
-                      " --stats --quiet " + extra + " 2>&1; echo \"@exit=$?\"";
+                      " -O2 --stats --quiet " + extra + " 2>&1; echo \"@exit=$?\"";
     std::string text;
     FILE *pipe = popen(cmd.c_str(), "r");
     char buf[4096];
@@ -568,8 +571,20 @@ TEST(Simulate, CompiledModelCacheServesTheSecondRunAndSurvivesACorruptEntry) {
     EXPECT_NE(text.find("@exit=0"), std::string::npos) << text;
     return text;
   };
+  // A temporary entry of a process that ended while writing it (eqc does not wait for an
+  // optimized tier at exit) is removed once an hour old; a fresh one (another process writing
+  // now) is left alone.
+  std::filesystem::create_directories(cache);
+  const std::filesystem::path stale = cache + "/eqc-cache-0000000000000000000000000000000000000000.obj.tmp-1-1",
+                              fresh = cache + "/eqc-cache-0000000000000000000000000000000000000000.obj.tmp-2-2";
+  std::ofstream(stale) << "partial";
+  std::ofstream(fresh) << "partial";
+  std::filesystem::last_write_time(stale, std::filesystem::file_time_type::clock::now() - std::chrono::hours(2));
   std::string first = run("a.csv");
   EXPECT_NE(first.find("compiled-model cache: 0 modules from it, 1 stored"), std::string::npos) << first;
+  EXPECT_FALSE(std::filesystem::exists(stale));
+  EXPECT_TRUE(std::filesystem::exists(fresh));
+  std::filesystem::remove(fresh);
   ASSERT_EQ(cacheEntries(cache).size(), 1u);
   std::string second = run("b.csv");
   EXPECT_NE(second.find("compiled-model cache: 1 module from it, 0 stored"), std::string::npos) << second;
@@ -598,6 +613,37 @@ TEST(Simulate, CompiledModelCacheServesTheSecondRunAndSurvivesACorruptEntry) {
   EXPECT_EQ(none.find("compiled-model cache"), std::string::npos) << none;
   EXPECT_TRUE(cacheEntries(cache).empty());
   EXPECT_EQ(slurp(dir + "/a.csv"), slurp(dir + "/e.csv"));
+}
+
+// With the two tiers (the default), the -O0 code is stored at once, so that the second run loads
+// it; a run that ends before the -O2 tier does not wait for it, and --stats says so.
+TEST(Simulate, CompiledModelCacheKeepsTheFirstTierAndNoRunWaitsForTheSecond) {
+  std::string dir = scratchDir("cache_tiers");
+  std::string cache = dir + "/cache";
+  std::string model = std::string(EQC_SOURCE_DIR) + "/examples/pleiades.eq";
+  auto run = [&](const std::string &out) {
+    std::string cmd = "cd '" + dir + "' && EQC_CACHE_DIR='" + cache + "' '" EQC_BINARY "' simulate '" + model + "' -o " +
+                      out + " --stats --quiet 2>&1; echo \"@exit=$?\"";
+    std::string text;
+    FILE *pipe = popen(cmd.c_str(), "r");
+    char buf[4096];
+    size_t n;
+    while (pipe && (n = fread(buf, 1, sizeof buf, pipe)) > 0)
+      text.append(buf, n);
+    if (pipe)
+      pclose(pipe);
+    EXPECT_NE(text.find("@exit=0"), std::string::npos) << text;
+    return text;
+  };
+  std::string first = run("a.csv");
+  EXPECT_TRUE(std::regex_search(first, std::regex("compiled-model cache: 0 modules from it, [12] stored"))) << first;
+  EXPECT_TRUE(std::regex_search(first, std::regex("optimized tier \\(-O2, in the background\\): (not ready when the run "
+                                                  "ended \\(the -O0 code ran throughout; the -O2 compilation is "
+                                                  "abandoned, not awaited\\)|[0-9.]+ ms, then in use)")))
+      << first;
+  std::string second = run("b.csv");
+  EXPECT_TRUE(std::regex_search(second, std::regex("compiled-model cache: 1 module from it"))) << second;
+  EXPECT_EQ(slurp(dir + "/a.csv"), slurp(dir + "/b.csv"));
 }
 
 } // namespace

@@ -176,6 +176,9 @@ struct JitModel::Impl {
   /// the JitModel's function pointers when done. Joined before anything here is destroyed.
   bool tiered = false;
   std::unique_ptr<llvm::orc::LLJIT> tierJit;
+  std::function<void()> tierWork; ///< what tierThread runs, once startTier() is called
+  std::once_flag tierStart;
+  std::atomic<bool> tierStarted{false};
   std::thread tierThread;
   std::atomic<double> tierSeconds{-1.0};
   std::string tierError; ///< written by the thread before tierSeconds
@@ -227,7 +230,17 @@ void setLlvmOutOfMemoryHandler(void (*handler)()) {
 bool JitModel::tiered() const { return impl->tiered; }
 double JitModel::tierSeconds() const { return impl->tierSeconds.load(); }
 std::string JitModel::tierError() const { return impl->tierSeconds.load() >= 0 ? impl->tierError : std::string(); }
+void JitModel::startTier() {
+  if (!impl->tiered)
+    return;
+  std::call_once(impl->tierStart, [this] {
+    impl->tierThread = std::thread(std::move(impl->tierWork));
+    impl->tierStarted.store(true);
+  });
+}
+bool JitModel::tierStarted() const { return impl->tierStarted.load(); }
 void JitModel::waitForTier() {
+  startTier();
   if (impl->tierThread.joinable())
     impl->tierThread.join();
 }
@@ -400,7 +413,9 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
       optimized.publish(*target);
       impl->tierSeconds.store(secondsSince(begin));
     };
-    impl->tierThread = std::thread(std::move(work));
+    // Started by startTier() (std::function needs a copyable callable: the work is shared).
+    auto shared = std::make_shared<decltype(work)>(std::move(work));
+    impl->tierWork = [shared] { (*shared)(); };
   }
   return result;
 }

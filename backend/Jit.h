@@ -17,7 +17,9 @@ namespace eqc {
 /// With the automatic optimization level (and a second hardware thread) a model is compiled in two
 /// tiers: first without optimization (FastISel, the fast register allocator, no IR passes: about
 /// 4x faster to compile than -O2), then with -O2 on a background thread, whose functions replace
-/// the first tier's when ready. The two tiers compute bitwise the same results (no fast-math, no
+/// the first tier's when ready. The second tier starts when JitModel::startTier() is called: eqc
+/// simulate does once a run has lasted as long as the first tier took to compile, so that short
+/// runs (and commands that run nothing) spend no core on code they would not use. The two tiers compute bitwise the same results (no fast-math, no
 /// contraction), only at different speeds (bench/README.md). The Jacobian module, compiled on first
 /// use and called far less often than the right-hand side, stays at -O0 (for an index-reduced model
 /// it is the largest module: -O2 made initialization of the double pendulum 7x slower).
@@ -49,12 +51,15 @@ public:
   /// Whether the model is compiled in two tiers, and the seconds the background compilation of the
   /// optimized tier took once it is done (negative before; the reason on `tierError` if it failed).
   bool tiered() const;
+  /// Starts the optimized tier's compilation on its thread (once; nothing without two tiers).
+  void startTier();
+  bool tierStarted() const;
   double tierSeconds() const;
   std::string tierError() const;
   /// Modules whose machine code came from the compiled-model cache, and modules stored into it so
   /// far; the last problem writing it (empty if none).
-  /// Blocks until the optimized tier is done (compiled and, with a cache, stored); at once when
-  /// there is none.
+  /// Starts the optimized tier if needed and blocks until it is done (compiled and, with a cache,
+  /// stored); at once when there is none.
   void waitForTier();
   int cacheHits() const;
   int cacheStores() const;

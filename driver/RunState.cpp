@@ -161,7 +161,8 @@ int rhsCallback(void *user, double t, const double *x, double *dx) {
   auto *s = static_cast<RunState *>(user);
   if (pendingInterrupt())
     return kInterruptCode;
-  ++s->rhsCalls;
+  if ((++s->rhsCalls & 63) == 0 && s->jit->tiered() && !s->jit->tierStarted() && now() - s->runStart >= s->tierAfter)
+    s->jit->startTier();
   if (s->dummy && s->dummy->acceptedA.size() == s->a.size())
     std::copy(s->dummy->acceptedA.begin(), s->dummy->acceptedA.end(), s->a.begin());
   s->applyInputs(t);

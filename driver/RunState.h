@@ -57,6 +57,9 @@ struct RunState {
   double progressStart = 0, progressLast = 0; ///< wall-clock seconds
   double tStart = 0, tEnd = 1;
   long rhsCalls = 0;
+  /// The optimized tier starts once the run has lasted this long (wall-clock seconds from
+  /// runStart): as long as the first tier took to compile (backend/Jit.h).
+  double tierAfter = 0, runStart = 0;
   std::vector<double> plotTime;
   std::vector<std::vector<double>> plotColumns; ///< per written variable
   // Invariants (index-reduced models).

@@ -255,6 +255,13 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
 
   eqc_stats stats;
   t0 = Clock::now();
+  // The optimized tier is worth a core only for a run that lasts longer than the first tier took
+  // to compile (backend/Jit.h).
+  s.runStart = std::chrono::duration<double>(t0.time_since_epoch()).count();
+  s.tierAfter = 0.02;
+  for (auto &[phase, secs] : c.timings)
+    if (phase == "codegen" || phase == "optimize" || phase == "jit")
+      s.tierAfter += secs;
   int status = EQC_OK;
   const OdeModel *active = &model; // the model whose arrays x and s.a belong to
   DummyRun dummy;
@@ -340,7 +347,9 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
       double tier = tierAtRunEnd;
       std::string failure = tier < 0 ? std::string() : c.jit->tierError();
       err << "  optimized tier (-O2, in the background): "
-          << (tier < 0 ? std::string("not ready when the run ended (the -O0 code ran throughout; the -O2 "
+          << (tier < 0 && !c.jit->tierStarted()
+                  ? std::string("not started (the run was shorter than the -O0 code took to compile)")
+              : tier < 0 ? std::string("not ready when the run ended (the -O0 code ran throughout; the -O2 "
                                      "compilation is abandoned, not awaited)")
               : !failure.empty() ? "failed (" + failure + "); the -O0 code ran throughout"
                                  : formatNumber(std::round(tier * 1e6) / 1e3) + " ms, then in use")

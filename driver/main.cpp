@@ -82,7 +82,8 @@ options:
   --every N            keep every N-th output row (and the last)
   --binary             write the compact .eqcres format (the default for -o FILE.eqcres)
   -O0 .. -O3           LLVM optimization level (default: two tiers: -O0 code at once, replaced
-                       by -O2 code compiled on a second thread when ready, both computing the same
+                       by -O2 code compiled on a second thread, from when the run has lasted as
+                       long as the -O0 code took to compile, once ready; both compute the same
                        numbers; Jacobians at -O0)
   --no-cache           neither read nor write the compiled-model cache ($EQC_CACHE_DIR, else
                        $XDG_CACHE_HOME/eqc or ~/.cache/eqc): machine code keyed by a hash of the

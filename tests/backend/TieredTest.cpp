@@ -83,7 +83,11 @@ TEST(Tiered, ModelRunsAtOnceAndSwitchesToTheOptimizedCodeWithTheSameNumbers) {
   ASSERT_TRUE(automatic->tiered());
   eqc_model_rhs_fn first = automatic->rhs;
   std::vector<double> dxFirst = rhsAt(first, *m.model, x, p);
-  // The optimized tier: wait for it (it compiles in well under a second here; a minute is a hang).
+  // The optimized tier starts when asked (eqc simulate asks once a run has lasted as long as the
+  // first tier took); wait for it (it compiles in well under a second here; a minute is a hang).
+  EXPECT_FALSE(automatic->tierStarted());
+  automatic->startTier();
+  EXPECT_TRUE(automatic->tierStarted());
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (automatic->tierSeconds() < 0 && std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
@@ -118,7 +122,8 @@ TEST(Tiered, TheOptimizedTierIsCachedAndTheNextCompilationStartsWithIt) {
     ASSERT_TRUE(first);
     EXPECT_TRUE(first->tiered());
     EXPECT_EQ(first->cacheHits(), 0);
-  } // destruction waits for the optimized tier, which stores its code
+    first->waitForTier(); // starts the optimized tier and waits for it: it stores its code
+  }
   std::unique_ptr<JitModel> second = m.compile(-1, cache);
   ASSERT_TRUE(second);
   EXPECT_FALSE(second->tiered()) << "the cached -O2 code needs no first tier";

@@ -240,18 +240,35 @@ Outputs sharedRun(const Case &c, const std::filesystem::path &dir, std::vector<s
 
 // ---- (d) The FMU, through importers of the test's own (tests/driver/Fmi2Importer.h) ----
 
+/// An instance of interface `type` (0 Model Exchange, 1 Co-Simulation), or null with r.error set.
+fmi2Component instantiate(const Fmi2 &f, const Description &d, int type, Outputs &r) {
+  static Callbacks callbacks{logger, nullptr, nullptr, nullptr, nullptr};
+  fmi2Component c = f.Instantiate(type ? "cs" : "me", type, d.guid.c_str(), "", &callbacks, 0, 0);
+  if (!c)
+    r.error = "instantiate failed: " + fmuLog;
+  return c;
+}
+
+/// The value of the Integer or Real variable `name` (false when it cannot be read).
+bool readCount(const Fmi2 &f, fmi2Component c, const Description &d, const std::string &name, int &count) {
+  auto [type, vr] = d.variables.at(name);
+  double value = 0;
+  int integer = 0;
+  if (type == "Integer" ? f.GetInteger(c, &vr, 1, &integer) : f.GetReal(c, &vr, 1, &value))
+    return false;
+  count = type == "Integer" ? integer : static_cast<int>(value);
+  return true;
+}
+
 /// Model Exchange: classical RK4 with step h; after each step the indicators' signs are compared
 /// and a sign change is bracketed by bisection (each trial an RK4 step from the step's start)
 /// down to 1e-13; the event is handled at the bracket's right end (fmi2NewDiscreteStates until
 /// settled). Rows on the grid of `interval` and at both limits of each event.
 Outputs modelExchange(const Fmi2 &f, const Description &d, const Case &c, int &finalCount, const std::string &counter) {
   Outputs r;
-  static Callbacks callbacks{logger, nullptr, nullptr, nullptr, nullptr};
-  fmi2Component me = f.Instantiate("me", 0, d.guid.c_str(), "", &callbacks, 0, 0);
-  if (!me) {
-    r.error = "instantiate failed: " + fmuLog;
+  fmi2Component me = instantiate(f, d, 0, r);
+  if (!me)
     return r;
-  }
   const size_t n = d.states, nz = d.indicators;
   std::vector<double> x(n), z(nz), zNew(nz), xNew(n), k1(n), k2(n), k3(n), k4(n), tmp(n);
   auto fail = [&](const std::string &what) {
@@ -343,14 +360,8 @@ Outputs modelExchange(const Fmi2 &f, const Description &d, const Case &c, int &f
       ++gridIndex;
     }
   }
-  if (!counter.empty()) {
-    auto [type, vr] = d.variables.at(counter);
-    double value = 0;
-    int integer = 0;
-    if (type == "Integer" ? f.GetInteger(me, &vr, 1, &integer) : f.GetReal(me, &vr, 1, &value))
-      return fail("reading " + counter);
-    finalCount = type == "Integer" ? integer : static_cast<int>(value);
-  }
+  if (!counter.empty() && !readCount(f, me, d, counter, finalCount))
+    return fail("reading " + counter);
   f.FreeInstance(me);
   return r;
 }
@@ -358,12 +369,9 @@ Outputs modelExchange(const Fmi2 &f, const Description &d, const Case &c, int &f
 /// Co-Simulation: one fmi2DoStep per grid interval; rows on the grid.
 Outputs coSimulation(const Fmi2 &f, const Description &d, const Case &c, int &finalCount, const std::string &counter) {
   Outputs r;
-  static Callbacks callbacks{logger, nullptr, nullptr, nullptr, nullptr};
-  fmi2Component cs = f.Instantiate("cs", 1, d.guid.c_str(), "", &callbacks, 0, 0);
-  if (!cs) {
-    r.error = "instantiate failed: " + fmuLog;
+  fmi2Component cs = instantiate(f, d, 1, r);
+  if (!cs)
     return r;
-  }
   const size_t n = d.states;
   std::vector<fmi2ValueReference> refs(n);
   for (size_t i = 0; i < n; ++i)
@@ -378,13 +386,8 @@ Outputs coSimulation(const Fmi2 &f, const Description &d, const Case &c, int &fi
     ok = f.DoStep(cs, t, next - t, 1) == 0 && f.GetReal(cs, refs.data(), n, x.data()) == 0;
     r.add(next, x.data(), static_cast<int>(n));
   }
-  if (ok && !counter.empty()) {
-    auto [type, vr] = d.variables.at(counter);
-    double value = 0;
-    int integer = 0;
-    ok = (type == "Integer" ? f.GetInteger(cs, &vr, 1, &integer) : f.GetReal(cs, &vr, 1, &value)) == 0;
-    finalCount = type == "Integer" ? integer : static_cast<int>(value);
-  }
+  if (ok && !counter.empty())
+    ok = readCount(f, cs, d, counter, finalCount);
   if (!ok)
     r.error = "co-simulation failed: " + fmuLog;
   f.FreeInstance(cs);

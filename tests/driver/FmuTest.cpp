@@ -4,6 +4,7 @@
 // Model Exchange gives the model's derivatives; a wrong GUID is refused.
 #include "driver/Compile.h"
 #include "driver/ModelTable.h"
+#include "Fmi2Importer.h"
 #include "Shell.h"
 
 #include <gtest/gtest.h>
@@ -49,15 +50,9 @@ typedef fmi2Status (*SetRealFn)(fmi2Component, const fmi2ValueReference *, size_
 typedef fmi2Status (*DoStepFn)(fmi2Component, double, double, int);
 typedef fmi2Status (*StatesFn)(fmi2Component, double *, size_t);
 
-std::string logged;
-void logger(void *, const char *instance, int status, const char *category, const char *format, ...) {
-  char buf[1024];
-  va_list args;
-  va_start(args, format);
-  std::vsnprintf(buf, sizeof buf, format, args);
-  va_end(args);
-  logged += std::string(instance) + " [" + std::to_string(status) + " " + category + "] " + buf + "\n";
-}
+// What the FMUs logged (the importers' logger, tests/driver/Fmi2Importer.h).
+std::string &logged = fmi2test::fmuLog;
+using fmi2test::logger;
 
 /// The entries of a zip archive, read with libzip (which checks each entry's CRC-32); every entry
 /// must be deflated and dated 1980-01-01 (reproducible archives).

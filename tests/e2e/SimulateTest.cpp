@@ -549,27 +549,31 @@ std::vector<std::filesystem::path> cacheEntries(const std::string &dir) {
   return entries;
 }
 
+/// `eqc simulate <model> -o <out> --stats --quiet <extra>` in `dir` with EQC_CACHE_DIR = `cache`
+/// (through the shell: the variable is exported in front of the command); stdout and stderr.
+std::string simulateWithCache(const std::string &dir, const std::string &cache, const std::string &model,
+                              const std::string &out, const std::string &extra) {
+  std::string cmd = "cd '" + dir + "' && EQC_CACHE_DIR='" + cache + "' '" EQC_BINARY "' simulate '" + model + "' -o " +
+                    out + " --stats --quiet " + extra + " 2>&1; echo \"@exit=$?\"";
+  std::string text;
+  FILE *pipe = popen(cmd.c_str(), "r");
+  char buf[4096];
+  size_t n;
+  while (pipe && (n = fread(buf, 1, sizeof buf, pipe)) > 0)
+    text.append(buf, n);
+  if (pipe)
+    pclose(pipe);
+  EXPECT_NE(text.find("@exit=0"), std::string::npos) << text;
+  return text;
+}
+
 TEST(Simulate, CompiledModelCacheServesTheSecondRunAndSurvivesACorruptEntry) {
   std::string dir = scratchDir("cache");
   std::string cache = dir + "/cache";
   std::string model = std::string(EQC_SOURCE_DIR) + "/examples/pleiades.eq";
-  std::string env = "EQC_CACHE_DIR='" + cache + "' ";
-  // Through the shell: `cd dir && EQC_CACHE_DIR=... eqc ...` is not what runEqc builds, so the
-  // variable is exported in front of the command.
+  // -O2: one module, compiled once (the tiers' cache use is tested below).
   auto run = [&](const std::string &out, const std::string &extra = "") {
-    // -O2: one module, compiled once (the tiers' cache use is tested below).
-    std::string cmd = "cd '" + dir + "' && " + env + "'" EQC_BINARY "' simulate '" + model + "' -o " + out +
-                      " -O2 --stats --quiet " + extra + " 2>&1; echo \"@exit=$?\"";
-    std::string text;
-    FILE *pipe = popen(cmd.c_str(), "r");
-    char buf[4096];
-    size_t n;
-    while (pipe && (n = fread(buf, 1, sizeof buf, pipe)) > 0)
-      text.append(buf, n);
-    if (pipe)
-      pclose(pipe);
-    EXPECT_NE(text.find("@exit=0"), std::string::npos) << text;
-    return text;
+    return simulateWithCache(dir, cache, model, out, "-O2 " + extra);
   };
   // A temporary entry of a process that ended while writing it (eqc does not wait for an
   // optimized tier at exit) is removed once an hour old; a fresh one (another process writing
@@ -621,20 +625,7 @@ TEST(Simulate, CompiledModelCacheKeepsTheFirstTierAndNoRunWaitsForTheSecond) {
   std::string dir = scratchDir("cache_tiers");
   std::string cache = dir + "/cache";
   std::string model = std::string(EQC_SOURCE_DIR) + "/examples/pleiades.eq";
-  auto run = [&](const std::string &out) {
-    std::string cmd = "cd '" + dir + "' && EQC_CACHE_DIR='" + cache + "' '" EQC_BINARY "' simulate '" + model + "' -o " +
-                      out + " --stats --quiet 2>&1; echo \"@exit=$?\"";
-    std::string text;
-    FILE *pipe = popen(cmd.c_str(), "r");
-    char buf[4096];
-    size_t n;
-    while (pipe && (n = fread(buf, 1, sizeof buf, pipe)) > 0)
-      text.append(buf, n);
-    if (pipe)
-      pclose(pipe);
-    EXPECT_NE(text.find("@exit=0"), std::string::npos) << text;
-    return text;
-  };
+  auto run = [&](const std::string &out) { return simulateWithCache(dir, cache, model, out, ""); };
   std::string first = run("a.csv");
   EXPECT_TRUE(std::regex_search(first, std::regex("compiled-model cache: 0 modules from it, [12] stored"))) << first;
   EXPECT_TRUE(std::regex_search(first, std::regex("optimized tier \\(-O2, in the background\\): (not started \\(the run "

@@ -1,11 +1,14 @@
 // modelDescription.xml and the FMU's zip archive.
 #include "driver/Fmu.h"
+#include "middle/JacobianPattern.h"
 #include "runtime/include/eqc/eqc_model.h"
 #include "support/Xml.h"
 
 #include <zip.h>
 
 #include <algorithm>
+#include <map>
+#include <set>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
@@ -98,6 +101,8 @@ std::string fmuModelDescription(const ModelDescription &d, const FlatSystem &fla
   // Indices (1-based, in order of appearance) of the ScalarVariables.
   int index = 0;
   std::vector<int> stateIndex(n), derivativeIndex(n), outputs, initialUnknowns;
+  std::map<int, int> indexOfInput;      // flat variable -> ScalarVariable index
+  std::map<int, int> computedAt;        // ScalarVariable index of an output or derivative -> flat variable
   // A fixed start is exact; another is a guess that initialization moves (FMI 2.0: approx, an
   // initial unknown).
   for (size_t i = 0; i < n; ++i) {
@@ -150,6 +155,7 @@ std::string fmuModelDescription(const ModelDescription &d, const FlatSystem &fla
       continue;
     }
     if (kind == EQC_PARAM_INPUT) { // a top-level input: set by the environment at any time
+      indexOfInput[model.params[i]] = index;
       x << " causality=\"input\" variability=\"continuous\"><Real start=\"" << number(d.params[i])
         << "\"/></ScalarVariable>\n";
       continue;
@@ -174,12 +180,44 @@ std::string fmuModelDescription(const ModelDescription &d, const FlatSystem &fla
       << "/></ScalarVariable>\n";
   }
   x << "  </ModelVariables>\n  <ModelStructure>\n";
+  // Dependencies of outputs and derivatives on states and inputs (FMI 2.0, 2.2.8): through the
+  // steps of the evaluation sequence that each state or input reaches.
+  for (size_t i = 0; i < n; ++i)
+    computedAt[derivativeIndex[i]] = flat.vars[model.states[i]].derivative;
+  for (size_t i = 0, k = 0; i < m; ++i)
+    if (d.algebraicOutputs.empty() || d.algebraicOutputs[i])
+      computedAt[outputs[k++]] = model.algebraics[i];
+  std::map<int, std::set<int>> dependsOn; // flat variable -> ScalarVariable indices of states and inputs
+  {
+    StepDependencies steps(flat, model.ode);
+    std::vector<int> reached;
+    std::vector<std::pair<int, int>> knowns; // flat variable, ScalarVariable index
+    for (size_t i = 0; i < n; ++i)
+      knowns.emplace_back(model.states[i], stateIndex[i]);
+    for (auto [var, at] : indexOfInput)
+      knowns.emplace_back(var, at);
+    for (auto [var, at] : knowns) {
+      dependsOn[var].insert(at); // a derivative that is itself a state (a chain) depends on it
+      steps.reachableSteps(var, reached);
+      for (int s : reached)
+        for (int t : steps.targets(s))
+          dependsOn[t].insert(at);
+    }
+  }
   auto unknowns = [&](const char *tag, const std::vector<int> &list) {
     if (list.empty())
       return;
     x << "    <" << tag << ">\n";
-    for (int k : list)
-      x << "      <Unknown index=\"" << k << "\"/>\n";
+    for (int k : list) {
+      x << "      <Unknown index=\"" << k << "\"";
+      if (auto it = computedAt.find(k); it != computedAt.end() && std::string(tag) != "InitialUnknowns") {
+        std::string deps;
+        for (int dep : dependsOn[it->second])
+          deps += (deps.empty() ? "" : " ") + std::to_string(dep);
+        x << " dependencies=\"" << deps << "\"";
+      }
+      x << "/>\n";
+    }
     x << "    </" << tag << ">\n";
   };
   unknowns("Outputs", outputs);

@@ -24,7 +24,7 @@ StepDependencies::StepDependencies(const FlatSystem &flat, const CausalSystem &c
     std::sort(vars.begin(), vars.end());
     vars.erase(std::unique(vars.begin(), vars.end()), vars.end());
     vars.erase(std::remove_if(vars.begin(), vars.end(),
-                              [&](int v) { return flat.vars[v].isKnown(); }),
+                              [&](int v) { return flat.vars[v].isKnown() && !flat.vars[v].isTimeVaryingKnown(); }),
                vars.end());
     for (int v : vars)
       readers_[v].push_back(static_cast<int>(s));

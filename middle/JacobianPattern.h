@@ -21,7 +21,8 @@ class StepDependencies {
 public:
   StepDependencies(const FlatSystem &flat, const CausalSystem &cs);
 
-  /// The variables (parameters excluded) step s reads, sorted.
+  /// The variables step s reads (inputs included; parameters and discrete variables, constant
+  /// while the integrator runs, excluded), sorted.
   const std::vector<int> &reads(int s) const { return reads_[s]; }
   /// The variables step s defines (the assignment's target or the loop's unknowns).
   const std::vector<int> &targets(int s) const { return targets_[s]; }

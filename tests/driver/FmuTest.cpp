@@ -177,9 +177,20 @@ TEST(Fmu, ArchiveDescriptionAndBothInterfaces) {
     if (!std::regex_search(xml, s, std::regex("<" + section + ">([\\s\\S]*?)</" + section + ">")))
       return list;
     std::string body = s[1];
-    std::regex unknown("<Unknown index=\"(\\d+)\"/>");
-    for (auto it = std::sregex_iterator(body.begin(), body.end(), unknown); it != std::sregex_iterator(); ++it)
+    std::regex unknown("<Unknown index=\"(\\d+)\"( dependencies=\"([0-9 ]*)\")?/>");
+    for (auto it = std::sregex_iterator(body.begin(), body.end(), unknown); it != std::sregex_iterator(); ++it) {
       list.push_back(std::stoi((*it)[1]));
+      // Outputs and derivatives list what they depend on: continuous states (FMI 2.0, 2.2.8;
+      // the model has no inputs).
+      EXPECT_EQ((*it)[2].matched, section != "InitialUnknowns") << (*it)[0];
+      std::istringstream deps((*it)[3].str());
+      for (int dep; deps >> dep;) {
+        bool state = false;
+        for (const Variable &v : vars)
+          state = state || v.derivative == dep;
+        EXPECT_TRUE(state) << (*it)[0];
+      }
+    }
     return list;
   };
   std::vector<int> derivatives = unknowns("Derivatives"), outputs = unknowns("Outputs"),

@@ -216,6 +216,10 @@ TEST(Inputs, FmuInputsAndOutputs) {
   EXPECT_NE(xml.find("name=\"u\" valueReference=\"5\" description=\"drive\" causality=\"input\" variability=\"continuous\"><Real start=\"2\"/>"),
             std::string::npos)
       << xml;
+  // Dependencies (FMI 2.0, 2.2.8) by ScalarVariable index (x 1, der(x) 2, y 3, u 6): y = 2x has
+  // no direct feedthrough from u; der(x) = (u - x)/T depends on both.
+  EXPECT_NE(xml.find("<Outputs>\n      <Unknown index=\"3\" dependencies=\"1\"/>"), std::string::npos) << xml;
+  EXPECT_NE(xml.find("<Derivatives>\n      <Unknown index=\"2\" dependencies=\"1 6\"/>"), std::string::npos) << xml;
   const Description d = describe(xml);
   std::ofstream(dir / "fmu.so", std::ios::binary) << unzipEntry(options.output, "binaries/linux64/Filter.so");
   void *lib = dlopen((dir / "fmu.so").c_str(), RTLD_NOW | RTLD_LOCAL);

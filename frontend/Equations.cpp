@@ -62,6 +62,7 @@ void Flattener::addEquation(const Expr *lhs, const Expr *rhs, SourceRange range,
     return;
   }
   Equation eq{lhs, rhs, range, number, originId};
+  eq.part = forPart_;
   if (!initial) {
     bool hasUnknown = false;
     for (const Expr *side : {lhs, rhs})
@@ -131,8 +132,13 @@ void Flattener::lowerEquation(const ast::Equation &eq, Scope &scope, int number,
     return;
   case K::For:
     lowerForEquation(eq, scope, number, initial, [&](Scope &inner) {
-      for (const ast::Equation &sub : eq.branches[0])
-        lowerEquation(sub, inner, number, initial);
+      const std::vector<ast::Equation> &body = eq.branches[0];
+      const int outer = forPart_;
+      for (size_t k = 0; k < body.size(); ++k) {
+        forPart_ = body.size() > 1 ? static_cast<int>(k) + 1 : outer; // "equation 3.2"
+        lowerEquation(body[k], inner, number, initial);
+      }
+      forPart_ = outer;
     });
     return;
   case K::If:

@@ -373,6 +373,7 @@ public:
   /// Declaration equations `Real x = e;` of unknowns and discrete variables, lowered in phase 2.
   std::vector<int> unknownsWithBinding_;
   int equationNumber_ = 0;
+  int forPart_ = 0; ///< the position in a for-equation's body being lowered (Equation::part)
   /// While lowering the branches of an if-equation with a time-varying condition: the equations
   /// (lhs, rhs) are collected here instead of added.
   std::vector<std::pair<const Expr *, const Expr *>> *collect_ = nullptr;

@@ -67,6 +67,9 @@ struct Equation {
   int number = 0;
   /// Index into FlatSystem::origins (the component and loop indices it comes from), or -1.
   int origin = -1;
+  /// 1-based position in the body of the for-equation it comes from when that body has several
+  /// equations ("equation 3.2"), else 0.
+  int part = 0;
   /// FlatSystem::residual's memo: the residual of (residualOf.first, residualOf.second). The
   /// passes ask for it several times; a rewritten lhs or rhs makes it stale by itself.
   mutable std::pair<const Expr *, const Expr *> residualOf{nullptr, nullptr};

@@ -89,6 +89,9 @@ struct eqc_sim {
   bool started = false; ///< a run has moved the states: start values no longer apply
   bool terminated = false; ///< a when-clause called terminate(): no run goes on
   std::vector<int> inputs; ///< the parameters that are inputs (EQC_PARAM_INPUT)
+  std::vector<double> atolVector; ///< per-state absolute tolerances (empty: options.atol)
+  eqc_sim_step_fn stepFn = nullptr;
+  void *stepUser = nullptr;
   eqc_sim_input_fn inputFn = nullptr;
   void *inputUser = nullptr;
   std::vector<double> inputValues; // scratch
@@ -132,6 +135,7 @@ struct eqc_sim {
     f(s.lastOutput);
     f(s.terminated);
     f(s.settling);
+    f(s.atolVector);
     eqc::rt::EventIteration::fields(s.events, f);
   }
 
@@ -224,6 +228,17 @@ struct eqc_sim {
     if (int code = s->model->invariants(t, x, s->p.data(), g))
       return code;
     return G ? s->model->invariants_jac(t, x, s->p.data(), G) : 0;
+  }
+  /// The post-step hook: projection (index-reduced models), then the step callback on accepted
+  /// steps (the integrator's own state array; dense-output copies pass through too).
+  static int stepHook(void *user, double t, double *x) {
+    auto *s = static_cast<eqc_sim *>(user);
+    if (s->project)
+      if (int code = projectHook(user, t, x))
+        return code;
+    if (s->stepFn && x == s->x.data() && s->stepFn(s->stepUser, t, x))
+      return eqc::rt::stopCode(StopCode::Cancelled);
+    return 0;
   }
   static int projectHook(void *user, double t, double *x) {
     auto *s = static_cast<eqc_sim *>(user);
@@ -619,8 +634,13 @@ struct eqc_sim {
       if (ev.nz > 0 && o.interval > 0 && (o.h_max == 0 || o.h_max > o.interval))
         o.h_max = o.interval;
     }
+    if (!atolVector.empty())
+      o.atol_vector = atolVector.data();
     int status = eqc_integrate_events(n, rhs, this, &jacobian, x.data(), &o, output, this,
-                                      project ? projectHook : nullptr, this, &ev, &stats);
+                                      project || stepFn ? stepHook : nullptr, this, &ev, &stats);
+    const bool cancelled = status == EQC_ERR_RHS && stats.rhs_code == eqc::rt::stopCode(StopCode::Cancelled);
+    if (cancelled)
+      status = EQC_ERR_STOPPED;
     out = nullptr;
     t = stats.t_reached;
     started = true;
@@ -633,7 +653,9 @@ struct eqc_sim {
       fail(where(t) + ": " + modelFailure(code));
       return EQC_ERR_RHS;
     }
-    if (status != EQC_OK)
+    if (cancelled)
+      fail(where(t) + ": the step callback asked to stop");
+    else if (status != EQC_OK)
       describeFailure(status);
     return status;
   }
@@ -781,6 +803,28 @@ int eqc_sim_set_param(eqc_sim *sim, int index, double value) {
   sim->p[index] = value;
   sim->paramGiven[static_cast<size_t>(index)] = 1;
   sim->initialized = false;
+  return EQC_OK;
+}
+
+int eqc_sim_set_atol(eqc_sim *sim, const double *atol) {
+  if (!sim)
+    return EQC_ERR_ARGUMENT;
+  if (!atol) {
+    sim->atolVector.clear();
+    return EQC_OK;
+  }
+  for (int i = 0; i < sim->n; ++i)
+    if (!(atol[i] >= 0) || !std::isfinite(atol[i]))
+      return EQC_ERR_ARGUMENT;
+  sim->atolVector.assign(atol, atol + sim->n);
+  return EQC_OK;
+}
+
+int eqc_sim_set_step_callback(eqc_sim *sim, eqc_sim_step_fn fn, void *user) {
+  if (!sim)
+    return EQC_ERR_ARGUMENT;
+  sim->stepFn = fn;
+  sim->stepUser = user;
   return EQC_OK;
 }
 

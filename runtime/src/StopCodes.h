@@ -15,6 +15,7 @@ enum class StopCode : int {
   SelectionSwitch = First + 4,     ///< dummy derivatives: a new state selection is wanted
   SelectionFallback = First + 5,   ///< dummy derivatives: no selection can go on
   InputFailure = First + 6,        ///< eqc_sim's input function failed
+  Cancelled = First + 7,           ///< eqc_sim's step callback asked to stop
   ProjectionFailure = First + 0x100, ///< + the eqc_status of the failed projection (below 0x100)
   Last = First + 0x1FF,
 };

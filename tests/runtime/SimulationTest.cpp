@@ -281,3 +281,61 @@ TEST(Simulation, FailuresAreReportedWithTimeAndVariable) {
 }
 
 } // namespace
+
+// Per-state absolute tolerances: the decay y' = -r y from 2 with a tiny rtol is accurate to about the
+// atol given for y; the same run with a per-state atol of 1e-12 takes more steps and ends within
+// it of 2 exp(-r t) (r = 0.5).
+TEST(Simulation, PerStateAbsoluteTolerances) {
+  auto run = [](const double *atol, long &steps) {
+    Sim s(decayModel);
+    eqc_options o = dopri(1e-14, 0.0);
+    o.rtol = 1e-12; // negligible against atol: the run is as accurate as atol says
+    o.atol = 1e-4;
+    eqc_sim_set_options(s.sim, &o);
+    EXPECT_EQ(eqc_sim_set_atol(s.sim, atol), EQC_OK);
+    EXPECT_EQ(eqc_sim_run(s.sim, 4.0, nullptr, nullptr), EQC_OK) << eqc_sim_last_error(s.sim);
+    steps = eqc_sim_stats(s.sim, nullptr)->steps;
+    return eqc_sim_states(s.sim)[0];
+  };
+  const double exact = 2 * std::exp(-0.5 * 4.0), tight = 1e-12;
+  long coarseSteps = 0, fineSteps = 0;
+  const double coarse = run(nullptr, coarseSteps), fine = run(&tight, fineSteps);
+  EXPECT_GT(std::fabs(coarse - exact), 1e-9);
+  EXPECT_NEAR(fine, exact, 1e-10);
+  EXPECT_GT(fineSteps, 2 * coarseSteps);
+  Sim s(decayModel);
+  const double negative = -1.0;
+  EXPECT_EQ(eqc_sim_set_atol(s.sim, &negative), EQC_ERR_ARGUMENT);
+}
+
+namespace {
+struct Steps {
+  std::vector<double> times;
+  double stopAfter = INFINITY;
+  static int seen(void *user, double t, const double *) {
+    auto *s = static_cast<Steps *>(user);
+    s->times.push_back(t);
+    return t > s->stopAfter ? 1 : 0;
+  }
+};
+} // namespace
+
+// The step callback sees every accepted step, in order, and stops the run where it asks to.
+TEST(Simulation, StepCallbackSeesEveryStepAndCanStopTheRun) {
+  Sim s(oscillatorModel);
+  eqc_options o = dopri(1e-8, 0.1);
+  eqc_sim_set_options(s.sim, &o);
+  Steps steps;
+  ASSERT_EQ(eqc_sim_set_step_callback(s.sim, Steps::seen, &steps), EQC_OK);
+  ASSERT_EQ(eqc_sim_run(s.sim, 1.0, nullptr, nullptr), EQC_OK) << eqc_sim_last_error(s.sim);
+  EXPECT_EQ(static_cast<long>(steps.times.size()), eqc_sim_stats(s.sim, nullptr)->steps);
+  EXPECT_TRUE(std::is_sorted(steps.times.begin(), steps.times.end()));
+  EXPECT_EQ(steps.times.back(), 1.0);
+  steps.times.clear();
+  steps.stopAfter = 1.5;
+  EXPECT_EQ(eqc_sim_run(s.sim, 3.0, nullptr, nullptr), EQC_ERR_STOPPED);
+  EXPECT_GT(eqc_sim_time(s.sim), 1.5);
+  EXPECT_LT(eqc_sim_time(s.sim), 3.0);
+  EXPECT_NE(std::string(eqc_sim_last_error(s.sim)).find("the step callback asked to stop"), std::string::npos)
+      << eqc_sim_last_error(s.sim);
+}

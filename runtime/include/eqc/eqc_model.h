@@ -197,6 +197,14 @@ eqc_sim *eqc_sim_deserialize(const eqc_model *model, const unsigned char *bytes,
 
 /** The integrator options used by the next eqc_sim_run (t_start and t_end are set by the run). */
 int eqc_sim_set_options(eqc_sim *sim, const eqc_options *opt);
+/** Per-state absolute tolerances (n_states values, copied; e.g. atol times a state's nominal
+ *  value), used instead of options.atol by the next runs; NULL: options.atol again.
+ *  EQC_ERR_ARGUMENT for a negative or non-finite value. */
+int eqc_sim_set_atol(eqc_sim *sim, const double *atol);
+/** Called after every accepted step (after the projection) with the time and the states, e.g. for
+ *  a progress bar; a non-zero return stops the run with EQC_ERR_STOPPED there. NULL: none. */
+typedef int (*eqc_sim_step_fn)(void *user, double t, const double *x);
+int eqc_sim_set_step_callback(eqc_sim *sim, eqc_sim_step_fn fn, void *user);
 /** Projection onto the invariants after every step: 1 on (needs invariants_jac), 0 off. */
 int eqc_sim_set_projection(eqc_sim *sim, int on);
 

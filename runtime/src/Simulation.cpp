@@ -318,7 +318,7 @@ struct eqc_sim {
       }
       double residual = 0.0;
       std::copy(start.begin(), start.end(), xe);
-      status = projectMoving(te, xe, movable, false, residual);
+      status = projectMoving(te, xe, movable, false, residual, /*reachableOnly=*/attempt == 0);
       if (status == EQC_OK) {
         worstInvariant = std::max(worstInvariant, residual);
         return 0;
@@ -500,23 +500,32 @@ struct eqc_sim {
     eqc_model_inv_fn g;            ///< the invariants, or the initial constraints
     eqc_model_invjac_fn jacobian;  ///< and their Jacobian
     std::vector<double> fullJacobian;
+    std::vector<int> subset;       ///< the constraints projected onto (empty: all rows)
+    std::vector<double> fullG;     // scratch with a subset
   };
   static int heldConstraints(void *user, double t, const double *xs, double *g, double *G) {
     auto *h = static_cast<Held *>(user);
     eqc_sim *s = h->sim;
     for (size_t c = 0; c < h->movable.size(); ++c)
       h->full[static_cast<size_t>(h->movable[c])] = xs[c];
-    if (int code = h->g(t, h->full.data(), s->p.data(), g))
+    const bool subset = !h->subset.empty();
+    if (subset)
+      h->fullG.resize(static_cast<size_t>(h->rows));
+    if (int code = h->g(t, h->full.data(), s->p.data(), subset ? h->fullG.data() : g))
       return code;
+    for (size_t r = 0; r < h->subset.size(); ++r)
+      g[r] = h->fullG[static_cast<size_t>(h->subset[r])];
     if (!G)
       return 0;
     if (int code = h->jacobian(t, h->full.data(), s->p.data(), h->fullJacobian.data()))
       return code;
     const size_t k = h->movable.size();
-    for (int i = 0; i < h->rows; ++i)
+    const size_t projected = subset ? h->subset.size() : static_cast<size_t>(h->rows);
+    for (size_t r = 0; r < projected; ++r) {
+      const size_t i = subset ? static_cast<size_t>(h->subset[r]) : r;
       for (size_t c = 0; c < k; ++c)
-        G[static_cast<size_t>(i) * k + c] =
-            h->fullJacobian[static_cast<size_t>(i) * static_cast<size_t>(s->n) + static_cast<size_t>(h->movable[c])];
+        G[r * k + c] = h->fullJacobian[i * static_cast<size_t>(s->n) + static_cast<size_t>(h->movable[c])];
+    }
     return 0;
   }
 
@@ -524,12 +533,32 @@ struct eqc_sim {
   /// moving only the states in `movable`; the largest residual in `residual`. With nothing to
   /// move, checks that the constraints hold as they are. Returns an eqc_status (EQC_ERR_RHS when
   /// the constraints fail, with the message set).
-  int projectMoving(double time, double *xs, const std::vector<int> &movable, bool initial, double &residual) {
+  int projectMoving(double time, double *xs, const std::vector<int> &movable, bool initial, double &residual,
+                    bool reachableOnly = false) {
     Held h{this, movable, std::vector<double>(xs, xs + n), initial ? model->n_initial_constraints : m,
            initial ? model->initial_constraints : model->invariants,
-           initial ? model->initial_constraints_jac : model->invariants_jac, {}};
+           initial ? model->initial_constraints_jac : model->invariants_jac, {}, {}, {}};
     h.fullJacobian.resize(static_cast<size_t>(h.rows) * static_cast<size_t>(n));
     residual = 0.0;
+    if (reachableOnly && !movable.empty()) {
+      // Only the constraints that the movable states enter at xs (a row of dg/dx not zero on
+      // them), as eqc simulate's first attempt after a reinit (driver/Invariants.cpp).
+      if (int code = h.jacobian(time, xs, p.data(), h.fullJacobian.data())) {
+        fail(where(time) + ": the invariants' Jacobian failed: " + modelFailure(code));
+        return EQC_ERR_RHS;
+      }
+      for (int i = 0; i < h.rows; ++i)
+        for (int c : movable)
+          if (h.fullJacobian[static_cast<size_t>(i) * static_cast<size_t>(n) + static_cast<size_t>(c)] != 0) {
+            h.subset.push_back(i);
+            break;
+          }
+      if (h.subset.empty())
+        return EQC_OK;
+      if (static_cast<int>(h.subset.size()) == h.rows)
+        h.subset.clear();
+    }
+    const int rows = h.subset.empty() ? h.rows : static_cast<int>(h.subset.size());
     if (movable.empty()) { // nothing may move: the held values must satisfy the constraints as they are
       std::vector<double> gv(static_cast<size_t>(h.rows));
       if (int code = h.g(time, xs, p.data(), gv.data())) {
@@ -543,7 +572,7 @@ struct eqc_sim {
     std::vector<double> moving;
     for (int i : movable)
       moving.push_back(xs[i]);
-    int status = eqc_projector_project(projector.get(), static_cast<int>(moving.size()), h.rows, time, moving.data(),
+    int status = eqc_projector_project(projector.get(), static_cast<int>(moving.size()), rows, time, moving.data(),
                                        heldConstraints, &h, ProjectionTolerance, ProjectionIterations, &residual);
     if (status == EQC_OK)
       for (size_t c = 0; c < movable.size(); ++c)

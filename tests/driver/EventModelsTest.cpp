@@ -590,6 +590,18 @@ TEST(EventModels, ModelExchangeOfAnIndexReducedFmuStaysOnTheInvariants) {
   dlclose(lib);
 }
 
+// A reinit of an index-3 model (tests/driver/pendulum_wall.eq): the pendulum rebounds from a
+// wall, and every way moves it back onto its hidden constraints with the positions held. The
+// reference: the rebound times of its angle form (an ODE, tests/driver/pendulum_wall_angle.eq).
+TEST(EventModels, IndexThreePendulumReboundingFromAWallEverywhere) {
+  const Case angle{"driver/pendulum_wall_angle.eq", "PendulumWallAngle", 3.0, 0.01, {}, 0, 0, 0};
+  Outputs reference = simulateRun(angle, {"th"}, scratch("wall_angle"));
+  ASSERT_TRUE(reference.error.empty()) << reference.error;
+  ASSERT_EQ(reference.events.size(), 2u);
+  checkEverywhere({"driver/pendulum_wall.eq", "PendulumWall", 3.0, 0.01, reference.events, 1e-8, 1e-3, 1e-6}, "hits",
+                  2);
+}
+
 // The index-3 pendulum with a when-clause counting swings (tests/driver/swing_counter.eq):
 // released at rest from angle a = asin(0.6) it passes the bottom at T/4 + k T/2 with
 // T = 4 sqrt(L/g) K(sin(a/2)), K the complete elliptic integral of the first kind (here by the

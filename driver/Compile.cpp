@@ -227,10 +227,12 @@ ExitCode compileModel(Compilation &c, const CompileOptions &options, std::ostrea
     return code;
   FlatSystem &flat = *c.flat;
   const Experiment &ex = flat.experiment;
-  std::unique_ptr<ModelTable> table = ModelTable::build(c, ex.hasStartTime ? ex.startTime : 0.0, err);
-  if (!table)
+  // The table's constants only: the object carries its own code (the JIT's Jacobians would be
+  // compiled for nothing).
+  std::optional<ModelDescription> described = ModelTable::describe(c, ex.hasStartTime ? ex.startTime : 0.0, err);
+  if (!described)
     return ExitSimulation;
-  ModelDescription d = table->description();
+  ModelDescription d = std::move(*described);
 
   const char *extension = options.fmu                     ? ".fmu"
                           : options.shared                  ? ".so"

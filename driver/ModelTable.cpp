@@ -9,35 +9,28 @@
 
 namespace eqc {
 
-std::unique_ptr<ModelTable> ModelTable::build(Compilation &c, double t0, std::ostream &err) {
+std::optional<ModelDescription> ModelTable::describe(Compilation &c, double t0, std::ostream &err) {
   if (!c.jit || !c.model || !c.flat) {
     err << "eqc: error: the model is not compiled\n";
-    return nullptr;
+    return std::nullopt;
   }
   InitialPoint ip;
   std::unique_ptr<InvariantProjector> projector;
   if (consistentInitialPoint(c, {}, t0, ip, projector, err) != ExitOk)
-    return nullptr;
+    return std::nullopt;
   const FlatSystem &flat = *c.flat;
   const OdeModel &m = *c.model;
-  auto table = std::unique_ptr<ModelTable>(new ModelTable);
-  ModelTable &t = *table;
-  ModelDescription &desc = t.desc_;
+  ModelDescription desc;
   desc.name = flat.modelName;
-  auto names = [&](const std::vector<int> &vars, std::vector<std::string> &out, std::vector<const char *> &ptrs,
-                   std::vector<std::string> &descriptions, std::vector<const char *> &descriptionPtrs) {
+  auto names = [&](const std::vector<int> &vars, std::vector<std::string> &out, std::vector<std::string> &descriptions) {
     for (int v : vars) {
       out.push_back(flat.varName(v));
       descriptions.push_back(flat.vars[v].description);
     }
-    for (const std::string &s : out)
-      ptrs.push_back(s.c_str());
-    for (const std::string &s : descriptions)
-      descriptionPtrs.push_back(s.c_str());
   };
-  names(m.states, desc.stateNames, t.statePtrs_, desc.stateDescriptions, t.stateDescriptionPtrs_);
-  names(m.algebraics, desc.algebraicNames, t.algebraicPtrs_, desc.algebraicDescriptions, t.algebraicDescriptionPtrs_);
-  names(m.params, desc.paramNames, t.paramPtrs_, desc.paramDescriptions, t.paramDescriptionPtrs_);
+  names(m.states, desc.stateNames, desc.stateDescriptions);
+  names(m.algebraics, desc.algebraicNames, desc.algebraicDescriptions);
+  names(m.params, desc.paramNames, desc.paramDescriptions);
   desc.description = flat.description;
   const char *stabilization[] = {"none", "projection", "Baumgarte"};
   desc.reduction = m.invariants.residuals.empty()
@@ -68,6 +61,28 @@ std::unique_ptr<ModelTable> ModelTable::build(Compilation &c, double t0, std::os
   desc.events = describeEvents(flat, m);
   desc.states = ip.x;
   desc.algebraics = ip.a;
+  return desc;
+}
+
+std::unique_ptr<ModelTable> ModelTable::build(Compilation &c, double t0, std::ostream &err) {
+  std::optional<ModelDescription> described = describe(c, t0, err);
+  if (!described)
+    return nullptr;
+  const OdeModel &m = *c.model;
+  auto table = std::unique_ptr<ModelTable>(new ModelTable);
+  ModelTable &t = *table;
+  ModelDescription &desc = t.desc_;
+  desc = std::move(*described);
+  auto pointers = [](const std::vector<std::string> &strings, std::vector<const char *> &ptrs) {
+    for (const std::string &s : strings)
+      ptrs.push_back(s.c_str());
+  };
+  pointers(desc.stateNames, t.statePtrs_);
+  pointers(desc.algebraicNames, t.algebraicPtrs_);
+  pointers(desc.paramNames, t.paramPtrs_);
+  pointers(desc.stateDescriptions, t.stateDescriptionPtrs_);
+  pointers(desc.algebraicDescriptions, t.algebraicDescriptionPtrs_);
+  pointers(desc.paramDescriptions, t.paramDescriptionPtrs_);
 
   eqc_model &d = t.model_;
   d.abi_version = EQC_MODEL_ABI_VERSION;

@@ -7,6 +7,7 @@
 #include "runtime/include/eqc/eqc_model.h"
 
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -23,6 +24,9 @@ public:
   /// values are the consistent initial point at time t0. Compiles the Jacobians now. Ensures: a
   /// table, or nullptr with the reason on `err`.
   static std::unique_ptr<ModelTable> build(Compilation &c, double t0, std::ostream &err);
+  /// What build puts in the table's constants (names, defaults, kinds, the consistent initial
+  /// point, the event description), without compiling anything: what `eqc compile` needs.
+  static std::optional<ModelDescription> describe(Compilation &c, double t0, std::ostream &err);
 
   const eqc_model &model() const { return model_; }
   const ModelDescription &description() const { return desc_; }

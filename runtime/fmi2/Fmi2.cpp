@@ -175,6 +175,12 @@ const char *const kCategoryNames[] = {
 };
 constexpr size_t kCategories = sizeof(kCategoryNames) / sizeof(kCategoryNames[0]);
 
+/// What an FMU state keeps of an instance (both have these fields, by these names), in the order
+/// fmi2SerializeFMUstate writes them: everything calls change, besides the integration.
+#define FMU_STATE_FIELDS(X)                                                                                          \
+  X(state) X(t) X(tolerance) X(stopTime) X(lastSuccessfulTime) X(toleranceDefined) X(dirty) X(x) X(dx) X(a) X(p)  \
+  X(paramGiven) X(stateGiven)
+
 /// What fmi2GetFMUstate keeps: everything of an instance that calls change, with a copy of its
 /// Co-Simulation integration.
 struct Snapshot {
@@ -192,19 +198,9 @@ struct Snapshot {
 
   /// The fields that fmi2SerializeFMUstate writes, in its order (the integration follows them).
   template <typename Self, typename Field> static void fields(Self &s, Field &&f) {
-    f(s.state);
-    f(s.t);
-    f(s.tolerance);
-    f(s.stopTime);
-    f(s.lastSuccessfulTime);
-    f(s.toleranceDefined);
-    f(s.dirty);
-    f(s.x);
-    f(s.dx);
-    f(s.a);
-    f(s.p);
-    f(s.paramGiven);
-    f(s.stateGiven);
+#define FMU_STATE_FIELD(name) f(s.name);
+    FMU_STATE_FIELDS(FMU_STATE_FIELD)
+#undef FMU_STATE_FIELD
   }
 };
 
@@ -307,19 +303,9 @@ struct Instance {
     eqc_sim_free(s.sim);
     s.sim = copy;
     s.owner = this;
-    s.state = state;
-    s.t = t;
-    s.tolerance = tolerance;
-    s.stopTime = stopTime;
-    s.lastSuccessfulTime = lastSuccessfulTime;
-    s.toleranceDefined = toleranceDefined;
-    s.dirty = dirty;
-    s.x = x;
-    s.dx = dx;
-    s.a = a;
-    s.p = p;
-    s.paramGiven = paramGiven;
-    s.stateGiven = stateGiven;
+#define FMU_STATE_FIELD(name) s.name = name;
+    FMU_STATE_FIELDS(FMU_STATE_FIELD)
+#undef FMU_STATE_FIELD
     return true;
   }
   /// Sets this instance's state from `s` (false without memory).
@@ -329,19 +315,9 @@ struct Instance {
       return false;
     eqc_sim_free(sim);
     sim = copy;
-    state = s.state;
-    t = s.t;
-    tolerance = s.tolerance;
-    stopTime = s.stopTime;
-    lastSuccessfulTime = s.lastSuccessfulTime;
-    toleranceDefined = s.toleranceDefined;
-    dirty = s.dirty;
-    x = s.x;
-    dx = s.dx;
-    a = s.a;
-    p = s.p;
-    paramGiven = s.paramGiven;
-    stateGiven = s.stateGiven;
+#define FMU_STATE_FIELD(name) name = s.name;
+    FMU_STATE_FIELDS(FMU_STATE_FIELD)
+#undef FMU_STATE_FIELD
     return true;
   }
   unsigned char kindOf(size_t param) const { return m->param_kind ? m->param_kind[param] : static_cast<unsigned char>(EQC_PARAM_FREE); }

@@ -41,6 +41,34 @@ bool selectMethod(const std::string &name, eqc_method &m) {
   return false;
 }
 
+/// The inputs' values from --input (`inputs` empty without it); a note names the inputs that
+/// hold their start values. False (with the message on `err`) for a bad file, or --input for a
+/// model without inputs.
+bool readInputs(const FlatSystem &flat, const OdeModel &model, const SimulateOptions &opt, InputSeries &inputs,
+                std::ostream &err) {
+  std::vector<int> held;
+  for (int v : model.params)
+    if (flat.vars[v].role == VarRole::Input)
+      held.push_back(v);
+  if (!opt.input.empty()) {
+    if (held.empty()) {
+      err << "eqc: error: --input " << opt.input << ": model '" << flat.modelName << "' has no inputs\n";
+      return false;
+    }
+    if (!inputs.read(opt.input, flat, model, err))
+      return false;
+    held = inputs.missing();
+  }
+  if (!held.empty() && !opt.quiet) {
+    std::string names;
+    for (int v : held)
+      names += (names.empty() ? "'" : ", '") + flat.vars[v].name + "'";
+    err << "eqc: note: input" << (held.size() > 1 ? "s " : " ") << names << (held.size() > 1 ? " hold" : " holds")
+        << " the start value (give values over time with --input FILE.csv)\n";
+  }
+  return true;
+}
+
 } // namespace
 
 ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err) {
@@ -137,28 +165,9 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
     }
   }
 
-  // Inputs: from --input, else held at their start values (said once).
   InputSeries inputs;
-  std::vector<int> inputVars;
-  for (int v : model.params)
-    if (flat.vars[v].role == VarRole::Input)
-      inputVars.push_back(v);
-  if (!opt.input.empty()) {
-    if (inputVars.empty()) {
-      err << "eqc: error: --input " << opt.input << ": model '" << flat.modelName << "' has no inputs\n";
-      return ExitUsage;
-    }
-    if (!inputs.read(opt.input, flat, model, err))
-      return ExitUsage;
-    inputVars = inputs.missing();
-  }
-  if (!inputVars.empty() && !opt.quiet) {
-    std::string names;
-    for (int v : inputVars)
-      names += (names.empty() ? "'" : ", '") + flat.vars[v].name + "'";
-    err << "eqc: note: input" << (inputVars.size() > 1 ? "s " : " ") << names << (inputVars.size() > 1 ? " hold" : " holds")
-        << " the start value (give values over time with --input FILE.csv)\n";
-  }
+  if (!readInputs(flat, model, opt, inputs, err))
+    return ExitUsage;
   s.inputs = inputs.empty() ? nullptr : &inputs;
 
   using Clock = std::chrono::steady_clock;

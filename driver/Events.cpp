@@ -128,11 +128,12 @@ int eventHandler(void *user, double t, double *x, const int *crossed, int *condi
   return code;
 }
 
-std::string describeEvent(const EventRun &e, const rt::EventIteration::Event &ev) {
+std::string describeEvent(const FlatSystem &flat, const std::vector<int> &discretes,
+                          const rt::EventIteration::Event &ev) {
   std::string text;
   for (auto &[j, value] : ev.changes) {
-    const int v = e.model->discretes[j];
-    const Variable &var = e.flat->vars[v];
+    const int v = discretes[static_cast<size_t>(j)];
+    const Variable &var = flat.vars[v];
     if (var.generated && !var.relation)
       continue; // when-condition helpers repeat their conditions
     text += (text.empty() ? "" : ", ") + var.name +

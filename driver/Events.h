@@ -69,7 +69,9 @@ int eventIndicators(void *user, double t, const double *x, double *z);
 /// eqc_event_fn: the event iteration, then the runtime's conditions from the model's.
 int eventHandler(void *user, double t, double *x, const int *crossed, int *conditions);
 
-/// "h < 0 became true, off became false, reinit": one event for --stats.
-std::string describeEvent(const EventRun &e, const rt::EventIteration::Event &ev);
+/// "h < 0 became true, off became false, reinit": one event for --stats (`discretes`: the flat
+/// variables of the event's discrete indices).
+std::string describeEvent(const FlatSystem &flat, const std::vector<int> &discretes,
+                          const rt::EventIteration::Event &ev);
 
 } // namespace eqc

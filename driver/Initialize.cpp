@@ -141,9 +141,8 @@ void reportModelCode(Compilation &c, const CausalSystem &cs, const EquationSyste
 }
 
 
-ExitCode consistentInitialPoint(Compilation &c, const std::vector<std::pair<std::string, std::string>> &parameters,
-                                double t0, InitialPoint &ip, std::unique_ptr<InvariantProjector> &projector,
-                                std::ostream &err, const InputSeries *inputs) {
+ExitCode startPoint(Compilation &c, const std::vector<std::pair<std::string, std::string>> &parameters, double t0,
+                    InitialPoint &ip, std::ostream &err, const InputSeries *inputs) {
   FlatSystem &flat = *c.flat;
   OdeModel &model = *c.model;
   std::vector<double> values(flat.vars.size(), 0.0);
@@ -154,26 +153,35 @@ ExitCode consistentInitialPoint(Compilation &c, const std::vector<std::pair<std:
     ip.p.push_back(values[v]);
   if (inputs)
     inputs->apply(t0, ip.p.data());
-  // The discrete variables' start values (the generated discrete_start, as every table's).
   ip.p.resize(model.pSize(), 0.0);
+  ip.x.assign(model.states.size(), 0.0);
+  ip.dx.assign(model.states.size(), 0.0);
+  ip.a.assign(model.algebraics.size(), 0.0);
+  for (size_t i = 0; i < model.states.size(); ++i) {
+    const Variable &v = flat.vars[model.states[i]];
+    ip.x[i] = v.hasStart ? evaluate(v.binding, values) : 0.0;
+  }
+  for (size_t i = 0; i < model.algebraics.size(); ++i) {
+    const Variable &v = flat.vars[model.algebraics[i]];
+    ip.a[i] = v.hasStart ? evaluate(v.binding, values) : 0.0;
+  }
+  return ExitOk;
+}
+
+ExitCode consistentInitialPoint(Compilation &c, const std::vector<std::pair<std::string, std::string>> &parameters,
+                                double t0, InitialPoint &ip, std::unique_ptr<InvariantProjector> &projector,
+                                std::ostream &err, const InputSeries *inputs) {
+  FlatSystem &flat = *c.flat;
+  OdeModel &model = *c.model;
+  if (ExitCode e = startPoint(c, parameters, t0, ip, err, inputs); e != ExitOk)
+    return e;
+  // The discrete variables' start values (the generated discrete_start, as every table's).
   if (model.pSize() > model.params.size())
     if (int code = c.jit->discreteStart.load()(ip.p.data())) {
       reportModelCode(c, model.ode, model.simulation, code, t0);
       return ExitSimulation;
     }
   std::vector<double> &x = ip.x, &dx = ip.dx;
-  x.assign(model.states.size(), 0.0);
-  dx.assign(model.states.size(), 0.0);
-  ip.a.assign(model.algebraics.size(), 0.0);
-  for (size_t i = 0; i < model.states.size(); ++i) {
-    const Variable &v = flat.vars[model.states[i]];
-    x[i] = v.hasStart ? evaluate(v.binding, values) : 0.0;
-  }
-  for (size_t i = 0; i < model.algebraics.size(); ++i) {
-    const Variable &v = flat.vars[model.algebraics[i]];
-    ip.a[i] = v.hasStart ? evaluate(v.binding, values) : 0.0;
-  }
-
 
   if (!model.invariants.residuals.empty()) {
     // Consistent initial values: the non-fixed states move (as little as possible) onto every

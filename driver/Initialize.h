@@ -23,6 +23,13 @@ struct InitialPoint {
   std::vector<double> p, x, dx, a;
 };
 
+/// Requires: a Compilation with its JIT model. Ensures: `ip` holds the parameters evaluated (with
+/// `-p` overrides and the inputs at t0 from `inputs`, may be null; p sized to the model's p with
+/// the discrete part 0), the states' and algebraic variables' start values, dx 0; or errors
+/// (a bad -p: ExitUsage) and the exit code.
+ExitCode startPoint(Compilation &c, const std::vector<std::pair<std::string, std::string>> &parameters, double t0,
+                    InitialPoint &ip, std::ostream &err, const InputSeries *inputs = nullptr);
+
 /// Requires: a Compilation with its JIT model. Ensures: parameters evaluated (with `-p`
 /// overrides), states from start values made consistent (the generated init, or for index-reduced
 /// models the minimum-norm projection of the non-fixed states onto every hidden constraint, then

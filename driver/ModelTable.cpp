@@ -9,15 +9,8 @@
 
 namespace eqc {
 
-std::optional<ModelDescription> ModelTable::describe(Compilation &c, double t0, std::ostream &err) {
-  if (!c.jit || !c.model || !c.flat) {
-    err << "eqc: error: the model is not compiled\n";
-    return std::nullopt;
-  }
-  InitialPoint ip;
-  std::unique_ptr<InvariantProjector> projector;
-  if (consistentInitialPoint(c, {}, t0, ip, projector, err) != ExitOk)
-    return std::nullopt;
+/// The table's constants other than the values (parameters, start values).
+static ModelDescription structure(const Compilation &c) {
   const FlatSystem &flat = *c.flat;
   const OdeModel &m = *c.model;
   ModelDescription desc;
@@ -57,10 +50,28 @@ std::optional<ModelDescription> ModelTable::describe(Compilation &c, double t0, 
         desc.algebraicOutputs[j] = flat.vars[m.algebraics[j]].output ? 1 : 0;
       break;
     }
-  desc.params.assign(ip.p.begin(), ip.p.begin() + static_cast<long>(m.params.size()));
   desc.events = describeEvents(flat, m);
-  desc.states = ip.x;
-  desc.algebraics = ip.a;
+  return desc;
+}
+
+/// `desc` with the values of `point`.
+static void setValues(ModelDescription &desc, const OdeModel &m, const InitialPoint &point) {
+  desc.params.assign(point.p.begin(), point.p.begin() + static_cast<long>(m.params.size()));
+  desc.states = point.x;
+  desc.algebraics = point.a;
+}
+
+std::optional<ModelDescription> ModelTable::describe(Compilation &c, double t0, std::ostream &err) {
+  if (!c.jit || !c.model || !c.flat) {
+    err << "eqc: error: the model is not compiled\n";
+    return std::nullopt;
+  }
+  InitialPoint ip;
+  std::unique_ptr<InvariantProjector> projector;
+  if (consistentInitialPoint(c, {}, t0, ip, projector, err) != ExitOk)
+    return std::nullopt;
+  ModelDescription desc = structure(c);
+  setValues(desc, *c.model, ip);
   return desc;
 }
 
@@ -68,11 +79,47 @@ std::unique_ptr<ModelTable> ModelTable::build(Compilation &c, double t0, std::os
   std::optional<ModelDescription> described = describe(c, t0, err);
   if (!described)
     return nullptr;
-  const OdeModel &m = *c.model;
   auto table = std::unique_ptr<ModelTable>(new ModelTable);
-  ModelTable &t = *table;
+  table->desc_ = std::move(*described);
+  if (!table->fill(c, /*jacobian=*/true)) {
+    err << "eqc: internal error: the model's Jacobian could not be compiled\n";
+    return nullptr;
+  }
+  return table;
+}
+
+std::unique_ptr<ModelTable> ModelTable::forRun(Compilation &c, const InitialPoint &start) {
+  auto table = std::unique_ptr<ModelTable>(new ModelTable);
+  table->desc_ = structure(c);
+  setValues(table->desc_, *c.model, start);
+  if (!table->fill(c, /*jacobian=*/false))
+    return nullptr;
+  // The values are the run's own (parameters evaluated with -p, start values): nothing to bind.
+  table->model_.bind = nullptr;
+  table->model_.start = nullptr;
+  return table;
+}
+
+void ModelTable::followTier() {
+  if (!jit_)
+    return;
+  model_.rhs = jit_->rhs;
+  model_.zc = jit_->zc;
+  model_.event = jit_->event;
+  model_.discrete_start = jit_->discreteStart;
+  if (model_.init)
+    model_.init = jit_->init;
+  if (model_.invariants) {
+    model_.invariants = jit_->invariants;
+    model_.initial_constraints = jit_->initialConstraints;
+  }
+}
+
+bool ModelTable::fill(Compilation &c, bool jacobian) {
+  const OdeModel &m = *c.model;
+  ModelTable &t = *this;
   ModelDescription &desc = t.desc_;
-  desc = std::move(*described);
+  jit_ = c.jit.get();
   auto pointers = [](const std::vector<std::string> &strings, std::vector<const char *> &ptrs) {
     for (const std::string &s : strings)
       ptrs.push_back(s.c_str());
@@ -114,14 +161,14 @@ std::unique_ptr<ModelTable> ModelTable::build(Compilation &c, double t0, std::os
   d.rhs = c.jit->rhs;
   // Index-reduced models start from the projected point; their init only evaluates rhs.
   d.init = d.n_invariants == 0 ? c.jit->init.load() : nullptr;
-  d.jac = c.jit->jacobian();
-  const SparsityPattern *pattern = c.jit->jacobianPattern();
-  if (!d.jac || !pattern) {
-    err << "eqc: internal error: the model's Jacobian could not be compiled\n";
-    return nullptr;
+  if (jacobian) {
+    d.jac = c.jit->jacobian();
+    const SparsityPattern *pattern = c.jit->jacobianPattern();
+    if (!d.jac || !pattern)
+      return false;
+    t.pattern_ = {static_cast<int>(pattern->nnz()), pattern->colStart.data(), pattern->rowIndex.data()};
+    d.jac_pattern = &t.pattern_;
   }
-  t.pattern_ = {static_cast<int>(pattern->nnz()), pattern->colStart.data(), pattern->rowIndex.data()};
-  d.jac_pattern = &t.pattern_;
   if (d.n_invariants > 0) {
     d.invariants = c.jit->invariants;
     d.invariants_jac = c.jit->invariantJacobian();
@@ -129,8 +176,10 @@ std::unique_ptr<ModelTable> ModelTable::build(Compilation &c, double t0, std::os
     d.n_initial_constraints = static_cast<int>(m.initialConstraints.residuals.size());
     d.initial_constraints = c.jit->initialConstraints;
     d.initial_constraints_jac = c.jit->initialConstraintJacobian();
+    if (!d.invariants_jac || !d.initial_constraints_jac)
+      return false;
   }
-  return table;
+  return true;
 }
 
 } // namespace eqc

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "backend/ObjectFile.h"
+#include "driver/Initialize.h"
 #include "driver/Pipeline.h"
 #include "runtime/include/eqc/eqc_model.h"
 
@@ -27,11 +28,24 @@ public:
   /// What build puts in the table's constants (names, defaults, kinds, the consistent initial
   /// point, the event description), without compiling anything: what `eqc compile` needs.
   static std::optional<ModelDescription> describe(Compilation &c, double t0, std::ostream &err);
+  /// The table of one run of `eqc simulate`: the parameters and start values of `start` (the
+  /// run's, with -p), no bind or start function (the values are evaluated), and no Jacobian (a
+  /// provider compiles it when an implicit method needs it). Requires: as build. Ensures: a
+  /// table, or nullptr when the invariants' Jacobian cannot be compiled.
+  static std::unique_ptr<ModelTable> forRun(Compilation &c, const InitialPoint &start);
+  /// Points the functions at the JIT's tier in use now (the optimized one once it is ready;
+  /// both compute the same bits). Call between steps, never during an evaluation.
+  void followTier();
 
   const eqc_model &model() const { return model_; }
   const ModelDescription &description() const { return desc_; }
 
 private:
+  /// Points the table at desc_ and c's functions (the ODE Jacobian only with `jacobian`); false
+  /// when a Jacobian cannot be compiled.
+  bool fill(Compilation &c, bool jacobian);
+
+  JitModel *jit_ = nullptr;
   ModelDescription desc_;
   std::vector<const char *> statePtrs_, algebraicPtrs_, paramPtrs_, stateDescriptionPtrs_, algebraicDescriptionPtrs_,
       paramDescriptionPtrs_, discretePtrs_;

@@ -137,9 +137,9 @@ static void showProgress(RunState &s, double t) {
   s.progressLast = wall;
   double done = std::clamp((t - s.tStart) / (s.tEnd - s.tStart), 0.0, 1.0);
   int filled = static_cast<int>(done * 30);
-  std::fprintf(stderr, "\r[%.*s%.*s] time %.6g of %.6g (%3.0f%%), %ld rhs evaluations, %.3g simulated s per s ",
-               filled, "##############################", 30 - filled, "..............................", t, s.tEnd,
-               done * 100, s.rhsCalls, (t - s.tStart) / (wall - s.progressStart));
+  std::fprintf(stderr, "\r[%.*s%.*s] time %.6g of %.6g (%3.0f%%), %.3g simulated s per s ", filled,
+               "##############################", 30 - filled, "..............................", t, s.tEnd, done * 100,
+               (t - s.tStart) / (wall - s.progressStart));
   std::fflush(stderr);
 }
 
@@ -157,12 +157,19 @@ void startProgress(RunState &s, double tStart, double tEnd) {
   s.progressLast = 0;
 }
 
+bool startTierWhenDue(RunState &s) {
+  if (!s.jit->tiered() || s.jit->tierStarted() || now() - s.runStart < s.tierAfter)
+    return false;
+  s.jit->startTier();
+  return true;
+}
+
 int rhsCallback(void *user, double t, const double *x, double *dx) {
   auto *s = static_cast<RunState *>(user);
   if (pendingInterrupt())
     return kInterruptCode;
-  if ((++s->rhsCalls & 63) == 0 && s->jit->tiered() && !s->jit->tierStarted() && now() - s->runStart >= s->tierAfter)
-    s->jit->startTier();
+  if ((++s->rhsCalls & 63) == 0)
+    startTierWhenDue(*s);
   if (s->dummy && s->dummy->acceptedA.size() == s->a.size())
     std::copy(s->dummy->acceptedA.begin(), s->dummy->acceptedA.end(), s->a.begin());
   s->applyInputs(t);
@@ -253,6 +260,11 @@ int outputCallback(void *user, double t, const double *x) {
       s->worstInvariantIndex = which;
     }
   }
+  return writeRow(*s, t, x, s->scratchDx.data(), s->a.data(), s->p.data());
+}
+
+int writeRow(RunState &rs, double t, const double *x, const double *dx, const double *a, const double *p) {
+  RunState *s = &rs;
   if (s->progress)
     showProgress(*s, t);
   // --every N: keep every N-th output row, and always the last one.
@@ -266,10 +278,10 @@ int outputCallback(void *user, double t, const double *x) {
     const Slot &col = (*s->slots)[s->columns[k]];
     s->line += ',';
     double v = col.storage == Storage::State        ? x[col.index]
-               : col.storage == Storage::Derivative ? s->scratchDx[col.index]
-               : col.storage == Storage::Algebraic  ? s->a[col.index]
-               : col.storage == Storage::Discrete   ? s->p[s->discreteOffset + col.index]
-                                                    : s->p[col.index];
+               : col.storage == Storage::Derivative ? dx[col.index]
+               : col.storage == Storage::Algebraic  ? a[col.index]
+               : col.storage == Storage::Discrete   ? p[s->discreteOffset + col.index]
+                                                    : p[col.index];
     appendNumber(s->line, v);
     s->row.push_back(v);
     if (s->recordForPlot)

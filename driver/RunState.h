@@ -156,6 +156,13 @@ void applyStateTolerances(RunState &s, const OdeModel &m, eqc_options &o);
 eqc_jacobian modelJacobian(RunState &s);
 /// eqc_output_fn: one CSV row (and the invariant residual) per output time.
 int outputCallback(void *user, double t, const double *x);
+/// One output row of s.columns at t from the run-time arrays of the model of s.slots (p with its
+/// discrete part at s.discreteOffset); also the progress line, --every and --plot. Returns 0, or
+/// 1 when writing failed (s.writeFailed).
+int writeRow(RunState &s, double t, const double *x, const double *dx, const double *a, const double *p);
+/// Starts the optimized tier once the run has lasted s.tierAfter (backend/Jit.h); true when it
+/// started now.
+bool startTierWhenDue(RunState &s);
 /// eqc_step_fn: stabilization by projection onto the invariants.
 int projectionHook(void *user, double t, double *x);
 /// After a reinit of the variables `reinitialized` at t (`values` of every variable as the event

@@ -6,6 +6,7 @@
 #include "driver/Invariants.h"
 #include "driver/Interrupt.h"
 #include "driver/OutputFile.h"
+#include "driver/Run.h"
 #include "driver/RunState.h"
 #include "driver/SvgPlot.h"
 #include "middle/ExprOps.h"
@@ -69,20 +70,14 @@ bool readInputs(const FlatSystem &flat, const OdeModel &model, const SimulateOpt
   return true;
 }
 
-} // namespace
-
-ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err) {
-  FlatSystem &flat = *c.flat;
-  OdeModel &model = *c.model;
-  const Experiment &ex = flat.experiment;
-
-  eqc_options o;
+/// The integrator's options from the command line and the model's experiment annotation.
+ExitCode runOptions(const Experiment &ex, const SimulateOptions &opt, eqc_options &o, eqc_linear_solver &linearSolver,
+                    std::ostream &err) {
   eqc_options_default(&o);
   if (!selectMethod(opt.method, o.method)) {
     err << "eqc: error: unknown method '" << opt.method << "' (known: euler, heun, rk4, beuler, dopri5, dop853, radau5, auto)\n";
     return ExitUsage;
   }
-  eqc_linear_solver linearSolver = EQC_LINEAR_AUTO;
   if (opt.linearSolver == "dense")
     linearSolver = EQC_LINEAR_DENSE;
   else if (opt.linearSolver == "sparse")
@@ -111,18 +106,20 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
     return ExitUsage;
   }
 
-  // Output columns.
-  RunState s;
-  s.jit = c.jit.get();
-  s.linearSolver = linearSolver;
-  s.slots = &model.slots;
-  std::vector<std::string> header{"time"};
+  return ExitOk;
+}
+
+/// The variables written (--vars, or the declared unknowns, inputs and discrete variables) and
+/// the header line's names.
+ExitCode outputColumns(const FlatSystem &flat, const SimulateOptions &opt, std::vector<int> &columns,
+                       std::vector<std::string> &header, std::ostream &err) {
+  header = {"time"};
   if (opt.vars.empty()) {
     // The declared unknowns and discrete variables (not eqc's conditions).
     for (size_t i = 0; i < flat.vars.size(); ++i)
       if (flat.vars[i].role == VarRole::Unknown || flat.vars[i].role == VarRole::Input ||
           (flat.vars[i].role == VarRole::Discrete && !flat.vars[i].generated)) {
-        s.columns.push_back(static_cast<int>(i));
+        columns.push_back(static_cast<int>(i));
         header.push_back(flat.vars[i].name);
       }
   } else {
@@ -159,77 +156,266 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
         return ExitUsage;
       }
       for (int v : found) {
-        s.columns.push_back(v);
+        columns.push_back(v);
         header.push_back(flat.vars[v].name);
       }
     }
   }
 
+  return ExitOk;
+}
+
+/// nominal = ... scales the absolute tolerance of a variable, as Modelica tools do: per flat
+/// variable atol * |nominal| (`values` at the initial point) in `atol`, left empty when no
+/// variable declares one.
+ExitCode nominalTolerances(Compilation &c, const std::vector<double> &values, double scalarAtol,
+                           std::vector<double> &atol) {
+  const FlatSystem &flat = *c.flat;
+  atol.clear();
+  for (size_t v = 0; v < flat.vars.size(); ++v) {
+    if (!flat.vars[v].nominal)
+      continue;
+    double nominal = evaluate(flat.vars[v].nominal, values);
+    if (!std::isfinite(nominal) || nominal == 0.0) {
+      c.diags->error(flat.vars[v].loc, "the nominal value of '" + flat.vars[v].name + "' is " + formatNumber(nominal) +
+                                           ": it must be finite and non-zero");
+      return ExitModel;
+    }
+    atol.resize(flat.vars.size(), scalarAtol);
+    atol[v] = scalarAtol * std::fabs(nominal);
+  }
+  return ExitOk;
+}
+
+/// The result file's header: CSV names, or for .eqcres "EQCRES1" and a NUL, the column count
+/// (uint32), each name as uint32 length + bytes (the rows follow as native-endian float64, time
+/// first).
+void writeHeader(RunState &s, const std::vector<std::string> &header) {
+  std::string head;
+  if (s.binary) {
+    head.assign("EQCRES1", 8);
+    auto put32 = [&head](uint32_t v) { head.append(reinterpret_cast<const char *>(&v), 4); };
+    put32(static_cast<uint32_t>(header.size()));
+    for (const std::string &name : header) {
+      put32(static_cast<uint32_t>(name.size()));
+      head += name;
+    }
+  } else {
+    for (size_t i = 0; i < header.size(); ++i)
+      head += (i ? "," : "") + header[i];
+    head += '\n';
+  }
+  std::fwrite(head.data(), 1, head.size(), s.file);
+}
+
+/// Seconds spent, for --stats.
+struct RunTimes {
+  double init = 0, integrate = 0;
+  double tierAtRunEnd = -1; ///< the optimized tier's compile time if it was ready when the run ended
+};
+
+/// --stats: the integration's counts, the phases' times, state selection, invariants and events.
+void reportStatistics(Compilation &c, const SimulateOptions &opt, const eqc_options &o, const RunState &s,
+                      const RunOutcome &r, const std::vector<double> &initialStates, const RunTimes &times,
+                      std::ostream &err) {
+  const FlatSystem &flat = *c.flat;
+  const OdeModel &model = *c.model;
+  const eqc_stats &stats = r.stats;
+  err << "method " << opt.method << ": " << stats.steps << " steps, " << stats.rejected << " rejected, "
+      << stats.rhs_evals << " rhs evaluations, " << stats.outputs << " output points";
+  if (stats.lu_decompositions)
+    err << ", " << stats.jac_evals << " Jacobians, " << stats.lu_decompositions << " LU decompositions, "
+        << stats.newton_iterations << " Newton iterations";
+  err << "\n";
+  if (stats.linear_solver != EQC_LINEAR_AUTO)
+    err << "linear algebra: "
+        << (stats.linear_solver == EQC_LINEAR_SPARSE
+                ? "sparse LU (" + std::to_string(s.sparsity.nnz) + " structural non-zeros of " +
+                      std::to_string(r.x.size()) + " x " + std::to_string(r.x.size()) + ")"
+                : std::string("dense LU"))
+        << "\n";
+  if (o.method == EQC_METHOD_AUTO)
+    err << (std::isnan(stats.switch_time) ? std::string("auto: dopri5 throughout (no stiffness detected)")
+                                          : "auto: dopri5, then radau5 from time " + brief(stats.switch_time) +
+                                                " (stiffness detected)")
+        << "\n";
+  for (auto &[phase, secs] : c.timings)
+    err << "  " << phase << ": " << formatNumber(std::round(secs * 1e6) / 1e3) << " ms\n";
+  err << "  initialization: " << formatNumber(std::round(times.init * 1e6) / 1e3) << " ms\n";
+  if (!c.cacheDirectory.empty()) {
+    // The counts so far: an optimized tier still compiling is not awaited (driver/main.cpp).
+    err << "  compiled-model cache: " << c.jit->cacheHits() << " module" << (c.jit->cacheHits() == 1 ? "" : "s")
+        << " from it, " << c.jit->cacheStores() << " stored";
+    if (std::string problem = c.jit->cacheError(); !problem.empty())
+      err << " (" << problem << ")";
+    err << " (" << c.cacheDirectory << ")\n";
+  }
+  if (c.jit->tiered()) {
+    double tier = times.tierAtRunEnd;
+    std::string failure = tier < 0 ? std::string() : c.jit->tierError();
+    err << "  optimized tier (-O2, in the background): "
+        << (tier < 0 && !c.jit->tierStarted()
+                ? std::string("not started (the run was shorter than the -O0 code took to compile)")
+            : tier < 0 ? std::string("not ready when the run ended (the -O0 code ran throughout; the -O2 "
+                                   "compilation is abandoned, not awaited)")
+            : !failure.empty() ? "failed (" + failure + "); the -O0 code ran throughout"
+                               : formatNumber(std::round(tier * 1e6) / 1e3) + " ms, then in use")
+        << "\n";
+  }
+  if (r.dummy) {
+    const DummyRun &dummy = *r.dummy;
+    err << "dummy derivatives: " << dummy.modes.size() << " state selection"
+        << (dummy.modes.size() == 1 ? "" : "s") << " compiled, " << dummy.checks << " checks, "
+        << dummy.switches.size() << " switch" << (dummy.switches.size() == 1 ? "" : "es");
+    if (!dummy.modes.empty())
+      err << "; initial states: " << describeStates(flat, dummy.modes.front()->selection);
+    err << "\n";
+    for (auto &sw : dummy.switches)
+      err << "  switch at time " << brief(sw.t) << ": states " << sw.from << " -> " << sw.to
+          << (sw.why.empty() ? "" : " after a failed step (" + sw.why + ")") << "\n";
+    if (!std::isnan(dummy.fallbackTime))
+      err << "  fell back at time " << brief(dummy.fallbackTime)
+          << " to the ODE with invariants (projection after every step): " << dummy.fallbackReason << "\n";
+  }
+  if (!model.invariants.residuals.empty()) {
+    const char *names[] = {"none", "projection", "Baumgarte"};
+    err << "invariants: " << model.invariants.residuals.size() << " hidden constraints, "
+        << (!r.dummy ? std::string("stabilization ") + names[static_cast<int>(model.stabilization)]
+            : std::isnan(r.dummy->fallbackTime)
+                ? std::string("dummy derivatives")
+                : "dummy derivatives, then projection from time " + brief(r.dummy->fallbackTime))
+        << ", " << r.projections << " projections; largest residual " << brief(r.worstInvariant, 3)
+        << " at time " << brief(r.worstInvariantTime)
+        << (r.worstInvariantIndex >= 0 ? " (" + model.invariants.labels[r.worstInvariantIndex] + ")" : "")
+        << "\n";
+  }
+  if (r.events) {
+    const rt::EventIteration &it = *r.events;
+    err << "events: " << stats.events << " state events, " << it.iterations() << " event iterations\n";
+    for (size_t k = 0; k < it.log().size() && k < 20; ++k)
+      err << "  event at time " << brief(it.log()[k].t, 12) << ": " << describeEvent(flat, *r.discretes, it.log()[k]) << "\n";
+    if (it.log().size() > 20)
+      err << "  ... (" << it.log().size() - 20 << " more)\n";
+    if (it.terminated())
+      err << "terminated at time " << brief(it.terminateTime()) << "\n";
+  }
+  err << "consistent initial values:";
+  for (size_t i = 0; i < model.states.size() && i < 50 && i < initialStates.size(); ++i)
+    err << " " << flat.vars[model.states[i]].name << " = " << brief(initialStates[i]);
+  err << "\n";
+  err << "  integration: " << formatNumber(std::round(times.integrate * 1e6) / 1e3) << " ms\n";
+}
+
+/// The message of a failed integration: where, when and why.
+void reportFailure(Compilation &c, const eqc_options &o, const RunOutcome &r) {
+  const FlatSystem &flat = *c.flat;
+  const eqc_stats &stats = r.stats;
+  const int status = r.status;
+  std::string at = "at time " + brief(stats.t_reached) + " (step size " + brief(stats.h_last, 3) + "): ";
+  if (status == EQC_ERR_RHS && stats.rhs_code == kEventIterationCode) {
+    std::string names;
+    if (r.events)
+      for (int j : r.events->unsettled())
+        names += (names.empty() ? "" : ", ") + flat.vars[(*r.discretes)[static_cast<size_t>(j)]].name;
+    c.diags->error(flat.loc, "at time " + brief(stats.t_reached, 12) +
+                                 ": the event iteration does not settle after 100 iterations (" + names +
+                                 " keep changing)");
+  } else if (status == EQC_ERR_RHS && stats.rhs_code == kIdleEventsCode) {
+    std::string cause = "a condition";
+    SourceRange where = flat.loc;
+    if (r.events && r.events->lastCrossed() >= 0) {
+      int v = r.indicatorVariable[static_cast<size_t>(r.events->lastCrossed())];
+      cause = "the condition '" + flat.vars[v].name + "'";
+      where = flat.vars[v].loc;
+    }
+    c.diags->error(where, "at time " + brief(stats.t_reached, 12) + ": " + cause + " changes back and forth without " +
+                              "effect (" + std::to_string(kMaxIdleEvents + 1) +
+                              " events in a row changed nothing): the solution oscillates around it; the "
+                              "integration is probably unstable there (try --method radau5 or a smaller step)");
+  } else if (status == EQC_ERR_CHATTERING) {
+    std::string cause = "an event";
+    SourceRange where = flat.loc;
+    if (stats.event_indicator >= 0 && stats.event_indicator < static_cast<int>(r.indicatorVariable.size())) {
+      int v = r.indicatorVariable[static_cast<size_t>(stats.event_indicator)];
+      cause = "'" + flat.vars[v].name + "'";
+      where = flat.vars[v].loc;
+    }
+    c.diags->error(where, "at time " + brief(stats.t_event, 12) + ": chattering: " + cause +
+                              " changes again and again, more than 100 events within " +
+                              brief(1e-8 * (o.t_end - o.t_start), 3) + " s (the events accumulate here, e.g. a ball "
+                              "coming to rest; change the model so that it settles)");
+  } else if (status == EQC_ERR_NONFINITE && stats.event_indicator >= 0 && stats.failed_component < 0 &&
+             stats.event_indicator < static_cast<int>(r.indicatorVariable.size())) {
+    int v = r.indicatorVariable[static_cast<size_t>(stats.event_indicator)];
+    c.diags->error(flat.vars[v].loc, at + "the condition '" + flat.vars[v].name + "' became NaN or infinite");
+  } else if (status == EQC_ERR_RHS) {
+    reportModelCode(c, r.active->ode, r.active->simulation, stats.rhs_code & ~EQC_RHS_RETRY, stats.t_reached);
+  } else if (status == EQC_ERR_NONFINITE && stats.failed_component >= 0) {
+    int v = r.active->states[stats.failed_component];
+    c.diags->error(flat.vars[v].loc,
+                   at + "'" + flat.vars[v].name + "' or its derivative became NaN or infinite");
+  } else {
+    std::string why = eqc_status_message(status);
+    if (!why.empty() && why.back() == '.')
+      why.pop_back();
+    why[0] = static_cast<char>(std::tolower(why[0]));
+    // Name the state that changes fastest relative to the tolerance: where a solution blows up
+    // or turns stiff, that is the variable to look at.
+    int fastest = -1;
+    double worst = 0;
+    const std::vector<double> &x = r.x, &dx = r.dx;
+    if (!x.empty() && dx.size() == x.size())
+      for (size_t i = 0; i < x.size(); ++i) {
+        double rate = std::fabs(dx[i]) / (o.atol + o.rtol * std::fabs(x[i]));
+        if (!(rate <= worst)) {
+          worst = rate;
+          fastest = static_cast<int>(i);
+        }
+      }
+    if (fastest >= 0) {
+      int v = r.active->states[fastest];
+      c.diags->error(flat.vars[v].loc,
+                     "simulation failed " + at + why + "; the fastest-changing variable is '" +
+                         flat.vars[v].name + "' (" + flat.vars[v].name + " = " + brief(x[fastest], 3) +
+                         ", der(" + flat.vars[v].name + ") = " + brief(dx[fastest], 3) + ")");
+    } else {
+      c.diags->error(SourceRange{}, "simulation failed " + at + why);
+    }
+  }
+}
+
+} // namespace
+
+ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err) {
+  FlatSystem &flat = *c.flat;
+  OdeModel &model = *c.model;
+
+  eqc_options o;
+  eqc_linear_solver linearSolver = EQC_LINEAR_AUTO;
+  if (ExitCode e = runOptions(flat.experiment, opt, o, linearSolver, err); e != ExitOk)
+    return e;
+  RunState s;
+  s.jit = c.jit.get();
+  s.linearSolver = linearSolver;
+  s.slots = &model.slots;
+  std::vector<std::string> header;
+  if (ExitCode e = outputColumns(flat, opt, s.columns, header, err); e != ExitOk)
+    return e;
+
   InputSeries inputs;
   if (!readInputs(flat, model, opt, inputs, err))
     return ExitUsage;
-  s.inputs = inputs.empty() ? nullptr : &inputs;
 
   using Clock = std::chrono::steady_clock;
   auto t0 = Clock::now();
-  InitialPoint ip;
-  std::unique_ptr<InvariantProjector> projector;
-  if (ExitCode e = consistentInitialPoint(c, opt.parameters, o.t_start, ip, projector, err, s.inputs); e != ExitOk)
+  std::unique_ptr<Run> run = makeRun(c, opt, o, s, inputs.empty() ? nullptr : &inputs);
+  std::vector<double> values, initialStates;
+  if (ExitCode e = run->initialize(values, initialStates, err); e != ExitOk)
     return e;
-  s.p = ip.p;
-  s.a = ip.a;
-  if (projector)
-    projector->bindParameters(s.p);
-  s.scratchDx.assign(model.states.size(), 0.0);
-  s.projector = projector.get();
-  std::vector<double> x = ip.x, dx = ip.dx;
-  // Models with events: the discrete variables at the start (when initial() fires here).
-  EventRun events;
-  const bool hasEvents = model.pSize() > model.params.size();
-  if (hasEvents) {
-    setupEvents(events, flat, model, s);
-    s.events = &events;
-    int code = eventIteration(events, o.t_start, x.data(), nullptr, true);
-    if (code == 0 && !projector)
-      code = c.jit->init(o.t_start, x.data(), dx.data(), s.a.data(), s.p.data());
-    if (code != 0 && code != EQC_EVENT_TERMINATE) {
-      if (code == kEventIterationCode) {
-        std::string names;
-        for (int v : unsettledVariables(events))
-          names += (names.empty() ? "" : ", ") + flat.vars[v].name;
-        c.diags->error(flat.loc, "at time " + brief(o.t_start) + ": the event iteration of the initialization does not "
-                                 "settle after 100 iterations (" + names + " keep changing)");
-      } else {
-        reportModelCode(c, model.ode, model.simulation, code, o.t_start);
-      }
-      return ExitSimulation;
-    }
-  }
-  double initSeconds = std::chrono::duration<double>(Clock::now() - t0).count();
-  const std::vector<double> initialStates = x;
-
-  // nominal = ... scales the absolute tolerance of a variable, as Modelica tools do.
-  {
-    std::vector<double> values;
-    gather(model, x.data(), dx.data(), s.a.data(), s.p, values);
-    bool any = false;
-    std::vector<double> atol(flat.vars.size(), o.atol);
-    for (size_t v = 0; v < flat.vars.size(); ++v) {
-      if (!flat.vars[v].nominal)
-        continue;
-      double nominal = evaluate(flat.vars[v].nominal, values);
-      if (!std::isfinite(nominal) || nominal == 0.0) {
-        c.diags->error(flat.vars[v].loc, "the nominal value of '" + flat.vars[v].name + "' is " +
-                                             formatNumber(nominal) + ": it must be finite and non-zero");
-        return ExitModel;
-      }
-      atol[v] = o.atol * std::fabs(nominal);
-      any = true;
-    }
-    if (any)
-      s.variableAtol = std::move(atol);
-    applyStateTolerances(s, model, o);
-  }
+  RunTimes times;
+  times.init = std::chrono::duration<double>(Clock::now() - t0).count();
+  if (ExitCode e = nominalTolerances(c, values, o.atol, s.variableAtol); e != ExitOk)
+    return e;
 
   s.recordForPlot = !opt.plot.empty();
   s.progress = !opt.quiet && isatty(STDERR_FILENO);
@@ -243,26 +429,8 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
   s.file = out.get();
   s.every = opt.every;
   s.binary = opt.binary;
-  if (s.binary) {
-    // .eqcres: "EQCRES1" and a NUL, the column count (uint32), each name as uint32 length + bytes,
-    // then the rows as native-endian float64 (time first).
-    std::string head("EQCRES1", 8);
-    auto put32 = [&head](uint32_t v) { head.append(reinterpret_cast<const char *>(&v), 4); };
-    put32(static_cast<uint32_t>(header.size()));
-    for (const std::string &name : header) {
-      put32(static_cast<uint32_t>(name.size()));
-      head += name;
-    }
-    std::fwrite(head.data(), 1, head.size(), s.file);
-  } else {
-    std::string headerLine;
-    for (size_t i = 0; i < header.size(); ++i)
-      headerLine += (i ? "," : "") + header[i];
-    headerLine += '\n';
-    std::fputs(headerLine.c_str(), s.file);
-  }
+  writeHeader(s, header);
 
-  eqc_stats stats;
   t0 = Clock::now();
   // The optimized tier is worth a core only for a run that lasts longer than the first tier took
   // to compile (backend/Jit.h).
@@ -271,141 +439,18 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
   for (auto &[phase, secs] : c.timings)
     if (phase == "codegen" || phase == "optimize" || phase == "jit")
       s.tierAfter += secs;
-  int status = EQC_OK;
-  const OdeModel *active = &model; // the model whose arrays x and s.a belong to
-  DummyRun dummy;
-  const std::string &reduction = c.reductionForm;
-  // With events, no step spans an output interval (as OpenModelica integrates from output point
-  // to output point): indicators are watched at least that often, and events are located on
-  // the dense output of steps no longer than that.
-  if (hasEvents && events.indicators() > 0 && o.interval > 0 && (o.h_max == 0 || o.h_max > o.interval))
-    o.h_max = o.interval;
-  if (projector && reduction == "dummy") {
-    // Dummy derivatives with dynamic state selection (driver/StateSelection.cpp).
-    dummy.c = &c;
-    s.dummy = &dummy;
-    gather(model, x.data(), dx.data(), s.a.data(), s.p, dummy.values);
-    ExitCode failed = ExitOk;
-    status = integrateWithStateSelection(c, s, dummy, hasEvents ? &events : nullptr, o, x, stats, active, failed, err);
-    if (failed != ExitOk)
-      return failed;
-  } else {
-    bool project = projector && model.stabilization == Stabilization::Projection;
-    eqc_jacobian jacobian = modelJacobian(s);
-    eqc_events ev{};
-    std::vector<double> values;
-    if (hasEvents && project) {
-      // A reinit moves the other states onto the invariants, holding the values it set.
-      s.kinematicLevels = kinematicLevels(flat, &s.integrated);
-      events.afterReinit = [&](double te, double *xe, const std::vector<int> &reinitialized) {
-        gather(model, xe, events.dx.data(), s.a.data(), s.p, values);
-        if (int code = projectAfterReinit(s, model, te, reinitialized, values))
-          return code;
-        for (size_t i = 0; i < model.states.size(); ++i)
-          xe[i] = values[model.states[i]];
-        return 0;
-      };
-    }
-    if (hasEvents) {
-      ev.nz = static_cast<int>(events.indicators());
-      ev.zc = eventIndicators;
-      ev.handle = eventHandler;
-      ev.user = &events;
-      ev.conditions = events.iteration.conditions().data();
-      ev.at_zero = events.holdsAtZero.data();
-    }
-    status = eqc_integrate_events(static_cast<int>(x.size()), rhsCallback, &s, &jacobian, x.data(), &o,
-                                  outputCallback, &s, project ? projectionHook : nullptr, &s, &ev, &stats);
-  }
+  RunOutcome r;
+  if (ExitCode failed = run->integrate(r, err); failed != ExitOk)
+    return failed;
   finishProgress(s);
-  double integrateSeconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  times.integrate = std::chrono::duration<double>(Clock::now() - t0).count();
   // Whether the optimized tier was ready while the run needed it (it is not awaited after).
-  const double tierAtRunEnd = c.jit->tiered() ? c.jit->tierSeconds() : -1.0;
+  times.tierAtRunEnd = c.jit->tiered() ? c.jit->tierSeconds() : -1.0;
+  const eqc_stats &stats = r.stats;
+  const int status = r.status;
 
-  if (opt.stats) {
-    err << "method " << opt.method << ": " << stats.steps << " steps, " << stats.rejected << " rejected, "
-        << stats.rhs_evals << " rhs evaluations, " << stats.outputs << " output points";
-    if (stats.lu_decompositions)
-      err << ", " << stats.jac_evals << " Jacobians, " << stats.lu_decompositions << " LU decompositions, "
-          << stats.newton_iterations << " Newton iterations";
-    err << "\n";
-    if (stats.linear_solver != EQC_LINEAR_AUTO)
-      err << "linear algebra: "
-          << (stats.linear_solver == EQC_LINEAR_SPARSE
-                  ? "sparse LU (" + std::to_string(s.sparsity.nnz) + " structural non-zeros of " +
-                        std::to_string(x.size()) + " x " + std::to_string(x.size()) + ")"
-                  : std::string("dense LU"))
-          << "\n";
-    if (o.method == EQC_METHOD_AUTO)
-      err << (std::isnan(stats.switch_time) ? std::string("auto: dopri5 throughout (no stiffness detected)")
-                                            : "auto: dopri5, then radau5 from time " + brief(stats.switch_time) +
-                                                  " (stiffness detected)")
-          << "\n";
-    for (auto &[phase, secs] : c.timings)
-      err << "  " << phase << ": " << formatNumber(std::round(secs * 1e6) / 1e3) << " ms\n";
-    err << "  initialization: " << formatNumber(std::round(initSeconds * 1e6) / 1e3) << " ms\n";
-    if (!c.cacheDirectory.empty()) {
-      // The counts so far: an optimized tier still compiling is not awaited (driver/main.cpp).
-      err << "  compiled-model cache: " << c.jit->cacheHits() << " module" << (c.jit->cacheHits() == 1 ? "" : "s")
-          << " from it, " << c.jit->cacheStores() << " stored";
-      if (std::string problem = c.jit->cacheError(); !problem.empty())
-        err << " (" << problem << ")";
-      err << " (" << c.cacheDirectory << ")\n";
-    }
-    if (c.jit->tiered()) {
-      double tier = tierAtRunEnd;
-      std::string failure = tier < 0 ? std::string() : c.jit->tierError();
-      err << "  optimized tier (-O2, in the background): "
-          << (tier < 0 && !c.jit->tierStarted()
-                  ? std::string("not started (the run was shorter than the -O0 code took to compile)")
-              : tier < 0 ? std::string("not ready when the run ended (the -O0 code ran throughout; the -O2 "
-                                     "compilation is abandoned, not awaited)")
-              : !failure.empty() ? "failed (" + failure + "); the -O0 code ran throughout"
-                                 : formatNumber(std::round(tier * 1e6) / 1e3) + " ms, then in use")
-          << "\n";
-    }
-    if (s.dummy) {
-      err << "dummy derivatives: " << dummy.modes.size() << " state selection"
-          << (dummy.modes.size() == 1 ? "" : "s") << " compiled, " << dummy.checks << " checks, "
-          << dummy.switches.size() << " switch" << (dummy.switches.size() == 1 ? "" : "es");
-      if (!dummy.modes.empty())
-        err << "; initial states: " << describeStates(flat, dummy.modes.front()->selection);
-      err << "\n";
-      for (auto &sw : dummy.switches)
-        err << "  switch at time " << brief(sw.t) << ": states " << sw.from << " -> " << sw.to
-            << (sw.why.empty() ? "" : " after a failed step (" + sw.why + ")") << "\n";
-      if (!std::isnan(dummy.fallbackTime))
-        err << "  fell back at time " << brief(dummy.fallbackTime)
-            << " to the ODE with invariants (projection after every step): " << dummy.fallbackReason << "\n";
-    }
-    if (projector) {
-      const char *names[] = {"none", "projection", "Baumgarte"};
-      err << "invariants: " << projector->size() << " hidden constraints, "
-          << (!s.dummy ? std::string("stabilization ") + names[static_cast<int>(model.stabilization)]
-              : std::isnan(dummy.fallbackTime)
-                  ? std::string("dummy derivatives")
-                  : "dummy derivatives, then projection from time " + brief(dummy.fallbackTime))
-          << ", " << s.projections << " projections; largest residual " << brief(s.worstInvariant, 3)
-          << " at time " << brief(s.worstInvariantTime)
-          << (s.worstInvariantIndex >= 0 ? " (" + model.invariants.labels[s.worstInvariantIndex] + ")" : "")
-          << "\n";
-    }
-    if (hasEvents) {
-      const rt::EventIteration &it = events.iteration;
-      err << "events: " << stats.events << " state events, " << it.iterations() << " event iterations\n";
-      for (size_t k = 0; k < it.log().size() && k < 20; ++k)
-        err << "  event at time " << brief(it.log()[k].t, 12) << ": " << describeEvent(events, it.log()[k]) << "\n";
-      if (it.log().size() > 20)
-        err << "  ... (" << it.log().size() - 20 << " more)\n";
-      if (it.terminated())
-        err << "terminated at time " << brief(it.terminateTime()) << "\n";
-    }
-    err << "consistent initial values:";
-    for (size_t i = 0; i < model.states.size() && i < 50 && i < initialStates.size(); ++i)
-      err << " " << flat.vars[model.states[i]].name << " = " << brief(initialStates[i]);
-    err << "\n";
-    err << "  integration: " << formatNumber(std::round(integrateSeconds * 1e6) / 1e3) << " ms\n";
-  }
+  if (opt.stats)
+    reportStatistics(c, opt, o, s, r, initialStates, times, err);
   if (s.writeFailed) {
     err << "eqc: error: writing '" << opt.output << "' failed: " << std::strerror(errno) << "\n";
     return ExitOutput;
@@ -436,74 +481,7 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
     }
     return static_cast<ExitCode>(128 + signal);
   }
-  if (status == EQC_ERR_RHS && stats.rhs_code == kEventIterationCode) {
-    std::string names;
-    for (int v : unsettledVariables(events))
-      names += (names.empty() ? "" : ", ") + flat.vars[v].name;
-    c.diags->error(flat.loc, "at time " + brief(stats.t_reached, 12) +
-                                 ": the event iteration does not settle after 100 iterations (" + names +
-                                 " keep changing)");
-  } else if (status == EQC_ERR_RHS && stats.rhs_code == kIdleEventsCode) {
-    std::string cause = "a condition";
-    SourceRange where = flat.loc;
-    if (events.iteration.lastCrossed() >= 0) {
-      int v = events.conditionVariable(static_cast<size_t>(events.iteration.lastCrossed()));
-      cause = "the condition '" + flat.vars[v].name + "'";
-      where = flat.vars[v].loc;
-    }
-    c.diags->error(where, "at time " + brief(stats.t_reached, 12) + ": " + cause + " changes back and forth without " +
-                              "effect (" + std::to_string(kMaxIdleEvents + 1) +
-                              " events in a row changed nothing): the solution oscillates around it; the "
-                              "integration is probably unstable there (try --method radau5 or a smaller step)");
-  } else if (status == EQC_ERR_CHATTERING) {
-    std::string cause = "an event";
-    SourceRange where = flat.loc;
-    if (stats.event_indicator >= 0 && stats.event_indicator < static_cast<int>(events.indicators())) {
-      int v = events.conditionVariable(static_cast<size_t>(stats.event_indicator));
-      cause = "'" + flat.vars[v].name + "'";
-      where = flat.vars[v].loc;
-    }
-    c.diags->error(where, "at time " + brief(stats.t_event, 12) + ": chattering: " + cause +
-                              " changes again and again, more than 100 events within " +
-                              brief(1e-8 * (o.t_end - o.t_start), 3) + " s (the events accumulate here, e.g. a ball "
-                              "coming to rest; change the model so that it settles)");
-  } else if (status == EQC_ERR_NONFINITE && stats.event_indicator >= 0 && stats.failed_component < 0 &&
-             stats.event_indicator < static_cast<int>(events.indicators())) {
-    int v = events.conditionVariable(static_cast<size_t>(stats.event_indicator));
-    c.diags->error(flat.vars[v].loc, at + "the condition '" + flat.vars[v].name + "' became NaN or infinite");
-  } else if (status == EQC_ERR_RHS) {
-    reportModelCode(c, active->ode, active->simulation, stats.rhs_code & ~EQC_RHS_RETRY, stats.t_reached);
-  } else if (status == EQC_ERR_NONFINITE && stats.failed_component >= 0) {
-    int v = active->states[stats.failed_component];
-    c.diags->error(flat.vars[v].loc,
-                   at + "'" + flat.vars[v].name + "' or its derivative became NaN or infinite");
-  } else {
-    std::string why = eqc_status_message(status);
-    if (!why.empty() && why.back() == '.')
-      why.pop_back();
-    why[0] = static_cast<char>(std::tolower(why[0]));
-    // Name the state that changes fastest relative to the tolerance: where a solution blows up
-    // or turns stiff, that is the variable to look at.
-    int fastest = -1;
-    double worst = 0;
-    if (!x.empty() && s.jit->rhs(stats.t_reached, x.data(), s.scratchDx.data(), s.a.data(), s.p.data()) == 0)
-      for (size_t i = 0; i < x.size(); ++i) {
-        double rate = std::fabs(s.scratchDx[i]) / (o.atol + o.rtol * std::fabs(x[i]));
-        if (!(rate <= worst)) {
-          worst = rate;
-          fastest = static_cast<int>(i);
-        }
-      }
-    if (fastest >= 0) {
-      int v = active->states[fastest];
-      c.diags->error(flat.vars[v].loc,
-                     "simulation failed " + at + why + "; the fastest-changing variable is '" +
-                         flat.vars[v].name + "' (" + flat.vars[v].name + " = " + brief(x[fastest], 3) +
-                         ", der(" + flat.vars[v].name + ") = " + brief(s.scratchDx[fastest], 3) + ")");
-    } else {
-      c.diags->error(SourceRange{}, "simulation failed " + at + why);
-    }
-  }
+  reportFailure(c, o, r);
   if (opt.output != "-") {
     std::string partial = opt.output + ".partial";
     if (out.commit(partial, err))

@@ -134,6 +134,12 @@ extern "C" int eqc_integrate_events(int n, eqc_rhs_fn f, void *f_user, const eqc
                                     const eqc_options *opt, eqc_output_fn out, void *out_user,
                                     eqc_step_fn hook, void *hook_user, const eqc_events *events,
                                     eqc_stats *stats) {
+  return eqc::rt::integrateEvents(n, f, f_user, jac, x, opt, out, out_user, hook, hook_user, false, events, stats);
+}
+
+int eqc::rt::integrateEvents(int n, eqc_rhs_fn f, void *f_user, const eqc_jacobian *jac, double *x,
+                             const eqc_options *opt, eqc_output_fn out, void *out_user, eqc_step_fn hook,
+                             void *hook_user, bool hookObserves, const eqc_events *events, eqc_stats *stats) {
   // Callers that do not care about statistics may pass NULL; the methods always
   // need somewhere to count.
   eqc_stats localStats;
@@ -160,7 +166,7 @@ extern "C" int eqc_integrate_events(int n, eqc_rhs_fn f, void *f_user, const eqc
   try {
     RhsEvaluator rhs(f, f_user, st);
     OutputSink output(out, out_user, st);
-    StepHook stepHook(hook, hook_user, st);
+    StepHook stepHook(hook, hook_user, st, hookObserves);
     IntegrationProblem problem{n, rhs, output, stepHook, jacobian, *opt};
     eqc_options &effective = problem.opt;
     if (effective.max_steps == 0)

@@ -126,28 +126,34 @@ private:
 };
 
 /// Calls the user's post-step hook, counts the calls and records a non-zero
-/// return code; without a hook it does nothing.
+/// return code; without a hook it does nothing. An observer (`observes`) is a
+/// hook that never changes x: it sees the accepted steps only, and the methods
+/// neither scan nor compare the state after it.
 class StepHook {
 public:
-  StepHook(eqc_step_fn fn, void *user, eqc_stats &stats)
-      : fn(fn), user(user), stats(stats) {}
+  StepHook(eqc_step_fn fn, void *user, eqc_stats &stats, bool observes = false)
+      : fn(fn), user(user), stats(stats), observes(observes) {}
+
+  /// True when there is a hook that may change the state.
+  bool active() const { return fn != nullptr && !observes; }
 
   /// Lets the hook change x at t; returns EQC_OK or EQC_ERR_RHS (with
   /// stats.rhs_code set).
-  /// True when there is a hook to call.
-  bool active() const { return fn != nullptr; }
-
   int operator()(double t, double *x) {
     if (!fn)
       return EQC_OK;
     ++stats.hook_calls;
     return callUser(stats, [&] { return fn(user, t, x); });
   }
+  /// An observer's call after an accepted step (nothing for a hook that may
+  /// change the state, or none).
+  int observe(double t, double *x) { return observes ? (*this)(t, x) : EQC_OK; }
 
 private:
   eqc_step_fn fn;
   void *user;
   eqc_stats &stats;
+  bool observes;
 };
 
 /// The output times t_start + k*interval (k >= 1) strictly before t_end; t_end
@@ -225,7 +231,7 @@ inline int applyStepHook(IntegrationProblem &p, double t, double *x,
                          bool &changed) {
   changed = false;
   if (!p.hook.active())
-    return EQC_OK; // without a hook x stays the finite step result: no scans
+    return p.hook.observe(t, x); // x stays the finite step result: no scans
   int rc = p.hook(t, x);
   int bad = rc == EQC_OK ? firstNonFinite(p.n, x) : -1;
   if (rc != EQC_OK || bad >= 0) {
@@ -246,6 +252,8 @@ inline int applyStepHook(IntegrationProblem &p, double t, double *x,
 /// state) through the hook, so that dense output obeys it as the steps do.
 inline int applyOutputHook(IntegrationProblem &p, double t, double *copy,
                            eqc_stats &stats) {
+  if (!p.hook.active())
+    return EQC_OK;
   if (int rc = p.hook(t, copy))
     return rc;
   if (int bad = firstNonFinite(p.n, copy); bad >= 0) {
@@ -397,6 +405,12 @@ int runRadau5(IntegrationProblem &p, double *x, eqc_stats &stats);
 /// from that state to t_end (see EQC_METHOD_AUTO); sets stats.method_used and
 /// stats.switch_time. Requires and ensures the same as runFixedStep.
 int runAuto(IntegrationProblem &p, double *x, eqc_stats &stats);
+
+/// eqc_integrate_events; with `hookObserves` the hook is an observer (see StepHook): called
+/// after accepted steps only and never changing x (eqc_sim's step callback without projection).
+int integrateEvents(int n, eqc_rhs_fn f, void *f_user, const eqc_jacobian *jac, double *x, const eqc_options *opt,
+                    eqc_output_fn out, void *out_user, eqc_step_fn hook, void *hook_user, bool hookObserves,
+                    const eqc_events *events, eqc_stats *stats);
 
 } // namespace eqc::rt
 

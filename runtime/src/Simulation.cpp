@@ -4,6 +4,8 @@
 
 #include "Bytes.h"
 #include "EventIteration.h"
+#include "Integrator.h"
+#include "SimulationReport.h"
 
 #include <algorithm>
 #include <cfloat>
@@ -81,7 +83,14 @@ struct eqc_sim {
   eqc::rt::EventIteration events;
   double t = 0.0;
   eqc_options options;
-  bool project;
+  bool project;        ///< projection onto the invariants after every step
+  bool projectInitial; ///< initialization moves the states onto the invariants (they and their Jacobian exist)
+  eqc_linear_solver solver = EQC_LINEAR_AUTO;
+  /// The Jacobian of the run: the table's, or one the caller's provider supplies on demand.
+  eqc_model_jac_fn jacFn = nullptr;
+  eqc_sim_jacobian_fn jacProvider = nullptr;
+  void *jacUser = nullptr;
+  eqc_sparsity providedPattern{};
   bool initialized = false;
   double lastStep = 0.0;
   bool stiff = false; ///< auto switched to radau5 in an earlier run that this one continues
@@ -99,8 +108,12 @@ struct eqc_sim {
   /// still disagrees with the condition that event settled (see eqc_sim_indicators).
   std::vector<unsigned char> settling;
   eqc_stats stats{};
-  double worstInvariant = 0.0;
+  /// The largest |g_i| of the invariants at the output points of the last run, where and which.
+  double worstInvariant = 0.0, worstInvariantTime = 0.0;
+  int worstInvariantIndex = -1;
+  long projections = 0; ///< projections onto the invariants (after steps, reinits and events)
   std::string error;
+  int failureCode = 0; ///< the model or stop code behind the last failure (0: none, or an eqc_status only)
   int modelCode = 0; ///< the model function's last non-zero return
   int inputCode = 0; ///< the input function's last non-zero return
   double lastOutput = NAN; ///< a run does not report again the time the previous one ended with
@@ -131,6 +144,10 @@ struct eqc_sim {
     f(s.started);
     f(s.stats);
     f(s.worstInvariant);
+    f(s.worstInvariantTime);
+    f(s.worstInvariantIndex);
+    f(s.projections);
+    f(s.solver);
     f(s.modelCode);
     f(s.lastOutput);
     f(s.terminated);
@@ -142,7 +159,7 @@ struct eqc_sim {
   explicit eqc_sim(const eqc_model *model)
       : model(model), n(model->n_states), m(model->n_invariants), x(n, 0.0), dx(n, 0.0),
         a(model->n_algebraics, 0.0), p(model->param_defaults, model->param_defaults + model->n_params), g(m),
-        invJac(static_cast<size_t>(m) * n), project(m > 0 && model->invariants_jac),
+        invJac(static_cast<size_t>(m) * n), project(m > 0 && model->invariants_jac), projectInitial(project),
         paramGiven(static_cast<size_t>(model->n_params), 0), stateGiven(static_cast<size_t>(n), 0) {
     if (model->state_start)
       std::copy(model->state_start, model->state_start + n, x.begin());
@@ -171,7 +188,10 @@ struct eqc_sim {
   }
   bool hasEvents() const { return model->n_discretes > 0; }
 
-  void fail(const std::string &message) { error = message; }
+  void fail(const std::string &message, int code = 0) {
+    error = message;
+    failureCode = code & ~EQC_RHS_RETRY;
+  }
   std::string where(double time) const {
     char buf[64];
     std::snprintf(buf, sizeof buf, "at time %.10g", time);
@@ -221,7 +241,22 @@ struct eqc_sim {
       return InputFailure;
     if (int code = s->model->rhs(t, x, scratch.data(), s->a.data(), s->p.data()))
       return code;
-    return s->model->jac(t, x, scratch.data(), s->a.data(), s->p.data(), values);
+    return s->jacFn(t, x, scratch.data(), s->a.data(), s->p.data(), values);
+  }
+  /// eqc_jacobian.prepare: the caller's provider supplies the generated Jacobian on first need.
+  static int prepareJacobian(void *user, eqc_jacobian *jacobian) {
+    auto *s = static_cast<eqc_sim *>(user);
+    const eqc_sparsity *pattern = nullptr;
+    eqc_model_jac_fn fn = nullptr;
+    if (int code = s->jacProvider(s->jacUser, &fn, &pattern))
+      return code;
+    if (!fn || !pattern)
+      return 1;
+    s->jacFn = fn;
+    s->providedPattern = *pattern;
+    jacobian->pattern = &s->providedPattern;
+    jacobian->sparse = jac;
+    return 0;
   }
   static int constraints(void *user, double t, const double *x, double *g, double *G) {
     auto *s = static_cast<eqc_sim *>(user);
@@ -244,17 +279,40 @@ struct eqc_sim {
     auto *s = static_cast<eqc_sim *>(user);
     double residual = 0.0;
     int status = eqc_projector_project(s->projector.get(), s->n, s->m, t, x, constraints, s, ProjectionTolerance, ProjectionIterations, &residual);
+    ++s->projections;
     if (status != EQC_OK)
       return eqc::rt::projectionFailure(status);
-    s->worstInvariant = std::max(s->worstInvariant, residual);
     return 0;
+  }
+  /// The invariants' residual at an output point (eqc_sim_stats' largest residual).
+  void trackInvariants(double time, const double *xs) {
+    if (m == 0 || !model->invariants)
+      return;
+    double worst = 0.0;
+    int which = -1;
+    if (model->invariants(time, xs, p.data(), g.data()) != 0)
+      worst = NAN;
+    else
+      for (int i = 0; i < m; ++i)
+        if (!(std::fabs(g[static_cast<size_t>(i)]) <= worst)) {
+          worst = std::fabs(g[static_cast<size_t>(i)]);
+          which = i;
+        }
+    if (!(worst <= worstInvariant)) {
+      worstInvariant = worst;
+      worstInvariantTime = time;
+      worstInvariantIndex = which;
+    }
   }
   static int output(void *user, double t, const double *x) {
     auto *s = static_cast<eqc_sim *>(user);
-    if (!s->out || t == s->skipOutputAt)
+    if (t == s->skipOutputAt)
       return 0;
     if (s->applyInputs(t))
       return InputFailure;
+    s->trackInvariants(t, x);
+    if (!s->out)
+      return 0;
     // The derivatives and algebraic variables at an output point come from one more rhs call.
     if (int code = s->model->rhs(t, x, s->dx.data(), s->a.data(), s->p.data())) {
       s->modelCode = code;
@@ -276,6 +334,8 @@ struct eqc_sim {
   /// eqc_event_fn: the event iteration, then the integrator's view of the conditions.
   static int handleEvent(void *user, double t, double *x, const int *crossed, int *conditions) {
     auto *s = static_cast<eqc_sim *>(user);
+    if (s->applyInputs(t))
+      return InputFailure;
     int code = s->events.iterate(*s->model, t, x, s->a.data(), s->p.data(), crossed, false);
     if (code != 0 && code != EQC_EVENT_TERMINATE)
       return code;
@@ -318,11 +378,10 @@ struct eqc_sim {
       }
       double residual = 0.0;
       std::copy(start.begin(), start.end(), xe);
+      ++projections;
       status = projectMoving(te, xe, movable, false, residual, /*reachableOnly=*/attempt == 0);
-      if (status == EQC_OK) {
-        worstInvariant = std::max(worstInvariant, residual);
+      if (status == EQC_OK)
         return 0;
-      }
     }
     std::copy(start.begin(), start.end(), xe);
     return eqc::rt::projectionFailure(status);
@@ -347,17 +406,18 @@ struct eqc_sim {
         all[static_cast<size_t>(i)] = i;
       std::vector<double> before(x);
       double residual = 0.0;
+      ++projections;
       if (int status = projectMoving(t, x.data(), all, false, residual)) {
-        fail(where(t) + ": the projection onto the invariants failed: " + eqc_status_message(status));
+        fail(where(t) + ": the projection onto the invariants failed: " + eqc_status_message(status),
+             eqc::rt::projectionFailure(status));
         return EQC_ERR_RHS;
       }
-      worstInvariant = std::max(worstInvariant, residual);
       if (changed && before != x)
         *changed = 1;
     }
     if (!hasEvents()) {
       if (int code = model->rhs(t, x.data(), dx.data(), a.data(), p.data())) {
-        fail(where(t) + ": " + modelFailure(code));
+        fail(where(t) + ": " + modelFailure(code), code);
         return EQC_ERR_RHS;
       }
       return EQC_OK;
@@ -380,7 +440,7 @@ struct eqc_sim {
     if (code == 0)
       code = model->rhs(t, x.data(), dx.data(), a.data(), p.data());
     if (code != 0) {
-      fail(where(t) + ": the event iteration failed: " + modelFailure(code));
+      fail(where(t) + ": the event iteration failed: " + modelFailure(code), code);
       return EQC_ERR_RHS;
     }
     if (changed && events.lastReinit())
@@ -428,13 +488,13 @@ struct eqc_sim {
     // Dependent parameters follow the parameters set; before the first run, so do start values.
     if (model->bind)
       if (int code = model->bind(paramGiven.data(), p.data())) {
-        fail(where(t) + ": the dependent parameters cannot be computed: " + modelFailure(code));
+        fail(where(t) + ": the dependent parameters cannot be computed: " + modelFailure(code), code);
         return EQC_ERR_RHS;
       }
     if (!started && model->start) {
       std::vector<double> starts(x);
       if (int code = model->start(p.data(), starts.data())) {
-        fail(where(t) + ": the start values cannot be computed: " + modelFailure(code));
+        fail(where(t) + ": the start values cannot be computed: " + modelFailure(code), code);
         return EQC_ERR_RHS;
       }
       for (int i = 0; i < n; ++i)
@@ -444,24 +504,25 @@ struct eqc_sim {
     // The discrete variables start at their start values, initial() holding (eqc simulate's order:
     // discrete starts, init or projection, the initial event iteration, init again).
     if (int code = applyInputs(t)) {
-      fail(where(t) + ": the input function returned " + std::to_string(code));
+      inputCode = code;
+      fail(where(t) + ": the input function returned " + std::to_string(code), InputFailure);
       return EQC_ERR_RHS;
     }
     const bool first = !started && hasEvents();
     if (first) {
       if (int code = model->discrete_start(p.data())) {
-        fail(where(t) + ": the discrete start values cannot be computed: " + modelFailure(code));
+        fail(where(t) + ": the discrete start values cannot be computed: " + modelFailure(code), code);
         return EQC_ERR_RHS;
       }
       terminated = false;
     }
     if (model->init) {
       if (int code = model->init(t, x.data(), dx.data(), a.data(), p.data())) {
-        fail(where(t) + ": initialization failed: " + modelFailure(code));
+        fail(where(t) + ": initialization failed: " + modelFailure(code), code);
         return EQC_ERR_RHS;
       }
     }
-    if (project)
+    if (projectInitial)
       if (int status = projectHoldingFixed())
         return status;
     if (hasEvents())
@@ -471,23 +532,44 @@ struct eqc_sim {
       if (code == EQC_EVENT_TERMINATE)
         terminated = true;
       else if (code != 0) {
-        fail(where(t) + ": the initial event iteration failed: " + modelFailure(code));
+        fail(where(t) + ": the initial event iteration failed: " + modelFailure(code), code);
         return EQC_ERR_RHS;
       }
-      if (model->init && !project)
+      if (model->init && !projectInitial)
         if (int failure = model->init(t, x.data(), dx.data(), a.data(), p.data())) {
-          fail(where(t) + ": initialization failed: " + modelFailure(failure));
+          fail(where(t) + ": initialization failed: " + modelFailure(failure), failure);
           return EQC_ERR_RHS;
         }
     }
     if (hasEvents())
       markSettling();
     if (int code = model->rhs(t, x.data(), dx.data(), a.data(), p.data())) {
-      fail(where(t) + ": " + modelFailure(code));
+      fail(where(t) + ": " + modelFailure(code), code);
       return EQC_ERR_RHS;
     }
+    if (int status = checkFinite())
+      return status;
     initialized = true;
     lastOutput = NAN;
+    return EQC_OK;
+  }
+
+  /// After initialization: EQC_ERR_NONFINITE (naming the variable) where a state, derivative or
+  /// algebraic variable is NaN or infinite.
+  int checkFinite() {
+    auto check = [&](const std::vector<double> &values, const char *const *names, const char *what) {
+      for (size_t i = 0; i < values.size(); ++i)
+        if (!std::isfinite(values[i])) {
+          char number[32];
+          std::snprintf(number, sizeof number, "%g", values[i]);
+          fail(where(t) + ": initialization gives " + what + (names ? names[i] : "?") + (*what ? ")" : "") + " = " + number);
+          return false;
+        }
+      return true;
+    };
+    if (!check(x, model->state_names, "") || !check(dx, model->state_names, "der(") ||
+        !check(a, model->algebraic_names, ""))
+      return EQC_ERR_NONFINITE;
     return EQC_OK;
   }
 
@@ -638,17 +720,23 @@ struct eqc_sim {
       o.method = EQC_METHOD_RADAU5;
     eqc_sparsity pattern{};
     eqc_jacobian jacobian{};
+    jacobian.solver = solver;
+    jacobian.user = this;
     if (model->jac) {
+      jacFn = model->jac;
       pattern = *model->jac_pattern;
       jacobian.pattern = &pattern;
       jacobian.sparse = jac;
-      jacobian.user = this;
+    } else if (jacProvider) {
+      jacobian.prepare = prepareJacobian;
     }
     out = fn;
     outUser = user;
     skipOutputAt = lastOutput;
     modelCode = 0;
     worstInvariant = 0.0;
+    worstInvariantTime = t;
+    worstInvariantIndex = -1;
     eqc_events ev{};
     if (hasEvents()) {
       attachEvents();
@@ -665,8 +753,9 @@ struct eqc_sim {
     }
     if (!atolVector.empty())
       o.atol_vector = atolVector.data();
-    int status = eqc_integrate_events(n, rhs, this, &jacobian, x.data(), &o, output, this,
-                                      project || stepFn ? stepHook : nullptr, this, &ev, &stats);
+    // Without projection the step callback only observes (no scan of the state after it).
+    int status = eqc::rt::integrateEvents(n, rhs, this, &jacobian, x.data(), &o, output, this,
+                                          project || stepFn ? stepHook : nullptr, this, !project, &ev, &stats);
     const bool cancelled = status == EQC_ERR_RHS && stats.rhs_code == eqc::rt::stopCode(StopCode::Cancelled);
     if (cancelled)
       status = EQC_ERR_STOPPED;
@@ -679,7 +768,7 @@ struct eqc_sim {
     // The derivatives and algebraic variables at the state reached.
     int code = model->rhs(t, x.data(), dx.data(), a.data(), p.data());
     if (status == EQC_OK && code != 0) {
-      fail(where(t) + ": " + modelFailure(code));
+      fail(where(t) + ": " + modelFailure(code), code);
       return EQC_ERR_RHS;
     }
     if (cancelled)
@@ -695,12 +784,13 @@ struct eqc_sim {
       msg += std::string(" (state ") + model->state_names[stats.failed_component] + ")";
     if (status == EQC_ERR_RHS)
       msg += ": " + modelFailure(stats.rhs_code & ~EQC_RHS_RETRY);
+    failureCode = status == EQC_ERR_RHS ? stats.rhs_code & ~EQC_RHS_RETRY : 0;
     if (status == EQC_ERR_CHATTERING && stats.event_indicator >= 0 && stats.event_indicator < model->n_indicators)
       msg += std::string(" ('") + model->discrete_names[model->indicator_discrete[stats.event_indicator]] +
              "' changes again and again: the events accumulate)";
     char buf[64];
     std::snprintf(buf, sizeof buf, " (step size %.3g)", stats.h_last);
-    fail(msg + buf);
+    error = msg + buf;
   }
 };
 
@@ -794,6 +884,15 @@ int eqc_sim_set_options(eqc_sim *sim, const eqc_options *opt) {
   sim->options = *opt;
   sim->options.atol_vector = nullptr; // not kept: the caller's array may go away
   sim->stiff = false;
+  return EQC_OK;
+}
+
+int eqc_sim_set_jacobian(eqc_sim *sim, eqc_linear_solver solver, eqc_sim_jacobian_fn provider, void *user) {
+  if (!sim || solver < EQC_LINEAR_AUTO || solver > EQC_LINEAR_SPARSE)
+    return EQC_ERR_ARGUMENT;
+  sim->solver = solver;
+  sim->jacProvider = provider;
+  sim->jacUser = user;
   return EQC_OK;
 }
 
@@ -948,5 +1047,25 @@ int eqc_sim_event(eqc_sim *sim, double t, const double *x, int *states_changed) 
 }
 
 const char *eqc_sim_last_error(const eqc_sim *sim) { return sim ? sim->error.c_str() : "no simulation"; }
+
+} // extern "C"
+
+namespace eqc::rt {
+
+SimulationReport simulationReport(const eqc_sim *sim) {
+  SimulationReport r;
+  r.events = sim->hasEvents() ? &sim->events : nullptr;
+  r.projections = sim->projections;
+  r.worstInvariantTime = sim->worstInvariantTime;
+  r.worstInvariantIndex = sim->worstInvariantIndex;
+  r.failureCode = sim->failureCode;
+  return r;
+}
+
+void keepEventLog(eqc_sim *sim) { sim->events.keepLog = true; }
+
+} // namespace eqc::rt
+
+extern "C" {
 
 } // extern "C"

@@ -205,8 +205,20 @@ int eqc_sim_set_atol(eqc_sim *sim, const double *atol);
  *  a progress bar; a non-zero return stops the run with EQC_ERR_STOPPED there. NULL: none. */
 typedef int (*eqc_sim_step_fn)(void *user, double t, const double *x);
 int eqc_sim_set_step_callback(eqc_sim *sim, eqc_sim_step_fn fn, void *user);
-/** Projection onto the invariants after every step: 1 on (needs invariants_jac), 0 off. */
+/** Projection onto the invariants after every step: 1 on (needs invariants_jac; the default
+ *  then), 0 off (e.g. a model stabilized by Baumgarte's method). Initialization projects the
+ *  start values onto the invariants either way. */
 int eqc_sim_set_projection(eqc_sim *sim, int on);
+/**
+ * Supplies J = df/dx on demand for a table without jac (a compiler that generates the Jacobian
+ * only when an implicit method needs it): provider sets *jac and *pattern (valid as long as the
+ * simulation) and returns 0, or non-zero to stop the run (EQC_ERR_RHS). It is called once per
+ * run, when an implicit method first needs J (never for explicit methods). NULL: finite
+ * differences. `solver` picks the implicit methods' linear algebra (eqc_linear_solver; a table's
+ * own jac uses it too). EQC_ERR_ARGUMENT for an unknown solver.
+ */
+typedef int (*eqc_sim_jacobian_fn)(void *user, eqc_model_jac_fn *jac, const eqc_sparsity **pattern);
+int eqc_sim_set_jacobian(eqc_sim *sim, eqc_linear_solver solver, eqc_sim_jacobian_fn provider, void *user);
 
 /** The index of a parameter, state or algebraic variable by name, or -1. */
 int eqc_sim_param_index(const eqc_sim *sim, const char *name);
@@ -274,7 +286,8 @@ double eqc_sim_time(const eqc_sim *sim);
 const double *eqc_sim_states(const eqc_sim *sim);
 const double *eqc_sim_derivatives(const eqc_sim *sim);
 const double *eqc_sim_algebraics(const eqc_sim *sim);
-/** Statistics of the last run; largest invariant residual after projection in *invariant_residual (may be NULL). */
+/** Statistics of the last run; in *invariant_residual (may be NULL) the largest |g_i| of the
+ *  invariants at its output points (after projection, where it is on: the drift otherwise). */
 const eqc_stats *eqc_sim_stats(const eqc_sim *sim, double *invariant_residual);
 /** Models with events: the index of a discrete variable by name (-1 if none), and the discrete
  *  values (n_discretes; Booleans as 0 and 1). */

@@ -1,7 +1,7 @@
-// The event iteration of a running simulation (see driver/Events.h).
+// The event part of a model table and the events' descriptions (see driver/Events.h).
 #include "driver/Events.h"
 
-#include "driver/Interrupt.h"
+#include "middle/DummyDerivatives.h"
 #include "middle/ExprOps.h"
 
 #include <algorithm>
@@ -58,74 +58,6 @@ void pointAtEvents(const EventDescription &d, std::vector<const char *> &names, 
   table.pre_continuous_source = data(d.preContinuousSource);
   table.state_level = data(d.stateLevel);
   table.state_integrated = data(d.stateIntegrated);
-}
-
-void setupEvents(EventRun &e, const FlatSystem &flat, const OdeModel &model, RunState &s) {
-  e.flat = &flat;
-  e.model = &model;
-  e.s = &s;
-  e.description = describeEvents(flat, model, /*kinematics=*/false);
-  eqc_model &t = e.table;
-  t = eqc_model{};
-  t.abi_version = EQC_MODEL_ABI_VERSION;
-  t.n_states = static_cast<int>(model.states.size());
-  t.n_algebraics = static_cast<int>(model.algebraics.size());
-  t.n_params = static_cast<int>(model.params.size());
-  pointAtEvents(e.description, e.names, t);
-  // The event iteration calls the tier in use now (both tiers compute the same bits).
-  t.rhs = s.jit->rhs;
-  t.zc = s.jit->zc;
-  t.event = s.jit->event;
-  t.discrete_start = s.jit->discreteStart;
-  e.holdsAtZero = e.description.indicatorAtZero;
-  e.iteration.keepLog = true;
-  e.iteration.idleLimit = kMaxIdleEvents;
-  e.iteration.attach(t, s.p.data());
-  e.iteration.afterReinit = [&e](double t, double *x, const double *dx, double *, const std::vector<int> &moved) {
-    if (!e.afterReinit)
-      return 0;
-    const size_t n = e.model->states.size();
-    e.dx.assign(dx, dx + n);
-    e.vars.clear();
-    for (int i : moved)
-      e.vars.push_back(static_cast<size_t>(i) < n ? e.model->states[i] : e.model->algebraics[i - n]);
-    return e.afterReinit(t, x, e.vars);
-  };
-  s.discreteOffset = model.discreteOffset();
-}
-
-int eventIteration(EventRun &e, double t, double *x, const int *crossed, bool initial) {
-  e.s->applyInputs(t);
-  return e.iteration.iterate(e.table, t, x, e.s->a.data(), e.s->p.data(), crossed, initial);
-}
-
-std::vector<int> unsettledVariables(const EventRun &e) {
-  std::vector<int> vars;
-  for (int j : e.iteration.unsettled())
-    vars.push_back(e.model->discretes[j]);
-  return vars;
-}
-
-int eventIndicators(void *user, double t, const double *x, double *z) {
-  auto *e = static_cast<EventRun *>(user);
-  RunState &s = *e->s;
-  if (pendingInterrupt())
-    return kInterruptCode;
-  e->dx.resize(e->model->states.size());
-  s.applyInputs(t);
-  if (int code = s.jit->rhs(t, x, e->dx.data(), s.a.data(), s.p.data()))
-    return code;
-  return s.jit->zc(t, x, e->dx.data(), s.a.data(), s.p.data(), z);
-}
-
-int eventHandler(void *user, double t, double *x, const int *crossed, int *conditions) {
-  auto *e = static_cast<EventRun *>(user);
-  int code = eventIteration(*e, t, x, crossed, false);
-  if (code != 0 && code != EQC_EVENT_TERMINATE)
-    return code;
-  const std::vector<int> &now = e->iteration.conditions();
-  std::copy(now.begin(), now.end(), conditions);
-  return code;
 }
 
 std::string describeEvent(const FlatSystem &flat, const std::vector<int> &discretes,

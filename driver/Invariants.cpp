@@ -9,7 +9,7 @@ namespace eqc {
 
 InvariantProjector::InvariantProjector(JitModel &jit, const OdeModel &model, const std::vector<double> &params,
                                        bool initial)
-    : jit_(jit), initial_(initial), p_(&params), n_(model.states.size()),
+    : jit_(jit), initial_(initial), p_(params.data()), n_(model.states.size()),
       m_(initial ? model.initialConstraints.residuals.size() : model.invariants.residuals.size()), full_(n_),
       fullJac_(m_ * n_), g_(m_) {
   for (size_t i = 0; i < n_; ++i)
@@ -17,12 +17,12 @@ InvariantProjector::InvariantProjector(JitModel &jit, const OdeModel &model, con
 }
 
 int InvariantProjector::evaluate(double t, const double *x, double *g) {
-  return (initial_ ? jit_.initialConstraints : jit_.invariants)(t, x, p_->data(), g);
+  return (initial_ ? jit_.initialConstraints : jit_.invariants)(t, x, p_, g);
 }
 
 int InvariantProjector::jacobian(double t, const double *x, double *jac) {
   eqc_model_invjac_fn fn = initial_ ? jit_.initialConstraintJacobian() : jit_.invariantJacobian();
-  return fn ? fn(t, x, p_->data(), jac) : 1;
+  return fn ? fn(t, x, p_, jac) : 1;
 }
 
 int InvariantProjector::constraint(void *user, double t, const double *xs, double *g, double *jac) {

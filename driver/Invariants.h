@@ -20,7 +20,9 @@ public:
   size_t size() const { return m_; }
   /// Reads parameters, discrete variables and conditions from `params` from now on (the run's
   /// own array, which events update: invariants may read conditions, e.g. a friction law's).
-  void bindParameters(const std::vector<double> &params) { p_ = &params; }
+  void bindParameters(const std::vector<double> &params) { p_ = params.data(); }
+  /// The same for an array that does not move (a simulation's p).
+  void bindParameters(const double *params) { p_ = params; }
   /// Moves the states with slots in `movable` onto g(t, x) = 0, changing them as little as
   /// possible; returns an eqc_status and the final max |g_i| in `residual`. With
   /// `reachableOnly`, onto the invariants that the movable states enter at x (the others are
@@ -42,7 +44,7 @@ private:
 
   JitModel &jit_;
   bool initial_;
-  const std::vector<double> *p_;
+  const double *p_;
   size_t n_, m_;
   std::vector<int> all_;
   // Scratch for the current projection.

@@ -10,9 +10,7 @@
 namespace eqc {
 
 /// The table's constants other than the values (parameters, start values).
-static ModelDescription structure(const Compilation &c) {
-  const FlatSystem &flat = *c.flat;
-  const OdeModel &m = *c.model;
+static ModelDescription structure(const FlatSystem &flat, const OdeModel &m) {
   ModelDescription desc;
   desc.name = flat.modelName;
   auto names = [&](const std::vector<int> &vars, std::vector<std::string> &out, std::vector<std::string> &descriptions) {
@@ -70,7 +68,7 @@ std::optional<ModelDescription> ModelTable::describe(Compilation &c, double t0, 
   std::unique_ptr<InvariantProjector> projector;
   if (consistentInitialPoint(c, {}, t0, ip, projector, err) != ExitOk)
     return std::nullopt;
-  ModelDescription desc = structure(c);
+  ModelDescription desc = structure(*c.flat, *c.model);
   setValues(desc, *c.model, ip);
   return desc;
 }
@@ -81,7 +79,7 @@ std::unique_ptr<ModelTable> ModelTable::build(Compilation &c, double t0, std::os
     return nullptr;
   auto table = std::unique_ptr<ModelTable>(new ModelTable);
   table->desc_ = std::move(*described);
-  if (!table->fill(c, /*jacobian=*/true)) {
+  if (!table->fill(*c.model, *c.jit, /*jacobian=*/true)) {
     err << "eqc: internal error: the model's Jacobian could not be compiled\n";
     return nullptr;
   }
@@ -89,10 +87,15 @@ std::unique_ptr<ModelTable> ModelTable::build(Compilation &c, double t0, std::os
 }
 
 std::unique_ptr<ModelTable> ModelTable::forRun(Compilation &c, const InitialPoint &start) {
+  return forRun(*c.flat, *c.model, *c.jit, start);
+}
+
+std::unique_ptr<ModelTable> ModelTable::forRun(const FlatSystem &flat, const OdeModel &model, JitModel &jit,
+                                               const InitialPoint &start) {
   auto table = std::unique_ptr<ModelTable>(new ModelTable);
-  table->desc_ = structure(c);
-  setValues(table->desc_, *c.model, start);
-  if (!table->fill(c, /*jacobian=*/false))
+  table->desc_ = structure(flat, model);
+  setValues(table->desc_, model, start);
+  if (!table->fill(model, jit, /*jacobian=*/false))
     return nullptr;
   // The values are the run's own (parameters evaluated with -p, start values): nothing to bind.
   table->model_.bind = nullptr;
@@ -115,11 +118,10 @@ void ModelTable::followTier() {
   }
 }
 
-bool ModelTable::fill(Compilation &c, bool jacobian) {
-  const OdeModel &m = *c.model;
+bool ModelTable::fill(const OdeModel &m, JitModel &jit, bool jacobian) {
   ModelTable &t = *this;
   ModelDescription &desc = t.desc_;
-  jit_ = c.jit.get();
+  jit_ = &jit;
   auto pointers = [](const std::vector<std::string> &strings, std::vector<const char *> &ptrs) {
     for (const std::string &s : strings)
       ptrs.push_back(s.c_str());
@@ -150,32 +152,32 @@ bool ModelTable::fill(Compilation &c, bool jacobian) {
   d.param_descriptions = t.paramDescriptionPtrs_.data();
   d.reduction = desc.reduction.c_str();
   d.param_kind = desc.paramKinds.data();
-  d.bind = c.jit->bind;
-  d.start = c.jit->start;
+  d.bind = jit.bind;
+  d.start = jit.start;
   d.state_fixed = desc.stateFixed.data();
   d.tolerance = desc.tolerance;
   pointAtEvents(desc.events, t.discretePtrs_, d);
-  d.discrete_start = c.jit->discreteStart;
-  d.zc = c.jit->zc;
-  d.event = c.jit->event;
-  d.rhs = c.jit->rhs;
+  d.discrete_start = jit.discreteStart;
+  d.zc = jit.zc;
+  d.event = jit.event;
+  d.rhs = jit.rhs;
   // Index-reduced models start from the projected point; their init only evaluates rhs.
-  d.init = d.n_invariants == 0 ? c.jit->init.load() : nullptr;
+  d.init = d.n_invariants == 0 ? jit.init.load() : nullptr;
   if (jacobian) {
-    d.jac = c.jit->jacobian();
-    const SparsityPattern *pattern = c.jit->jacobianPattern();
+    d.jac = jit.jacobian();
+    const SparsityPattern *pattern = jit.jacobianPattern();
     if (!d.jac || !pattern)
       return false;
     t.pattern_ = {static_cast<int>(pattern->nnz()), pattern->colStart.data(), pattern->rowIndex.data()};
     d.jac_pattern = &t.pattern_;
   }
   if (d.n_invariants > 0) {
-    d.invariants = c.jit->invariants;
-    d.invariants_jac = c.jit->invariantJacobian();
+    d.invariants = jit.invariants;
+    d.invariants_jac = jit.invariantJacobian();
     // Initialization's constraints: the invariants, then the initial equations.
     d.n_initial_constraints = static_cast<int>(m.initialConstraints.residuals.size());
-    d.initial_constraints = c.jit->initialConstraints;
-    d.initial_constraints_jac = c.jit->initialConstraintJacobian();
+    d.initial_constraints = jit.initialConstraints;
+    d.initial_constraints_jac = jit.initialConstraintJacobian();
     if (!d.invariants_jac || !d.initial_constraints_jac)
       return false;
   }

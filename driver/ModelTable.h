@@ -33,6 +33,10 @@ public:
   /// provider compiles it when an implicit method needs it). Requires: as build. Ensures: a
   /// table, or nullptr when the invariants' Jacobian cannot be compiled.
   static std::unique_ptr<ModelTable> forRun(Compilation &c, const InitialPoint &start);
+  /// The same for another compiled form of c's model (a state selection of dummy derivatives):
+  /// `start` holds its states and algebraic variables.
+  static std::unique_ptr<ModelTable> forRun(const FlatSystem &flat, const OdeModel &model, JitModel &jit,
+                                            const InitialPoint &start);
   /// Points the functions at the JIT's tier in use now (the optimized one once it is ready;
   /// both compute the same bits). Call between steps, never during an evaluation.
   void followTier();
@@ -43,7 +47,7 @@ public:
 private:
   /// Points the table at desc_ and c's functions (the ODE Jacobian only with `jacobian`); false
   /// when a Jacobian cannot be compiled.
-  bool fill(Compilation &c, bool jacobian);
+  bool fill(const OdeModel &m, JitModel &jit, bool jacobian);
 
   JitModel *jit_ = nullptr;
   ModelDescription desc_;

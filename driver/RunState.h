@@ -4,6 +4,7 @@
 #include "backend/Jit.h"
 #include "driver/Inputs.h"
 #include "driver/Invariants.h"
+#include "driver/ModelTable.h"
 #include "driver/Pipeline.h"
 #include "middle/DummyDerivatives.h"
 #include "runtime/include/eqc/eqc_runtime.h"
@@ -19,33 +20,24 @@
 namespace eqc {
 
 struct DummyRun;
-struct EventRun;
 
-/// What the integrator's callbacks need.
+/// What a run of eqc simulate shares with its callbacks: output, progress, the active compiled
+/// form, and the driver's view of the invariants.
 struct RunState {
-  JitModel *jit;
-  std::vector<double> p, a, scratchDx;
-  /// The inputs' values over time (--input), written into p before every evaluation; null: they
-  /// hold their start values.
+  JitModel *jit; ///< the active compiled form (a state selection's, with dummy derivatives)
+  /// The inputs' values over time (--input); null: they hold their start values.
   const InputSeries *inputs = nullptr;
-  /// p's inputs at time t (before an evaluation of the model there).
-  void applyInputs(double t) {
-    if (inputs)
-      inputs->apply(t, p.data());
-  }
-  int rhsCode = 0; ///< the model's last failure code (without EQC_RHS_RETRY)
   // The generated Jacobian (compiled when an implicit method first needs it).
   eqc_linear_solver linearSolver = EQC_LINEAR_AUTO;
   eqc_sparsity sparsity{};
-  // Absolute tolerance per variable: atol * |nominal| where a state declares a nominal value
-  // (empty: the scalar atol for every state); atolStates holds the active mode's vector.
-  std::vector<double> variableAtol, atolStates;
+  // Absolute tolerance per variable: atol * |nominal| where a variable declares a nominal value
+  // (empty: the scalar atol for every state).
+  std::vector<double> variableAtol;
   // Output.
   std::FILE *file = nullptr;
   std::vector<int> columns;                 ///< variables written, after time
   const std::vector<Slot> *slots = nullptr; ///< where they live in the active mode
   size_t discreteOffset = 0;                ///< where discrete variables start in p
-  double skipOutputAt = NAN;                ///< a restarted segment does not repeat its first row
   std::string line;
   std::vector<double> row;
   bool binary = false;      ///< the .eqcres format (README.md) instead of CSV
@@ -56,7 +48,6 @@ struct RunState {
   bool progress = false;
   double progressStart = 0, progressLast = 0; ///< wall-clock seconds
   double tStart = 0, tEnd = 1;
-  long rhsCalls = 0;
   /// The optimized tier starts once the run has lasted this long (wall-clock seconds from
   /// runStart): as long as the first tier took to compile (backend/Jit.h).
   double tierAfter = 0, runStart = 0;
@@ -73,8 +64,6 @@ struct RunState {
   std::vector<char> integrated;
   // Dummy derivatives: the active state selection and its monitor.
   DummyRun *dummy = nullptr;
-  // Models with events: conditions, event iteration, the events so far.
-  EventRun *events = nullptr;
 };
 
 /// One compiled state selection of the dummy-derivative method.
@@ -82,6 +71,7 @@ struct Mode {
   StateSelection selection;
   OdeModel model;
   std::unique_ptr<JitModel> jit;
+  std::unique_ptr<ModelTable> table; ///< its functions for eqc_sim
 };
 
 /// Dynamic state selection: the modes compiled so far, the active one and the switches made.
@@ -98,11 +88,6 @@ struct DummyRun {
   Mode *active = nullptr; ///< null after the fall-back to the ODE with invariants
   StateSelection pending;
   std::vector<double> values, invariantX; // scratch
-  /// The algebraic variables at the last accepted step: the Newton guesses of every evaluation
-  /// of the mode (a trial step that converged on another branch of a dummy block, e.g. the other
-  /// sign of y in x^2 + y^2 = L^2, must not leave its guesses to the next trial).
-  std::vector<double> acceptedA;
-  const double *stepState = nullptr;      // the integrator's state array (not an output copy)
   struct Switch {
     double t;
     std::string from, to;
@@ -127,35 +112,18 @@ struct DummyRun {
   std::string fallbackReason;
 };
 
-/// rhs code of every model call after SIGINT or SIGTERM (driver/Interrupt.h).
-constexpr int kInterruptCode = rt::stopCode(rt::StopCode::Interrupt);
-/// rhs code that a hook returns to ask for a new state selection.
-constexpr int kSwitchCode = rt::stopCode(rt::StopCode::SelectionSwitch);
-/// rhs code that a hook returns when no state selection can go on (DummyRun::fallbackReason).
-constexpr int kFallbackCode = rt::stopCode(rt::StopCode::SelectionFallback);
 /// rhs codes kProjectionFailureBase + status: the projection onto the invariants failed with
 /// that status (rt::isProjectionFailure).
 constexpr int kProjectionFailureBase = rt::stopCode(rt::StopCode::ProjectionFailure);
 
 /// Values of every variable (indexed by variable) from the run-time arrays of a mode.
-void gather(const OdeModel &m, const double *x, const double *dx, const double *a,
-            const std::vector<double> &p, std::vector<double> &values);
+void gather(const OdeModel &m, const double *x, const double *dx, const double *a, const double *p,
+            std::vector<double> &values);
+inline void gather(const OdeModel &m, const double *x, const double *dx, const double *a, const std::vector<double> &p,
+                   std::vector<double> &values) {
+  gather(m, x, dx, a, p.data(), values);
+}
 
-/// eqc_rhs_fn over the active mode's generated rhs. A failure of the model (a block, a function,
-/// an assertion) is returned with EQC_RHS_RETRY: the integrator retries a shorter step (a failed
-/// Newton solve leaves its block at the best finite point it found, eqc_solve_block).
-int rhsCallback(void *user, double t, const double *x, double *dx);
-/// eqc_sparse_jac_fn over the active mode's generated ODE Jacobian (evaluates rhs at the point
-/// first).
-int jacCallback(void *user, double t, const double *x, double *values);
-/// Points o.atol_vector at the per-state absolute tolerances of `m` (from s.variableAtol), or
-/// leaves the scalar atol when no state has a nominal value.
-void applyStateTolerances(RunState &s, const OdeModel &m, eqc_options &o);
-/// The Jacobian description for the runtime: the active mode's generated sparse Jacobian and its
-/// pattern, compiled when an implicit method first needs them; s.linearSolver picks the solver.
-eqc_jacobian modelJacobian(RunState &s);
-/// eqc_output_fn: one CSV row (and the invariant residual) per output time.
-int outputCallback(void *user, double t, const double *x);
 /// One output row of s.columns at t from the run-time arrays of the model of s.slots (p with its
 /// discrete part at s.discreteOffset); also the progress line, --every and --plot. Returns 0, or
 /// 1 when writing failed (s.writeFailed).
@@ -163,8 +131,6 @@ int writeRow(RunState &s, double t, const double *x, const double *dx, const dou
 /// Starts the optimized tier once the run has lasted s.tierAfter (backend/Jit.h); true when it
 /// started now.
 bool startTierWhenDue(RunState &s);
-/// eqc_step_fn: stabilization by projection onto the invariants.
-int projectionHook(void *user, double t, double *x);
 /// After a reinit of the variables `reinitialized` at t (`values` of every variable as the event
 /// left them): the states of `base`, the model of the projector, moved onto its invariants,
 /// written back to `values`. The reinitialized variables are held, and so is every state of a
@@ -173,9 +139,6 @@ int projectionHook(void *user, double t, double *x);
 /// kProjectionFailureBase + the status of the last attempt.
 int projectAfterReinit(RunState &s, const OdeModel &base, double t, const std::vector<int> &reinitialized,
                        std::vector<double> &values);
-/// eqc_step_fn: asks for a switch (kSwitchCode) when the state selection degrades.
-int dummyHook(void *user, double t, double *x);
-
 /// The progress line on stderr: starts the clock, and clears the line at the end.
 void startProgress(RunState &s, double tStart, double tEnd);
 void finishProgress(RunState &s);
@@ -187,21 +150,5 @@ std::string brief(double v, int digits = 8);
 /// default parameters), stored in `c.initialSelection`; false (with errors reported) when there
 /// is no consistent point or no nonsingular selection.
 bool computeInitialSelection(Compilation &c, double t0, std::ostream &err);
-
-/// Integrates with dummy derivatives from `o.t_start`, in segments: selects the states at the
-/// consistent point in `d.values`, compiles each new selection, and starts a new segment where
-/// the selection degrades or a step fails (then it selects again at the last accepted point,
-/// steered away from the selection that failed). When no selection can go on it falls back to
-/// the ODE with invariants (c.model, projection after every step) for the rest of the run.
-/// Events (`events`, may be null) are handled inside each segment, on the active selection; a
-/// reinit of a variable that is a dummy there re-projects the point onto the hidden constraints
-/// with the reinitialized variables held.
-/// Requires: `s` set up for output with its projector, `d.c` and `d.values` set, `events` set up
-/// on c.model with the initial event iteration done. Ensures: an eqc_status for the last
-/// segment, `x`, `stats` and `active` describing where it ended; `failed` set (and the status
-/// meaningless) when a selection could not be compiled.
-int integrateWithStateSelection(Compilation &c, RunState &s, DummyRun &d, EventRun *events, const eqc_options &o,
-                                std::vector<double> &x, eqc_stats &stats, const OdeModel *&active,
-                                ExitCode &failed, std::ostream &err);
 
 } // namespace eqc

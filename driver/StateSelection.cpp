@@ -3,8 +3,10 @@
 // fails, and fall back to the ODE with invariants where no choice can go on.
 #include "driver/RunState.h"
 
+#include "driver/EngineRun.h"
 #include "driver/Events.h"
 #include "driver/Initialize.h"
+#include "runtime/src/SimulationDriver.h"
 
 #include <algorithm>
 #include <cctype>
@@ -38,8 +40,10 @@ constexpr int kFailuresBeforeFallback = 3;
 /// How much less a derivative is wanted as a dummy after its selection failed.
 constexpr double kFailedDummyPenalty = 1e-3;
 
-/// The compiled mode of `sel`, compiled on first use; null (with `failed` set) when it cannot be.
-Mode *modeFor(Compilation &c, DummyRun &d, const StateSelection &sel, ExitCode &failed, std::ostream &err) {
+/// The compiled mode of `sel` with its model table (the parameters of `p`), compiled on first use;
+/// null (with `failed` set) when it cannot be.
+Mode *modeFor(Compilation &c, DummyRun &d, const StateSelection &sel, const double *p, ExitCode &failed,
+              std::ostream &err) {
   for (auto &m : d.modes)
     if (m->selection == sel)
       return m.get();
@@ -57,6 +61,16 @@ Mode *modeFor(Compilation &c, DummyRun &d, const StateSelection &sel, ExitCode &
   m->jit = jitCompile(*c.flat, m->model, backend, error);
   if (!m->jit) {
     err << "eqc: internal error: JIT compilation of a state selection failed: " << error << "\n";
+    failed = ExitInternal;
+    return nullptr;
+  }
+  InitialPoint values;
+  values.p.assign(p, p + m->model.pSize());
+  values.x.assign(m->model.states.size(), 0.0);
+  values.a.assign(m->model.algebraics.size(), 0.0);
+  m->table = ModelTable::forRun(*c.flat, m->model, *m->jit, values);
+  if (!m->table) {
+    err << "eqc: internal error: the table of a state selection could not be made\n";
     failed = ExitInternal;
     return nullptr;
   }
@@ -93,7 +107,7 @@ bool selectionMayBeAtFault(int status, const eqc_stats &seg) {
   switch (status) {
   case EQC_ERR_RHS: {
     int code = seg.rhs_code & ~EQC_RHS_RETRY;
-    return code != kInterruptCode && code != kEventIterationCode && code != kIdleEventsCode &&
+    return code != kEventIterationCode && code != kIdleEventsCode &&
            code != EQC_MODEL_EVENT_TERMINATE;
   }
   case EQC_ERR_NONFINITE:
@@ -119,35 +133,21 @@ std::string describeFailure(const Compilation &c, const OdeModel &m, int status,
   return why;
 }
 
-/// Points `s` at the engine (a mode, or the ODE with invariants) and loads its states and
-/// algebraic variables from d.values.
-void activate(RunState &s, DummyRun &d, const OdeModel &m, JitModel &jit, std::vector<double> &x) {
-  x.assign(m.states.size(), 0.0);
-  for (size_t i = 0; i < x.size(); ++i)
-    x[i] = d.values[m.states[i]];
-  s.a.assign(m.algebraics.size(), 0.0);
-  for (size_t i = 0; i < s.a.size(); ++i)
-    s.a[i] = d.values[m.algebraics[i]];
-  s.scratchDx.assign(x.size(), 0.0);
-  d.acceptedA = s.a;
-  s.jit = &jit;
-  s.slots = &m.slots;
-  s.sparsity = {};
-  d.stepState = x.data();
-}
-
-/// After a reinit (EventRun::afterReinit), in a mode or in the ODE with invariants: the point
-/// projected onto the hidden constraints of c.model holding the reinitialized values, then the
-/// active engine's states from it.
-int reprojectAfterReinit(Compilation &c, RunState &s, DummyRun &d, const EventRun &e, double t, double *x,
-                         const std::vector<int> &reinitialized) {
-  const OdeModel &m = d.active ? d.active->model : *c.model;
-  gather(m, x, e.dx.data(), s.a.data(), s.p, d.values);
-  if (int code = projectAfterReinit(s, *c.model, t, reinitialized, d.values))
-    return code;
-  for (size_t i = 0; i < m.states.size(); ++i)
-    x[i] = d.values[m.states[i]];
-  return 0;
+/// The preference (selectStates) that cancels the weight of stateSelect = always; empty when no
+/// variable has it.
+static const std::vector<double> &withoutAlways(DummyRun &d, const FlatSystem &flat) {
+  if (!d.withoutAlwaysDone) {
+    d.withoutAlwaysDone = true;
+    for (size_t v = 0; v < flat.vars.size(); ++v) {
+      int integral = flat.vars[v].derivativeOf;
+      if (flat.vars[v].role == VarRole::Derivative && integral >= 0 &&
+          flat.vars[integral].stateSelect == StateSelect::Always) {
+        d.withoutAlways.resize(flat.vars.size(), 1.0);
+        d.withoutAlways[v] = 1.0 / kAlwaysWeight;
+      }
+    }
+  }
+  return d.withoutAlways;
 }
 
 /// Decides how a segment of `mode` that stopped at t (d.values there) goes on: true with
@@ -181,96 +181,224 @@ bool nextAfterFailure(Compilation &c, DummyRun &d, const Mode &mode, double t, b
   return false;
 }
 
-} // namespace
 
-int integrateWithStateSelection(Compilation &c, RunState &s, DummyRun &d, EventRun *events, const eqc_options &o,
-                                std::vector<double> &x, eqc_stats &stats, const OdeModel *&active,
-                                ExitCode &failed, std::ostream &err) {
-  FlatSystem &flat = *c.flat;
+/// Dummy derivatives with dynamic state selection on one eqc_sim: initialized as the ODE with
+/// invariants (c.model), then segments, each a compiled selection's table (or, after the
+/// fall-back, c.model's with projection) switched in at the point where the last one stopped.
+class DummyDerivativesRun final : public EngineRun {
+public:
+  using EngineRun::EngineRun;
+
+  ExitCode initialize(std::vector<double> &values, std::vector<double> &states, std::ostream &err) override {
+    if (ExitCode e = EngineRun::initialize(values, states, err); e != ExitOk)
+      return e;
+    d_.values = values;
+    return ExitOk;
+  }
+
+  ExitCode integrate(RunOutcome &r, std::ostream &err) override;
+
+private:
+  /// Is the state selection still good at this accepted step? (d_.request says what to do.)
+  int monitor(double t, const double *x) override;
+  /// The row, and the residual of c.model's invariants at the point (from the mode's values).
+  int row(double t, const double *x, const double *dx, const double *a) override;
+  /// After a reinit: the point projected onto c.model's hidden constraints holding the
+  /// reinitialized values, then the active engine's states from it.
+  int reproject(double t, double *x, const double *dx, double *a, const std::vector<int> &moved);
+  /// The values of every variable at the end of the last segment (if rhs succeeded there).
+  void valuesAtEnd(const OdeModel &m);
+  /// The run ends at the segment's end: r from it and the driver's counts.
+  void finish(RunOutcome &r, const eqc_stats &stats, const OdeModel &active);
+
+  enum class Request { None, Switch, Fallback };
+  DummyRun d_;
+  Request request_ = Request::None;
+  std::unique_ptr<InvariantProjector> projector_; ///< c.model's invariants, reading the simulation's p
+  const OdeModel *activeModel_ = nullptr;
+  std::vector<int> vars_; // scratch
+};
+
+int DummyDerivativesRun::monitor(double t, const double *x) {
+  DummyRun &d = d_;
+  if (!d.active || t >= s_.tEnd || !rt::simulationReport(sim_.get()).acceptedPointValid)
+    return 0; // the ODE with invariants, the last step, or rhs failed there (the integrator reports that)
+  Mode &m = *d.active;
+  gather(m.model, x, eqc_sim_derivatives(sim_.get()), eqc_sim_algebraics(sim_.get()), parameters(), d.values);
+  ++d.checks;
+  const FlatSystem &flat = *c_.flat;
+  double q = selectionQuality(flat, *c_.reduced, m.selection, d.values, t, *d.diff);
+  if (q >= d.threshold)
+    return 0;
+  bool ok;
+  // stateSelect = always (MLS §4.8.8.1: the variable must be a state) is never given up: where
+  // the selection degrades and a selection chosen without that preference would be better but
+  // drops such a state, the run goes on as the ODE with invariants, where every candidate is a
+  // state (the always-weighted choice would keep the degraded selection to the singular point).
+  const std::vector<double> &unbiased = withoutAlways(d, flat);
+  StateSelection best =
+      selectStates(flat, *c_.reduced, d.values, t, *d.diff, ok, unbiased.empty() ? nullptr : &unbiased);
+  if (ok && best.quality > 2 * q)
+    for (int v : m.selection.states)
+      if (flat.vars[v].stateSelect == StateSelect::Always &&
+          !std::binary_search(best.states.begin(), best.states.end(), v)) {
+        d.fallbackReason = "no state selection keeps '" + flat.vars[v].name + "' (stateSelect = always) a state here";
+        request_ = Request::Fallback;
+        return 1;
+      }
+  if (!unbiased.empty())
+    best = selectStates(flat, *c_.reduced, d.values, t, *d.diff, ok);
+  if (!ok || best == m.selection || !(best.quality > 2 * q))
+    return 0;
+  d.pending = best;
+  request_ = Request::Switch;
+  return 1;
+}
+
+int DummyDerivativesRun::row(double t, const double *x, const double *dx, const double *a) {
+  const double *xi = x;
+  DummyRun &d = d_;
+  if (d.active) { // the invariants of the Pantelides form at this mode's solution
+    gather(d.active->model, x, dx, a, parameters(), d.values);
+    const OdeModel &base = *c_.model;
+    d.invariantX.resize(base.states.size());
+    for (size_t i = 0; i < base.states.size(); ++i)
+      d.invariantX[i] = d.values[base.states[i]];
+    xi = d.invariantX.data();
+  }
+  int which = -1;
+  double residual = projector_->maxResidual(t, xi, &which);
+  if (!(residual <= s_.worstInvariant)) {
+    s_.worstInvariant = residual;
+    s_.worstInvariantTime = t;
+    s_.worstInvariantIndex = which;
+  }
+  return EngineRun::row(t, x, dx, a);
+}
+
+int DummyDerivativesRun::reproject(double t, double *x, const double *dx, double *a, const std::vector<int> &moved) {
+  const OdeModel &m = *activeModel_;
+  const size_t n = m.states.size();
+  vars_.clear();
+  for (int i : moved)
+    vars_.push_back(static_cast<size_t>(i) < n ? m.states[static_cast<size_t>(i)] : m.algebraics[i - n]);
+  gather(m, x, dx, a, parameters(), d_.values);
+  if (int code = projectAfterReinit(s_, *c_.model, t, vars_, d_.values))
+    return code;
+  for (size_t i = 0; i < n; ++i)
+    x[i] = d_.values[m.states[i]];
+  return 0;
+}
+
+void DummyDerivativesRun::valuesAtEnd(const OdeModel &m) {
+  eqc_sim *sim = sim_.get();
+  if (rt::simulationReport(sim).endPointValid)
+    gather(m, eqc_sim_states(sim), eqc_sim_derivatives(sim), eqc_sim_algebraics(sim), parameters(), d_.values);
+}
+
+void DummyDerivativesRun::finish(RunOutcome &r, const eqc_stats &stats, const OdeModel &active) {
+  r.stats = stats;
+  r.active = &active;
+  r.worstInvariant = s_.worstInvariant;
+  r.worstInvariantTime = s_.worstInvariantTime;
+  r.worstInvariantIndex = s_.worstInvariantIndex;
+  r.projections = s_.projections;
+  r.dummy = &d_;
+  fillOutcome(r);
+}
+
+ExitCode DummyDerivativesRun::integrate(RunOutcome &r, std::ostream &err) {
+  FlatSystem &flat = *c_.flat;
+  const OdeModel &base = *c_.model;
+  DummyRun &d = d_;
+  eqc_sim *sim = sim_.get();
+  d.c = &c_;
+  s_.dummy = &d;
   d.diff = std::make_unique<Differentiator>(*flat.ctx);
   d.preference.assign(flat.vars.size(), 1.0);
+  projector_ = std::make_unique<InvariantProjector>(*c_.jit, base, std::vector<double>(base.pSize()));
+  projector_->bindParameters(parameters());
+  s_.projector = projector_.get();
+  if (base.pSize() > base.params.size()) {
+    s_.kinematicLevels = kinematicLevels(flat, &s_.integrated);
+    rt::setReinitHook(sim, [this](double t, double *x, const double *dx, double *a, const std::vector<int> &moved) {
+      return reproject(t, x, dx, a, moved);
+    });
+  }
+  eqc_stats stats;
   std::memset(&stats, 0, sizeof stats);
   stats.switch_time = NAN;
   stats.t_event = NAN;
   stats.event_indicator = -1;
-  double t = o.t_start;
+  double t = o_.t_start;
   bool ok;
-  d.pending = selectStates(flat, *c.reduced, d.values, t, *d.diff, ok);
+  d.pending = selectStates(flat, *c_.reduced, d.values, t, *d.diff, ok);
   bool fallback = !ok;
   if (fallback) {
     d.fallbackTime = t;
     d.fallbackReason = "no state selection has nonsingular dummy blocks at the consistent initial point";
   }
-  if (events) {
-    s.kinematicLevels = kinematicLevels(flat, &s.integrated);
-    events->afterReinit = [&c, &s, &d, events](double te, double *xe, const std::vector<int> &held) {
-      return reprojectAfterReinit(c, s, d, *events, te, xe, held);
-    };
-  }
+  eqc_options segmentOptions = o_;
+  segmentOptions.output_origin = o_.t_start;
   int status = EQC_OK;
   for (int segment = 0;; ++segment) {
     Mode *mode = nullptr;
-    if (!fallback && !(mode = modeFor(c, d, d.pending, failed, err)))
-      return status;
+    ExitCode failed = ExitOk;
+    if (!fallback && !(mode = modeFor(c_, d, d.pending, parameters(), failed, err)))
+      return failed;
     d.active = mode;
-    const OdeModel &m = mode ? mode->model : *c.model;
-    JitModel &jit = mode ? *mode->jit : *c.jit;
-    active = &m;
-    activate(s, d, m, jit, x);
+    const OdeModel &m = mode ? mode->model : base;
+    JitModel &jit = mode ? *mode->jit : *c_.jit;
+    activeModel_ = &m;
+    // The engine's states and algebraic variables from the values where the last one stopped.
+    std::vector<double> x(m.states.size()), a(m.algebraics.size());
+    for (size_t i = 0; i < x.size(); ++i)
+      x[i] = d.values[m.states[i]];
+    for (size_t i = 0; i < a.size(); ++i)
+      a[i] = d.values[m.algebraics[i]];
     if (!mode) { // the ODE with invariants starts on them
       double residual;
-      if (int code = s.projector->projectAll(t, x.data(), kProjectionTol, &residual)) {
-        c.diags->error(flat.loc, "at time " + brief(t) + ": dummy derivatives fell back to the ODE with invariants (" +
-                                     d.fallbackReason + "), but the projection onto its hidden constraints failed: " +
-                                     eqc_status_message(code));
-        failed = ExitSimulation;
-        return status;
+      if (int code = projector_->projectAll(t, x.data(), kProjectionTol, &residual)) {
+        c_.diags->error(flat.loc, "at time " + brief(t) + ": dummy derivatives fell back to the ODE with invariants (" +
+                                      d.fallbackReason + "), but the projection onto its hidden constraints failed: " +
+                                      eqc_status_message(code));
+        return ExitSimulation;
       }
     }
-    eqc_options segmentOptions = o;
-    applyStateTolerances(s, m, segmentOptions);
-    segmentOptions.t_start = t;
-    segmentOptions.output_origin = o.t_start;
-    if (segment > 0)
-      s.skipOutputAt = t;
-    eqc_events ev{};
-    if (events) {
-      // The conditions go on from the discrete variables (the same layout of p in every mode).
-      setupEvents(*events, flat, m, s);
-      ev.nz = static_cast<int>(events->indicators());
-      ev.zc = eventIndicators;
-      ev.handle = eventHandler;
-      ev.user = events;
-      ev.conditions = events->iteration.conditions().data();
-      ev.at_zero = events->holdsAtZero.data();
-    }
-    eqc_stats seg;
-    eqc_jacobian jacobian = modelJacobian(s);
-    status = eqc_integrate_events(static_cast<int>(x.size()), rhsCallback, &s, &jacobian, x.data(), &segmentOptions,
-                                  outputCallback, &s, mode ? dummyHook : projectionHook, &s, &ev, &seg);
+    activeTable_ = mode ? mode->table.get() : table_.get();
+    rt::switchModel(sim, &activeTable_->model(), x.data(), a.data(), /*project=*/!mode, /*skipStartRow=*/segment > 0);
+    // A mode's Newton guesses come from its last accepted step; the ODE with invariants keeps
+    // the ones it started with.
+    rt::setGuessPolicy(sim, mode ? rt::GuessPolicy::Accepted : rt::GuessPolicy::Fixed);
+    s_.jit = &jit;
+    s_.slots = &m.slots;
+    s_.sparsity = {};
+    configure(segmentOptions, m);
+    request_ = Request::None;
+    status = eqc_sim_run(sim, o_.t_end, writeRow, static_cast<EngineRun *>(this));
+    const eqc_stats seg = *eqc_sim_stats(sim, nullptr);
     accumulate(stats, seg);
     if (status == EQC_OK || !mode)
       break;
-    const bool switchAsked = status == EQC_ERR_RHS && seg.rhs_code == kSwitchCode;
-    const bool fallbackAsked = status == EQC_ERR_RHS && seg.rhs_code == kFallbackCode;
+    const bool switchAsked = status == EQC_ERR_STOPPED && request_ == Request::Switch;
+    const bool fallbackAsked = status == EQC_ERR_STOPPED && request_ == Request::Fallback;
     if (!switchAsked && !fallbackAsked && !selectionMayBeAtFault(status, seg))
       break;
-    // The values of every variable at the last accepted point (where x is); if rhs fails there,
-    // those of the last check.
-    if (jit.rhs(seg.t_reached, x.data(), s.scratchDx.data(), s.a.data(), s.p.data()) == 0)
-      gather(m, x.data(), s.scratchDx.data(), s.a.data(), s.p, d.values);
+    // The values of every variable at the last accepted point (where the run stopped); if rhs
+    // fails there, those of the last check.
+    valuesAtEnd(m);
     const bool progress = seg.t_reached > t;
     t = seg.t_reached;
     if (switchAsked) {
       d.failuresHere = 0;
       std::fill(d.preference.begin(), d.preference.end(), 1.0);
       d.switches.push_back({t, describeStates(flat, mode->selection), describeStates(flat, d.pending), {}});
-    } else if (fallbackAsked || !nextAfterFailure(c, d, *mode, t, progress, describeFailure(c, m, status, seg))) {
+    } else if (fallbackAsked || !nextAfterFailure(c_, d, *mode, t, progress, describeFailure(c_, m, status, seg))) {
       fallback = true;
     }
     if (!fallback && (d.switches.size() > 10000 ||
                       (d.switches.size() > 100 &&
-                       t - d.switches[d.switches.size() - 100].t < 1e-6 * (o.t_end - o.t_start)))) {
+                       t - d.switches[d.switches.size() - 100].t < 1e-6 * (o_.t_end - o_.t_start)))) {
       fallback = true;
       d.fallbackReason = "the state selection switches without end (" + std::to_string(d.switches.size()) +
                          " switches)";
@@ -278,7 +406,16 @@ int integrateWithStateSelection(Compilation &c, RunState &s, DummyRun &d, EventR
     if (fallback)
       d.fallbackTime = t;
   }
-  return status;
+  r.status = status;
+  finish(r, stats, *activeModel_);
+  return ExitOk;
+}
+
+} // namespace
+
+std::unique_ptr<Run> makeDummyDerivativesRun(Compilation &c, const SimulateOptions &opt, eqc_options &o, RunState &s,
+                                             const InputSeries *inputs) {
+  return std::make_unique<DummyDerivativesRun>(c, opt, o, s, inputs);
 }
 
 } // namespace eqc

@@ -36,7 +36,8 @@ public:
   std::function<int(double t, double *x, const double *dx, double *a, const std::vector<int> &moved)> afterReinit;
   /// Events in a row that change nothing before the iteration fails with EventFailure::Idle
   /// (0: never; an FMU's environment may enter Event Mode without an event).
-  int idleLimit = 50;
+  static constexpr int kDefaultIdleLimit = 50;
+  int idleLimit = kDefaultIdleLimit;
   /// Whether to keep every event in log() (eqc simulate reports them).
   bool keepLog = false;
 

@@ -5,7 +5,7 @@
 #include "Bytes.h"
 #include "EventIteration.h"
 #include "Integrator.h"
-#include "SimulationReport.h"
+#include "SimulationDriver.h"
 
 #include <algorithm>
 #include <cfloat>
@@ -117,7 +117,13 @@ struct eqc_sim {
   int modelCode = 0; ///< the model function's last non-zero return
   int inputCode = 0; ///< the input function's last non-zero return
   double lastOutput = NAN; ///< a run does not report again the time the previous one ended with
+  // The driver's hooks (SimulationDriver.h).
+  eqc::rt::GuessPolicy guessPolicy = eqc::rt::GuessPolicy::Last;
+  std::vector<double> acceptedA; ///< the guesses of GuessPolicy::Accepted and Fixed
+  bool acceptedValid = false, endValid = false;
+  eqc::rt::ReinitHook reinitHook;
   // During a run.
+  double runEnd = NAN;
   double skipOutputAt = NAN;
   eqc_sim_output_fn out = nullptr;
   void *outUser = nullptr;
@@ -209,8 +215,8 @@ struct eqc_sim {
       const int k = events.lastCrossed();
       return (k >= 0 ? "the condition '" + std::string(model->discrete_names[model->indicator_discrete[k]]) + "'"
                      : std::string("a condition")) +
-             " changes back and forth without effect (51 events in a row changed nothing): the integration is "
-             "probably unstable there";
+             " changes back and forth without effect (" + std::to_string(events.idleLimit + 1) +
+             " events in a row changed nothing): the integration is probably unstable there";
     }
     if (code == InputFailure)
       return "the input function returned " + std::to_string(inputCode);
@@ -224,6 +230,8 @@ struct eqc_sim {
 
   static int rhs(void *user, double t, const double *x, double *dx) {
     auto *s = static_cast<eqc_sim *>(user);
+    if (s->guessPolicy != eqc::rt::GuessPolicy::Last && s->acceptedA.size() == s->a.size())
+      std::copy(s->acceptedA.begin(), s->acceptedA.end(), s->a.begin());
     if (int code = s->applyInputs(t)) {
       s->inputCode = code;
       return InputFailure;
@@ -271,7 +279,15 @@ struct eqc_sim {
     if (s->project)
       if (int code = projectHook(user, t, x))
         return code;
-    if (s->stepFn && x == s->x.data() && s->stepFn(s->stepUser, t, x))
+    if (x != s->x.data())
+      return 0;
+    if (s->guessPolicy == eqc::rt::GuessPolicy::Accepted && t < s->runEnd) {
+      // The values at the accepted step: the next evaluations' guesses, and the step callback's.
+      s->acceptedValid = s->applyInputs(t) == 0 && s->model->rhs(t, x, s->dx.data(), s->a.data(), s->p.data()) == 0;
+      if (s->acceptedValid)
+        s->acceptedA = s->a;
+    }
+    if (s->stepFn && s->stepFn(s->stepUser, t, x))
       return eqc::rt::stopCode(StopCode::Cancelled);
     return 0;
   }
@@ -306,8 +322,10 @@ struct eqc_sim {
   }
   static int output(void *user, double t, const double *x) {
     auto *s = static_cast<eqc_sim *>(user);
-    if (t == s->skipOutputAt)
+    if (t == s->skipOutputAt) {
+      s->skipOutputAt = NAN;
       return 0;
+    }
     if (s->applyInputs(t))
       return InputFailure;
     s->trackInvariants(t, x);
@@ -348,7 +366,9 @@ struct eqc_sim {
   void attachEvents() {
     events.attach(*model, p.data());
     events.afterReinit = nullptr;
-    if (project)
+    if (reinitHook)
+      events.afterReinit = reinitHook;
+    else if (project)
       events.afterReinit = [this](double te, double *xe, const double *, double *, const std::vector<int> &moved) {
         return projectAfterReinit(te, xe, moved);
       };
@@ -732,6 +752,7 @@ struct eqc_sim {
     }
     out = fn;
     outUser = user;
+    runEnd = tEnd;
     skipOutputAt = lastOutput;
     modelCode = 0;
     worstInvariant = 0.0;
@@ -767,6 +788,7 @@ struct eqc_sim {
     stiff = stiff || (options.method == EQC_METHOD_AUTO && stats.method_used == EQC_METHOD_RADAU5);
     // The derivatives and algebraic variables at the state reached.
     int code = model->rhs(t, x.data(), dx.data(), a.data(), p.data());
+    endValid = code == 0;
     if (status == EQC_OK && code != 0) {
       fail(where(t) + ": " + modelFailure(code), code);
       return EQC_ERR_RHS;
@@ -1059,10 +1081,44 @@ SimulationReport simulationReport(const eqc_sim *sim) {
   r.worstInvariantTime = sim->worstInvariantTime;
   r.worstInvariantIndex = sim->worstInvariantIndex;
   r.failureCode = sim->failureCode;
+  r.acceptedPointValid = sim->acceptedValid;
+  r.endPointValid = sim->endValid;
   return r;
 }
 
 void keepEventLog(eqc_sim *sim) { sim->events.keepLog = true; }
+
+void setGuessPolicy(eqc_sim *sim, GuessPolicy policy) {
+  sim->guessPolicy = policy;
+  sim->acceptedA = sim->a;
+}
+
+void setReinitHook(eqc_sim *sim, ReinitHook hook) { sim->reinitHook = std::move(hook); }
+
+void switchModel(eqc_sim *sim, const eqc_model *model, const double *x, const double *a, bool project,
+                 bool skipStartRow) {
+  eqc_sim &s = *sim;
+  s.model = model;
+  s.n = model->n_states;
+  s.m = model->n_invariants;
+  s.x.assign(x, x + s.n);
+  s.dx.assign(static_cast<size_t>(s.n), 0.0);
+  s.a.assign(a, a + model->n_algebraics);
+  s.acceptedA = s.a;
+  s.g.assign(static_cast<size_t>(s.m), 0.0);
+  s.invJac.assign(static_cast<size_t>(s.m) * static_cast<size_t>(s.n), 0.0);
+  s.project = project && s.m > 0 && model->invariants_jac;
+  s.projectInitial = s.m > 0 && model->invariants_jac;
+  s.stateGiven.assign(static_cast<size_t>(s.n), 0);
+  s.atolVector.clear();
+  s.settling.clear();
+  s.jacFn = nullptr;
+  s.lastStep = 0.0;
+  s.stiff = false;
+  s.initialized = true;
+  s.started = true;
+  s.lastOutput = skipStartRow ? s.t : NAN;
+}
 
 } // namespace eqc::rt
 

@@ -11,11 +11,9 @@ enum class StopCode : int {
   First = 0x20000000,
   EventUnsettled = First + 1,      ///< the event iteration does not settle (EventIteration::unsettled)
   EventIdle = First + 2,           ///< many events in a row changed nothing
-  Interrupt = First + 3,           ///< SIGINT or SIGTERM (eqc simulate)
-  SelectionSwitch = First + 4,     ///< dummy derivatives: a new state selection is wanted
-  SelectionFallback = First + 5,   ///< dummy derivatives: no selection can go on
-  InputFailure = First + 6,        ///< eqc_sim's input function failed
-  Cancelled = First + 7,           ///< eqc_sim's step callback asked to stop
+  InputFailure = First + 3,        ///< eqc_sim's input function failed
+  Cancelled = First + 4,           ///< eqc_sim's step callback asked to stop (an interrupt, a new
+                                   ///< state selection of dummy derivatives: the caller knows which)
   ProjectionFailure = First + 0x100, ///< + the eqc_status of the failed projection (below 0x100)
   Last = First + 0x1FF,
 };

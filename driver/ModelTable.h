@@ -54,6 +54,9 @@ private:
   std::vector<const char *> statePtrs_, algebraicPtrs_, paramPtrs_, stateDescriptionPtrs_, algebraicDescriptionPtrs_,
       paramDescriptionPtrs_, discretePtrs_;
   eqc_sparsity pattern_{};
+  /// The constraint Jacobians' patterns (the invariants', the initial constraints').
+  SparsityPattern invariantPattern_, initialPattern_;
+  eqc_sparsity invariantSparsity_{}, initialSparsity_{};
   eqc_model model_{};
 };
 

@@ -74,4 +74,23 @@ SparsityPattern odeJacobianPattern(const FlatSystem &flat, const OdeModel &model
   return pattern;
 }
 
+SparsityPattern constraintJacobianPattern(const OdeModel &model, const std::vector<const Expr *> &residuals) {
+  const size_t n = model.states.size();
+  std::vector<std::vector<int>> rowsOf(n);
+  for (size_t i = 0; i < residuals.size(); ++i)
+    for (int v : collectVars(residuals[i]))
+      if (model.slots[v].storage == Storage::State)
+        rowsOf[static_cast<size_t>(model.slots[v].index)].push_back(static_cast<int>(i));
+  SparsityPattern pattern;
+  pattern.colStart.reserve(n + 1);
+  pattern.colStart.push_back(0);
+  for (std::vector<int> &rows : rowsOf) {
+    // Rows were added in increasing order; a variable occurs once per residual (collectVars).
+    rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+    pattern.rowIndex.insert(pattern.rowIndex.end(), rows.begin(), rows.end());
+    pattern.colStart.push_back(static_cast<int>(pattern.rowIndex.size()));
+  }
+  return pattern;
+}
+
 } // namespace eqc

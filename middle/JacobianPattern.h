@@ -42,4 +42,11 @@ private:
 /// each reaches (near-linear for models whose states each reach few equations).
 SparsityPattern odeJacobianPattern(const FlatSystem &flat, const OdeModel &model, StepDependencies &deps);
 
+/// The structure of dg/dx for constraints g (the invariants, or the initial constraints) over
+/// model's states: compressed sparse columns over the n states, rows the constraints; row i has
+/// an entry in column j when states[j] occurs in residuals[i] (the generated Jacobian writes a
+/// value for each, 0 where the partial derivative vanishes identically). Cost: the size of the
+/// residuals.
+SparsityPattern constraintJacobianPattern(const OdeModel &model, const std::vector<const Expr *> &residuals);
+
 } // namespace eqc

@@ -48,12 +48,15 @@ struct Workspace {
   bool inUse = false; // a constraint function that itself projects gets its own
 
   /// Carves the buffers for n states and m invariants out of the storage (G G^T dense only
-  /// below SparseFrom invariants).
-  void layout(int n, int m) {
+  /// below SparseFrom invariants). With a pattern of nnz entries, G's values; a dense G only
+  /// below SparseFrom invariants (for the dense normal equations).
+  void layout(int n, int m, const eqc_sparsity *pattern) {
     const std::size_t nn = static_cast<std::size_t>(n);
     const std::size_t mm = static_cast<std::size_t>(m);
     const std::size_t normalSize = m < SparseFrom ? mm * mm : 0;
-    const std::size_t need = 2 * nn + 5 * mm + mm * nn + normalSize;
+    const std::size_t valueCount = pattern ? static_cast<std::size_t>(pattern->nnz) : 0;
+    const std::size_t denseSize = !pattern || m < SparseFrom ? mm * nn : 0;
+    const std::size_t need = 2 * nn + 5 * mm + denseSize + valueCount + normalSize;
     if (storage.size() < need)
       storage.resize(need);
     double *p = storage.data();
@@ -69,11 +72,15 @@ struct Workspace {
     y = take(mm);
     weight = take(mm);
     diag = take(mm);
-    jac = take(mm * nn);
+    jac = denseSize ? take(denseSize) : nullptr;
+    values = take(valueCount);
     normal = take(normalSize);
   }
 
-  double *xTrial, *dx, *g, *gTrial, *y, *weight, *diag, *jac, *normal;
+  /// Where the constraint function writes G: the pattern's values, or the dense matrix.
+  double *evaluated(const eqc_sparsity *pattern) { return pattern ? values : jac; }
+
+  double *xTrial, *dx, *g, *gTrial, *y, *weight, *diag, *jac, *values, *normal;
 };
 
 /// Marks a workspace as taken for the lifetime of one projection.
@@ -88,11 +95,11 @@ private:
   Workspace &w;
 };
 
-/// The user's invariants at fixed t.
+/// The user's invariants at fixed t (G dense, or the values of `pattern`).
 class Constraints {
 public:
-  Constraints(int n, int m, double t, eqc_constraint_fn fn, void *user)
-      : n(n), m(m), t(t), fn(fn), user(user) {}
+  Constraints(int n, int m, const eqc_sparsity *pattern, double t, eqc_constraint_fn fn, void *user)
+      : n(n), m(m), pattern(pattern), t(t), fn(fn), user(user) {}
 
   /// Evaluates g (and G when jac is not NULL) at x; EQC_OK, EQC_ERR_RHS when
   /// the function fails or throws, EQC_ERR_NONFINITE for NaN or Inf.
@@ -105,11 +112,13 @@ public:
     }
     if (code != 0)
       return EQC_ERR_RHS;
-    if (!allFinite(static_cast<std::size_t>(m), g) ||
-        (jac && !allFinite(static_cast<std::size_t>(m) * n, jac)))
+    const std::size_t entries = pattern ? static_cast<std::size_t>(pattern->nnz) : static_cast<std::size_t>(m) * n;
+    if (!allFinite(static_cast<std::size_t>(m), g) || (jac && !allFinite(entries, jac)))
       return EQC_ERR_NONFINITE;
     return EQC_OK;
   }
+
+  const eqc_sparsity *sparsity() const { return pattern; }
 
 private:
   static bool allFinite(std::size_t count, const double *v) {
@@ -120,10 +129,33 @@ private:
   }
 
   int n, m;
+  const eqc_sparsity *pattern;
   double t;
   eqc_constraint_fn fn;
   void *user;
 };
+
+/// G = the pattern's values scattered into the dense m-by-n row-major `dense`.
+void scatter(int n, int m, const eqc_sparsity &pattern, const double *values, double *dense) {
+  std::fill(dense, dense + static_cast<std::size_t>(m) * n, 0.0);
+  for (int j = 0; j < n; ++j)
+    for (int k = pattern.col_start[j]; k < pattern.col_start[j + 1]; ++k)
+      dense[static_cast<std::size_t>(pattern.row_index[k]) * n + j] = values[k];
+}
+
+/// A compressed-sparse-column pattern of an m-by-n matrix (see eqc_sparsity).
+bool patternValid(int n, int m, const eqc_sparsity &p) {
+  if (p.nnz < 0 || !p.col_start || (p.nnz > 0 && !p.row_index) || p.col_start[0] != 0 || p.col_start[n] != p.nnz)
+    return false;
+  for (int j = 0; j < n; ++j) {
+    if (p.col_start[j + 1] < p.col_start[j])
+      return false;
+    for (int k = p.col_start[j]; k < p.col_start[j + 1]; ++k)
+      if (p.row_index[k] < 0 || p.row_index[k] >= m || (k > p.col_start[j] && p.row_index[k] <= p.row_index[k - 1]))
+        return false;
+  }
+  return true;
+}
 
 double maxAbs(int count, const double *v) {
   double worst = 0.0;
@@ -143,25 +175,64 @@ double scaledResidual(int m, const double *g, const double *weight) {
   return worst;
 }
 
+/// G's non-zero entries as a sparse row-major matrix (the same entries in the same order
+/// whether G is dense or the values of a pattern), or nothing when more than SparseDensity of
+/// G is non-zero.
+bool sparseRows(int n, int m, const eqc_sparsity *pattern, Workspace &w, SparseRows &jac) {
+  std::size_t nonZeros = 0;
+  const std::size_t total = static_cast<std::size_t>(m) * n;
+  if (pattern) {
+    for (int k = 0; k < pattern->nnz; ++k)
+      nonZeros += w.values[k] != 0.0;
+  } else {
+    for (std::size_t k = 0; k < total; ++k)
+      nonZeros += w.jac[k] != 0.0;
+  }
+  if (static_cast<double>(nonZeros) > SparseDensity * static_cast<double>(total))
+    return false;
+  jac.resize(m, n);
+  jac.reserve(static_cast<Eigen::Index>(nonZeros));
+  if (pattern) {
+    // Rows from the compressed columns: each row's entries in increasing column order.
+    std::vector<int> rowStart(static_cast<std::size_t>(m) + 1, 0);
+    for (int k = 0; k < pattern->nnz; ++k)
+      if (w.values[k] != 0.0)
+        ++rowStart[static_cast<std::size_t>(pattern->row_index[k]) + 1];
+    for (int i = 0; i < m; ++i)
+      rowStart[static_cast<std::size_t>(i) + 1] += rowStart[static_cast<std::size_t>(i)];
+    std::vector<int> column(nonZeros), fill(rowStart.begin(), rowStart.end() - 1);
+    std::vector<double> value(nonZeros);
+    for (int j = 0; j < n; ++j)
+      for (int k = pattern->col_start[j]; k < pattern->col_start[j + 1]; ++k)
+        if (w.values[k] != 0.0) {
+          const int at = fill[static_cast<std::size_t>(pattern->row_index[k])]++;
+          column[static_cast<std::size_t>(at)] = j;
+          value[static_cast<std::size_t>(at)] = w.values[k];
+        }
+    for (int i = 0; i < m; ++i) {
+      jac.startVec(i);
+      for (int at = rowStart[static_cast<std::size_t>(i)]; at < rowStart[static_cast<std::size_t>(i) + 1]; ++at)
+        jac.insertBack(i, column[static_cast<std::size_t>(at)]) = value[static_cast<std::size_t>(at)];
+    }
+  } else {
+    for (int i = 0; i < m; ++i) {
+      jac.startVec(i);
+      for (int j = 0; j < n; ++j)
+        if (double v = w.jac[static_cast<std::size_t>(i) * n + j]; v != 0.0)
+          jac.insertBack(i, j) = v;
+    }
+  }
+  jac.finalize();
+  return true;
+}
+
 /// solveNormalEquations for a large sparse G: G G^T by a sparse Cholesky factorization (with
 /// a fill-reducing ordering), the same pivot test on the permuted rows; dx = -G^T y. Returns
 /// EQC_OK, EQC_ERR_SINGULAR, or -1 when G is too dense for it.
-int solveSparseNormalEquations(int n, int m, Workspace &w) {
-  std::size_t nonZeros = 0;
-  const std::size_t total = static_cast<std::size_t>(m) * n;
-  for (std::size_t k = 0; k < total; ++k)
-    nonZeros += w.jac[k] != 0.0;
-  if (static_cast<double>(nonZeros) > SparseDensity * static_cast<double>(total))
+int solveSparseNormalEquations(int n, int m, const eqc_sparsity *pattern, Workspace &w) {
+  SparseRows jac;
+  if (!sparseRows(n, m, pattern, w, jac))
     return -1;
-  SparseRows jac(m, n);
-  jac.reserve(static_cast<Eigen::Index>(nonZeros));
-  for (int i = 0; i < m; ++i) {
-    jac.startVec(i);
-    for (int j = 0; j < n; ++j)
-      if (double v = w.jac[static_cast<std::size_t>(i) * n + j]; v != 0.0)
-        jac.insertBack(i, j) = v;
-  }
-  jac.finalize();
   const SparseColumns normal = SparseColumns(jac * jac.transpose());
   Eigen::SimplicialLLT<SparseColumns> llt(normal);
   if (llt.info() != Eigen::Success)
@@ -210,20 +281,32 @@ int solveNormalEquations(int n, int m, Workspace &w) {
 int project(int n, int m, double *x, const Constraints &c, double tol,
             int maxIter, Workspace &w, double &residual) {
   residual = std::numeric_limits<double>::quiet_NaN();
-  if (int rc = c.evaluate(x, w.g, w.jac))
+  const eqc_sparsity *pattern = c.sparsity();
+  double *G = w.evaluated(pattern);
+  if (int rc = c.evaluate(x, w.g, G))
     return rc;
   residual = maxAbs(m, w.g);
 
   for (int iter = 0;; ++iter) {
     // weight_i: the most g_i changes, to first order, when every x_j moves by
     // tol * (1 + |x_j|) (eqc_solve_block's scaled step); it carries the units
-    // of g_i, so scaling an invariant does not change the test.
-    for (int i = 0; i < m; ++i) {
-      double sum = 0.0;
+    // of g_i, so scaling an invariant does not change the test. (Each row's terms are summed
+    // in increasing j either way: a sparse G gives the dense sums' bits.)
+    if (pattern) {
+      std::fill(w.weight, w.weight + m, 0.0);
       for (int j = 0; j < n; ++j)
-        sum += std::fabs(w.jac[static_cast<std::size_t>(i) * n + j]) *
-               (1.0 + std::fabs(x[j]));
-      w.weight[i] = tol * sum;
+        for (int k = pattern->col_start[j]; k < pattern->col_start[j + 1]; ++k)
+          w.weight[pattern->row_index[k]] += std::fabs(w.values[k]) * (1.0 + std::fabs(x[j]));
+      for (int i = 0; i < m; ++i)
+        w.weight[i] *= tol;
+    } else {
+      for (int i = 0; i < m; ++i) {
+        double sum = 0.0;
+        for (int j = 0; j < n; ++j)
+          sum += std::fabs(w.jac[static_cast<std::size_t>(i) * n + j]) *
+                 (1.0 + std::fabs(x[j]));
+        w.weight[i] = tol * sum;
+      }
     }
     bool converged = true;
     for (int i = 0; i < m && converged; ++i)
@@ -234,7 +317,16 @@ int project(int n, int m, double *x, const Constraints &c, double tol,
       return EQC_ERR_NEWTON;
 
     // The minimum-norm correction: the smallest dx with G dx = -g.
-    int solved = m >= SparseFrom ? solveSparseNormalEquations(n, m, w) : -1;
+    int solved = m >= SparseFrom ? solveSparseNormalEquations(n, m, pattern, w) : -1;
+    std::vector<double> denseG; // a dense G of many invariants given sparse: not kept either
+    if (solved != EQC_OK) { // the dense normal equations, or the rank-revealing fallback
+      if (pattern && !w.jac) {
+        denseG.resize(static_cast<std::size_t>(m) * n);
+        w.jac = denseG.data();
+      }
+      if (pattern)
+        scatter(n, m, *pattern, w.values, w.jac);
+    }
     if (solved == -1) {
       std::vector<double> large; // G G^T of many dense invariants: not kept in the workspace
       if (m >= SparseFrom) {
@@ -254,10 +346,15 @@ int project(int n, int m, double *x, const Constraints &c, double tol,
       Eigen::MatrixXd jac = RowMajorMap(w.jac, m, n);
       Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod(jac);
       Eigen::VectorXd step = cod.solve(-VectorMap(w.g, m));
-      if (!step.allFinite())
+      if (!step.allFinite()) {
+        if (!denseG.empty())
+          w.jac = nullptr;
         return EQC_ERR_SINGULAR;
+      }
       VectorMap(w.dx, n) = step;
     }
+    if (!denseG.empty())
+      w.jac = nullptr;
 
     // Every weight is positive here: a zero row of G makes G G^T singular.
     // Damping: halve while the scaled residual does not strictly decrease, so
@@ -273,7 +370,7 @@ int project(int n, int m, double *x, const Constraints &c, double tol,
       // Most corrections are full steps; fetch G with them to save an
       // evaluation. G at x is not needed any more once dx is known.
       const bool full = halving == 0;
-      int rc = c.evaluate(w.xTrial, w.gTrial, full ? w.jac : nullptr);
+      int rc = c.evaluate(w.xTrial, w.gTrial, full ? G : nullptr);
       if (rc != EQC_OK) {
         lastFailure = rc;
         continue;
@@ -281,7 +378,7 @@ int project(int n, int m, double *x, const Constraints &c, double tol,
       anyEvaluated = true;
       if (scaledResidual(m, w.gTrial, w.weight) < current) {
         if (!full) {
-          if (int rcJac = c.evaluate(w.xTrial, w.gTrial, w.jac)) {
+          if (int rcJac = c.evaluate(w.xTrial, w.gTrial, G)) {
             lastFailure = rcJac;
             break;
           }
@@ -316,6 +413,12 @@ extern "C" int eqc_project(int n, int m, double t, double *x, eqc_constraint_fn 
 extern "C" int eqc_projector_project(eqc_projector *projector, int n, int m, double t, double *x,
                                      eqc_constraint_fn g, void *user, double tol, int max_iter,
                                      double *residual_norm) {
+  return eqc_projector_project_sparse(projector, n, m, nullptr, t, x, g, user, tol, max_iter, residual_norm);
+}
+
+extern "C" int eqc_projector_project_sparse(eqc_projector *projector, int n, int m, const eqc_sparsity *pattern,
+                                            double t, double *x, eqc_constraint_fn g, void *user, double tol,
+                                            int max_iter, double *residual_norm) {
   double residual = std::numeric_limits<double>::quiet_NaN();
   auto report = [&](int status) {
     if (residual_norm)
@@ -323,7 +426,7 @@ extern "C" int eqc_projector_project(eqc_projector *projector, int n, int m, dou
     return status;
   };
   if (n < 0 || m < 0 || !g || (n > 0 && !x) || !std::isfinite(tol) ||
-      !(tol > 0) || max_iter < 1)
+      !(tol > 0) || max_iter < 1 || (pattern && !patternValid(n, m, *pattern)))
     return report(EQC_ERR_ARGUMENT);
   for (int j = 0; j < n; ++j)
     if (!std::isfinite(x[j]))
@@ -336,8 +439,8 @@ extern "C" int eqc_projector_project(eqc_projector *projector, int n, int m, dou
     Workspace local;
     Workspace &w = projector && !projector->workspace.inUse ? projector->workspace : local;
     WorkspaceLease lease(w);
-    w.layout(n, m);
-    Constraints constraints(n, m, t, g, user);
+    w.layout(n, m, pattern);
+    Constraints constraints(n, m, pattern, t, g, user);
     return report(project(n, m, x, constraints, std::max(tol, MinTolerance),
                           max_iter, w, residual));
   } catch (...) {

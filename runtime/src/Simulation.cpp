@@ -77,7 +77,7 @@ struct eqc_sim {
     eqc_projector *get() const { return handle.get(); }
     std::unique_ptr<eqc_projector, void (*)(eqc_projector *)> handle{eqc_projector_new(), eqc_projector_free};
   } projector;
-  std::vector<double> x, dx, a, p, g, invJac;
+  std::vector<double> x, dx, a, p, g;
   /// Models with events: the discrete state and the event iteration (its afterReinit is set for
   /// each run: a copy must not call back into the original).
   eqc::rt::EventIteration events;
@@ -165,7 +165,7 @@ struct eqc_sim {
   explicit eqc_sim(const eqc_model *model)
       : model(model), n(model->n_states), m(model->n_invariants), x(n, 0.0), dx(n, 0.0),
         a(model->n_algebraics, 0.0), p(model->param_defaults, model->param_defaults + model->n_params), g(m),
-        invJac(static_cast<size_t>(m) * n), project(m > 0 && model->invariants_jac), projectInitial(project),
+        project(m > 0 && model->invariants_jac), projectInitial(project),
         paramGiven(static_cast<size_t>(model->n_params), 0), stateGiven(static_cast<size_t>(n), 0) {
     if (model->state_start)
       std::copy(model->state_start, model->state_start + n, x.begin());
@@ -294,7 +294,8 @@ struct eqc_sim {
   static int projectHook(void *user, double t, double *x) {
     auto *s = static_cast<eqc_sim *>(user);
     double residual = 0.0;
-    int status = eqc_projector_project(s->projector.get(), s->n, s->m, t, x, constraints, s, ProjectionTolerance, ProjectionIterations, &residual);
+    int status = eqc_projector_project_sparse(s->projector.get(), s->n, s->m, s->model->invariants_jac_pattern, t, x,
+                                              constraints, s, ProjectionTolerance, ProjectionIterations, &residual);
     ++s->projections;
     if (status != EQC_OK)
       return eqc::rt::projectionFailure(status);
@@ -593,17 +594,69 @@ struct eqc_sim {
     return EQC_OK;
   }
 
-  /// The invariants over the states initialization may move (the others held at x).
+  /// The invariants (or the initial constraints) over the states a projection may move, the
+  /// others held at `full`; optionally only a subset of the constraints.
   struct Held {
     eqc_sim *sim;
     std::vector<int> movable;
     std::vector<double> full;
-    int rows;                      ///< constraints
-    eqc_model_inv_fn g;            ///< the invariants, or the initial constraints
-    eqc_model_invjac_fn jacobian;  ///< and their Jacobian
-    std::vector<double> fullJacobian;
-    std::vector<int> subset;       ///< the constraints projected onto (empty: all rows)
-    std::vector<double> fullG;     // scratch with a subset
+    int rows;                       ///< constraints
+    eqc_model_inv_fn g;             ///< the invariants, or the initial constraints
+    eqc_model_invjac_fn jacobian;   ///< and their Jacobian
+    const eqc_sparsity *fullPattern; ///< the Jacobian's pattern in the table (null: dense)
+    std::vector<double> fullJacobian; ///< its values (the pattern's, or rows x n)
+    std::vector<int> subset;        ///< the constraints projected onto (empty: all rows)
+    std::vector<double> fullG;      // scratch with a subset
+    /// The projected part of dg/dx (rows: the subset renumbered, columns: movable) as a pattern,
+    /// with each entry's place in fullJacobian.
+    std::vector<int> colStart, rowIndex, source;
+    eqc_sparsity pattern{};
+
+    size_t jacobianSize(int n) const {
+      return fullPattern ? static_cast<size_t>(fullPattern->nnz) : static_cast<size_t>(rows) * static_cast<size_t>(n);
+    }
+    /// Visits the entries of column j: f(row, place in fullJacobian).
+    template <typename F> void column(int n, int j, F &&f) const {
+      if (fullPattern) {
+        for (int k = fullPattern->col_start[j]; k < fullPattern->col_start[j + 1]; ++k)
+          f(fullPattern->row_index[k], static_cast<size_t>(k));
+      } else {
+        for (int i = 0; i < rows; ++i)
+          f(i, static_cast<size_t>(i) * static_cast<size_t>(n) + static_cast<size_t>(j));
+      }
+    }
+    /// The constraints whose row of dg/dx (at fullJacobian) is not zero on the movable states.
+    void reachedRows(int n) {
+      std::vector<char> reached(static_cast<size_t>(rows), 0);
+      for (int j : movable)
+        column(n, j, [&](int i, size_t k) { reached[static_cast<size_t>(i)] |= fullJacobian[k] != 0; });
+      subset.clear();
+      for (int i = 0; i < rows; ++i)
+        if (reached[static_cast<size_t>(i)])
+          subset.push_back(i);
+    }
+    /// The pattern of the projected part (after subset is final).
+    void buildPattern(int n) {
+      std::vector<int> newRow(static_cast<size_t>(rows), subset.empty() ? 0 : -1);
+      if (subset.empty())
+        for (int i = 0; i < rows; ++i)
+          newRow[static_cast<size_t>(i)] = i;
+      for (size_t r = 0; r < subset.size(); ++r)
+        newRow[static_cast<size_t>(subset[r])] = static_cast<int>(r);
+      colStart.assign(1, 0);
+      rowIndex.clear();
+      source.clear();
+      for (int j : movable) {
+        column(n, j, [&](int i, size_t k) {
+          if (newRow[static_cast<size_t>(i)] >= 0) {
+            rowIndex.push_back(newRow[static_cast<size_t>(i)]);
+            source.push_back(static_cast<int>(k));
+          }
+        });
+        colStart.push_back(static_cast<int>(rowIndex.size()));
+      }
+      pattern = {static_cast<int>(rowIndex.size()), colStart.data(), rowIndex.data()};
+    }
   };
   static int heldConstraints(void *user, double t, const double *xs, double *g, double *G) {
     auto *h = static_cast<Held *>(user);
@@ -621,13 +674,8 @@ struct eqc_sim {
       return 0;
     if (int code = h->jacobian(t, h->full.data(), s->p.data(), h->fullJacobian.data()))
       return code;
-    const size_t k = h->movable.size();
-    const size_t projected = subset ? h->subset.size() : static_cast<size_t>(h->rows);
-    for (size_t r = 0; r < projected; ++r) {
-      const size_t i = subset ? static_cast<size_t>(h->subset[r]) : r;
-      for (size_t c = 0; c < k; ++c)
-        G[r * k + c] = h->fullJacobian[i * static_cast<size_t>(s->n) + static_cast<size_t>(h->movable[c])];
-    }
+    for (size_t k = 0; k < h->source.size(); ++k)
+      G[k] = h->fullJacobian[static_cast<size_t>(h->source[k])];
     return 0;
   }
 
@@ -639,8 +687,9 @@ struct eqc_sim {
                     bool reachableOnly = false) {
     Held h{this, movable, std::vector<double>(xs, xs + n), initial ? model->n_initial_constraints : m,
            initial ? model->initial_constraints : model->invariants,
-           initial ? model->initial_constraints_jac : model->invariants_jac, {}, {}, {}};
-    h.fullJacobian.resize(static_cast<size_t>(h.rows) * static_cast<size_t>(n));
+           initial ? model->initial_constraints_jac : model->invariants_jac,
+           initial ? model->initial_constraints_jac_pattern : model->invariants_jac_pattern, {}, {}, {}, {}, {}, {}, {}};
+    h.fullJacobian.resize(h.jacobianSize(n));
     residual = 0.0;
     if (reachableOnly && !movable.empty()) {
       // Only the constraints that the movable states enter at xs (a row of dg/dx not zero on
@@ -649,12 +698,7 @@ struct eqc_sim {
         fail(where(time) + ": the invariants' Jacobian failed: " + modelFailure(code));
         return EQC_ERR_RHS;
       }
-      for (int i = 0; i < h.rows; ++i)
-        for (int c : movable)
-          if (h.fullJacobian[static_cast<size_t>(i) * static_cast<size_t>(n) + static_cast<size_t>(c)] != 0) {
-            h.subset.push_back(i);
-            break;
-          }
+      h.reachedRows(n);
       if (h.subset.empty())
         return EQC_OK;
       if (static_cast<int>(h.subset.size()) == h.rows)
@@ -671,11 +715,13 @@ struct eqc_sim {
         residual = std::max(residual, std::fabs(v));
       return residual <= ProjectionTolerance * (1 + residual) ? EQC_OK : EQC_ERR_NEWTON;
     }
+    h.buildPattern(n);
     std::vector<double> moving;
     for (int i : movable)
       moving.push_back(xs[i]);
-    int status = eqc_projector_project(projector.get(), static_cast<int>(moving.size()), rows, time, moving.data(),
-                                       heldConstraints, &h, ProjectionTolerance, ProjectionIterations, &residual);
+    int status = eqc_projector_project_sparse(projector.get(), static_cast<int>(moving.size()), rows, &h.pattern, time,
+                                              moving.data(), heldConstraints, &h, ProjectionTolerance,
+                                              ProjectionIterations, &residual);
     if (status == EQC_OK)
       for (size_t c = 0; c < movable.size(); ++c)
         xs[movable[c]] = moving[c];
@@ -1106,7 +1152,6 @@ void switchModel(eqc_sim *sim, const eqc_model *model, const double *x, const do
   s.a.assign(a, a + model->n_algebraics);
   s.acceptedA = s.a;
   s.g.assign(static_cast<size_t>(s.m), 0.0);
-  s.invJac.assign(static_cast<size_t>(s.m) * static_cast<size_t>(s.n), 0.0);
   s.project = project && s.m > 0 && model->invariants_jac;
   s.projectInitial = s.m > 0 && model->invariants_jac;
   s.stateGiven.assign(static_cast<size_t>(s.n), 0);

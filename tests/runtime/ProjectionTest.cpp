@@ -420,6 +420,80 @@ TEST(Project, ManyDenseInvariants) {
     EXPECT_LT(std::fabs(gi), 1e-11);
 }
 
+/// A dense constraint function given sparse (eqc_projector_project_sparse): the pattern of G's
+/// non-zeros at a start point, plus one structural zero per row (a partial that vanishes there),
+/// and the values gathered from the dense G.
+struct AsSparse {
+  eqc_constraint_fn dense;
+  void *user;
+  int n, m;
+  std::vector<int> colStart, rowIndex;
+  std::vector<double> scratch;
+  eqc_sparsity pattern{};
+
+  AsSparse(eqc_constraint_fn dense, void *user, int n, int m, const std::vector<double> &x)
+      : dense(dense), user(user), n(n), m(m), scratch(static_cast<size_t>(m) * n) {
+    std::vector<double> g(static_cast<size_t>(m));
+    dense(user, 0.0, x.data(), g.data(), scratch.data());
+    colStart.push_back(0);
+    for (int j = 0; j < n; ++j) {
+      for (int i = 0; i < m; ++i)
+        if (scratch[static_cast<size_t>(i) * n + j] != 0 || j == (i * 7) % n)
+          rowIndex.push_back(i);
+      colStart.push_back(static_cast<int>(rowIndex.size()));
+    }
+    pattern = {static_cast<int>(rowIndex.size()), colStart.data(), rowIndex.data()};
+  }
+  static int evaluate(void *self, double t, const double *x, double *g, double *values) {
+    auto *a = static_cast<AsSparse *>(self);
+    if (int code = a->dense(a->user, t, x, g, values ? a->scratch.data() : nullptr))
+      return code;
+    if (values)
+      for (int j = 0; j < a->n; ++j)
+        for (int k = a->colStart[static_cast<size_t>(j)]; k < a->colStart[static_cast<size_t>(j) + 1]; ++k)
+          values[k] = a->scratch[static_cast<size_t>(a->rowIndex[static_cast<size_t>(k)]) * a->n + j];
+    return 0;
+  }
+};
+
+/// The sparse call gives the dense call's iterates bit for bit, on every path: few invariants
+/// (G scattered for the dense normal equations), many sparse ones (the sparse factorization),
+/// a dependent one among many (the rank-revealing fallback) and many dense ones.
+TEST(Project, SparseJacobianGivesTheDenseIteratesBitForBit) {
+  struct Case {
+    eqc_constraint_fn fn;
+    void *user;
+    int n, m;
+  };
+  Circles few{50, false}, many{300, false}, dependent{200, true};
+  const Case cases[] = {{manyCircles, &few, 100, 50},
+                        {manyCircles, &many, 600, 300},
+                        {manyCircles, &dependent, 400, 201},
+                        {denseLinear, nullptr, 300, 150}};
+  for (const Case &c : cases) {
+    std::vector<double> start(static_cast<size_t>(c.n));
+    for (int j = 0; j < c.n; ++j)
+      start[static_cast<size_t>(j)] = 0.9 + 0.001 * j - (j % 2 ? 0.5 : 0.0);
+    std::vector<double> dense = start, sparse = start;
+    AsSparse adapter(c.fn, c.user, c.n, c.m, start);
+    double denseResidual = -1, sparseResidual = -2;
+    const int denseStatus = eqc_project(c.n, c.m, 0.0, dense.data(), c.fn, c.user, 1e-12, 20, &denseResidual);
+    const int sparseStatus = eqc_projector_project_sparse(nullptr, c.n, c.m, &adapter.pattern, 0.0, sparse.data(),
+                                                          AsSparse::evaluate, &adapter, 1e-12, 20, &sparseResidual);
+    EXPECT_EQ(denseStatus, EQC_OK) << c.m;
+    EXPECT_EQ(sparseStatus, denseStatus) << c.m;
+    EXPECT_EQ(sparseResidual, denseResidual) << c.m;
+    for (int j = 0; j < c.n; ++j)
+      ASSERT_EQ(sparse[static_cast<size_t>(j)], dense[static_cast<size_t>(j)]) << c.m << " " << j;
+  }
+  // An invalid pattern (rows out of order) is refused.
+  std::vector<double> x{1.5, 0.2};
+  const int colStart[] = {0, 1, 2}, badRows[] = {0, 1};
+  eqc_sparsity bad{2, colStart, badRows}; // row 1 of a one-row G
+  EXPECT_EQ(eqc_projector_project_sparse(nullptr, 2, 1, &bad, 0.0, x.data(), circle, nullptr, 1e-12, 20, nullptr),
+            EQC_ERR_ARGUMENT);
+}
+
 TEST(Project, NoSolutionDoesNotConverge) {
   double x[1] = {0.5};
   double residual;

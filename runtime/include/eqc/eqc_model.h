@@ -49,7 +49,9 @@ typedef int (*eqc_model_zc_fn)(double t, const double *x, const double *dx, cons
 typedef int (*eqc_model_event_fn)(double t, double *x, const double *dx, const double *a, double *p);
 /** The hidden constraints g(t, x) of an index-reduced model (g has one entry per invariant). */
 typedef int (*eqc_model_inv_fn)(double t, const double *x, const double *p, double *g);
-/** G[i*n + j] = d g_i / d x_j (m-by-n, row-major, n states). */
+/** G = dg/dx: with the table's pattern for it (eqc_model.invariants_jac_pattern and
+ *  initial_constraints_jac_pattern), its structurally non-zero entries in the pattern's order;
+ *  without one, dense: G[i*n + j] = d g_i / d x_j (m-by-n, row-major, n states). */
 typedef int (*eqc_model_invjac_fn)(double t, const double *x, const double *p, double *jac);
 /**
  * Recomputes the dependent parameters (those whose binding reads other parameters, e.g.
@@ -88,7 +90,7 @@ enum {
 };
 
 /** The version of eqc_model this header describes; a model with another version is refused. */
-#define EQC_MODEL_ABI_VERSION 3
+#define EQC_MODEL_ABI_VERSION 4
 
 /**
  * A compiled model: sizes, names, defaults and functions. Everything is constant and owned by
@@ -162,6 +164,12 @@ typedef struct eqc_model {
    *  ones only, then none. NULL: the reinitialized ones only. */
   const int *state_level;
   const unsigned char *state_integrated;
+  /* Sparse constraint Jacobians (ABI 4): the patterns of invariants_jac's and
+   * initial_constraints_jac's values (compressed sparse columns: n_states columns, the
+   * constraints as rows). NULL: that function writes a dense m-by-n matrix. eqc_sim then holds
+   * and factors only these entries (a large index-reduced model's m-by-n would not fit). */
+  const eqc_sparsity *invariants_jac_pattern;
+  const eqc_sparsity *initial_constraints_jac_pattern;
 } eqc_model;
 
 /** A simulation of one model: its parameters, state, options and statistics. */

@@ -274,6 +274,18 @@ typedef struct eqc_sparsity {
 } eqc_sparsity;
 
 /**
+ * eqc_projector_project with G given as the values of `pattern` (an m-by-n eqc_sparsity: n
+ * columns, the m constraints as rows): g's jac argument receives pattern->nnz values in the
+ * pattern's order. Beyond 128 constraints G and G G^T are held and factored sparse (unless more
+ * than 5% of G is non-zero), so memory and work follow the non-zeros; below, and for the
+ * rank-revealing fallback, G is scattered into a dense matrix. The same iterates, bit for bit,
+ * as the dense call with the scattered G. EQC_ERR_ARGUMENT for an invalid pattern.
+ */
+int eqc_projector_project_sparse(eqc_projector *projector, int n, int m, const eqc_sparsity *pattern, double t,
+                                 double *x, eqc_constraint_fn g, void *user, double tol, int max_iter,
+                                 double *residual_norm);
+
+/**
  * Sparse Jacobian: values[k] = d f_i / d x_j for entry k of the pattern (row i = row_index[k],
  * column j); returns 0 or non-zero on failure.
  */

@@ -38,9 +38,9 @@ struct ModelDescription {
   std::vector<double> params, states, algebraics; ///< defaults and consistent start values
   std::vector<unsigned char> paramKinds;          ///< EQC_PARAM_* per parameter (eqc_model.param_kind)
   std::vector<unsigned char> stateFixed;          ///< per state: its start value is fixed (eqc_model.state_fixed)
-  /// Per algebraic variable: a declared top-level output (empty when the model declares none: then
-  /// an FMU makes every algebraic variable an output).
-  std::vector<unsigned char> algebraicOutputs;
+  /// Per algebraic variable and per state: a declared top-level output (both empty when the model
+  /// declares none: then an FMU makes every algebraic variable an output).
+  std::vector<unsigned char> algebraicOutputs, stateOutputs;
   /// Non-empty for an FMU: the object also defines `eqc_fmu_model()` (the table) and
   /// `eqc_fmu_guid()` (this string), which the FMI 2.0 layer (runtime/fmi2) calls.
   std::string fmuGuid;

@@ -105,13 +105,20 @@ std::string fmuModelDescription(const ModelDescription &d, const FlatSystem &fla
   std::map<int, int> computedAt;        // ScalarVariable index of an output or derivative -> flat variable
   // A fixed start is exact; another is a guess that initialization moves (FMI 2.0: approx, an
   // initial unknown).
+  // A state declared output is an output (FMI 2.0 allows its initial to be exact or approx).
   for (size_t i = 0; i < n; ++i) {
     stateIndex[i] = ++index;
     const bool exact = i < d.stateFixed.size() && d.stateFixed[i];
+    const bool output = i < d.stateOutputs.size() && d.stateOutputs[i];
     if (!exact)
       initialUnknowns.push_back(index);
+    if (output) {
+      outputs.push_back(index);
+      computedAt[index] = model.states[i];
+    }
     x << "    <ScalarVariable name=\"" << xmlEscape(d.stateNames[i]) << "\" valueReference=\"" << i << "\""
-      << describe(d.stateDescriptions, i) << " causality=\"local\" variability=\"continuous\" initial=\""
+      << describe(d.stateDescriptions, i) << " causality=\"" << (output ? "output" : "local")
+      << "\" variability=\"continuous\" initial=\""
       << (exact ? "exact" : "approx") << "\"><Real start=\"" << number(d.states[i]) << "\"";
     if (derivativeOf[i] >= 0)
       x << " derivative=\"" << stateIndex[derivativeOf[i]] << "\"";
@@ -136,6 +143,7 @@ std::string fmuModelDescription(const ModelDescription &d, const FlatSystem &fla
     ++index;
     if (output) {
       outputs.push_back(index);
+      computedAt[index] = model.algebraics[i];
       initialUnknowns.push_back(index); // outputs are initial unknowns; locals are not listed
     }
     x << "    <ScalarVariable name=\"" << xmlEscape(d.algebraicNames[i]) << "\" valueReference=\"" << 2 * n + i
@@ -184,9 +192,6 @@ std::string fmuModelDescription(const ModelDescription &d, const FlatSystem &fla
   // steps of the evaluation sequence that each state or input reaches.
   for (size_t i = 0; i < n; ++i)
     computedAt[derivativeIndex[i]] = flat.vars[model.states[i]].derivative;
-  for (size_t i = 0, k = 0; i < m; ++i)
-    if (d.algebraicOutputs.empty() || d.algebraicOutputs[i])
-      computedAt[outputs[k++]] = model.algebraics[i];
   std::map<int, std::set<int>> dependsOn; // flat variable -> ScalarVariable indices of states and inputs
   {
     StepDependencies steps(flat, model.ode);

@@ -41,13 +41,16 @@ static ModelDescription structure(const FlatSystem &flat, const OdeModel &m) {
   for (int v : m.freeStates)
     desc.stateFixed[static_cast<size_t>(m.slots[v].index)] = 0;
   desc.tolerance = flat.experiment.tolerance > 0 ? flat.experiment.tolerance : 0;
-  for (size_t i = 0; i < m.algebraics.size(); ++i)
-    if (flat.vars[m.algebraics[i]].output) {
-      desc.algebraicOutputs.assign(m.algebraics.size(), 0);
-      for (size_t j = 0; j < m.algebraics.size(); ++j)
-        desc.algebraicOutputs[j] = flat.vars[m.algebraics[j]].output ? 1 : 0;
-      break;
-    }
+  // The declared outputs, states among them (none declared: every algebraic variable is one).
+  auto declared = [&](const std::vector<int> &vars) {
+    return std::any_of(vars.begin(), vars.end(), [&](int v) { return flat.vars[v].output; });
+  };
+  if (declared(m.algebraics) || declared(m.states)) {
+    for (int v : m.algebraics)
+      desc.algebraicOutputs.push_back(flat.vars[v].output ? 1 : 0);
+    for (int v : m.states)
+      desc.stateOutputs.push_back(flat.vars[v].output ? 1 : 0);
+  }
   desc.events = describeEvents(flat, m);
   return desc;
 }

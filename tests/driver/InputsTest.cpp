@@ -270,3 +270,37 @@ TEST(Inputs, FmuInputsAndOutputs) {
   }
   dlclose(lib);
 }
+
+// A state declared output (MLS 3.5, 4.4.2.2) is an output of the FMU too, listed in
+// <Outputs> depending on itself; an algebraic variable not declared output is then a local
+// (the model declares its outputs), and the state keeps its exact start (FMI 2.0, 2.2.7: an
+// output may be exact).
+TEST(Inputs, FmuStateDeclaredOutput) {
+  const std::filesystem::path dir = scratch("state_output");
+  std::ofstream(dir / "tank.eq") << "model Tank\n"
+                                    "  input Real q(start = 1) \"inflow\";\n"
+                                    "  output Real h(start = 0, fixed = true) \"level\";\n"
+                                    "  Real outflow;\n"
+                                    "equation\n"
+                                    "  der(h) = q - outflow;\n"
+                                    "  outflow = 0.5*h;\n"
+                                    "end Tank;\n";
+  setenv("EQC_RUNTIME_LIBRARY", EQC_RUNTIME_LIBRARY, 1);
+  Compilation c;
+  std::ostringstream err;
+  ASSERT_EQ(runPipeline((dir / "tank.eq").string(), PipelineOptions{}, c, err), ExitOk) << err.str();
+  CompileOptions options;
+  options.fmu = true;
+  options.output = (dir / "Tank.fmu").string();
+  ASSERT_EQ(compileModel(c, options, err), ExitOk) << err.str();
+  const std::string xml = unzipEntry(options.output, "modelDescription.xml");
+  EXPECT_NE(xml.find("name=\"h\" valueReference=\"0\" description=\"level\" causality=\"output\" "
+                     "variability=\"continuous\" initial=\"exact\""),
+            std::string::npos)
+      << xml;
+  EXPECT_NE(xml.find("name=\"outflow\" valueReference=\"2\" causality=\"local\""), std::string::npos) << xml;
+  // h is ScalarVariable 1: the only output, depending on itself; not an initial unknown (exact).
+  EXPECT_NE(xml.find("<Outputs>\n      <Unknown index=\"1\" dependencies=\"1\"/>\n    </Outputs>"), std::string::npos)
+      << xml;
+  EXPECT_EQ(xml.find("<Unknown index=\"1\"/>"), std::string::npos) << xml;
+}

@@ -11,7 +11,9 @@
 
 namespace eqc {
 
-/// Evaluates the invariants g(t, x) and projects states onto g = 0 (minimum-norm Gauss–Newton).
+/// Evaluates the invariants g(t, x) and projects states onto g = 0 (minimum-norm Gauss–Newton on
+/// the sparse Jacobian, rt::HeldConstraints: dummy derivatives' re-projections, initialization's
+/// diagnosis).
 class InvariantProjector {
 public:
   /// With `initial`, the constraints of the consistent initial point (invariants and initial
@@ -38,10 +40,8 @@ public:
   double maxResidual(double t, const double *x, int *which = nullptr);
 
 private:
-  static int constraint(void *user, double t, const double *xs, double *g, double *jac);
-
   int evaluate(double t, const double *x, double *g);
-  /// dg/dx at (t, x), dense, into fullJac_.
+  /// dg/dx at (t, x), dense, into fullJac_ (the rank test only: projections use the pattern).
   int jacobian(double t, const double *x);
 
   JitModel &jit_;
@@ -49,12 +49,10 @@ private:
   const double *p_;
   size_t n_, m_;
   std::vector<int> all_;
-  // Scratch for the current projection.
-  const std::vector<int> *movable_ = nullptr;
-  std::vector<int> rows_; ///< the invariants projected onto (empty: all)
-  std::vector<double> full_, fullJac_, g_;
+  std::vector<double> fullJac_, g_;
   SparsityPattern pattern_;     ///< of the generated Jacobian's values
   std::vector<double> values_;  // scratch
+  eqc_sparsity sparsity_;       ///< pattern_ for the runtime
   std::unique_ptr<eqc_projector, void (*)(eqc_projector *)> projector_{eqc_projector_new(), eqc_projector_free};
 };
 

@@ -4,6 +4,7 @@
 
 #include "Bytes.h"
 #include "EventIteration.h"
+#include "HeldConstraints.h"
 #include "Integrator.h"
 #include "SimulationDriver.h"
 
@@ -594,120 +595,32 @@ struct eqc_sim {
     return EQC_OK;
   }
 
-  /// The invariants (or the initial constraints) over the states a projection may move, the
-  /// others held at `full`; optionally only a subset of the constraints.
-  struct Held {
-    eqc_sim *sim;
-    std::vector<int> movable;
-    std::vector<double> full;
-    int rows;                       ///< constraints
-    eqc_model_inv_fn g;             ///< the invariants, or the initial constraints
-    eqc_model_invjac_fn jacobian;   ///< and their Jacobian
-    const eqc_sparsity *fullPattern; ///< the Jacobian's pattern in the table (null: dense)
-    std::vector<double> fullJacobian; ///< its values (the pattern's, or rows x n)
-    std::vector<int> subset;        ///< the constraints projected onto (empty: all rows)
-    std::vector<double> fullG;      // scratch with a subset
-    /// The projected part of dg/dx (rows: the subset renumbered, columns: movable) as a pattern,
-    /// with each entry's place in fullJacobian.
-    std::vector<int> colStart, rowIndex, source;
-    eqc_sparsity pattern{};
-
-    size_t jacobianSize(int n) const {
-      return fullPattern ? static_cast<size_t>(fullPattern->nnz) : static_cast<size_t>(rows) * static_cast<size_t>(n);
-    }
-    /// Visits the entries of column j: f(row, place in fullJacobian).
-    template <typename F> void column(int n, int j, F &&f) const {
-      if (fullPattern) {
-        for (int k = fullPattern->col_start[j]; k < fullPattern->col_start[j + 1]; ++k)
-          f(fullPattern->row_index[k], static_cast<size_t>(k));
-      } else {
-        for (int i = 0; i < rows; ++i)
-          f(i, static_cast<size_t>(i) * static_cast<size_t>(n) + static_cast<size_t>(j));
-      }
-    }
-    /// The constraints whose row of dg/dx (at fullJacobian) is not zero on the movable states.
-    void reachedRows(int n) {
-      std::vector<char> reached(static_cast<size_t>(rows), 0);
-      for (int j : movable)
-        column(n, j, [&](int i, size_t k) { reached[static_cast<size_t>(i)] |= fullJacobian[k] != 0; });
-      subset.clear();
-      for (int i = 0; i < rows; ++i)
-        if (reached[static_cast<size_t>(i)])
-          subset.push_back(i);
-    }
-    /// The pattern of the projected part (after subset is final).
-    void buildPattern(int n) {
-      std::vector<int> newRow(static_cast<size_t>(rows), subset.empty() ? 0 : -1);
-      if (subset.empty())
-        for (int i = 0; i < rows; ++i)
-          newRow[static_cast<size_t>(i)] = i;
-      for (size_t r = 0; r < subset.size(); ++r)
-        newRow[static_cast<size_t>(subset[r])] = static_cast<int>(r);
-      colStart.assign(1, 0);
-      rowIndex.clear();
-      source.clear();
-      for (int j : movable) {
-        column(n, j, [&](int i, size_t k) {
-          if (newRow[static_cast<size_t>(i)] >= 0) {
-            rowIndex.push_back(newRow[static_cast<size_t>(i)]);
-            source.push_back(static_cast<int>(k));
-          }
-        });
-        colStart.push_back(static_cast<int>(rowIndex.size()));
-      }
-      pattern = {static_cast<int>(rowIndex.size()), colStart.data(), rowIndex.data()};
-    }
-  };
-  static int heldConstraints(void *user, double t, const double *xs, double *g, double *G) {
-    auto *h = static_cast<Held *>(user);
-    eqc_sim *s = h->sim;
-    for (size_t c = 0; c < h->movable.size(); ++c)
-      h->full[static_cast<size_t>(h->movable[c])] = xs[c];
-    const bool subset = !h->subset.empty();
-    if (subset)
-      h->fullG.resize(static_cast<size_t>(h->rows));
-    if (int code = h->g(t, h->full.data(), s->p.data(), subset ? h->fullG.data() : g))
-      return code;
-    for (size_t r = 0; r < h->subset.size(); ++r)
-      g[r] = h->fullG[static_cast<size_t>(h->subset[r])];
-    if (!G)
-      return 0;
-    if (int code = h->jacobian(t, h->full.data(), s->p.data(), h->fullJacobian.data()))
-      return code;
-    for (size_t k = 0; k < h->source.size(); ++k)
-      G[k] = h->fullJacobian[static_cast<size_t>(h->source[k])];
-    return 0;
-  }
-
   /// Projects `xs` (n states) onto the invariants (with `initial`, the initial constraints)
-  /// moving only the states in `movable`; the largest residual in `residual`. With nothing to
-  /// move, checks that the constraints hold as they are. Returns an eqc_status (EQC_ERR_RHS when
-  /// the constraints fail, with the message set).
+  /// moving only the states in `movable` (with `reachableOnly`, onto the invariants those reach);
+  /// the largest residual in `residual`; xs is left as it was on failure. With nothing to move,
+  /// checks that the constraints hold as they are. Returns an eqc_status (EQC_ERR_RHS when the
+  /// constraints fail, with the message set).
   int projectMoving(double time, double *xs, const std::vector<int> &movable, bool initial, double &residual,
                     bool reachableOnly = false) {
-    Held h{this, movable, std::vector<double>(xs, xs + n), initial ? model->n_initial_constraints : m,
-           initial ? model->initial_constraints : model->invariants,
-           initial ? model->initial_constraints_jac : model->invariants_jac,
-           initial ? model->initial_constraints_jac_pattern : model->invariants_jac_pattern, {}, {}, {}, {}, {}, {}, {}};
-    h.fullJacobian.resize(h.jacobianSize(n));
+    const int rows = initial ? model->n_initial_constraints : m;
+    eqc::rt::HeldConstraints h(n, rows, initial ? model->initial_constraints : model->invariants,
+                               initial ? model->initial_constraints_jac : model->invariants_jac,
+                               initial ? model->initial_constraints_jac_pattern : model->invariants_jac_pattern,
+                               p.data(), xs, movable);
     residual = 0.0;
     if (reachableOnly && !movable.empty()) {
       // Only the constraints that the movable states enter at xs (a row of dg/dx not zero on
-      // them), as eqc simulate's first attempt after a reinit (driver/Invariants.cpp).
-      if (int code = h.jacobian(time, xs, p.data(), h.fullJacobian.data())) {
+      // them), as eqc simulate's first attempt after a reinit.
+      if (int code = h.keepReached(time, xs)) {
         fail(where(time) + ": the invariants' Jacobian failed: " + modelFailure(code));
         return EQC_ERR_RHS;
       }
-      h.reachedRows(n);
-      if (h.subset.empty())
+      if (h.noneReached())
         return EQC_OK;
-      if (static_cast<int>(h.subset.size()) == h.rows)
-        h.subset.clear();
     }
-    const int rows = h.subset.empty() ? h.rows : static_cast<int>(h.subset.size());
     if (movable.empty()) { // nothing may move: the held values must satisfy the constraints as they are
-      std::vector<double> gv(static_cast<size_t>(h.rows));
-      if (int code = h.g(time, xs, p.data(), gv.data())) {
+      std::vector<double> gv(static_cast<size_t>(rows));
+      if (int code = (initial ? model->initial_constraints : model->invariants)(time, xs, p.data(), gv.data())) {
         fail(where(time) + ": the invariants failed: " + modelFailure(code));
         return EQC_ERR_RHS;
       }
@@ -715,17 +628,8 @@ struct eqc_sim {
         residual = std::max(residual, std::fabs(v));
       return residual <= ProjectionTolerance * (1 + residual) ? EQC_OK : EQC_ERR_NEWTON;
     }
-    h.buildPattern(n);
-    std::vector<double> moving;
-    for (int i : movable)
-      moving.push_back(xs[i]);
-    int status = eqc_projector_project_sparse(projector.get(), static_cast<int>(moving.size()), rows, &h.pattern, time,
-                                              moving.data(), heldConstraints, &h, ProjectionTolerance,
-                                              ProjectionIterations, &residual);
-    if (status == EQC_OK)
-      for (size_t c = 0; c < movable.size(); ++c)
-        xs[movable[c]] = moving[c];
-    return status;
+    return h.project(projector.get(), time, xs, ProjectionTolerance, ProjectionIterations, residual,
+                     /*keepLastIterate=*/false);
   }
 
   /// Projects x onto the invariants moving only the states whose start is not fixed (a value set

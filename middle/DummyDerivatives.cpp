@@ -296,9 +296,12 @@ double selectionQuality(const FlatSystem &flat, const ReducedSystem &reduced, co
 }
 
 std::string describeStates(const FlatSystem &flat, const StateSelection &s) {
+  constexpr size_t kNamed = 50; // as --stats' consistent initial values: a large model's list is not printed whole
   std::string text;
-  for (int v : s.states)
-    text += (text.empty() ? "" : ", ") + flat.vars[v].name;
+  for (size_t k = 0; k < s.states.size() && k < kNamed; ++k)
+    text += (text.empty() ? "" : ", ") + flat.vars[s.states[k]].name;
+  if (s.states.size() > kNamed)
+    text += ", ... (" + std::to_string(s.states.size()) + " states)";
   return text.empty() ? "(none)" : text;
 }
 

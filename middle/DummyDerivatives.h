@@ -45,7 +45,7 @@ StateSelection selectStates(const FlatSystem &flat, const ReducedSystem &reduced
 double selectionQuality(const FlatSystem &flat, const ReducedSystem &reduced, const StateSelection &selection,
                         const std::vector<double> &values, double t, Differentiator &diff);
 
-/// "x, vx" — for messages and --stats.
+/// "x, vx" — for messages and --stats (the first 50, then "..., (N states)").
 std::string describeStates(const FlatSystem &flat, const StateSelection &s);
 
 } // namespace eqc

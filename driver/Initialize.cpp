@@ -186,8 +186,8 @@ ExitCode consistentInitialPoint(Compilation &c, const std::vector<std::pair<std:
   if (!model.invariants.residuals.empty()) {
     // Consistent initial values: the non-fixed states move (as little as possible) onto every
     // hidden constraint; then rhs gives the derivatives and algebraic variables.
-    projector = std::make_unique<InvariantProjector>(*c.jit, model, ip.p);
-    InvariantProjector initial(*c.jit, model, ip.p, /*initial=*/true);
+    projector = std::make_unique<InvariantProjector>(*c.jit, model, ip.p.data());
+    InvariantProjector initial(*c.jit, model, ip.p.data(), /*initial=*/true);
     std::vector<int> movable;
     for (int v : model.freeStates)
       movable.push_back(model.slots[v].index);

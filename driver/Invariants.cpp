@@ -8,9 +8,8 @@
 
 namespace eqc {
 
-InvariantProjector::InvariantProjector(JitModel &jit, const OdeModel &model, const std::vector<double> &params,
-                                       bool initial)
-    : jit_(jit), initial_(initial), p_(params.data()), n_(model.states.size()),
+InvariantProjector::InvariantProjector(JitModel &jit, const OdeModel &model, const double *params, bool initial)
+    : jit_(jit), initial_(initial), p_(params), n_(model.states.size()),
       m_(initial ? model.initialConstraints.residuals.size() : model.invariants.residuals.size()),
       g_(m_),
       pattern_(constraintJacobianPattern(model, initial ? model.initialConstraints.residuals

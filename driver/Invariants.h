@@ -16,16 +16,13 @@ namespace eqc {
 /// diagnosis).
 class InvariantProjector {
 public:
-  /// With `initial`, the constraints of the consistent initial point (invariants and initial
-  /// equations) instead of the invariants.
-  InvariantProjector(JitModel &jit, const OdeModel &model, const std::vector<double> &params, bool initial = false);
+  /// Reads parameters, discrete variables and conditions from `params` (the model's p, which
+  /// must stay where it is: a run's array, which events update — invariants may read
+  /// conditions, e.g. a friction law's). With `initial`, the constraints of the consistent
+  /// initial point (invariants and initial equations) instead of the invariants.
+  InvariantProjector(JitModel &jit, const OdeModel &model, const double *params, bool initial = false);
 
   size_t size() const { return m_; }
-  /// Reads parameters, discrete variables and conditions from `params` from now on (the run's
-  /// own array, which events update: invariants may read conditions, e.g. a friction law's).
-  void bindParameters(const std::vector<double> &params) { p_ = params.data(); }
-  /// The same for an array that does not move (a simulation's p).
-  void bindParameters(const double *params) { p_ = params; }
   /// Moves the states with slots in `movable` onto g(t, x) = 0, changing them as little as
   /// possible; returns an eqc_status and the final max |g_i| in `residual`. With
   /// `reachableOnly`, onto the invariants that the movable states enter at x (the others are

@@ -316,8 +316,7 @@ ExitCode DummyDerivativesRun::integrate(RunOutcome &r, std::ostream &err) {
   s_.dummy = &d;
   d.diff = std::make_unique<Differentiator>(*flat.ctx);
   d.preference.assign(flat.vars.size(), 1.0);
-  projector_ = std::make_unique<InvariantProjector>(*c_.jit, base, std::vector<double>(base.pSize()));
-  projector_->bindParameters(parameters());
+  projector_ = std::make_unique<InvariantProjector>(*c_.jit, base, parameters());
   s_.projector = projector_.get();
   if (base.pSize() > base.params.size()) {
     s_.kinematicLevels = kinematicLevels(flat, &s_.integrated);

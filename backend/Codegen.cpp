@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <unordered_map>
 
 namespace eqc {
@@ -149,6 +150,8 @@ public:
       emitEventUpdate();
       emitDiscreteStart();
     }
+    if (!flat.assertions.empty())
+      emitAssertions();
     llvm::Function *rhs = emitSequenceFunction(symbols.rhs, model.ode, model.simulation, "ode");
     if ((model.initialization.unknowns == model.simulation.unknowns &&
          model.initialization.residuals == model.simulation.residuals) ||
@@ -376,6 +379,75 @@ private:
         const Expr *r = flat.vars[v].relation;
         b.CreateStore(fe.emit(flat.ctx->sub(r->op(1), r->op(0))), b.CreateConstGEP1_64(types.f64, z, k++));
       }
+    b.CreateRet(b.getInt32(0));
+  }
+
+  /// asserts(t, x, dx, a, p, skip, failed, message, size) (eqc_model_assert_fn): the assertions
+  /// not skipped, in order; the first that fails writes its index and its message (snprintf, as
+  /// Modelica's String() formats numbers).
+  void emitAssertions() {
+    auto *i8 = llvm::Type::getInt8Ty(ctx);
+    auto *i64 = llvm::Type::getInt64Ty(ctx);
+    auto *type = llvm::FunctionType::get(types.i32,
+                                         {types.f64, types.f64ptr, types.f64ptr, types.f64ptr, types.f64ptr, types.i8ptr,
+                                          types.i32->getPointerTo(), types.i8ptr, i64},
+                                         false);
+    llvm::Function *f = newFunction(symbols.asserts, type, false);
+    auto args = f->arg_begin();
+    Frame frame{&*args, &*(args + 1), &*(args + 2), &*(args + 3), &*(args + 4)};
+    Value *skip = &*(args + 5), *failed = &*(args + 6), *message = &*(args + 7), *size = &*(args + 8);
+    FunctionEmitter fe(*this, f, frame);
+    auto &b = fe.b();
+    llvm::Function *snprintf =
+        declareExternal("snprintf", llvm::FunctionType::get(types.i32, {types.i8ptr, i64, types.i8ptr}, true));
+    b.CreateStore(b.getInt32(-1), failed);
+    Value *trueText = nullptr, *falseText = nullptr;
+    for (size_t k = 0; k < flat.assertions.size(); ++k) {
+      const Assertion &assertion = flat.assertions[k];
+      llvm::BasicBlock *check = llvm::BasicBlock::Create(ctx, "assert", f);
+      llvm::BasicBlock *fails = llvm::BasicBlock::Create(ctx, "fails", f);
+      llvm::BasicBlock *next = llvm::BasicBlock::Create(ctx, "next", f);
+      Value *skipped = b.CreateICmpNE(b.CreateLoad(i8, b.CreateConstGEP1_64(i8, skip, k)), b.getInt8(0));
+      b.CreateCondBr(skipped, next, check);
+      b.SetInsertPoint(check);
+      Value *holds = fe.emit(assertion.condition);
+      if (holds->getType() != types.i1)
+        holds = b.CreateFCmpUNE(holds, llvm::ConstantFP::get(types.f64, 0.0));
+      b.CreateCondBr(holds, next, fails);
+      b.SetInsertPoint(fails);
+      std::string format;
+      std::vector<Value *> printed{message, size, nullptr};
+      for (const MessagePart &part : assertion.message) {
+        if (!part.value) {
+          for (char ch : part.text)
+            format += ch == '%' ? std::string("%%") : std::string(1, ch);
+          continue;
+        }
+        Value *v = fe.emit(part.value);
+        if (part.type == ValueType::Boolean) {
+          if (!trueText) {
+            trueText = b.CreateGlobalStringPtr("true", symbols.prefix + "true");
+            falseText = b.CreateGlobalStringPtr("false", symbols.prefix + "false");
+          }
+          if (v->getType() != types.i1)
+            v = b.CreateFCmpUNE(v, llvm::ConstantFP::get(types.f64, 0.0));
+          printed.push_back(b.CreateSelect(v, trueText, falseText));
+          format += "%" + part.format;
+        } else if (std::strchr("diuoxX", part.format.back())) { // an Integer: as long long
+          printed.push_back(b.CreateFPToSI(asDouble(b, v), i64));
+          format += "%" + part.format.substr(0, part.format.size() - 1) + "ll" + part.format.back();
+        } else {
+          printed.push_back(asDouble(b, v));
+          format += "%" + part.format;
+        }
+      }
+      printed[2] = b.CreateGlobalStringPtr(format, symbols.prefix + "assert_message");
+      b.CreateStore(b.getInt32(static_cast<int>(k)), failed);
+      b.CreateCall(snprintf, printed);
+      b.CreateRet(b.getInt32(0));
+      b.SetInsertPoint(next);
+      fe.clearMemo();
+    }
     b.CreateRet(b.getInt32(0));
   }
 

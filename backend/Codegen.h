@@ -22,6 +22,7 @@ struct ModelSymbols {
   std::string zc, event; ///< models with events: event indicators and the discrete update
   std::string bind, start; ///< dependent parameters and parameter-dependent start values (eqc_model.h)
   std::string discreteStart; ///< models with events: the discrete variables' start values
+  std::string asserts;       ///< models with assertions: their check (eqc_model_assert_fn)
   static ModelSymbols forPrefix(const std::string &prefix) {
     return {prefix + "rhs",
             prefix + "init",
@@ -35,7 +36,8 @@ struct ModelSymbols {
             prefix + "event",
             prefix + "bind",
             prefix + "start",
-            prefix + "discrete_start"};
+            prefix + "discrete_start",
+            prefix + "asserts"};
   }
 };
 

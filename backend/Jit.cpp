@@ -112,9 +112,10 @@ struct SimulationFunctions {
   eqc_model_bind_fn bind = nullptr;
   eqc_model_start_fn start = nullptr;
   eqc_model_discrete_start_fn discreteStart = nullptr;
+  eqc_model_assert_fn asserts = nullptr;
 
   /// Looks them up (compiling the module that holds them).
-  llvm::Error lookup(llvm::orc::LLJIT &jit, const ModelSymbols &symbols, bool events) {
+  llvm::Error lookup(llvm::orc::LLJIT &jit, const ModelSymbols &symbols, bool events, bool assertions) {
     auto get = [&](const std::string &name, auto &fn) -> llvm::Error {
       auto sym = jit.lookup(name);
       if (!sym)
@@ -142,6 +143,9 @@ struct SimulationFunctions {
       if (auto err = get(symbols.discreteStart, discreteStart))
         return err;
     }
+    if (assertions)
+      if (auto err = get(symbols.asserts, asserts))
+        return err;
     return llvm::Error::success();
   }
 
@@ -155,6 +159,7 @@ struct SimulationFunctions {
     m.bind.store(bind);
     m.start.store(start);
     m.discreteStart.store(discreteStart);
+    m.asserts.store(asserts);
   }
 };
 
@@ -343,8 +348,9 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
   start = Clock::now();
   auto result = std::make_unique<JitModel>();
   const bool events = !model.discretes.empty();
+  const bool assertions = !flat.assertions.empty();
   SimulationFunctions first;
-  if (auto err = first.lookup(**jit, symbols, events)) {
+  if (auto err = first.lookup(**jit, symbols, events, assertions)) {
     error = llvm::toString(std::move(err));
     return nullptr;
   }
@@ -393,7 +399,7 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
     // The thread owns its context and module; it writes the JitModel's pointers, tierJit and the
     // outcome; ~Impl joins it before any of them is destroyed.
     ModelObjectCache *tierCache = cache.get();
-    auto work = [impl, target, symbols, events, tierCache, ctx = std::move(tierContext),
+    auto work = [impl, target, symbols, events, assertions, tierCache, ctx = std::move(tierContext),
                  module = std::move(tierModule)]() mutable {
       auto begin = Clock::now();
       auto fail = [&](llvm::Error err) {
@@ -407,7 +413,7 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
       if (auto err = (*jit)->addIRModule(llvm::orc::ThreadSafeModule(std::move(module), own)))
         return fail(std::move(err));
       SimulationFunctions optimized;
-      if (auto err = optimized.lookup(**jit, symbols, events))
+      if (auto err = optimized.lookup(**jit, symbols, events, assertions))
         return fail(std::move(err));
       impl->tierJit = std::move(*jit);
       optimized.publish(*target);

@@ -48,6 +48,7 @@ public:
   std::atomic<eqc_model_bind_fn> bind{nullptr};              ///< the dependent parameters
   std::atomic<eqc_model_start_fn> start{nullptr};            ///< the parameter-dependent start values
   std::atomic<eqc_model_discrete_start_fn> discreteStart{nullptr}; ///< models with events: the discretes' start values
+  std::atomic<eqc_model_assert_fn> asserts{nullptr};         ///< models with assertions: their check
   /// Whether the model is compiled in two tiers, and the seconds the background compilation of the
   /// optimized tier took once it is done (negative before; the reason on `tierError` if it failed).
   bool tiered() const;

@@ -93,6 +93,10 @@ public:
     values.push_back(invariants ? sparsityOf("initial_constraints_jac_pattern",
                                              constraintJacobianPattern(model, model.initialConstraints.residuals))
                                 : null());
+    // Assertions (ABI 5).
+    const bool assertions = !d.assertKinds.empty();
+    values.insert(values.end(), {int32(static_cast<int>(d.assertKinds.size())), bytes("assert_kind", d.assertKinds),
+                                 assertions ? function(symbols.asserts) : null()});
     std::vector<llvm::Type *> fields;
     for (Constant *v : values)
       fields.push_back(v->getType());

@@ -46,6 +46,7 @@ struct ModelDescription {
   std::string fmuGuid;
   double tolerance = 0; ///< the model's experiment Tolerance, 0 when none (eqc_model.tolerance)
   EventDescription events;
+  std::vector<unsigned char> assertKinds; ///< per assertion: EQC_ASSERT_* flags (eqc_model.assert_kind)
 };
 
 enum class EmitKind { Object, Assembly, LLVMIR };

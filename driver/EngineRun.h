@@ -44,6 +44,7 @@ private:
   static int applyInputs(void *user, double t, double *u);
   static int provideJacobian(void *user, eqc_model_jac_fn *jac, const eqc_sparsity **pattern);
   static int afterStep(void *user, double t, const double *x);
+  static void warnAssertion(void *user, double t, int assertion, const char *message);
 
   std::vector<int> inputIndex_;     ///< the parameters that are inputs
   std::vector<double> inputParams_; ///< scratch: the parameters as --input's series writes them

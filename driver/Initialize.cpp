@@ -99,6 +99,22 @@ std::string describeModelCode(const Compilation &c, const CausalSystem &cs, cons
   return "the model function failed with code " + std::to_string(code);
 }
 
+void reportAssertion(Compilation &c, int assertion, const std::string &message, double t, bool warning) {
+  const FlatSystem &flat = *c.flat;
+  if (assertion < 0 || assertion >= static_cast<int>(flat.assertions.size())) {
+    c.diags->error(flat.loc, "at time " + brief(t, 12) + ": assertion failed: " + message);
+    return;
+  }
+  const Assertion &a = flat.assertions[static_cast<size_t>(assertion)];
+  std::string text = "at time " + brief(t, 12) + ": assertion failed: " + message;
+  if (a.origin >= 0 && a.origin < static_cast<int>(flat.origins.size()))
+    text += " (in " + flat.origins[static_cast<size_t>(a.origin)] + ")";
+  if (warning)
+    c.diags->warning(a.loc, text);
+  else
+    c.diags->error(a.loc, text);
+}
+
 void reportModelCode(Compilation &c, const CausalSystem &cs, const EquationSystem &sys, int code, double t) {
   int loop = code - EQC_MODEL_LOOP_FAILURE_BASE;
   std::string at = "at time " + brief(t) + ": ";

@@ -43,5 +43,8 @@ ExitCode consistentInitialPoint(Compilation &c, const std::vector<std::pair<std:
 std::string describeModelCode(const Compilation &c, const CausalSystem &cs, const EquationSystem &sys, int code);
 /// Reports a non-zero code of a generated function (a failed loop, a failed projection).
 void reportModelCode(Compilation &c, const CausalSystem &cs, const EquationSystem &sys, int code, double t);
+/// An assertion of the model that failed at time t (an error, or a warning), at its place, with
+/// its message (formatted at that point) and the component it belongs to.
+void reportAssertion(Compilation &c, int assertion, const std::string &message, double t, bool warning);
 
 } // namespace eqc

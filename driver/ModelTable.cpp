@@ -52,6 +52,9 @@ static ModelDescription structure(const FlatSystem &flat, const OdeModel &m) {
       desc.stateOutputs.push_back(flat.vars[v].output ? 1 : 0);
   }
   desc.events = describeEvents(flat, m);
+  for (const Assertion &a : flat.assertions)
+    desc.assertKinds.push_back(static_cast<unsigned char>((a.warning ? EQC_ASSERT_WARNING : 0) |
+                                                          (a.initialOnly ? EQC_ASSERT_INITIAL : 0)));
   return desc;
 }
 
@@ -113,6 +116,8 @@ void ModelTable::followTier() {
   model_.zc = jit_->zc;
   model_.event = jit_->event;
   model_.discrete_start = jit_->discreteStart;
+  if (model_.asserts)
+    model_.asserts = jit_->asserts;
   if (model_.init)
     model_.init = jit_->init;
   if (model_.invariants) {
@@ -163,6 +168,9 @@ bool ModelTable::fill(const OdeModel &m, JitModel &jit, bool jacobian) {
   d.discrete_start = jit.discreteStart;
   d.zc = jit.zc;
   d.event = jit.event;
+  d.n_asserts = static_cast<int>(desc.assertKinds.size());
+  d.assert_kind = desc.assertKinds.data();
+  d.asserts = d.n_asserts > 0 ? jit.asserts.load() : nullptr;
   d.rhs = jit.rhs;
   // Index-reduced models start from the projected point; their init only evaluates rhs.
   d.init = d.n_invariants == 0 ? jit.init.load() : nullptr;

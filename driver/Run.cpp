@@ -45,8 +45,14 @@ ExitCode EngineRun::initialize(std::vector<double> &values, std::vector<double> 
   }
   eqc_sim_set_jacobian(sim, s_.linearSolver, provideJacobian, this);
   s_.discreteOffset = model.discreteOffset();
-  if (eqc_sim_initialize(sim) != EQC_OK)
+  eqc_sim_set_warning_callback(sim, warnAssertion, this);
+  if (int status = eqc_sim_initialize(sim); status == EQC_ERR_ASSERTION) {
+    const rt::SimulationReport report = rt::simulationReport(sim);
+    reportAssertion(c_, report.failedAssertion, report.assertMessage, report.assertTime, false);
+    return ExitSimulation;
+  } else if (status != EQC_OK) {
     return diagnoseInitialization(err);
+  }
   gather(model, eqc_sim_states(sim), eqc_sim_derivatives(sim), eqc_sim_algebraics(sim), parameters(), values);
   states.assign(eqc_sim_states(sim), eqc_sim_states(sim) + model.states.size());
   return ExitOk;
@@ -83,6 +89,9 @@ void EngineRun::fillOutcome(RunOutcome &r) {
   r.projections += report.projections;
   r.events = report.events;
   r.discretes = &model.discretes;
+  r.failedAssertion = report.failedAssertion;
+  r.assertMessage = report.assertMessage;
+  r.assertTime = report.assertTime;
   for (int j : table_->description().events.indicatorDiscrete)
     r.indicatorVariable.push_back(model.discretes[static_cast<size_t>(j)]);
   // Where the run ended, with the derivatives there (a failure's fastest-changing variable).
@@ -118,6 +127,12 @@ ExitCode EngineRun::diagnoseInitialization(std::ostream &err) {
     c_.diags->error(flat.loc, eqc_sim_last_error(sim_.get()));
   }
   return ExitSimulation;
+}
+
+/// eqc_sim_warning_fn: a warning-level assertion failed (once per run).
+void EngineRun::warnAssertion(void *user, double t, int assertion, const char *message) {
+  auto *e = static_cast<EngineRun *>(user);
+  reportAssertion(e->c_, assertion, message, t, true);
 }
 
 /// eqc_sim_input_fn over --input's series (which writes whole parameter vectors).

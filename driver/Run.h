@@ -33,6 +33,9 @@ struct RunOutcome {
   const std::vector<int> *discretes = nullptr;  ///< the flat variables of the events' discrete indices
   std::vector<int> indicatorVariable;         ///< per event indicator: its condition's flat variable
   const DummyRun *dummy = nullptr;            ///< dummy derivatives: selections and switches
+  int failedAssertion = -1;                   ///< EQC_ERR_ASSERTION: the flat assertion, and its message
+  std::string assertMessage;
+  double assertTime = 0;
 };
 
 /// One run from o.t_start to o.t_end, rows written through a RunState.

@@ -348,6 +348,8 @@ void reportFailure(Compilation &c, const eqc_options &o, const RunOutcome &r) {
              stats.event_indicator < static_cast<int>(r.indicatorVariable.size())) {
     int v = r.indicatorVariable[static_cast<size_t>(stats.event_indicator)];
     c.diags->error(flat.vars[v].loc, at + "the condition '" + flat.vars[v].name + "' became NaN or infinite");
+  } else if (status == EQC_ERR_ASSERTION) {
+    reportAssertion(c, r.failedAssertion, r.assertMessage, r.assertTime, false);
   } else if (status == EQC_ERR_RHS) {
     reportModelCode(c, r.active->ode, r.active->simulation, stats.rhs_code & ~EQC_RHS_RETRY, stats.t_reached);
   } else if (status == EQC_ERR_NONFINITE && stats.failed_component >= 0) {

@@ -169,7 +169,7 @@ void Flattener::lowerEquation(const ast::Equation &eq, Scope &scope, int number,
     else if (fn == "terminate")
       diags_.error(eq.lhs->nameRange, "terminate() is only allowed inside a when-equation");
     else if (fn == "assert")
-      diags_.error(eq.lhs->nameRange, "assert() in equations is not supported by eqc; check the condition in a function");
+      lowerAssert(*eq.lhs, scope, initial);
     else
       diags_.error(eq.lhs->nameRange, "'" + fn + "(...)' is not an equation: write 'expression = expression;'");
     return;
@@ -380,11 +380,19 @@ void Flattener::lowerIfEquation(const ast::Equation &eq, Scope &scope, int numbe
   std::vector<std::vector<std::pair<const Expr *, const Expr *>>> branches;
   auto *saved = collect_;
   unsigned errors = diags_.errorCount();
-  for (const auto &body : eq.branches) {
+  const Expr *earlier = ctx().boolean(false); // a condition of an earlier branch holds
+  for (size_t b = 0; b < eq.branches.size(); ++b) {
     branches.emplace_back();
     collect_ = &branches.back();
-    for (const ast::Equation &sub : body)
+    const Expr *taken = ctx().logicalNot(earlier);
+    if (b < conds.size()) {
+      taken = ctx().logicalAnd(taken, conds[b].elems[0]);
+      earlier = ctx().logicalOr(earlier, conds[b].elems[0]);
+    }
+    assertGuards_.push_back(taken);
+    for (const ast::Equation &sub : eq.branches[b])
       lowerEquation(sub, scope, number, initial);
+    assertGuards_.pop_back();
   }
   collect_ = saved;
   if (diags_.errorCount() != errors)

@@ -257,6 +257,13 @@ public:
                                              const std::string &what);
   std::string variableName(const std::string &base, const std::vector<int> &dims, size_t flat);
 
+  // ---- Assertions.cpp ----
+  /// assert(condition, message, level) of an equation section (guarded by assertGuards_).
+  void lowerAssert(const ast::Expr &call, Scope &scope, bool initial);
+  /// A message of string literals, '+' and String(...): its parts appended to `out`.
+  bool lowerMessage(const ast::Expr &e, Scope &scope, std::vector<MessagePart> &out);
+  bool lowerStringConversion(const ast::Expr &call, Scope &scope, std::vector<MessagePart> &out);
+
   // ---- LowerExpr.cpp ----
   Value lower(const ast::Expr &e, Scope &scope);
   Value lowerReal(const ast::Expr &e, Scope &scope);
@@ -377,6 +384,9 @@ public:
   /// While lowering the branches of an if-equation with a time-varying condition: the equations
   /// (lhs, rhs) are collected here instead of added.
   std::vector<std::pair<const Expr *, const Expr *>> *collect_ = nullptr;
+  /// The conditions of the branches of time-varying if-equations being lowered: an assert inside
+  /// holds where they do not.
+  std::vector<const Expr *> assertGuards_;
   /// Variables assigned in when-clauses (they are discrete), with the first place.
   std::unordered_map<int, SourceRange> whenAssigned_;
   /// pre() of variables outside when-clauses: they must turn out discrete.

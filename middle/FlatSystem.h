@@ -107,6 +107,30 @@ struct DiscreteEquation {
   int origin = -1;
 };
 
+/// One piece of an assertion's message: literal text, or a value formatted as Modelica's
+/// String() formats it (MLS 3.5, 3.7.1: String(r, significantDigits = 6),
+/// String(i, minimumLength, leftJustified), String(b), String(r, format = "...")).
+struct MessagePart {
+  std::string text;            ///< literal text (value null)
+  const Expr *value = nullptr; ///< a Real, Integer or Boolean expression
+  ValueType type = ValueType::Real;
+  /// A printf conversion for the value without '%': ".6g", "-8d" (Integer values are printed as
+  /// long long: the conversion is d, i, u, o, x or X), "5s" (Boolean: "true"/"false").
+  std::string format;
+};
+
+/// `assert(condition, message, level)` of an equation section (MLS 3.5, 8.3.7): it must hold at
+/// the consistent initial point, after every accepted step and after every event; a failure stops
+/// the run with the message (a warning is reported once and the run goes on).
+struct Assertion {
+  const Expr *condition;
+  std::vector<MessagePart> message;
+  bool warning = false;     ///< level = AssertionLevel.warning
+  bool initialOnly = false; ///< in an initial equation section: checked at initialization only
+  SourceRange loc;
+  int origin = -1;
+};
+
 /// The flattened size of one component of the top-level model (`eqc check`).
 struct ComponentSize {
   std::string name;      ///< `m` or `m[1000]` for an array of components
@@ -135,6 +159,7 @@ struct FlatSystem {
   std::vector<Equation> initialEquations;
   std::vector<WhenClause> whens;
   std::vector<DiscreteEquation> discreteEquations;
+  std::vector<Assertion> assertions;
   /// Inputs whose time derivative timeDerivative() was asked for (index reduction of an equation
   /// that contains one): inputs have none, so the pipeline reports them.
   std::vector<int> differentiatedInputs;

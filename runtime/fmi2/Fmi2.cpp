@@ -231,6 +231,12 @@ struct Instance {
     log(fmi2Error, Category::logStatusError, message);
     return fmi2Error;
   }
+  /// eqc_sim_warning_fn: a warning-level assertion of the model failed.
+  static void warnAssertion(void *user, double t, int, const char *message) {
+    auto *inst = static_cast<Instance *>(user);
+    inst->log(fmi2Warning, Category::logStatusWarning,
+              "at time " + std::to_string(t) + ": assertion failed: " + message);
+  }
   /// A failure of the model itself: the instance goes to the Error state (FMI 2.0, 2.1.3).
   fmi2Status modelFailed(const std::string &message) {
     state = Error;
@@ -315,6 +321,8 @@ struct Instance {
       return false;
     eqc_sim_free(sim);
     sim = copy;
+    if (sim) // a state saved by another instance or deserialized warns through this one
+      eqc_sim_set_warning_callback(sim, warnAssertion, this);
 #define FMU_STATE_FIELD(name) name = s.name;
     FMU_STATE_FIELDS(FMU_STATE_FIELD)
 #undef FMU_STATE_FIELD
@@ -576,6 +584,7 @@ fmi2Status fmi2ExitInitializationMode(fmi2Component c) {
   inst->sim = eqc_sim_new(m);
   if (!inst->sim)
     return inst->modelFailed("fmi2ExitInitializationMode: cannot create the simulation");
+  eqc_sim_set_warning_callback(inst->sim, Instance::warnAssertion, inst);
   // The tolerance of fmi2SetupExperiment, else the model's own (its experiment annotation).
   const double tolerance = inst->toleranceDefined || !(m->tolerance > 0) ? inst->tolerance : m->tolerance;
   eqc_options o;
@@ -895,6 +904,11 @@ fmi2Status fmi2CompletedIntegratorStep(fmi2Component c, fmi2Boolean, fmi2Boolean
     return fmi2Error;
   *enterEventMode = 0;
   *terminateSimulation = 0;
+  if (inst->m->n_asserts > 0 && inst->sim) {
+    int status = eqc_sim_check_assertions(inst->sim, inst->t, inst->x.data());
+    if (status != EQC_OK)
+      return inst->modelFailed(std::string("fmi2CompletedIntegratorStep: ") + eqc_sim_last_error(inst->sim));
+  }
   // An index-reduced model: once the environment's integration drifts off the invariants by
   // more than the tolerance, a step event projects it back (fmi2NewDiscreteStates reports the
   // states changed).

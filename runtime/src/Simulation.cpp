@@ -29,6 +29,7 @@ constexpr int ProjectionIterations = 20;
 using eqc::rt::StopCode;
 /// A model call's return value when the input function failed (its code in eqc_sim::inputCode).
 constexpr int InputFailure = eqc::rt::stopCode(StopCode::InputFailure);
+constexpr int AssertionFailed = eqc::rt::stopCode(StopCode::AssertionFailed);
 
 bool namesValid(int n, const char *const *names) {
   if (n == 0)
@@ -52,6 +53,8 @@ bool modelValid(const eqc_model *m) {
   if (m->n_params > 0 && !m->param_defaults)
     return false;
   if (m->jac && !m->jac_pattern)
+    return false;
+  if (m->n_asserts < 0 || (m->n_asserts > 0 && !m->asserts))
     return false;
   return (m->n_invariants == 0 || m->invariants) && eqc::rt::eventTableValid(*m);
 }
@@ -118,6 +121,18 @@ struct eqc_sim {
   int modelCode = 0; ///< the model function's last non-zero return
   int inputCode = 0; ///< the input function's last non-zero return
   double lastOutput = NAN; ///< a run does not report again the time the previous one ended with
+  /// Assertions: per assertion, whether its warning was reported (once per simulation); the
+  /// skip flags of a check (scratch); the failed one and its message.
+  std::vector<unsigned char> warned, assertSkip;
+  int failedAssertion = -1;
+  std::string assertMessage;
+  double assertTime = NAN; ///< where the failed assertion was found to fail first
+  /// The last point where the assertions were checked and held (their failure in a step is
+  /// located between it and the step's end).
+  double heldT = NAN;
+  std::vector<double> heldX, heldDx;
+  eqc_sim_warning_fn warningFn = nullptr;
+  void *warningUser = nullptr;
   // The driver's hooks (SimulationDriver.h).
   eqc::rt::GuessPolicy guessPolicy = eqc::rt::GuessPolicy::Last;
   std::vector<double> acceptedA; ///< the guesses of GuessPolicy::Accepted and Fixed
@@ -160,6 +175,7 @@ struct eqc_sim {
     f(s.terminated);
     f(s.settling);
     f(s.atolVector);
+    f(s.warned);
     eqc::rt::EventIteration::fields(s.events, f);
   }
 
@@ -180,6 +196,8 @@ struct eqc_sim {
       if (model->param_kind[i] == EQC_PARAM_INPUT)
         inputs.push_back(i);
     inputValues.resize(inputs.size());
+    warned.assign(static_cast<size_t>(model->n_asserts), 0);
+    assertSkip.resize(warned.size());
   }
   /// The inputs at time t from the input function (if any), into p. Returns 0 or its failure.
   int applyInputs(double time) {
@@ -194,6 +212,100 @@ struct eqc_sim {
     return 0;
   }
   bool hasEvents() const { return model->n_discretes > 0; }
+
+  /// The assertions at (time, xs), where rhs was just evaluated into dx and a (at initialization,
+  /// those of the initial equations too): a failing warning goes to the callback once; a failing
+  /// error is kept (failedAssertion, assertMessage) and returns AssertionFailed. Returns a model
+  /// failure code when a condition cannot be evaluated.
+  int checkAssertions(double time, const double *xs, bool initial) {
+    const int na = model->n_asserts;
+    for (int k = 0; k < na; ++k)
+      assertSkip[static_cast<size_t>(k)] =
+          warned[static_cast<size_t>(k)] || (!initial && model->assert_kind && (model->assert_kind[k] & EQC_ASSERT_INITIAL));
+    char message[1024];
+    const bool locate = !initial && std::isfinite(heldT) && heldT < time && heldX.size() == static_cast<size_t>(n);
+    bool failed = false; // an error: the warnings that fail at the same point are still reported
+    while (na > 0) {
+      int k = -1;
+      message[0] = 0;
+      if (int code = model->asserts(time, xs, dx.data(), a.data(), p.data(), assertSkip.data(), &k, message, sizeof message))
+        return code;
+      if (k < 0 || k >= na)
+        break;
+      message[sizeof message - 1] = 0;
+      assertSkip[static_cast<size_t>(k)] = 1;
+      const double at = locate ? locateFailure(k, time, xs, message, sizeof message) : time;
+      if (model->assert_kind && (model->assert_kind[k] & EQC_ASSERT_WARNING)) {
+        warned[static_cast<size_t>(k)] = 1;
+        if (warningFn)
+          warningFn(warningUser, at, k, message);
+      } else if (!failed || at < assertTime) {
+        failed = true;
+        failedAssertion = k;
+        assertMessage = message;
+        assertTime = at;
+      }
+    }
+    if (!failed) {
+      heldT = time;
+      heldX.assign(xs, xs + n);
+      heldDx = dx;
+    }
+    return failed ? AssertionFailed : 0;
+  }
+  /// The first time in (heldT, time] at which assertion k fails, by bisection on the cubic
+  /// Hermite interpolant of the states between the last point where the assertions held and
+  /// this one (where rhs was just evaluated: dx and a are its); its message there in `message`.
+  /// dx and a are left as they were.
+  double locateFailure(int k, double time, const double *xs, char *message, size_t size) {
+    const std::vector<double> x1(xs, xs + n), dx1(dx), a1(a);
+    std::vector<double> xm(static_cast<size_t>(n));
+    std::vector<unsigned char> only(static_cast<size_t>(model->n_asserts), 1);
+    only[static_cast<size_t>(k)] = 0;
+    const double h = time - heldT;
+    double lo = heldT, hi = time;
+    char text[1024];
+    for (int iteration = 0; iteration < 100 && hi - lo > 4 * DBL_EPSILON * std::max(1.0, std::fabs(hi)); ++iteration) {
+      const double mid = 0.5 * (lo + hi), s = (mid - heldT) / h;
+      const double h00 = (1 + 2 * s) * (1 - s) * (1 - s), h10 = s * (1 - s) * (1 - s), h01 = s * s * (3 - 2 * s),
+                   h11 = s * s * (s - 1);
+      for (size_t i = 0; i < xm.size(); ++i)
+        xm[i] = h00 * heldX[i] + h10 * h * heldDx[i] + h01 * x1[i] + h11 * h * dx1[i];
+      int which = -1;
+      if (applyInputs(mid) != 0 || model->rhs(mid, xm.data(), dx.data(), a.data(), p.data()) != 0 ||
+          model->asserts(mid, xm.data(), dx.data(), a.data(), p.data(), only.data(), &which, text, sizeof text) != 0)
+        break; // not evaluable there: the bracket so far
+      if (which == k) {
+        hi = mid;
+        text[sizeof text - 1] = 0;
+        std::snprintf(message, size, "%s", text);
+      } else {
+        lo = mid;
+      }
+    }
+    dx = dx1;
+    a = a1;
+    applyInputs(time);
+    return hi;
+  }
+  /// checkAssertions after rhs at (time, xs); on failure the message is set ("at time t:
+  /// assertion failed: ...") and the status returned.
+  int assertionsHold(double time, const double *xs, bool initial) {
+    if (model->n_asserts == 0)
+      return EQC_OK;
+    int code = model->rhs(time, xs, dx.data(), a.data(), p.data());
+    if (code == 0)
+      code = checkAssertions(time, xs, initial);
+    if (code == AssertionFailed) {
+      fail(where(assertTime) + ": " + modelFailure(code), code);
+      return EQC_ERR_ASSERTION;
+    }
+    if (code != 0) {
+      fail(where(time) + ": " + modelFailure(code), code);
+      return EQC_ERR_RHS;
+    }
+    return EQC_OK;
+  }
 
   void fail(const std::string &message, int code = 0) {
     error = message;
@@ -221,6 +333,8 @@ struct eqc_sim {
     }
     if (code == InputFailure)
       return "the input function returned " + std::to_string(inputCode);
+    if (code == AssertionFailed)
+      return "assertion failed: " + assertMessage;
     if (eqc::rt::isProjectionFailure(code))
       return std::string("the projection onto the invariants failed: ") + eqc_status_message(eqc::rt::projectionStatus(code));
     if (code >= EQC_MODEL_LOOP_FAILURE_BASE)
@@ -282,11 +396,16 @@ struct eqc_sim {
         return code;
     if (x != s->x.data())
       return 0;
-    if (s->guessPolicy == eqc::rt::GuessPolicy::Accepted && t < s->runEnd) {
-      // The values at the accepted step: the next evaluations' guesses, and the step callback's.
+    const bool accepted = s->guessPolicy == eqc::rt::GuessPolicy::Accepted && t < s->runEnd;
+    if (accepted || s->model->n_asserts > 0) {
+      // The values at the accepted step: the next evaluations' guesses, the assertions', and the
+      // step callback's.
       s->acceptedValid = s->applyInputs(t) == 0 && s->model->rhs(t, x, s->dx.data(), s->a.data(), s->p.data()) == 0;
-      if (s->acceptedValid)
+      if (accepted && s->acceptedValid)
         s->acceptedA = s->a;
+      if (s->acceptedValid)
+        if (int code = s->checkAssertions(t, x, false))
+          return code;
     }
     if (s->stepFn && s->stepFn(s->stepUser, t, x))
       return eqc::rt::stopCode(StopCode::Cancelled);
@@ -359,6 +478,14 @@ struct eqc_sim {
     int code = s->events.iterate(*s->model, t, x, s->a.data(), s->p.data(), crossed, false);
     if (code != 0 && code != EQC_EVENT_TERMINATE)
       return code;
+    if (s->model->n_asserts > 0) { // the assertions after the event (where they fail: no location)
+      s->heldT = NAN;
+      int failure = s->model->rhs(t, x, s->dx.data(), s->a.data(), s->p.data());
+      if (failure == 0)
+        failure = s->checkAssertions(t, x, false);
+      if (failure != 0)
+        return failure;
+    }
     std::copy(s->events.conditions().begin(), s->events.conditions().end(), conditions);
     if (code == EQC_EVENT_TERMINATE)
       s->terminated = true;
@@ -412,6 +539,7 @@ struct eqc_sim {
   /// eqc_sim_event.
   int event(double te, const double *xe, int *changed) {
     error.clear();
+    heldT = NAN; // the caller integrated since: a failure is where it is found
     if (!initialized)
       if (int rc = initialize())
         return rc;
@@ -465,6 +593,8 @@ struct eqc_sim {
       fail(where(t) + ": the event iteration failed: " + modelFailure(code), code);
       return EQC_ERR_RHS;
     }
+    if (int status = assertionsHold(t, x.data(), false))
+      return status;
     if (changed && events.lastReinit())
       *changed = 1;
     markSettling();
@@ -571,6 +701,19 @@ struct eqc_sim {
     }
     if (int status = checkFinite())
       return status;
+    failedAssertion = -1;
+    heldT = NAN;
+    if (model->n_asserts > 0) {
+      int code = checkAssertions(t, x.data(), !started);
+      if (code == AssertionFailed) {
+        fail(where(t) + ": " + modelFailure(code), code);
+        return EQC_ERR_ASSERTION;
+      }
+      if (code != 0) {
+        fail(where(t) + ": " + modelFailure(code), code);
+        return EQC_ERR_RHS;
+      }
+    }
     initialized = true;
     lastOutput = NAN;
     return EQC_OK;
@@ -703,6 +846,7 @@ struct eqc_sim {
     out = fn;
     outUser = user;
     runEnd = tEnd;
+    failedAssertion = -1;
     skipOutputAt = lastOutput;
     modelCode = 0;
     worstInvariant = 0.0;
@@ -726,7 +870,8 @@ struct eqc_sim {
       o.atol_vector = atolVector.data();
     // Without projection the step callback only observes (no scan of the state after it).
     int status = eqc::rt::integrateEvents(n, rhs, this, &jacobian, x.data(), &o, output, this,
-                                          project || stepFn ? stepHook : nullptr, this, !project, &ev, &stats);
+                                          project || stepFn || model->n_asserts > 0 ? stepHook : nullptr, this, !project,
+                                          &ev, &stats);
     const bool cancelled = status == EQC_ERR_RHS && stats.rhs_code == eqc::rt::stopCode(StopCode::Cancelled);
     if (cancelled)
       status = EQC_ERR_STOPPED;
@@ -745,7 +890,10 @@ struct eqc_sim {
     }
     if (cancelled)
       fail(where(t) + ": the step callback asked to stop");
-    else if (status != EQC_OK)
+    else if (status == EQC_ERR_RHS && (stats.rhs_code & ~EQC_RHS_RETRY) == AssertionFailed) {
+      fail(where(assertTime) + ": " + modelFailure(AssertionFailed), AssertionFailed);
+      status = EQC_ERR_ASSERTION;
+    } else if (status != EQC_OK)
       describeFailure(status);
     return status;
   }
@@ -782,7 +930,7 @@ void eqc_sim_free(eqc_sim *sim) { delete sim; }
 
 namespace {
 constexpr uint32_t SerialMagic = 0x53435145; // "EQCS"
-constexpr uint32_t SerialVersion = 1;
+constexpr uint32_t SerialVersion = 2;
 } // namespace
 
 size_t eqc_sim_serialized_size(const eqc_sim *sim) {
@@ -920,6 +1068,16 @@ int eqc_sim_set_atol(eqc_sim *sim, const double *atol) {
   return EQC_OK;
 }
 
+int eqc_sim_set_warning_callback(eqc_sim *sim, eqc_sim_warning_fn fn, void *user) {
+  if (!sim)
+    return EQC_ERR_ARGUMENT;
+  sim->warningFn = fn;
+  sim->warningUser = user;
+  return EQC_OK;
+}
+
+int eqc_sim_failed_assertion(const eqc_sim *sim) { return sim ? sim->failedAssertion : -1; }
+
 int eqc_sim_set_step_callback(eqc_sim *sim, eqc_sim_step_fn fn, void *user) {
   if (!sim)
     return EQC_ERR_ARGUMENT;
@@ -1018,6 +1176,30 @@ int eqc_sim_event(eqc_sim *sim, double t, const double *x, int *states_changed) 
   }
 }
 
+int eqc_sim_check_assertions(eqc_sim *sim, double t, const double *x) {
+  if (!sim || !x || !std::isfinite(t))
+    return EQC_ERR_ARGUMENT;
+  try {
+    sim->error.clear();
+    if (!sim->initialized)
+      if (int rc = sim->initialize())
+        return rc;
+    if (sim->model->n_asserts == 0)
+      return EQC_OK;
+    sim->heldT = NAN; // where the caller's integration went since is not known: no location
+    if (int code = sim->applyInputs(t)) {
+      sim->inputCode = code;
+      sim->fail(sim->where(t) + ": " + sim->modelFailure(InputFailure), InputFailure);
+      return EQC_ERR_RHS;
+    }
+    std::vector<double> xs(x, x + sim->n);
+    return sim->assertionsHold(t, xs.data(), false);
+  } catch (...) {
+    sim->fail("eqc_sim_check_assertions: out of memory");
+    return EQC_ERR_ARGUMENT;
+  }
+}
+
 const char *eqc_sim_last_error(const eqc_sim *sim) { return sim ? sim->error.c_str() : "no simulation"; }
 
 } // extern "C"
@@ -1033,6 +1215,9 @@ SimulationReport simulationReport(const eqc_sim *sim) {
   r.failureCode = sim->failureCode;
   r.acceptedPointValid = sim->acceptedValid;
   r.endPointValid = sim->endValid;
+  r.failedAssertion = sim->failedAssertion;
+  r.assertMessage = sim->assertMessage;
+  r.assertTime = sim->assertTime;
   return r;
 }
 
@@ -1067,10 +1252,12 @@ void switchModel(eqc_sim *sim, const eqc_model *model, const double *x, const do
   s.initialized = true;
   s.started = true;
   s.lastOutput = skipStartRow ? s.t : NAN;
+  // The same assertions (of the same flat model): the warnings given stay given.
+  s.warned.resize(static_cast<size_t>(model->n_asserts), 0);
+  s.assertSkip.resize(s.warned.size());
+  s.heldT = NAN;
 }
 
 } // namespace eqc::rt
 
-extern "C" {
 
-} // extern "C"

@@ -9,6 +9,7 @@
 #include "eqc/eqc_model.h"
 
 #include <functional>
+#include <string>
 #include <vector>
 
 namespace eqc::rt {
@@ -26,6 +27,10 @@ struct SimulationReport {
   /// Whether rhs succeeded at the last accepted step (GuessPolicy::Accepted: before the step
   /// callback) and where the last run ended: eqc_sim_derivatives/algebraics hold its values.
   bool acceptedPointValid = false, endPointValid = false;
+  /// The assertion whose failure ended the last run or initialization (-1: none) and its message.
+  int failedAssertion = -1;
+  std::string assertMessage;
+  double assertTime = 0; ///< where it fails first (located within the step that found it)
 };
 
 /// Requires: `sim` valid. The report stays valid until the simulation changes.

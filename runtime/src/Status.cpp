@@ -29,6 +29,8 @@ extern "C" const char *eqc_status_message(int status) {
     return "The output callback asked to stop the integration.";
   case EQC_ERR_CHATTERING:
     return "Too many state events occurred too close together (chattering).";
+  case EQC_ERR_ASSERTION:
+    return "An assertion of the model failed.";
   default:
     return "unknown status";
   }

@@ -14,6 +14,7 @@ enum class StopCode : int {
   InputFailure = First + 3,        ///< eqc_sim's input function failed
   Cancelled = First + 4,           ///< eqc_sim's step callback asked to stop (an interrupt, a new
                                    ///< state selection of dummy derivatives: the caller knows which)
+  AssertionFailed = First + 5,     ///< an assertion of the model failed (eqc_sim_failed_assertion)
   ProjectionFailure = First + 0x100, ///< + the eqc_status of the failed projection (below 0x100)
   Last = First + 0x1FF,
 };

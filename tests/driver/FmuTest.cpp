@@ -960,3 +960,55 @@ TEST(Fmu, FmuStatesRollBackExactly) {
 }
 
 } // namespace
+
+// Assertions in an FMU (MLS 3.5, 8.3.7; FMI 2.0, 2.1.3): Co-Simulation stops fmi2DoStep with
+// fmi2Error where the tank overflows (t = 2, located within the step) and logs the message; the
+// warning is logged once with fmi2Warning; Model Exchange checks them in
+// fmi2CompletedIntegratorStep at the states the environment set.
+TEST(Fmu, AssertionsFailTheStepWithTheirMessage) {
+  std::filesystem::path dir = std::filesystem::path(EQC_SCRATCH_DIR) / "fmu_assert";
+  std::string xml = buildFmu(std::string(EQC_SOURCE_DIR) + "/tests/driver/tank_assert.eq", dir, "Tank");
+  ASSERT_FALSE(xml.empty());
+  void *lib = dlopen((dir / "Tank.so").c_str(), RTLD_NOW | RTLD_LOCAL);
+  ASSERT_TRUE(lib) << dlerror();
+  const Fmi2Api api(lib);
+  const std::string guid = guidOf(xml);
+  Callbacks callbacks{logger, nullptr, nullptr, nullptr, nullptr};
+  logged.clear();
+  fmi2Component cs = api.instantiate("cs", 1, guid.c_str(), "", &callbacks, 0, 1);
+  ASSERT_TRUE(cs) << logged;
+  ASSERT_EQ(api.setup(cs, 1, 1e-8, 0.0, 0, 0.0), 0);
+  ASSERT_EQ(api.enterInit(cs), 0);
+  ASSERT_EQ(api.exitInit(cs), 0) << logged;
+  int status = 0, k = 0;
+  for (; k < 10 && status == 0; ++k)
+    status = api.doStep(cs, 0.5 * k, 0.5, 1);
+  EXPECT_EQ(status, 3) << logged; // fmi2Error
+  EXPECT_EQ(k, 4);                // the step from 1.5 to 2
+  EXPECT_NE(logged.find("at time 2: assertion failed: tank overflows: h = 5"), std::string::npos) << logged;
+  const size_t warning = logged.find("assertion failed: level above 3");
+  EXPECT_NE(warning, std::string::npos) << logged;
+  EXPECT_EQ(logged.find("assertion failed: level above 3", warning + 1), std::string::npos) << logged;
+  api.freeInstance(cs);
+
+  auto completed = Fmi2Api::get<fmi2Status (*)(fmi2Component, int, int *, int *)>(lib, "fmi2CompletedIntegratorStep");
+  auto setStates = Fmi2Api::get<fmi2Status (*)(fmi2Component, const double *, size_t)>(lib, "fmi2SetContinuousStates");
+  logged.clear();
+  fmi2Component me = api.instantiate("me", 0, guid.c_str(), "", &callbacks, 0, 1);
+  ASSERT_TRUE(me) << logged;
+  ASSERT_EQ(api.setup(me, 0, 0.0, 0.0, 0, 0.0), 0);
+  ASSERT_EQ(api.enterInit(me), 0);
+  ASSERT_EQ(api.exitInit(me), 0) << logged;
+  ASSERT_EQ(api.enterContinuous(me), 0) << logged;
+  int enterEventMode = 0, terminate = 0;
+  const double ok = 4.0, overflowing = 5.5;
+  ASSERT_EQ(api.setTime(me, 1.5), 0);
+  ASSERT_EQ(setStates(me, &ok, 1), 0);
+  EXPECT_EQ(completed(me, 1, &enterEventMode, &terminate), 0) << logged;
+  ASSERT_EQ(api.setTime(me, 2.25), 0);
+  ASSERT_EQ(setStates(me, &overflowing, 1), 0);
+  EXPECT_EQ(completed(me, 1, &enterEventMode, &terminate), 3) << logged;
+  EXPECT_NE(logged.find("at time 2.25: assertion failed: tank overflows: h = 5.5"), std::string::npos) << logged;
+  api.freeInstance(me);
+  dlclose(lib);
+}

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -463,4 +464,74 @@ TEST(Simulation, StepCallbackSeesEveryStepAndCanStopTheRun) {
   EXPECT_LT(eqc_sim_time(s.sim), 3.0);
   EXPECT_NE(std::string(eqc_sim_last_error(s.sim)).find("the step callback asked to stop"), std::string::npos)
       << eqc_sim_last_error(s.sim);
+}
+
+namespace {
+// Decay with two assertions, as eqc generates them (eqc_model_assert_fn): 0, an error, y > 0.5;
+// 1, a warning, y > 1.5.
+int decayAsserts(double, const double *x, const double *, const double *, const double *,
+                 const unsigned char *skip, int *failed, char *message, size_t size) {
+  *failed = -1;
+  if (!skip[0] && !(x[0] > 0.5)) {
+    *failed = 0;
+    std::snprintf(message, size, "y = %.6g too small", x[0]);
+  } else if (!skip[1] && !(x[0] > 1.5)) {
+    *failed = 1;
+    std::snprintf(message, size, "y = %.6g below 1.5", x[0]);
+  }
+  return 0;
+}
+const unsigned char decayAssertKinds[] = {0, EQC_ASSERT_WARNING};
+struct Warnings {
+  std::vector<std::pair<double, std::string>> seen;
+  static void add(void *user, double t, int k, const char *message) {
+    static_cast<Warnings *>(user)->seen.push_back({t, std::to_string(k) + ": " + message});
+  }
+};
+} // namespace
+
+// A model's assertions in eqc_sim: checked after every accepted step, the failure located
+// between the last step where they held and the one where one fails (y = 2 e^{-t/2} passes 1.5
+// at t = 2 ln(4/3) and 0.5 at t = 2 ln 4); a warning once per simulation (not again in a later
+// run, nor in a copy); the error stops the run with EQC_ERR_ASSERTION; the check of a point an
+// environment integrated itself (eqc_sim_check_assertions).
+TEST(Simulation, AssertionsStopTheRunWhereTheyFirstFail) {
+  eqc_model model = decayModel;
+  model.n_asserts = 2;
+  model.assert_kind = decayAssertKinds;
+  model.asserts = decayAsserts;
+  Sim s(model);
+  eqc_options o = dopri(1e-10, 0.5);
+  eqc_sim_set_options(s.sim, &o);
+  Warnings w;
+  ASSERT_EQ(eqc_sim_set_warning_callback(s.sim, Warnings::add, &w), EQC_OK);
+  ASSERT_EQ(eqc_sim_run(s.sim, 1.0, nullptr, nullptr), EQC_OK) << eqc_sim_last_error(s.sim);
+  ASSERT_EQ(eqc_sim_run(s.sim, 2.0, nullptr, nullptr), EQC_OK) << eqc_sim_last_error(s.sim);
+  ASSERT_EQ(w.seen.size(), 1u);
+  EXPECT_NEAR(w.seen[0].first, 2 * std::log(4.0 / 3.0), 1e-8);
+  EXPECT_EQ(w.seen[0].second.substr(0, 18), "1: y = 1.5 below 1");
+  eqc_sim *copy = eqc_sim_copy(s.sim);
+  ASSERT_NE(copy, nullptr);
+  EXPECT_EQ(eqc_sim_run(s.sim, 5.0, nullptr, nullptr), EQC_ERR_ASSERTION);
+  EXPECT_EQ(eqc_sim_failed_assertion(s.sim), 0);
+  const std::string error = eqc_sim_last_error(s.sim);
+  EXPECT_NE(error.find(": assertion failed: y = 0.5 too small"), std::string::npos) << error;
+  EXPECT_NEAR(std::strtod(error.c_str() + 8, nullptr), 2 * std::log(4.0), 1e-8) << error;
+  EXPECT_EQ(w.seen.size(), 1u); // warned once
+  // The copy continues without the warning again, and fails the same way.
+  EXPECT_EQ(eqc_sim_run(copy, 5.0, nullptr, nullptr), EQC_ERR_ASSERTION);
+  EXPECT_EQ(w.seen.size(), 1u);
+  eqc_sim_free(copy);
+  // A point the caller reached: checked as it is (no location).
+  Sim fresh(model);
+  ASSERT_EQ(eqc_sim_initialize(fresh.sim), EQC_OK);
+  const double ok = 1.0, low = 0.25;
+  EXPECT_EQ(eqc_sim_check_assertions(fresh.sim, 3.0, &ok), EQC_OK);
+  EXPECT_EQ(eqc_sim_check_assertions(fresh.sim, 4.0, &low), EQC_ERR_ASSERTION);
+  EXPECT_NE(std::string(eqc_sim_last_error(fresh.sim)).find("at time 4: assertion failed: y = 0.25 too small"),
+            std::string::npos)
+      << eqc_sim_last_error(fresh.sim);
+  // A table with assertions but without their function is invalid.
+  model.asserts = nullptr;
+  EXPECT_EQ(eqc_sim_new(&model), nullptr);
 }

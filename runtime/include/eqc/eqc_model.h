@@ -66,6 +66,22 @@ typedef int (*eqc_model_bind_fn)(const unsigned char *given, double *p);
 typedef int (*eqc_model_start_fn)(const double *p, double *x);
 
 /**
+ * The model's assertions (Modelica's assert) at a point where rhs was just evaluated: the first
+ * assertion k, in the model's order, whose flag in `skip` is 0 and whose condition fails is
+ * written to *failed (-1 when none fails), with its message (formatted at the point, cut to
+ * `size` bytes with a terminating 0) in `message`. Returns 0, or a failure code (a function in
+ * a condition failed).
+ */
+typedef int (*eqc_model_assert_fn)(double t, const double *x, const double *dx, const double *a, const double *p,
+                                   const unsigned char *skip, int *failed, char *message, size_t size);
+
+/** eqc_model.assert_kind: flags of an assertion. */
+enum {
+  EQC_ASSERT_WARNING = 1, /**< level = AssertionLevel.warning: reported once, the run goes on */
+  EQC_ASSERT_INITIAL = 2  /**< of an initial equation section: checked at initialization only */
+};
+
+/**
  * Models with events: fills the discrete part of p (see eqc_model.n_p) from the parameters: each
  * discrete variable's start value, its pre() equal to it, pre() of continuous variables 0, and
  * initial()'s flag 1.
@@ -90,7 +106,7 @@ enum {
 };
 
 /** The version of eqc_model this header describes; a model with another version is refused. */
-#define EQC_MODEL_ABI_VERSION 4
+#define EQC_MODEL_ABI_VERSION 5
 
 /**
  * A compiled model: sizes, names, defaults and functions. Everything is constant and owned by
@@ -170,6 +186,13 @@ typedef struct eqc_model {
    * and factors only these entries (a large index-reduced model's m-by-n would not fit). */
   const eqc_sparsity *invariants_jac_pattern;
   const eqc_sparsity *initial_constraints_jac_pattern;
+  /* Assertions (ABI 5): assert(condition, message, level) of the model's equations, checked at the
+   * consistent initial point, after every accepted step and after every event. An error stops the
+   * run (EQC_ERR_ASSERTION, the message in eqc_sim_last_error); a warning goes to the warning
+   * callback once per run. */
+  int n_asserts;
+  const unsigned char *assert_kind; /**< n_asserts EQC_ASSERT_* flags, or NULL: all errors */
+  eqc_model_assert_fn asserts;      /**< required with n_asserts > 0 */
 } eqc_model;
 
 /** A simulation of one model: its parameters, state, options and statistics. */
@@ -297,6 +320,18 @@ const double *eqc_sim_algebraics(const eqc_sim *sim);
 /** Statistics of the last run; in *invariant_residual (may be NULL) the largest |g_i| of the
  *  invariants at its output points (after projection, where it is on: the drift otherwise). */
 const eqc_stats *eqc_sim_stats(const eqc_sim *sim, double *invariant_residual);
+/** Called once per run for each warning-level assertion that fails (at time t, assertion k of the
+ *  model, its message); NULL: warnings are not reported. */
+typedef void (*eqc_sim_warning_fn)(void *user, double t, int assertion, const char *message);
+int eqc_sim_set_warning_callback(eqc_sim *sim, eqc_sim_warning_fn fn, void *user);
+/** The assertion whose failure ended the last run or initialization (EQC_ERR_ASSERTION), else -1. */
+int eqc_sim_failed_assertion(const eqc_sim *sim);
+/** For callers that integrate the model themselves (an FMU's Model-Exchange environment), after
+ *  each step they accept: the assertions at (t, x) (x is not kept). EQC_OK, EQC_ERR_ASSERTION
+ *  (the message in eqc_sim_last_error), or EQC_ERR_RHS; failing warnings go to the warning
+ *  callback once. */
+int eqc_sim_check_assertions(eqc_sim *sim, double t, const double *x);
+
 /** Models with events: the index of a discrete variable by name (-1 if none), and the discrete
  *  values (n_discretes; Booleans as 0 and 1). */
 int eqc_sim_discrete_index(const eqc_sim *sim, const char *name);

@@ -17,7 +17,8 @@ typedef enum eqc_status {
   EQC_ERR_NEWTON = 6,         /**< Newton iteration of an algebraic block did not converge */
   EQC_ERR_SINGULAR = 7,       /**< singular matrix in a linear solve */
   EQC_ERR_STOPPED = 8,        /**< the output callback asked to stop */
-  EQC_ERR_CHATTERING = 9      /**< too many state events too close together (see eqc_events) */
+  EQC_ERR_CHATTERING = 9,     /**< too many state events too close together (see eqc_events) */
+  EQC_ERR_ASSERTION = 10      /**< an assertion of the model failed (Modelica's assert) */
 } eqc_status;
 
 /** A static English sentence describing a status code. */

@@ -1,0 +1,199 @@
+// assert(condition, message, level) in equation sections (MLS 3.5, 8.3.7) and the String()
+// conversions its message is built from (MLS 3.5, 3.7.1).
+#include "frontend/FlattenImpl.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstring>
+
+namespace eqc::frontend {
+
+namespace {
+
+/// The arguments of a call by parameter name: positional ones in `names`' order, then named ones.
+/// Reports an unknown or repeated name and too many arguments; nullopt then.
+std::optional<std::vector<const ast::Expr *>> bindArguments(const ast::Expr &call, const std::vector<std::string> &names,
+                                                            Diagnostics &diags) {
+  std::vector<const ast::Expr *> bound(names.size(), nullptr);
+  for (size_t i = 0; i < call.args.size(); ++i) {
+    size_t k = i;
+    const std::string &name = i < call.argNames.size() ? call.argNames[i] : std::string();
+    if (!name.empty()) {
+      k = static_cast<size_t>(std::find(names.begin(), names.end(), name) - names.begin());
+      if (k == names.size()) {
+        std::string list;
+        for (const std::string &n : names)
+          list += (list.empty() ? "" : ", ") + n;
+        diags.error(call.args[i]->range, call.text + "() has no argument '" + name + "' (it has " + list + ")");
+        return std::nullopt;
+      }
+    } else if (k >= names.size()) {
+      diags.error(call.args[i]->range, call.text + "() takes at most " + std::to_string(names.size()) + " arguments");
+      return std::nullopt;
+    }
+    if (bound[k]) {
+      diags.error(call.args[i]->range, "argument '" + names[k] + "' of " + call.text + "() is given twice");
+      return std::nullopt;
+    }
+    bound[k] = call.args[i].get();
+  }
+  return bound;
+}
+
+/// Whether `format` is a printf conversion without '%' that String(x, format = ...) may use
+/// ("[flags][width][.precision]conversion"), and its conversion character.
+char formatConversion(const std::string &format) {
+  size_t i = 0;
+  while (i < format.size() && std::strchr("-+ #0", format[i]))
+    ++i;
+  while (i < format.size() && std::isdigit(static_cast<unsigned char>(format[i])))
+    ++i;
+  if (i < format.size() && format[i] == '.') {
+    ++i;
+    while (i < format.size() && std::isdigit(static_cast<unsigned char>(format[i])))
+      ++i;
+  }
+  if (i + 1 != format.size() || !std::strchr("eEfFgGdiuoxX", format[i]))
+    return 0;
+  return format[i];
+}
+
+} // namespace
+
+bool Flattener::lowerMessage(const ast::Expr &e, Scope &scope, std::vector<MessagePart> &out) {
+  if (e.kind == ast::ExprKind::String) {
+    out.push_back({e.text, nullptr, ValueType::Real, ""});
+    return true;
+  }
+  if (e.kind == ast::ExprKind::Binary && e.binary == ast::BinaryOp::Add)
+    return lowerMessage(*e.args[0], scope, out) && lowerMessage(*e.args[1], scope, out);
+  if (e.kind == ast::ExprKind::Call && e.text == "String")
+    return lowerStringConversion(e, scope, out);
+  diags_.error(e.range, "a message is built from string literals, '+' and String(...) of numbers and Booleans");
+  return false;
+}
+
+bool Flattener::lowerStringConversion(const ast::Expr &call, Scope &scope, std::vector<MessagePart> &out) {
+  if (call.args.empty()) {
+    diags_.error(call.nameRange, "String() takes the value to convert");
+    return false;
+  }
+  Value v = lower(*call.args[0], scope);
+  if (!v.ok)
+    return false;
+  if (!v.isScalar() || v.type == Type::String) {
+    diags_.error(call.args[0]->range, "String() converts a scalar Real, Integer or Boolean, not a " +
+                                          std::string(typeName(v.type)) + " " + shapeText(v.dims));
+    return false;
+  }
+  // MLS 3.5, 3.7.1: String(r, significantDigits = 6, minimumLength = 0, leftJustified = true),
+  // String(r, format = "..."), String(i or b, minimumLength = 0, leftJustified = true).
+  std::vector<std::string> names{"", "minimumLength", "leftJustified"};
+  if (v.type == Type::Real)
+    names = {"", "significantDigits", "minimumLength", "leftJustified", "format"};
+  auto bound = bindArguments(call, names, diags_);
+  if (!bound)
+    return false;
+  auto integerOption = [&](const std::string &name, int fallback) -> std::optional<int> {
+    size_t k = static_cast<size_t>(std::find(names.begin(), names.end(), name) - names.begin());
+    if (k == names.size() || !(*bound)[k])
+      return fallback;
+    Value o = lower(*(*bound)[k], scope);
+    if (!o.ok)
+      return std::nullopt;
+    std::optional<double> value = structural(o, (*bound)[k]->range, "String()'s " + name);
+    if (!value)
+      return std::nullopt;
+    if (*value < 0 || *value > 100 || *value != std::floor(*value)) {
+      diags_.error((*bound)[k]->range, "String()'s " + name + " must be an Integer from 0 to 100");
+      return std::nullopt;
+    }
+    return static_cast<int>(*value);
+  };
+  MessagePart part;
+  part.value = v.elems[0];
+  part.type = v.type == Type::Boolean ? ValueType::Boolean : v.type == Type::Integer ? ValueType::Integer : ValueType::Real;
+  const ast::Expr *format = names.size() == 5 ? (*bound)[4] : nullptr;
+  if (format) {
+    if (format->kind != ast::ExprKind::String || !formatConversion(format->text)) {
+      diags_.error(format->range, "String()'s format is a C conversion without '%', e.g. \".3f\", \"10.4e\" or \"g\"");
+      return false;
+    }
+    if ((*bound)[1] || (*bound)[2] || (*bound)[3]) {
+      diags_.error(format->range, "String() takes either format or significantDigits, minimumLength and leftJustified");
+      return false;
+    }
+    if (std::strchr("diuoxX", formatConversion(format->text))) {
+      diags_.error(format->range, "a Real value is formatted with e, f or g (an Integer with d)");
+      return false;
+    }
+    part.format = format->text;
+    out.push_back(part);
+    return true;
+  }
+  std::optional<int> digits = integerOption("significantDigits", 6), width = integerOption("minimumLength", 0);
+  if (!digits || !width)
+    return false;
+  bool left = true;
+  size_t leftAt = static_cast<size_t>(std::find(names.begin(), names.end(), "leftJustified") - names.begin());
+  if (const ast::Expr *l = (*bound)[leftAt]) {
+    Value o = lowerBool(*l, scope);
+    if (!o.ok || !o.isScalar() || o.elems[0]->kind() != ExprKind::BoolConst) {
+      if (o.ok)
+        diags_.error(l->range, "String()'s leftJustified must be true or false");
+      return false;
+    }
+    left = o.elems[0]->boolValue();
+  }
+  std::string flags = *width > 0 ? (left ? "-" : "") + std::to_string(*width) : "";
+  part.format = flags + (part.type == ValueType::Real    ? "." + std::to_string(*digits) + "g"
+                         : part.type == ValueType::Integer ? "d"
+                                                           : "s");
+  out.push_back(part);
+  return true;
+}
+
+void Flattener::lowerAssert(const ast::Expr &call, Scope &scope, bool initial) {
+  auto bound = bindArguments(call, {"condition", "message", "level"}, diags_);
+  if (!bound)
+    return;
+  if (!(*bound)[0] || !(*bound)[1]) {
+    diags_.error(call.nameRange, "assert(condition, message) takes a condition and a message");
+    return;
+  }
+  Assertion a;
+  a.loc = call.range;
+  a.initialOnly = initial;
+  a.origin = origin(scope);
+  Value cond = lowerBool(*(*bound)[0], scope);
+  const Expr *condition = scalar(cond, *(*bound)[0], "the condition of an assert must be a scalar");
+  if (!condition)
+    return;
+  if (cond.type != Type::Boolean) {
+    diags_.error((*bound)[0]->range, "the condition of an assert must be a Boolean, not " +
+                                         std::string(typeName(cond.type)));
+    return;
+  }
+  if (!lowerMessage(*(*bound)[1], scope, a.message))
+    return;
+  if (const ast::Expr *level = (*bound)[2]) {
+    // AssertionLevel is the builtin enumeration (error, warning) of MLS 3.5, 8.3.7.
+    if (level->kind == ast::ExprKind::Name && level->text == "AssertionLevel.warning")
+      a.warning = true;
+    else if (!(level->kind == ast::ExprKind::Name && level->text == "AssertionLevel.error")) {
+      diags_.error(level->range, "an assert's level is AssertionLevel.error or AssertionLevel.warning");
+      return;
+    }
+  }
+  // Inside the branches of if-equations whose conditions change in time, the assertion holds
+  // where its branch is not taken.
+  for (const Expr *guard : assertGuards_)
+    condition = ctx().logicalOr(ctx().logicalNot(guard), condition);
+  if (condition->kind() == ExprKind::BoolConst && condition->boolValue())
+    return; // holds everywhere
+  a.condition = condition;
+  sys_.assertions.push_back(std::move(a));
+}
+
+} // namespace eqc::frontend

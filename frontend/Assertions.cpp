@@ -112,7 +112,7 @@ bool Flattener::lowerStringConversion(const ast::Expr &call, Scope &scope, std::
     return static_cast<int>(*value);
   };
   MessagePart part;
-  part.value = v.elems[0];
+  part.value = algorithmValues_ ? substitute(ctx(), v.elems[0], *algorithmValues_) : v.elems[0];
   part.type = v.type == Type::Boolean ? ValueType::Boolean : v.type == Type::Integer ? ValueType::Integer : ValueType::Real;
   const ast::Expr *format = names.size() == 5 ? (*bound)[4] : nullptr;
   if (format) {
@@ -170,6 +170,8 @@ void Flattener::lowerAssert(const ast::Expr &call, Scope &scope, bool initial) {
   const Expr *condition = scalar(cond, *(*bound)[0], "the condition of an assert must be a scalar");
   if (!condition)
     return;
+  if (algorithmValues_)
+    condition = substitute(ctx(), condition, *algorithmValues_);
   if (cond.type != Type::Boolean) {
     diags_.error((*bound)[0]->range, "the condition of an assert must be a Boolean, not " +
                                          std::string(typeName(cond.type)));

@@ -136,7 +136,7 @@ struct Equation {
   std::vector<std::vector<Equation>> branches; ///< If, When; For: the body is branches[0]
 };
 
-enum class StatementKind { Assign, TupleAssign, Call, If, For, While, Break, Return };
+enum class StatementKind { Assign, TupleAssign, Call, If, For, While, Break, Return, When };
 
 /// A statement of an algorithm section.
 struct Statement {
@@ -145,8 +145,15 @@ struct Statement {
   ExprPtr target;                           ///< Assign: a Name; TupleAssign: a Tuple
   ExprPtr value;                            ///< Assign; TupleAssign and Call: the Call
   std::vector<ForIndex> indices;            ///< For
-  std::vector<ExprPtr> conditions;          ///< If, While
-  std::vector<std::vector<Statement>> branches; ///< If (else last), For, While (branches[0])
+  std::vector<ExprPtr> conditions;          ///< If, While, When (one per `when`/`elsewhen`)
+  std::vector<std::vector<Statement>> branches; ///< If (else last), For, While (branches[0]), When
+};
+
+/// `algorithm` or `initial algorithm` and its statements.
+struct AlgorithmSection {
+  bool initial = false;
+  SourceRange range; ///< the `algorithm` keyword
+  std::vector<Statement> statements;
 };
 
 enum class ClassKind { Model, Block, Connector, Function, Record, Package, Type };
@@ -167,8 +174,7 @@ struct ClassDef {
   std::vector<std::unique_ptr<ClassDef>> classes; ///< nested classes
   std::vector<Equation> equations;
   std::vector<Equation> initialEquations;
-  std::vector<Statement> algorithm;
-  SourceRange algorithmRange; ///< of the first algorithm section (models may not have one)
+  std::vector<AlgorithmSection> algorithms;
   std::vector<Modifier> annotation;
   // A short class definition: `= prefixes base[dims](modifiers)`.
   bool isShort = false;

@@ -123,7 +123,6 @@ private:
                 << c.endName << " partial=" << c.partial << " short=" << c.isShort;
     at(c.range);
     at(c.endRange);
-    at(c.algorithmRange);
     for (const auto &e : c.extends) {
       line(depth + 1) << "extends " << e.base;
       at(e.range);
@@ -141,8 +140,11 @@ private:
     equations(c.equations, depth + 2);
     line(depth + 1) << "initial equations";
     equations(c.initialEquations, depth + 2);
-    line(depth + 1) << "algorithm";
-    statements(c.algorithm, depth + 2);
+    for (const auto &section : c.algorithms) {
+      line(depth + 1) << (section.initial ? "initial algorithm" : "algorithm");
+      at(section.range);
+      statements(section.statements, depth + 2);
+    }
     line(depth + 1) << "annotation";
     modifiers(c.annotation, depth + 2);
     if (c.isShort) {

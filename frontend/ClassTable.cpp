@@ -156,10 +156,7 @@ bool Flattener::resolveClass(ClassInfo &cls) {
       cls.equations.push_back(eq);
     for (const EquationSource &eq : base->initialEquations)
       cls.initialEquations.push_back(eq);
-    if (!base->algorithm.empty()) {
-      cls.algorithm = base->algorithm;
-      cls.algorithmOwner = base->algorithmOwner;
-    }
+    cls.algorithms.insert(cls.algorithms.end(), base->algorithms.begin(), base->algorithms.end());
   }
   for (const ast::Declaration &d : def.declarations)
     for (const ast::Component &c : d.components)
@@ -174,12 +171,10 @@ bool Flattener::resolveClass(ClassInfo &cls) {
     cls.equations[i].number = static_cast<int>(i + 1);
   for (size_t i = 0; i < cls.initialEquations.size(); ++i)
     cls.initialEquations[i].number = static_cast<int>(i + 1);
-  if (!def.algorithm.empty()) {
-    cls.algorithm.clear();
-    for (const ast::Statement &st : def.algorithm)
-      cls.algorithm.push_back(&st);
-    cls.algorithmOwner = &def;
-  }
+  if (!def.algorithms.empty() && def.kind == ast::ClassKind::Function)
+    cls.algorithms.clear();
+  for (const ast::AlgorithmSection &section : def.algorithms)
+    cls.algorithms.push_back(AlgorithmSource{&section, &cls});
   cls.state = ClassInfo::Resolved;
   return !cls.failed;
 }

@@ -119,9 +119,14 @@ void Flattener::lowerInstanceEquations(Instance &inst) {
     scope.context = Context::Equation;
     lowerEquation(*src.eq, scope, src.number, true);
   }
-  if (!cls.algorithm.empty() && cls.kind() != ast::ClassKind::Function)
-    diags_.error(cls.algorithmOwner->algorithmRange,
-                 "algorithm sections are supported in functions only; write equations in models");
+  if (cls.kind() != ast::ClassKind::Function)
+    for (const AlgorithmSource &src : cls.algorithms) {
+      Scope scope;
+      scope.inst = &inst;
+      scope.lexical = src.lexical;
+      scope.context = Context::Equation;
+      lowerAlgorithm(*src.section, scope);
+    }
 }
 
 void Flattener::lowerEquation(const ast::Equation &eq, Scope &scope, int number, bool initial) {
@@ -258,44 +263,48 @@ void Flattener::lowerSimpleEquation(const ast::Expr &lhsAst, const ast::Expr &rh
     return;
   }
   const int originId = origin(scope);
-  for (size_t i = 0; i < lhs.size(); ++i) {
-    const Expr *l = lhs.elems[i], *r = rhs.elems[i];
-    // A discrete variable alone on one side defines it (evaluated at events) when the other side
-    // changes only at events too: it reads continuous variables only through relations and
-    // piecewise-constant functions (`open = v < 0`, `k = integer(10*x)`); `der(x) = n` is a
-    // continuous equation that reads n.
-    auto definesDiscrete = [&](const Expr *x, const Expr *other) {
-      return x->kind() == ExprKind::Var && sys_.vars[x->var()].role == VarRole::Discrete &&
-             !continuouslyDependent(other);
-    };
-    if (initial && (definesDiscrete(l, r) || definesDiscrete(r, l))) {
-      // An initial equation of a discrete variable gives its value at the start (= its pre()).
-      const Expr *target = definesDiscrete(l, r) ? l : r, *value = target == l ? r : l;
-      bool ok = true;
-      for (int v : collectVars(value))
-        ok = ok && sys_.vars[v].role == VarRole::Parameter;
-      if (!ok) {
-        diags_.error(range, "an initial equation of the discrete variable '" + sys_.vars[target->var()].name +
-                                "' can only give it a value of parameters and constants");
-        continue;
-      }
-      sys_.vars[target->var()].binding = value;
-      sys_.vars[target->var()].hasStart = true;
-      continue;
-    }
-    if (!initial && !collect_ && (definesDiscrete(l, r) || definesDiscrete(r, l))) {
-      const Expr *target = definesDiscrete(l, r) ? l : r;
-      sys_.discreteEquations.push_back(DiscreteEquation{target->var(), target == l ? r : l, range, number, originId});
-      continue;
-    }
-    if (lhsBool) {
-      diags_.error(range, "a Boolean equation must have a Boolean variable alone on one side, e.g. 'open = v < 0'");
+  for (size_t i = 0; i < lhs.size(); ++i)
+    if (!addScalarEquation(lhs.elems[i], rhs.elems[i], lhsBool, range, number, originId, initial))
       return;
-    }
-    addEquation(l, r, range, number, originId, initial);
-  }
   if (scope.inst && !initial)
     scope.inst->equations += lhs.size();
+}
+
+bool Flattener::addScalarEquation(const Expr *l, const Expr *r, bool isBool, SourceRange range, int number,
+                                  int originId, bool initial) {
+  // A discrete variable alone on one side defines it (evaluated at events) when the other side
+  // changes only at events too: it reads continuous variables only through relations and
+  // piecewise-constant functions (`open = v < 0`, `k = integer(10*x)`); `der(x) = n` is a
+  // continuous equation that reads n.
+  auto definesDiscrete = [&](const Expr *x, const Expr *other) {
+    return x->kind() == ExprKind::Var && sys_.vars[x->var()].role == VarRole::Discrete && !continuouslyDependent(other);
+  };
+  if (initial && (definesDiscrete(l, r) || definesDiscrete(r, l))) {
+    // An initial equation of a discrete variable gives its value at the start (= its pre()).
+    const Expr *target = definesDiscrete(l, r) ? l : r, *value = target == l ? r : l;
+    bool ok = true;
+    for (int v : collectVars(value))
+      ok = ok && sys_.vars[v].role == VarRole::Parameter;
+    if (!ok) {
+      diags_.error(range, "an initial equation of the discrete variable '" + sys_.vars[target->var()].name +
+                              "' can only give it a value of parameters and constants");
+      return true;
+    }
+    sys_.vars[target->var()].binding = value;
+    sys_.vars[target->var()].hasStart = true;
+    return true;
+  }
+  if (!initial && !collect_ && (definesDiscrete(l, r) || definesDiscrete(r, l))) {
+    const Expr *target = definesDiscrete(l, r) ? l : r;
+    sys_.discreteEquations.push_back(DiscreteEquation{target->var(), target == l ? r : l, range, number, originId});
+    return true;
+  }
+  if (isBool) {
+    diags_.error(range, "a Boolean equation must have a Boolean variable alone on one side, e.g. 'open = v < 0'");
+    return false;
+  }
+  addEquation(l, r, range, number, originId, initial);
+  return true;
 }
 
 void Flattener::lowerForEquation(const ast::Equation &eq, Scope &scope, int number, bool initial,

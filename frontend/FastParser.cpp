@@ -241,14 +241,14 @@ private:
           expect(T::Semi);
         }
       } else if (k == T::Algorithm || (k == T::Initial && peek(1) == T::Algorithm)) {
-        accept(T::Initial);
-        uint32_t keyword = expect(T::Algorithm);
-        if (!m.algorithmRange.valid())
-          m.algorithmRange = range(keyword);
+        ast::AlgorithmSection section;
+        section.initial = accept(T::Initial);
+        section.range = range(expect(T::Algorithm));
         while (!sectionEnds()) {
-          m.algorithm.push_back(statement());
+          section.statements.push_back(statement());
           expect(T::Semi);
         }
+        m.algorithms.push_back(std::move(section));
       } else if (k == T::Annotation) {
         ++pos_;
         m.annotation = classModification();
@@ -564,6 +564,10 @@ private:
     case T::For:
       st.kind = ast::StatementKind::For;
       forLoop<ast::Statement>(st.indices, st.branches, &FastParser::statement);
+      break;
+    case T::When:
+      st.kind = ast::StatementKind::When;
+      branches<ast::Statement>(T::When, T::Elsewhen, T::When, st.conditions, st.branches, &FastParser::statement);
       break;
     case T::Break: ++pos_; st.kind = ast::StatementKind::Break; break;
     case T::Return: ++pos_; st.kind = ast::StatementKind::Return; break;

@@ -90,6 +90,12 @@ struct EquationSource {
   int number = 0; ///< position in its class's section
 };
 
+/// An algorithm section with the class it is written in.
+struct AlgorithmSource {
+  const ast::AlgorithmSection *section = nullptr;
+  const ClassInfo *lexical = nullptr;
+};
+
 /// A class of the source files, with its elements once extends clauses are resolved.
 struct ClassInfo {
   const ast::ClassDef *def = nullptr;
@@ -101,8 +107,9 @@ struct ClassInfo {
   std::vector<Element> elements;
   std::unordered_map<std::string, int> index; ///< element name → position in elements
   std::vector<EquationSource> equations, initialEquations;
-  std::vector<const ast::Statement *> algorithm;
-  const ast::ClassDef *algorithmOwner = nullptr;
+  /// The algorithm sections, inherited ones first (a function's own section replaces the one it
+  /// inherits).
+  std::vector<AlgorithmSource> algorithms;
 
   ast::ClassKind kind() const { return def->kind; }
   int find(const std::string &element) const {
@@ -215,6 +222,8 @@ struct ConnectorLeaf {
 
 /// Lowers the model to a FlatSystem (see flattenModel).
 class Flattener {
+  friend class AlgorithmLowering;
+
 public:
   Flattener(const std::vector<const ast::File *> &files, Diagnostics &diags);
   std::optional<FlatSystem> run(const std::string &modelName);
@@ -256,6 +265,16 @@ public:
   std::optional<std::vector<int>> dimensions(const std::vector<ast::Subscript> &subs, Scope &scope,
                                              const std::string &what);
   std::string variableName(const std::string &base, const std::vector<int> &dims, size_t flat);
+
+  /// One scalar equation l = r (a discrete variable's definition, an initial value, or a
+  /// continuous equation); false after an error that ends the equation's lowering.
+  bool addScalarEquation(const Expr *l, const Expr *r, bool isBool, SourceRange range, int number, int originId,
+                         bool initial);
+
+  // ---- Algorithms.cpp ----
+  /// An algorithm section of a model or block: executed symbolically, it defines each variable
+  /// it assigns by the value it leaves in it (MLS 3.5, 11.1).
+  void lowerAlgorithm(const ast::AlgorithmSection &section, Scope &scope);
 
   // ---- Assertions.cpp ----
   /// assert(condition, message, level) of an equation section (guarded by assertGuards_).
@@ -387,6 +406,9 @@ public:
   /// The conditions of the branches of time-varying if-equations being lowered: an assert inside
   /// holds where they do not.
   std::vector<const Expr *> assertGuards_;
+  /// While lowering an algorithm section: the values its variables have at the statement being
+  /// lowered (substituted into what it reads, assertions included).
+  const std::unordered_map<int, const Expr *> *algorithmValues_ = nullptr;
   /// Variables assigned in when-clauses (they are discrete), with the first place.
   std::unordered_map<int, SourceRange> whenAssigned_;
   /// pre() of variables outside when-clauses: they must turn out discrete.

@@ -474,6 +474,9 @@ struct StatementLowering {
       out.back().kind = FnStatement::Return;
       out.back().loc = st.range;
       return;
+    case ast::StatementKind::When:
+      f.diags_.error(st.range, "a when-statement is not allowed in a function (MLS 3.5, 12.2)");
+      return;
     }
   }
 
@@ -719,9 +722,15 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
     if (lowering.checkTarget(target, v, nameExpr, binding->range))
       lowering.assign(target.slots, target, v, binding->range, fn->body);
   }
-  for (const ast::Statement *st : cls->algorithm)
-    lowering.statement(*st, scope, fn->body);
-  if (cls->algorithm.empty() && defaults.empty())
+  for (const AlgorithmSource &source : cls->algorithms) {
+    if (source.section->initial) {
+      diags_.error(source.section->range, "a function has no initial algorithm section");
+      continue;
+    }
+    for (const ast::Statement &st : source.section->statements)
+      lowering.statement(st, scope, fn->body);
+  }
+  if (cls->algorithms.empty() && defaults.empty())
     diags_.error(cls->def->range, "function '" + cls->name + "' has no algorithm section");
   if (diags_.errorCount() != errors) {
     functions_.erase(key);

@@ -197,10 +197,12 @@ public:
         for (auto *eq : sec->equation())
           target.push_back(equation(eq));
       } else if (auto *alg = dynamic_cast<P::AlgorithmSectionContext *>(child)) {
-        if (!m->algorithmRange.valid())
-          m->algorithmRange = range(alg->ALGORITHM()->getSymbol());
+        ast::AlgorithmSection section;
+        section.initial = alg->INITIAL() != nullptr;
+        section.range = range(alg->ALGORITHM()->getSymbol());
         for (auto *st : alg->statement())
-          m->algorithm.push_back(statement(st));
+          section.statements.push_back(statement(st));
+        m->algorithms.push_back(std::move(section));
       } else if (auto *ann = dynamic_cast<P::AnnotationContext *>(child)) {
         m->annotation = classModification(ann->classModification());
       }
@@ -387,6 +389,9 @@ public:
       branches<ast::Statement>(f, none, st.branches, lowerStatement);
     } else if (auto *w = exact<P::WhileStatementContext>(ctx)) {
       st.kind = ast::StatementKind::While;
+      branches<ast::Statement>(w, st.conditions, st.branches, lowerStatement);
+    } else if (auto *w = exact<P::WhenStatementContext>(ctx)) {
+      st.kind = ast::StatementKind::When;
       branches<ast::Statement>(w, st.conditions, st.branches, lowerStatement);
     } else if (exact<P::BreakStatementContext>(ctx)) {
       st.kind = ast::StatementKind::Break;

@@ -83,6 +83,8 @@ statement
       (ELSE (statement ';')*)? END IF comment                                     # ifStatement
   | FOR forIndices LOOP (statement ';')* END FOR comment                          # forStatement
   | WHILE expression LOOP (statement ';')* END WHILE comment                      # whileStatement
+  | WHEN expression THEN (statement ';')*
+      (ELSEWHEN expression THEN (statement ';')*)* END WHEN comment                # whenStatement
   | BREAK comment                                                                 # breakStatement
   | RETURN comment                                                                # returnStatement
   ;

@@ -15,8 +15,10 @@ namespace eqc {
 std::string FlatSystem::varName(int v) const { return vars[v].name; }
 
 std::string FlatSystem::equationLabel(const Equation &eq, const char *kind) const {
-  std::string label = std::string(kind) + " " + std::to_string(eq.number) +
-                      (eq.part ? "." + std::to_string(eq.part) : std::string());
+  std::string label = eq.number == kAlgorithmSection
+                          ? std::string("the algorithm section")
+                          : std::string(kind) + " " + std::to_string(eq.number) +
+                                (eq.part ? "." + std::to_string(eq.part) : std::string());
   if (eq.origin < 0)
     return label;
   const std::string &origin = origins[eq.origin];

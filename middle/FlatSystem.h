@@ -59,6 +59,10 @@ struct Variable {
   bool isTimeVaryingKnown() const { return role == VarRole::Input; }
 };
 
+/// Equation::number of the equations an algorithm section gives (MLS 3.5, 11.1: one per variable
+/// it assigns).
+constexpr int kAlgorithmSection = -1;
+
 /// `lhs = rhs`, i.e. residual lhs - rhs = 0.
 struct Equation {
   const Expr *lhs, *rhs;

@@ -6,9 +6,11 @@
 
 #include "frontend/Parser.h"
 #include "frontend/Flatten.h"
+#include "frontend/Library.h"
 #include "middle/Events.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <dirent.h>
 #include <pthread.h>
@@ -27,6 +29,23 @@ const std::vector<std::string> &passNames() {
 namespace {
 
 /// Reads a file whole; false when it cannot be read or is not a regular file.
+/// Whether `s` is a dotted class name (A.B.C), not a file name.
+bool isClassName(const std::string &s) {
+  bool start = true;
+  for (char ch : s) {
+    const bool letter = std::isalpha(static_cast<unsigned char>(ch)) || ch == '_';
+    if (start ? !letter : !(letter || std::isdigit(static_cast<unsigned char>(ch)) || ch == '.'))
+      return false;
+    start = ch == '.';
+  }
+  return !s.empty() && !start;
+}
+
+bool fileExists(const std::string &path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0;
+}
+
 bool readFile(const std::string &path, std::string &text) {
   std::ifstream in(path, std::ios::binary);
   if (!in)
@@ -69,8 +88,12 @@ std::shared_ptr<void> releaseInBackground(std::vector<ast::File> files) {
   });
 }
 
-/// The files of `--lib` arguments: a file as given, a directory's *.eq files in name order.
-bool libraryFiles(const std::vector<std::string> &libs, std::vector<std::string> &files, std::ostream &err) {
+/// The files of `--lib` arguments read at once (a file as given, a directory's *.eq files in name
+/// order), and the library path read on demand: a directory with a package.mo is a package itself,
+/// any other directory is searched for `Name.mo` and `Name/package.mo` (MLS 3.5, 13.4), then the
+/// directories of MODELICAPATH.
+bool libraryFiles(const std::vector<std::string> &libs, std::vector<std::string> &files, LibraryPath &path,
+                  std::ostream &err) {
   for (const std::string &lib : libs) {
     struct stat st;
     if (stat(lib.c_str(), &st) != 0) {
@@ -81,6 +104,11 @@ bool libraryFiles(const std::vector<std::string> &libs, std::vector<std::string>
       files.push_back(lib);
       continue;
     }
+    if (stat((lib + "/package.mo").c_str(), &st) == 0) {
+      path.addPackageDirectory(lib);
+      continue;
+    }
+    path.addDirectory(lib);
     DIR *dir = opendir(lib.c_str());
     if (!dir) {
       err << "eqc: error: cannot read library directory '" << lib << "'\n";
@@ -196,17 +224,26 @@ ExitCode reduceAndCausalize(const PipelineOptions &options, Compilation &c, Diag
 ExitCode runPipeline(const std::string &path, const PipelineOptions &options, Compilation &c, std::ostream &err) {
   c.diags = std::make_unique<Diagnostics>(c.sources, &err);
   Diagnostics &diags = *c.diags;
+  auto dumping = [&](const char *pass) { return options.dumpAfter == pass; };
+  std::vector<uint32_t> buffers;
+  std::string modelName = options.modelName;
   std::string text;
-  if (!readFile(path, text)) {
+  if (readFile(path, text)) {
+    buffers.push_back(c.sources.addBuffer(path, std::move(text)));
+  } else if (isClassName(path) && !fileExists(path)) {
+    // `eqc simulate Lib.Sub.Model`: a class of the library path.
+    if (modelName.empty())
+      modelName = path;
+  } else {
     err << "eqc: error: cannot read '" << path << "'\n";
     return ExitInput;
   }
-  uint32_t buffer = c.sources.addBuffer(path, std::move(text));
-  auto dumping = [&](const char *pass) { return options.dumpAfter == pass; };
-  std::vector<uint32_t> buffers{buffer};
+  LibraryPath library({}, c.sources, diags);
   std::vector<std::string> libs;
-  if (!libraryFiles(options.libraries, libs, err))
+  if (!libraryFiles(options.libraries, libs, library, err))
     return ExitInput;
+  for (const std::string &dir : modelicaPath())
+    library.addDirectory(dir);
   for (const std::string &lib : libs) {
     std::string libText;
     if (!readFile(lib, libText)) {
@@ -234,7 +271,10 @@ ExitCode runPipeline(const std::string &path, const PipelineOptions &options, Co
     std::vector<const ast::File *> all;
     for (const ast::File &f : files)
       all.push_back(&f);
-    c.flat = flattenModel(all, options.modelName, diags);
+    c.flat = flattenModel(all, modelName, diags, &library);
+    c.libraryFilesRead = library.filesRead();
+    for (ast::File &f : library.takeFiles())
+      files.push_back(std::move(f));
     if (c.flat)
       extractConditions(*c.flat);
     // Nothing after flattening refers to the syntax trees: at 10^4 equations they were 40% of the

@@ -74,6 +74,7 @@ struct Compilation {
   /// Whether some compiled model's optimized tier is still being compiled.
   bool tierPending() const;
   std::vector<std::pair<std::string, double>> timings;
+  size_t libraryFilesRead = 0; ///< files of the library path read for the model (MLS 3.5, 13.4)
   std::string cacheDirectory; ///< of the compiled-model cache, empty for none
   int optLevel = -1; ///< for code compiled later (state selections of dummy derivatives)
   /// `eqc reduce` of an index-reduced model: the dummy-derivative selection at the consistent

@@ -242,6 +242,9 @@ void reportStatistics(Compilation &c, const SimulateOptions &opt, const eqc_opti
   for (auto &[phase, secs] : c.timings)
     err << "  " << phase << ": " << formatNumber(std::round(secs * 1e6) / 1e3) << " ms\n";
   err << "  initialization: " << formatNumber(std::round(times.init * 1e6) / 1e3) << " ms\n";
+  if (c.libraryFilesRead > 0)
+    err << "  library path: " << c.libraryFilesRead << " file" << (c.libraryFilesRead == 1 ? "" : "s")
+        << " read (the classes the model names)\n";
   if (!c.cacheDirectory.empty()) {
     // The counts so far: an optimized tier still compiling is not awaited (driver/main.cpp).
     err << "  compiled-model cache: " << c.jit->cacheHits() << " module" << (c.jit->cacheHits() == 1 ? "" : "s")

@@ -35,8 +35,11 @@ Run 'eqc help simulate' for the options of a command.
 
 const char *kCommonHelp = R"(  --model NAME         the model to use when the file has several (default: the last);
                        dotted for a model in a package (Lib.Examples.RLC)
-  --lib PATH           a library: a file, or a directory whose *.eq files are read;
-                       its classes can be used by the model (repeatable)
+  --lib PATH           a library: a file; a Modelica package directory (with package.mo);
+                       or a directory searched for Name.mo and Name/package.mo (read when the
+                       model names them) whose *.eq files are read (repeatable); then the
+                       directories of MODELICAPATH. The model may be a class of the library
+                       path instead of a file: eqc simulate Lib.Examples.Model --lib DIR
   --dump-after=PASS    print the result of a pass: flatten, reduce, causalize, codegen, optimize
   --time-passes        print the time of each pass to stderr
   -h, --help           this help

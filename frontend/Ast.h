@@ -184,6 +184,9 @@ struct ClassDef {
 
 /// Everything in one source file.
 struct File {
+  /// `within A.B;`: the package the classes belong to ("" for `within;` or none, MLS 3.5, 13.2.2.2).
+  std::string within;
+  SourceRange withinRange; ///< the `within` keyword; valid when the file has a within clause
   std::vector<std::unique_ptr<ClassDef>> classes;
 };
 

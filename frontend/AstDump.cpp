@@ -13,6 +13,10 @@ public:
   std::string take() { return out_.str(); }
 
   void file(const ast::File &f) {
+    if (f.withinRange.valid()) {
+      line(0) << "within " << f.within;
+      at(f.withinRange);
+    }
     for (const auto &c : f.classes)
       classDef(*c, 0);
   }

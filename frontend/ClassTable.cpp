@@ -25,23 +25,68 @@ ClassInfo *Flattener::registerClass(const ast::ClassDef &def, ClassInfo *parent)
 }
 
 void Flattener::registerClasses() {
-  for (const ast::File *file : files_)
+  for (const ast::File *file : files_) {
+    // `within P;`: the classes are members of package P (of the library path), MLS 3.5, 13.2.2.2.
+    ClassInfo *parent = nullptr;
+    if (!file->within.empty()) {
+      parent = findClass(file->within, nullptr);
+      if (!parent) {
+        diags_.error(file->withinRange, "package '" + file->within + "' of this 'within' clause is not found" +
+                                            (library_ ? " in the library path (--lib, MODELICAPATH)"
+                                                      : "; give its library with --lib or MODELICAPATH"));
+        continue;
+      }
+    }
     for (const auto &def : file->classes) {
-      auto prev = topLevel_.find(def->name);
-      if (prev != topLevel_.end()) {
+      auto &scope = parent ? parent->nested : topLevel_;
+      auto prev = scope.find(def->name);
+      if (prev != scope.end() && std::any_of(fileClasses_.begin(), fileClasses_.end(),
+                                             [&](const auto &fc) { return fc.second == prev->second; })) {
         diags_.error(def->range, "duplicate class '" + def->name + "'");
         diags_.note(prev->second->def->range, "previous definition of '" + def->name + "' is here");
         continue;
       }
-      topLevel_[def->name] = registerClass(*def, nullptr);
+      // A file's class replaces the library's class of the same name (a model being edited).
+      ClassInfo *info = registerClass(*def, parent);
+      scope[def->name] = info;
+      fileClasses_.emplace_back(def.get(), info);
     }
+  }
+}
+
+ClassInfo *Flattener::topLevel(const std::string &name) {
+  auto it = topLevel_.find(name);
+  if (it != topLevel_.end())
+    return it->second;
+  if (!library_)
+    return nullptr;
+  const ast::ClassDef *def = library_->topLevel(name);
+  if (!def)
+    return nullptr;
+  ClassInfo *info = registerClass(*def, nullptr);
+  topLevel_[name] = info;
+  return info;
+}
+
+ClassInfo *Flattener::member(const ClassInfo *c, const std::string &name) {
+  auto it = c->nested.find(name);
+  if (it != c->nested.end())
+    return it->second;
+  if (!library_ || c->kind() != ast::ClassKind::Package)
+    return nullptr;
+  const ast::ClassDef *def = library_->member(*c->def, c->name, name);
+  if (!def)
+    return nullptr;
+  ClassInfo *owner = const_cast<ClassInfo *>(c);
+  ClassInfo *info = registerClass(*def, owner);
+  owner->nested[name] = info;
+  return info;
 }
 
 ClassInfo *Flattener::findFirst(const std::string &name, const ClassInfo *from) {
   for (const ClassInfo *c = from; c; c = c->parent) {
-    auto it = c->nested.find(name);
-    if (it != c->nested.end())
-      return it->second;
+    if (ClassInfo *m = member(c, name))
+      return m;
     if (c->def->name == name && !c->def->isShort)
       return const_cast<ClassInfo *>(c); // a class may refer to itself (recursive functions)
     for (const ast::Import &imp : c->def->imports) {
@@ -53,15 +98,12 @@ ClassInfo *Flattener::findFirst(const std::string &name, const ClassInfo *from) 
           return findClass(imp.path, nullptr);
       }
       if (imp.wildcard)
-        if (ClassInfo *pkg = findClass(imp.path, nullptr)) {
-          auto n = pkg->nested.find(name);
-          if (n != pkg->nested.end())
-            return n->second;
-        }
+        if (ClassInfo *pkg = findClass(imp.path, nullptr))
+          if (ClassInfo *m = member(pkg, name))
+            return m;
     }
   }
-  auto it = topLevel_.find(name);
-  return it == topLevel_.end() ? nullptr : it->second;
+  return topLevel(name);
 }
 
 ClassInfo *Flattener::findClass(const std::string &dotted, const ClassInfo *from) {
@@ -71,8 +113,7 @@ ClassInfo *Flattener::findClass(const std::string &dotted, const ClassInfo *from
     start = dot + 1;
     dot = dotted.find('.', start);
     std::string part = dotted.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-    auto it = c->nested.find(part);
-    c = it == c->nested.end() ? nullptr : it->second;
+    c = member(c, part);
   }
   return c;
 }

@@ -88,10 +88,14 @@ public:
 
   ast::File file() {
     ast::File f;
-    if (accept(T::Within)) {
-      if (peek() == T::Ident)
-        name();
+    if (peek() == T::Within) {
+      const uint32_t first = expect(T::Within);
+      if (peek() == T::Ident) {
+        auto [nameFirst, nameLast] = name();
+        f.within = text(nameFirst, nameLast);
+      }
       expect(T::Semi);
+      f.withinRange = range(first);
     }
     do {
       f.classes.push_back(classDefinition());

@@ -42,7 +42,8 @@ std::string closest(const std::string &name, const std::vector<std::string> &can
   return best;
 }
 
-Flattener::Flattener(const std::vector<const ast::File *> &files, Diagnostics &diags) : diags_(diags), files_(files) {
+Flattener::Flattener(const std::vector<const ast::File *> &files, Diagnostics &diags, ClassSource *library)
+    : diags_(diags), files_(files), library_(library) {
   sys_.ctx = std::make_shared<ExprContext>();
   differentiator_ = std::make_unique<Differentiator>(*sys_.ctx);
 }
@@ -73,14 +74,25 @@ std::optional<FlatSystem> Flattener::run(const std::string &modelName) {
   ClassInfo *model = nullptr;
   if (!modelName.empty()) {
     model = findClass(modelName, nullptr);
+    if (!model && !files_.empty() && !files_[0]->within.empty()) // the name within the file's package
+      model = findClass(files_[0]->within + "." + modelName, nullptr);
     if (!model) {
-      diags_.error(SourceRange{}, "no model named '" + modelName + "' in the file");
+      const std::string top = modelName.substr(0, modelName.find('.'));
+      if (!files_.empty())
+        diags_.error(SourceRange{}, "no model named '" + modelName + "' in the file");
+      else if (!library_ || !library_->topLevel(top))
+        diags_.error(SourceRange{}, "'" + modelName + "' is neither a file nor a class of the library path: no '" + top +
+                                        ".mo' or '" + top + "/package.mo' in the directories of --lib and MODELICAPATH");
+      else
+        diags_.error(SourceRange{}, "library '" + top + "' has no class '" + modelName + "'");
       return std::nullopt;
     }
   } else if (!files_.empty()) {
-    for (const auto &def : files_[0]->classes)
+    for (auto &[def, info] : fileClasses_)
       if (def->kind == ast::ClassKind::Model || def->kind == ast::ClassKind::Block)
-        model = topLevel_.count(def->name) ? topLevel_[def->name] : model;
+        for (const auto &own : files_[0]->classes)
+          if (own.get() == def)
+            model = info;
     if (!model) {
       diags_.error(SourceRange{}, "no model in the file (declare one with 'model Name ... end Name;')");
       return std::nullopt;
@@ -366,8 +378,8 @@ void Flattener::readAnnotation(const ast::ClassDef &model) {
 } // namespace frontend
 
 std::optional<FlatSystem> flattenModel(const std::vector<const ast::File *> &files, const std::string &modelName,
-                                       Diagnostics &diags) {
-  return frontend::Flattener(files, diags).run(modelName);
+                                       Diagnostics &diags, ClassSource *library) {
+  return frontend::Flattener(files, diags, library).run(modelName);
 }
 
 } // namespace eqc

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "frontend/Ast.h"
+#include "frontend/Flatten.h"
 #include "middle/ExprOps.h"
 #include "middle/FlatSystem.h"
 #include "middle/Function.h"
@@ -225,7 +226,7 @@ class Flattener {
   friend class AlgorithmLowering;
 
 public:
-  Flattener(const std::vector<const ast::File *> &files, Diagnostics &diags);
+  Flattener(const std::vector<const ast::File *> &files, Diagnostics &diags, ClassSource *library);
   std::optional<FlatSystem> run(const std::string &modelName);
 
   // ---- ClassTable.cpp ----
@@ -235,6 +236,10 @@ public:
   ClassInfo *findClass(const std::string &dotted, const ClassInfo *from);
   /// The first identifier of a name: nested classes, imports, enclosing classes, top level.
   ClassInfo *findFirst(const std::string &name, const ClassInfo *from);
+  /// The class `name` nested in `c` (read from the library when c is a package directory).
+  ClassInfo *member(const ClassInfo *c, const std::string &name);
+  /// The top-level class `name` (read from the library the first time it is named).
+  ClassInfo *topLevel(const std::string &name);
   /// Resolves extends clauses: elements, equations and algorithm of `cls`; false after errors.
   bool resolveClass(ClassInfo &cls);
   std::string suggestClass(const std::string &name, const ClassInfo *from);
@@ -363,6 +368,9 @@ public:
   ExprContext &ctx() { return *sys_.ctx; }
   Diagnostics &diags_;
   std::vector<const ast::File *> files_;
+  ClassSource *library_ = nullptr;
+  /// The files' own classes, as registered (a `within` puts them into a library's package).
+  std::vector<std::pair<const ast::ClassDef *, ClassInfo *>> fileClasses_;
   FlatSystem sys_;
   std::unique_ptr<Differentiator> differentiator_;
   std::vector<std::unique_ptr<ClassInfo>> classes_;

@@ -174,10 +174,10 @@ Value Flattener::lowerName(const ast::Expr &e, Scope &scope) {
       ClassInfo *cls = findFirst(head.name, scope.lexical);
       size_t p = 1;
       while (cls && p < parts.size()) {
-        auto it = cls->nested.find(parts[p].name);
-        if (it == cls->nested.end())
+        ClassInfo *next = member(cls, parts[p].name);
+        if (!next)
           break;
-        cls = it->second;
+        cls = next;
         ++p;
       }
       if (cls && p < parts.size()) {

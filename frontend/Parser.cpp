@@ -122,6 +122,11 @@ public:
 
   ast::File file(P::StoredDefinitionContext *ctx) {
     ast::File f;
+    if (ctx->WITHIN()) {
+      if (ctx->name())
+        f.within = ctx->name()->getText();
+      f.withinRange = range(ctx->WITHIN()->getSymbol());
+    }
     for (auto *c : ctx->classDefinition())
       f.classes.push_back(classDefinition(c));
     return f;

@@ -201,8 +201,19 @@ void writeHeader(RunState &s, const std::vector<std::string> &header) {
       head += name;
     }
   } else {
-    for (size_t i = 0; i < header.size(); ++i)
-      head += (i ? "," : "") + header[i];
+    // RFC 4180: a name with a comma or a double quote (a quoted identifier, 'a,b') in quotes.
+    for (size_t i = 0; i < header.size(); ++i) {
+      const std::string &name = header[i];
+      head += i ? "," : "";
+      if (name.find_first_of(",\"\r\n") == std::string::npos) {
+        head += name;
+        continue;
+      }
+      head += '"';
+      for (char ch : name)
+        head += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+      head += '"';
+    }
     head += '\n';
   }
   std::fwrite(head.data(), 1, head.size(), s.file);

@@ -156,7 +156,9 @@ struct AlgorithmSection {
   std::vector<Statement> statements;
 };
 
-enum class ClassKind { Model, Block, Connector, Function, Record, Package, Type };
+/// The class restrictions of MLS 3.5, 4.6 (`class` has none; an `operator` holds the functions
+/// of an overloaded operator, 14.1).
+enum class ClassKind { Model, Block, Connector, Function, Record, Package, Type, Class, Operator };
 
 /// A class definition: `model … end Name;`, a connector, function, package, or a short class
 /// `type Voltage = Real(unit = "V");`.
@@ -168,6 +170,9 @@ struct ClassDef {
   std::string endName;
   SourceRange endRange;
   bool partial = false;
+  bool expandable = false; ///< `expandable connector` (MLS 3.5, 9.1.3)
+  bool isOperator = false; ///< `operator record` or `operator function` (MLS 3.5, 14)
+  bool impure = false;     ///< `impure function` (MLS 3.5, 12.3)
   std::vector<Extends> extends;
   std::vector<Import> imports;
   std::vector<Declaration> declarations;
@@ -200,6 +205,8 @@ inline const char *kindName(ClassKind k) {
   case ClassKind::Record: return "record";
   case ClassKind::Package: return "package";
   case ClassKind::Type: return "type";
+  case ClassKind::Class: return "class";
+  case ClassKind::Operator: return "operator";
   }
   return "class";
 }

@@ -124,7 +124,8 @@ private:
   }
   void classDef(const ast::ClassDef &c, int depth) {
     line(depth) << "class " << static_cast<int>(c.kind) << ' ' << c.name << " \"" << c.description << "\" end="
-                << c.endName << " partial=" << c.partial << " short=" << c.isShort;
+                << c.endName << " partial=" << c.partial << " short=" << c.isShort << " expandable=" << c.expandable
+                << " operator=" << c.isOperator << " impure=" << c.impure;
     at(c.range);
     at(c.endRange);
     for (const auto &e : c.extends) {

@@ -135,6 +135,24 @@ bool lexFast(const std::string &text, const antlr4::dfa::Vocabulary &vocabulary,
         }
       }
       emit(eqcgrammar::EqcLexer::NUMBER, startI, startCp, tokenLine, tokenColumn);
+    } else if (c == '\'') { // IDENT, quoted (MLS 3.5, 2.3.1): no line break inside; escapes take one code point
+      consume();
+      size_t chars = 0;
+      while (i < n && s[i] != '\'') {
+        if (s[i] == '\r' || s[i] == '\n')
+          return false;
+        if (s[i] == '\\') {
+          consume();
+          if (i >= n)
+            return false;
+        }
+        consume();
+        ++chars;
+      }
+      if (i >= n || chars == 0)
+        return false; // unterminated or empty: ANTLR reports it
+      consume();
+      emit(eqcgrammar::EqcLexer::IDENT, startI, startCp, tokenLine, tokenColumn);
     } else if (c == '"') { // STRING: escapes take any one code point
       consume();
       while (i < n && s[i] != '"') {

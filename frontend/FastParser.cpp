@@ -18,7 +18,7 @@ namespace {
 /// vocabulary, so a literal this parser does not know stays Other and makes it decline.
 enum class T : uint8_t {
   Other, Eof, Ident, Number, String,
-  Model, Block, Connector, Function, Record, Package, Type, End, Equation, Algorithm, Initial,
+  Model, Block, Connector, Function, Record, Package, Type, Class, Expandable, Operator, Pure, Impure, End, Equation, Algorithm, Initial,
   Parameter, Constant, Discrete, Flow, Input, Output, Final, Each, Partial, Encapsulated, Within,
   Extends, Import, Public, Protected, Annotation, Connect, If, Then, Elseif, Else, For, In, Loop,
   While, When, Elsewhen, Break, Return, And, Or, Not, True, False,
@@ -32,7 +32,9 @@ const std::vector<T> &kindTable() {
   static const std::vector<T> table = [] {
     static const std::unordered_map<std::string_view, T> literals = {
         {"model", T::Model}, {"block", T::Block}, {"connector", T::Connector}, {"function", T::Function},
-        {"record", T::Record}, {"package", T::Package}, {"type", T::Type}, {"end", T::End},
+        {"record", T::Record}, {"package", T::Package}, {"type", T::Type}, {"class", T::Class},
+        {"expandable", T::Expandable}, {"operator", T::Operator}, {"pure", T::Pure}, {"impure", T::Impure},
+        {"end", T::End},
         {"equation", T::Equation}, {"algorithm", T::Algorithm}, {"initial", T::Initial},
         {"parameter", T::Parameter}, {"constant", T::Constant}, {"discrete", T::Discrete}, {"flow", T::Flow},
         {"input", T::Input}, {"output", T::Output}, {"final", T::Final}, {"each", T::Each},
@@ -141,19 +143,44 @@ private:
   }
 
   // ---- declarations ----
+  /// Whether a class definition starts here (after encapsulated and partial): a class prefix.
   static bool isClassKind(T k) {
     return k == T::Model || k == T::Block || k == T::Connector || k == T::Function || k == T::Record ||
-           k == T::Package || k == T::Type;
+           k == T::Package || k == T::Type || k == T::Class || k == T::Expandable || k == T::Operator ||
+           k == T::Pure || k == T::Impure;
   }
-  static ast::ClassKind classKind(T k) {
-    switch (k) {
+  /// classKind (MLS 3.5, 4.6): `expandable connector`, `pure|impure [operator] function`,
+  /// `operator record`, `operator`, or one keyword.
+  ast::ClassKind classKind(ast::ClassDef &def) {
+    def.expandable = accept(T::Expandable);
+    if (def.expandable) {
+      expect(T::Connector);
+      return ast::ClassKind::Connector;
+    }
+    const bool pure = accept(T::Pure);
+    def.impure = !pure && accept(T::Impure);
+    if (accept(T::Operator)) {
+      def.isOperator = peek() == T::Record || peek() == T::Function;
+      if (!def.isOperator) {
+        if (pure || def.impure)
+          throw Decline{};
+        return ast::ClassKind::Operator;
+      }
+    }
+    if (pure || def.impure) {
+      expect(T::Function);
+      return ast::ClassKind::Function;
+    }
+    switch (kinds_[pos_++]) {
+    case T::Class: return ast::ClassKind::Class;
+    case T::Model: return ast::ClassKind::Model;
     case T::Block: return ast::ClassKind::Block;
     case T::Connector: return ast::ClassKind::Connector;
     case T::Function: return ast::ClassKind::Function;
     case T::Record: return ast::ClassKind::Record;
     case T::Package: return ast::ClassKind::Package;
     case T::Type: return ast::ClassKind::Type;
-    default: return ast::ClassKind::Model;
+    default: throw Decline{};
     }
   }
   static bool isTypePrefix(T k) {
@@ -188,7 +215,7 @@ private:
     m->partial = accept(T::Partial);
     if (!isClassKind(peek()))
       throw Decline{};
-    m->kind = classKind(kinds_[pos_++]);
+    m->kind = classKind(*m);
     uint32_t nameToken = expect(T::Ident);
     m->name = text(nameToken);
     m->range = range(nameToken);

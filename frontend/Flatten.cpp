@@ -89,17 +89,17 @@ std::optional<FlatSystem> Flattener::run(const std::string &modelName) {
     }
   } else if (!files_.empty()) {
     for (auto &[def, info] : fileClasses_)
-      if (def->kind == ast::ClassKind::Model || def->kind == ast::ClassKind::Block)
+      if (def->kind == ast::ClassKind::Model || def->kind == ast::ClassKind::Block || def->kind == ast::ClassKind::Class)
         for (const auto &own : files_[0]->classes)
           if (own.get() == def)
             model = info;
     if (!model) {
-      diags_.error(SourceRange{}, "no model in the file (declare one with 'model Name ... end Name;')");
+      diags_.error(SourceRange{}, "no model in the file (declare one with 'model Name ... end Name;', or a block or class)");
       return std::nullopt;
     }
   }
   if (model->def->isShort || model->kind() == ast::ClassKind::Function || model->kind() == ast::ClassKind::Package ||
-      model->kind() == ast::ClassKind::Type) {
+      model->kind() == ast::ClassKind::Type || model->kind() == ast::ClassKind::Operator) {
     diags_.error(model->def->range, "'" + model->name + "' is a " + ast::kindName(model->kind()) +
                                         ", not a model that can be simulated");
     return std::nullopt;

@@ -320,12 +320,19 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
     switch (cls->kind()) {
     case ast::ClassKind::Function:
     case ast::ClassKind::Package:
+    case ast::ClassKind::Operator:
       diags_.error(d.typeRange, std::string("'") + d.typeName + "' is a " + ast::kindName(cls->kind()) +
                                     " and cannot be the type of a component");
       sym.state = Symbol::Done;
       return sym;
     default:
       break;
+    }
+    if (cls->def->expandable) {
+      diags_.error(d.typeRange, "'" + d.typeName + "' is an expandable connector (MLS 3.5, 9.1.3), which eqc does not "
+                                "support yet");
+      sym.state = Symbol::Done;
+      return sym;
     }
     sym.cls = cls;
     sym.connector = cls->kind() == ast::ClassKind::Connector;

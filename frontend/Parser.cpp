@@ -132,13 +132,18 @@ public:
     return f;
   }
 
-  static ast::ClassKind classKind(P::ClassKindContext *k) {
+  static ast::ClassKind classKind(P::ClassKindContext *k, ast::ClassDef &def) {
+    def.expandable = k->EXPANDABLE() != nullptr;
+    def.impure = k->IMPURE() != nullptr;
+    def.isOperator = k->OPERATOR() && (k->RECORD() || k->FUNCTION());
+    if (k->CLASS()) return ast::ClassKind::Class;
     if (k->BLOCK()) return ast::ClassKind::Block;
     if (k->CONNECTOR()) return ast::ClassKind::Connector;
     if (k->FUNCTION()) return ast::ClassKind::Function;
     if (k->RECORD()) return ast::ClassKind::Record;
     if (k->PACKAGE()) return ast::ClassKind::Package;
     if (k->TYPE()) return ast::ClassKind::Type;
+    if (k->OPERATOR()) return ast::ClassKind::Operator;
     return ast::ClassKind::Model;
   }
 
@@ -156,7 +161,7 @@ public:
   std::unique_ptr<ast::ClassDef> classDefinition(P::ClassDefinitionContext *ctx) {
     auto m = std::make_unique<ast::ClassDef>();
     if (auto *s = dynamic_cast<P::ShortClassContext *>(ctx)) {
-      m->kind = classKind(s->classKind());
+      m->kind = classKind(s->classKind(), *m);
       m->partial = s->PARTIAL() != nullptr;
       m->name = s->modelName->getText();
       m->range = range(s->modelName);
@@ -174,7 +179,7 @@ public:
       return m;
     }
     auto *c = static_cast<P::LongClassContext *>(ctx);
-    m->kind = classKind(c->classKind());
+    m->kind = classKind(c->classKind(), *m);
     m->partial = c->PARTIAL() != nullptr;
     m->name = c->modelName->getText();
     m->range = range(c->modelName);

@@ -10,7 +10,11 @@ classDefinition
       classModification? comment                                                              # shortClass
   ;
 
-classKind : MODEL | BLOCK | CONNECTOR | FUNCTION | RECORD | PACKAGE | TYPE ;
+// MLS 3.5, 4.6: the class prefixes.
+classKind
+  : CLASS | MODEL | BLOCK | EXPANDABLE? CONNECTOR | OPERATOR? RECORD | PACKAGE | TYPE
+  | (PURE | IMPURE)? OPERATOR? FUNCTION | OPERATOR
+  ;
 
 composition
   : element* (PUBLIC element* | PROTECTED element* | equationSection | algorithmSection)* (annotation ';')?
@@ -139,6 +143,7 @@ refPart : IDENT arraySubscripts? ;
 name : IDENT ('.' IDENT)* ;
 
 // Keywords (before IDENT so that they win).
+CLASS : 'class' ;
 MODEL : 'model' ;
 BLOCK : 'block' ;
 CONNECTOR : 'connector' ;
@@ -146,6 +151,10 @@ FUNCTION : 'function' ;
 RECORD : 'record' ;
 PACKAGE : 'package' ;
 TYPE : 'type' ;
+EXPANDABLE : 'expandable' ;
+OPERATOR : 'operator' ;
+PURE : 'pure' ;
+IMPURE : 'impure' ;
 END : 'end' ;
 EQUATION : 'equation' ;
 ALGORITHM : 'algorithm' ;
@@ -185,7 +194,8 @@ NOT : 'not' ;
 TRUE : 'true' ;
 FALSE : 'false' ;
 
-IDENT : [a-zA-Z_] [a-zA-Z_0-9]* ;
+// MLS 3.5, 2.3.1: an identifier, or a quoted one ('x y', the quotes are part of it).
+IDENT : [a-zA-Z_] [a-zA-Z_0-9]* | '\'' (~['\\\r\n] | '\\' .)+ '\'' ;
 NUMBER
   : DIGIT+ ('.' DIGIT*)? EXPONENT?
   | '.' DIGIT+ EXPONENT?

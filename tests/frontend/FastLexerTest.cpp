@@ -71,7 +71,8 @@ TEST(FastLexer, SameTokensAsAntlrOnRandomFragments) {
       ".e", ".", "..", ".*", "./", ".^", ".+", ".-", "+", "-", "*", "/", "^", "(", ")", "[", "]", "{", "}", ",",
       ";", ":", ":=", "=", "==", "<", "<=", "<>", ">", ">=", "\"", "\\", "\"a\\\"b\"", "\"x\ny\"", "\"\xc3\xa9\"",
       "//c\n", "// \xe2\x82\xac\r", "/*", "*/", "/* \xc3\xa9 */", " ", "\t", "\n", "\r", "\xc3\xa9", "#", "@",
-      "der", "and", "or", "not", "initial", "'", "equation", "parameter", "elseif", "elsewhen", "true", "\x01"};
+      "der", "and", "or", "not", "initial", "'", "equation", "parameter", "elseif", "elsewhen", "true", "\x01",
+      "'a b'", "'x\\'y'", "''", "'\\", "'\n'", "'\\\n'", "class", "operator", "pure", "impure", "expandable"};
   std::mt19937 gen(12345);
   std::uniform_int_distribution<size_t> pick(0, pieces.size() - 1), count(1, 24);
   int accepted = 0;

@@ -127,6 +127,49 @@ model Short = M(k = 2);
   EXPECT_TRUE(compareParsers(model));
 }
 
+// MLS 3.5, 4.6 class prefixes, 2.3.1 quoted identifiers, 11.2.7 when-statements and algorithm
+// sections of models, `within;` of a library's top level.
+TEST(FastParser, ClassPrefixesQuotedNamesAndModelAlgorithms) {
+  const char *model = R"(within;
+class 'A b' "quoted"
+  expandable connector Bus
+  end Bus;
+  operator record Complex
+    Real re, im;
+    encapsulated operator 'constructor'
+      function fromReal
+        input Real re;
+        output Complex c;
+      algorithm
+        c := Complex(re, 0);
+      end fromReal;
+    end 'constructor';
+  end Complex;
+  pure function p input Real x; output Real y; algorithm y := x; end p;
+  impure function q input Real x; output Real y; algorithm y := x; end q;
+  operator function r input Real x; output Real y; algorithm y := x; end r;
+  impure operator function s input Real x; output Real y; algorithm y := x; end s;
+  Real 'x\'y'(start = 1), 'a.b';
+equation
+  der('x\'y') = -'a.b';
+algorithm
+  'a.b' := 'x\'y';
+  when 'a.b' < 0.5 then
+    reinit('x\'y', 1);
+  elsewhen time > 2 then
+    terminate("done");
+  end when;
+initial algorithm
+  'a.b' := 0;
+end 'A b';
+)";
+  EXPECT_TRUE(compareParsers(model));
+  // Errors are ANTLR's (the fast parser declines).
+  for (const char *bad : {"pure record R end R;", "operator operator R end R;", "expandable model M end M;",
+                          "impure package P end P;"})
+    EXPECT_FALSE(compareParsers(bad)) << bad;
+}
+
 /// A random token-level model: every expression form of the grammar, nested at random.
 class RandomModel {
 public:

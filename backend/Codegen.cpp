@@ -424,7 +424,15 @@ private:
           continue;
         }
         Value *v = fe.emit(part.value);
-        if (part.type == ValueType::Boolean) {
+        if (!part.literals.empty()) { // an enumeration value: the name of literal k
+          Value *k = b.CreateFPToSI(asDouble(b, v), types.i32);
+          Value *name = b.CreateGlobalStringPtr("?", symbols.prefix + "literal");
+          for (size_t i = part.literals.size(); i-- > 0;)
+            name = b.CreateSelect(b.CreateICmpEQ(k, b.getInt32(static_cast<int>(i + 1))),
+                                  b.CreateGlobalStringPtr(part.literals[i], symbols.prefix + "literal"), name);
+          printed.push_back(name);
+          format += "%" + part.format;
+        } else if (part.type == ValueType::Boolean) {
           if (!trueText) {
             trueText = b.CreateGlobalStringPtr("true", symbols.prefix + "true");
             falseText = b.CreateGlobalStringPtr("false", symbols.prefix + "false");

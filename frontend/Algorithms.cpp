@@ -186,6 +186,11 @@ private:
                                  typeName(value.type));
       return;
     }
+    if (target.enumeration != value.enumeration) {
+      f_.diags_.error(range, "'" + targetAst.text + "' and the value have different types (an enumeration and " +
+                                 "another type, or two enumerations)");
+      return;
+    }
     if (target.type == Type::Integer && value.type == Type::Real) {
       f_.diags_.error(range, "'" + targetAst.text + "' is an Integer but the value is a Real (use integer())");
       return;
@@ -326,15 +331,15 @@ private:
       f_.diags_.error(idx.range, "a for-loop needs a range: 'for " + idx.name + " in 1:n loop'");
       return;
     }
-    auto values = f_.iterationValues(*idx.in, scope, "the range of '" + idx.name + "'");
+    const ClassInfo *enumeration = nullptr;
+    auto values = f_.iterationValues(*idx.in, scope, "the range of '" + idx.name + "'", &enumeration);
     if (!values)
       return;
     const unsigned errors = f_.diags_.errorCount();
     for (double x : *values) {
       if (!f_.countIteration(idx.range))
         break;
-      const bool integer = x == std::floor(x);
-      scope.loops.emplace_back(idx.name, Value::scalar(f_.ctx().constant(x), integer ? Type::Integer : Type::Real));
+      scope.loops.emplace_back(idx.name, f_.loopValue(x, enumeration));
       forLoop(st, k + 1, scope);
       scope.loops.pop_back();
       if (f_.diags_.errorCount() != errors)

@@ -147,9 +147,12 @@ bool Flattener::lowerStringConversion(const ast::Expr &call, Scope &scope, std::
     left = o.elems[0]->boolValue();
   }
   std::string flags = *width > 0 ? (left ? "-" : "") + std::to_string(*width) : "";
-  part.format = flags + (part.type == ValueType::Real    ? "." + std::to_string(*digits) + "g"
-                         : part.type == ValueType::Integer ? "d"
-                                                           : "s");
+  if (v.enumeration) // the literal's name (MLS 3.5, 3.7.1: String(e, minimumLength, leftJustified))
+    for (const ast::EnumerationLiteral &literal : v.enumeration->def->literals)
+      part.literals.push_back(literal.name);
+  part.format = flags + (part.type == ValueType::Real                              ? "." + std::to_string(*digits) + "g"
+                         : part.type == ValueType::Integer && part.literals.empty() ? "d"
+                                                                                    : "s");
   out.push_back(part);
   return true;
 }

@@ -160,6 +160,13 @@ struct AlgorithmSection {
 /// of an overloaded operator, 14.1).
 enum class ClassKind { Model, Block, Connector, Function, Record, Package, Type, Class, Operator };
 
+/// A literal of an enumeration type: `a "description"`.
+struct EnumerationLiteral {
+  std::string name;
+  SourceRange range;
+  std::string description;
+};
+
 /// A class definition: `model … end Name;`, a connector, function, package, or a short class
 /// `type Voltage = Real(unit = "V");`.
 struct ClassDef {
@@ -185,6 +192,10 @@ struct ClassDef {
   bool isShort = false;
   Declaration shortBase; ///< prefixes, typeName and typeDims; no components
   std::vector<Modifier> shortModifiers;
+  /// `type E = enumeration(a, b, c)` (a short class with no base; MLS 3.5, 4.8.5); `enumeration(:)`
+  /// is open (its literals are given by a redeclaration).
+  bool isEnumeration = false, openEnumeration = false;
+  std::vector<EnumerationLiteral> literals;
 };
 
 /// Everything in one source file.

@@ -125,7 +125,12 @@ private:
   void classDef(const ast::ClassDef &c, int depth) {
     line(depth) << "class " << static_cast<int>(c.kind) << ' ' << c.name << " \"" << c.description << "\" end="
                 << c.endName << " partial=" << c.partial << " short=" << c.isShort << " expandable=" << c.expandable
-                << " operator=" << c.isOperator << " impure=" << c.impure;
+                << " operator=" << c.isOperator << " impure=" << c.impure << " enumeration=" << c.isEnumeration
+                << " open=" << c.openEnumeration;
+    for (const auto &l : c.literals) {
+      line(depth + 1) << "literal " << l.name << " \"" << l.description << "\"";
+      at(l.range);
+    }
     at(c.range);
     at(c.endRange);
     for (const auto &e : c.extends) {

@@ -255,6 +255,13 @@ void Flattener::lowerSimpleEquation(const ast::Expr &lhsAst, const ast::Expr &rh
                             shapeText(rhs.dims));
     return;
   }
+  if (lhs.enumeration != rhs.enumeration) {
+    const Value &en = lhs.enumeration ? lhs : rhs, &other = lhs.enumeration ? rhs : lhs;
+    diags_.error(range, "the two sides of the equation have different types: the enumeration '" + en.enumeration->name +
+                            "' and " + (other.enumeration ? "the enumeration '" + other.enumeration->name + "'"
+                                                          : std::string(typeName(other.type))));
+    return;
+  }
   const bool lhsBool = lhs.type == Type::Boolean, rhsBool = rhs.type == Type::Boolean;
   if (lhsBool != rhsBool) {
     diags_.error(lhsBool ? lhsAst.range : rhsAst.range,
@@ -321,7 +328,8 @@ void Flattener::lowerForEquation(const ast::Equation &eq, Scope &scope, int numb
       diags_.error(idx.range, "a for-equation needs a range: 'for " + idx.name + " in 1:n loop'");
       return;
     }
-    auto values = iterationValues(*idx.in, scope, "the range of '" + idx.name + "'");
+    const ClassInfo *enumeration = nullptr;
+    auto values = iterationValues(*idx.in, scope, "the range of '" + idx.name + "'", &enumeration);
     if (!values)
       return;
     const std::string savedText = scope.loopText;
@@ -329,8 +337,7 @@ void Flattener::lowerForEquation(const ast::Equation &eq, Scope &scope, int numb
     for (double x : *values) {
       if (!countIteration(idx.range))
         break;
-      bool integer = x == std::floor(x);
-      scope.loops.emplace_back(idx.name, Value::scalar(ctx().constant(x), integer ? Type::Integer : Type::Real));
+      scope.loops.emplace_back(idx.name, loopValue(x, enumeration));
       scope.loopText = (savedText.empty() ? "" : savedText + ", ") + idx.name + " = " + formatNumber(x);
       loop(k + 1);
       scope.loops.pop_back();

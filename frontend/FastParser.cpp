@@ -18,7 +18,7 @@ namespace {
 /// vocabulary, so a literal this parser does not know stays Other and makes it decline.
 enum class T : uint8_t {
   Other, Eof, Ident, Number, String,
-  Model, Block, Connector, Function, Record, Package, Type, Class, Expandable, Operator, Pure, Impure, End, Equation, Algorithm, Initial,
+  Model, Block, Connector, Function, Record, Package, Type, Class, Expandable, Operator, Pure, Impure, Enumeration, End, Equation, Algorithm, Initial,
   Parameter, Constant, Discrete, Flow, Input, Output, Final, Each, Partial, Encapsulated, Within,
   Extends, Import, Public, Protected, Annotation, Connect, If, Then, Elseif, Else, For, In, Loop,
   While, When, Elsewhen, Break, Return, And, Or, Not, True, False,
@@ -34,6 +34,7 @@ const std::vector<T> &kindTable() {
         {"model", T::Model}, {"block", T::Block}, {"connector", T::Connector}, {"function", T::Function},
         {"record", T::Record}, {"package", T::Package}, {"type", T::Type}, {"class", T::Class},
         {"expandable", T::Expandable}, {"operator", T::Operator}, {"pure", T::Pure}, {"impure", T::Impure},
+        {"enumeration", T::Enumeration},
         {"end", T::End},
         {"equation", T::Equation}, {"algorithm", T::Algorithm}, {"initial", T::Initial},
         {"parameter", T::Parameter}, {"constant", T::Constant}, {"discrete", T::Discrete}, {"flow", T::Flow},
@@ -219,6 +220,25 @@ private:
     uint32_t nameToken = expect(T::Ident);
     m->name = text(nameToken);
     m->range = range(nameToken);
+    if (peek() == T::Assign && peek(1) == T::Enumeration) { // enumerationClass
+      pos_ += 2;
+      m->isShort = true;
+      m->isEnumeration = true;
+      expect(T::LParen);
+      if (accept(T::Colon)) {
+        m->openEnumeration = true;
+      } else if (peek() != T::RParen) {
+        do {
+          uint32_t literal = expect(T::Ident);
+          m->literals.push_back({text(literal), range(literal), comment()});
+        } while (accept(T::Comma));
+      }
+      expect(T::RParen);
+      m->description = description();
+      if (accept(T::Annotation))
+        m->annotation = classModification();
+      return m;
+    }
     if (accept(T::Assign)) { // shortClass
       m->isShort = true;
       typePrefixes(m->shortBase);

@@ -23,6 +23,8 @@ namespace eqc::frontend {
 enum class Type { Real, Integer, Boolean, String };
 const char *typeName(Type t);
 
+struct ClassInfo;
+
 /// A lowered expression: an array of scalar expression nodes (row-major) with its shape; a
 /// scalar has no dims. `ok` is false after an error (already reported).
 struct Value {
@@ -31,6 +33,10 @@ struct Value {
   std::vector<int> dims;
   std::vector<const Expr *> elems;
   std::string text; ///< String
+  /// Values of an enumeration type (Integer-valued, literal k is k; MLS 3.5, 4.8.5): the type.
+  const ClassInfo *enumeration = nullptr;
+  /// The name of an enumeration type used as a value: its literals (`for e in E`, `x[E]`, `max(E)`).
+  bool enumerationType = false;
 
   static Value scalar(const Expr *e, Type t) {
     Value v;
@@ -159,6 +165,7 @@ struct Symbol {
   Value value;       ///< Constant
   std::vector<std::unique_ptr<Instance>> instances; ///< Component, row-major
   const ClassInfo *cls = nullptr;  ///< Component: its class; Variable: its connector or type class, if any
+  const ClassInfo *enumeration = nullptr; ///< Variable: its enumeration type (Integer-valued)
   bool flow = false;
   bool connector = false; ///< declared with a connector class (also `RealInput u`)
   ModPtr mod;              ///< the merged modification
@@ -319,7 +326,12 @@ public:
   bool iterate(const std::vector<ast::ForIndex> &iterators, Scope &scope, std::vector<int> &shape,
                const std::function<bool()> &body);
   /// A vector of Integer values from a range or array expression (for-loops, subscripts).
-  std::optional<std::vector<double>> iterationValues(const ast::Expr &e, Scope &scope, const std::string &what);
+  /// The values of a for-loop's range (known at compilation); `enumeration` (when given) receives
+  /// the enumeration type of the values, if they have one (`for e in E`).
+  std::optional<std::vector<double>> iterationValues(const ast::Expr &e, Scope &scope, const std::string &what,
+                                                     const ClassInfo **enumeration = nullptr);
+  /// The loop variable of one iteration.
+  Value loopValue(double x, const ClassInfo *enumeration);
   Value elementwise(const Value &a, const Value &b, SourceRange range, const char *op,
                     const std::function<const Expr *(const Expr *, const Expr *)> &f, Type resultType);
   Value fail() { return Value{}; }

@@ -245,7 +245,11 @@ std::optional<std::vector<int>> Flattener::dimensions(const std::vector<ast::Sub
     Value v = lower(*s.expr, scope);
     if (!v.ok)
       return std::nullopt;
-    if (!v.isScalar() || v.type != Type::Integer) {
+    if (v.enumerationType) { // x[E]: one element per literal
+      dims.push_back(static_cast<int>(v.size()));
+      continue;
+    }
+    if (v.enumerationType || !v.isScalar() || v.type != Type::Integer) {
       diags_.error(s.range, "the size of " + what + " must be an Integer (found " +
                                 (v.isScalar() ? std::string(typeName(v.type)) : shapeText(v.dims)) + ")");
       return std::nullopt;
@@ -297,6 +301,17 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
         diags_.error(d.typeRange, "unknown type '" + name + "'" + (hint.empty() ? "" : "; did you mean '" + hint + "'?"));
         sym.state = Symbol::Done;
         return sym;
+      }
+      if (found->def->isEnumeration) { // Integer-valued: literal k is k (MLS 3.5, 4.8.5)
+        if (found->def->openEnumeration) {
+          diags_.error(d.typeRange, "'" + name + "' is enumeration(:), whose literals only a redeclaration gives");
+          sym.state = Symbol::Done;
+          return sym;
+        }
+        primitive = true;
+        prim = Type::Integer;
+        sym.enumeration = found;
+        break;
       }
       if (found->def->isShort) {
         if (found->kind() == ast::ClassKind::Connector)
@@ -717,6 +732,13 @@ void Flattener::lowerVariableAttributes(Instance &inst, int index, bool bindings
     return true;
   };
   auto pick = [](const Value &v, size_t k) { return v.isScalar() ? v.elems[0] : v.elems[k]; };
+  if (sym.enumeration && !bindings && role != VarRole::Parameter) // the start defaults to the first literal (4.8.5.2)
+    each([&](Variable &var, size_t) {
+      if (!var.binding) {
+        var.binding = ctx().one();
+        var.hasStart = true;
+      }
+    });
   if (sym.mod && !bindings) {
     for (const auto &entry : sym.mod->children) {
       const std::string &name = entry.first; // not a structured binding: lambdas below capture it

@@ -170,6 +170,20 @@ Value Flattener::lowerBuiltinCall(const ast::Expr &e, Scope &scope, bool &handle
       out.type = Type::Boolean;
     return out;
   }
+  if (fn == "Integer") { // the number of an enumeration literal (MLS 3.5, 4.8.5.2)
+    if (!arity(1, 1))
+      return fail();
+    Value v = lower(*e.args[0], scope);
+    if (!v.ok)
+      return v;
+    // (the loop variables of `for e in E` are Integers here: Integer(e) is their number too)
+    if (v.type != Type::Integer || v.enumerationType) {
+      diags_.error(e.args[0]->range, "Integer() converts a value of an enumeration type to its number");
+      return fail();
+    }
+    v.enumeration = nullptr;
+    return v;
+  }
   if (fn == "noEvent" || fn == "smooth") {
     if (!arity(fn == "smooth" ? 2 : 1, fn == "smooth" ? 2 : 1))
       return fail();
@@ -377,6 +391,13 @@ Value Flattener::lowerBuiltinCall(const ast::Expr &e, Scope &scope, bool &handle
       r = a.elems[0];
       for (size_t i = 1; i < a.size(); ++i)
         r = c.call(fn == "min" ? Builtin::Min : Builtin::Max, {r, a.elems[i]});
+      Value v = Value::scalar(r, a.type); // min(E), max(E): a literal of E
+      v.enumeration = a.enumeration;
+      return v;
+    }
+    if (a.enumeration) {
+      diags_.error(e.args[0]->range, fn + "() of values of the enumeration type '" + a.enumeration->name + "'");
+      return fail();
     }
     return Value::scalar(r, a.type);
   }

@@ -180,6 +180,37 @@ Value Flattener::lowerName(const ast::Expr &e, Scope &scope) {
         cls = next;
         ++p;
       }
+      if (cls && cls->def->isEnumeration) {
+        // E.a: the literal's number; E: every literal (for e in E, x[E], max(E)).
+        if (p + 1 < parts.size() || cls->def->openEnumeration) {
+          diags_.error(e.range, "'" + e.text + "' is not a literal of enumeration '" + cls->name + "'");
+          return fail();
+        }
+        Value v;
+        v.ok = true;
+        v.type = Type::Integer;
+        v.enumeration = cls;
+        const auto &literals = cls->def->literals;
+        if (p == parts.size()) {
+          v.enumerationType = true;
+          v.dims = {static_cast<int>(literals.size())};
+          for (size_t k = 0; k < literals.size(); ++k)
+            v.elems.push_back(ctx().constant(static_cast<double>(k + 1)));
+          return v;
+        }
+        for (size_t k = 0; k < literals.size(); ++k)
+          if (literals[k].name == parts[p].name) {
+            v.elems.push_back(ctx().constant(static_cast<double>(k + 1)));
+            return v;
+          }
+        std::vector<std::string> names;
+        for (const auto &l : literals)
+          names.push_back(l.name);
+        std::string hint = closest(parts[p].name, names);
+        diags_.error(parts[p].range, "enumeration '" + cls->name + "' has no literal '" + parts[p].name + "'" +
+                                         (hint.empty() ? "" : "; did you mean '" + hint + "'?"));
+        return fail();
+      }
       if (cls && p < parts.size()) {
         resolveClass(*cls);
         if (cls->find(parts[p].name) >= 0) {
@@ -345,11 +376,13 @@ Value Flattener::lowerName(const ast::Expr &e, Scope &scope) {
           for (size_t d = 0; d < index.size(); ++d)
             flat = flat * s.dims[d] + index[d];
           result.type = s.type;
+          result.enumeration = s.enumeration;
           result.elems.push_back(ctx().var(s.firstVar + static_cast<int>(flat), isBool));
           continue;
         }
         v.ok = true;
         v.type = s.type;
+        v.enumeration = s.enumeration;
         v.dims = s.dims;
         size_t count = product(s.dims);
         v.elems.reserve(count);
@@ -365,6 +398,7 @@ Value Flattener::lowerName(const ast::Expr &e, Scope &scope) {
       if (k == 0) {
         result.type = v.type;
         result.text = v.text;
+        result.enumeration = v.enumeration;
         result.dims.insert(result.dims.end(), v.dims.begin(), v.dims.end());
       }
       result.elems.insert(result.elems.end(), v.elems.begin(), v.elems.end());
@@ -489,6 +523,25 @@ Value Flattener::lowerBinary(const ast::Expr &e, Scope &scope) {
   Value a = lower(*e.args[0], scope), b = lower(*e.args[1], scope);
   if (!a.ok || !b.ok)
     return fail();
+  if (a.enumeration || b.enumeration) {
+    // MLS 3.5, 4.8.5: values of an enumeration type are compared with values of the same type;
+    // they have no arithmetic (Integer(e) gives the number).
+    const bool relation = op == B::Eq || op == B::Ne || op == B::Lt || op == B::Le || op == B::Gt || op == B::Ge;
+    const Value &en = a.enumeration ? a : b;
+    if (!relation) {
+      diags_.error(e.range, "no arithmetic on values of the enumeration type '" + en.enumeration->name +
+                                "' (Integer(e) is the number of e)");
+      return fail();
+    }
+    if (a.enumeration != b.enumeration) {
+      const Value &other = a.enumeration ? b : a;
+      diags_.error(e.range, "cannot compare a value of the enumeration type '" + en.enumeration->name + "' with " +
+                                (other.enumeration ? "one of '" + other.enumeration->name + "'"
+                                 : other.type == Type::Integer ? std::string("an Integer")
+                                                               : std::string("a ") + typeName(other.type)));
+      return fail();
+    }
+  }
   if (op == B::Eq || op == B::Ne) {
     if ((a.type == Type::Boolean) != (b.type == Type::Boolean) || a.type == Type::String || b.type == Type::String) {
       diags_.error(e.range, std::string("cannot compare a ") + typeName(a.type) + " with a " + typeName(b.type));
@@ -625,7 +678,7 @@ Value Flattener::lowerIf(const ast::Expr &e, Scope &scope) {
       continue;
     }
     bool thenBool = then.type == Type::Boolean, elseBool = result.type == Type::Boolean;
-    if (thenBool != elseBool || then.dims != result.dims) {
+    if (thenBool != elseBool || then.dims != result.dims || then.enumeration != result.enumeration) {
       diags_.error(e.args[i - 1]->range, "the branches of an if-expression must have the same type and shape (" +
                                              std::string(typeName(then.type)) + " " + shapeText(then.dims) + " and " +
                                              typeName(result.type) + " " + shapeText(result.dims) + ")");
@@ -650,7 +703,8 @@ bool Flattener::iterate(const std::vector<ast::ForIndex> &iterators, Scope &scop
       diags_.error(it.range, "an iterator needs a range: '" + it.name + " in 1:n'");
       return false;
     }
-    auto values = iterationValues(*it.in, scope, "the range of '" + it.name + "'");
+    const ClassInfo *enumeration = nullptr;
+    auto values = iterationValues(*it.in, scope, "the range of '" + it.name + "'", &enumeration);
     if (!values)
       return false;
     if (shape.size() <= k)
@@ -658,7 +712,7 @@ bool Flattener::iterate(const std::vector<ast::ForIndex> &iterators, Scope &scop
     for (double x : *values) {
       if (!countIteration(it.range))
         return false;
-      scope.loops.emplace_back(it.name, Value::scalar(ctx().constant(x), x == std::floor(x) ? Type::Integer : Type::Real));
+      scope.loops.emplace_back(it.name, loopValue(x, enumeration));
       bool ok = loop(k + 1);
       scope.loops.pop_back();
       if (!ok)
@@ -669,10 +723,19 @@ bool Flattener::iterate(const std::vector<ast::ForIndex> &iterators, Scope &scop
   return loop(0);
 }
 
-std::optional<std::vector<double>> Flattener::iterationValues(const ast::Expr &e, Scope &scope, const std::string &what) {
+Value Flattener::loopValue(double x, const ClassInfo *enumeration) {
+  Value v = Value::scalar(ctx().constant(x), x == std::floor(x) ? Type::Integer : Type::Real);
+  v.enumeration = enumeration;
+  return v;
+}
+
+std::optional<std::vector<double>> Flattener::iterationValues(const ast::Expr &e, Scope &scope, const std::string &what,
+                                                              const ClassInfo **enumeration) {
   Value v = lower(e, scope);
   if (!v.ok)
     return std::nullopt;
+  if (enumeration)
+    *enumeration = v.enumeration;
   if (v.dims.size() != 1 || !v.isNumeric()) {
     diags_.error(e.range, what + " must be a range or a vector of numbers, not " +
                               (v.isScalar() ? std::string("a scalar") : shapeText(v.dims)));

@@ -8,6 +8,7 @@
 #include "EqcParser.h"
 #include "antlr4-runtime.h"
 
+#include <set>
 #include <cctype>
 #include <cmath>
 #include <typeinfo>
@@ -20,13 +21,29 @@ namespace {
 
 using P = eqcgrammar::EqcParser;
 
-/// ANTLR lists every token that may start an expression; say so in words.
+/// ANTLR lists every token that may start an expression (in the order of the token types, which
+/// grows with the grammar); say so in words.
 std::string readable(std::string msg) {
-  const std::string exprStart =
-      "{'[', '(', '+', '-', '{', 'end', 'initial', 'if', 'not', 'true', 'false', IDENT, NUMBER, STRING}";
-  size_t at = msg.find(exprStart);
-  if (at != std::string::npos)
-    msg.replace(at, exprStart.size(), "an expression");
+  static const std::set<std::string> exprStart{"'['", "'('", "'+'", "'-'", "'{'", "'end'", "'initial'", "'if'",
+                                               "'not'", "'true'", "'false'", "IDENT", "NUMBER", "STRING"};
+  for (size_t open = msg.find('{'); open != std::string::npos; open = msg.find('{', open + 1)) {
+    size_t close = msg.find('}', open);
+    if (close == std::string::npos)
+      break;
+    std::set<std::string> listed;
+    std::string list = msg.substr(open + 1, close - open - 1);
+    for (size_t start = 0; start <= list.size();) {
+      size_t comma = list.find(", ", start);
+      listed.insert(list.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+      if (comma == std::string::npos)
+        break;
+      start = comma + 2;
+    }
+    if (listed == exprStart) {
+      msg.replace(open, close - open + 1, "an expression");
+      break;
+    }
+  }
   return msg;
 }
 
@@ -176,6 +193,21 @@ public:
       m->description = description(s->comment());
       if (s->comment()->annotation())
         m->annotation = classModification(s->comment()->annotation()->classModification());
+      return m;
+    }
+    if (auto *en = dynamic_cast<P::EnumerationClassContext *>(ctx)) {
+      m->kind = classKind(en->classKind(), *m);
+      m->partial = en->PARTIAL() != nullptr;
+      m->name = en->modelName->getText();
+      m->range = range(en->modelName);
+      m->isShort = true;
+      m->isEnumeration = true;
+      m->openEnumeration = en->open != nullptr;
+      for (auto *lit : en->enumerationLiteral())
+        m->literals.push_back({lit->IDENT()->getText(), range(lit->IDENT()->getSymbol()), description(lit->comment())});
+      m->description = description(en->comment());
+      if (en->comment()->annotation())
+        m->annotation = classModification(en->comment()->annotation()->classModification());
       return m;
     }
     auto *c = static_cast<P::LongClassContext *>(ctx);

@@ -8,7 +8,12 @@ classDefinition
   : ENCAPSULATED? PARTIAL? classKind modelName=IDENT description? composition END endName=IDENT?  # longClass
   | ENCAPSULATED? PARTIAL? classKind modelName=IDENT '=' typePrefix* typeSpec=name arraySubscripts?
       classModification? comment                                                              # shortClass
+  | ENCAPSULATED? PARTIAL? classKind modelName=IDENT '=' ENUMERATION
+      '(' (enumerationLiteral (',' enumerationLiteral)* | open=':')? ')' comment              # enumerationClass
   ;
+
+// MLS 3.5, 4.8.5: `type E = enumeration(a "description", b, c)`.
+enumerationLiteral : IDENT comment ;
 
 // MLS 3.5, 4.6: the class prefixes.
 classKind
@@ -152,6 +157,7 @@ RECORD : 'record' ;
 PACKAGE : 'package' ;
 TYPE : 'type' ;
 EXPANDABLE : 'expandable' ;
+ENUMERATION : 'enumeration' ;
 OPERATOR : 'operator' ;
 PURE : 'pure' ;
 IMPURE : 'impure' ;

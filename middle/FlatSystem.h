@@ -119,8 +119,10 @@ struct MessagePart {
   const Expr *value = nullptr; ///< a Real, Integer or Boolean expression
   ValueType type = ValueType::Real;
   /// A printf conversion for the value without '%': ".6g", "-8d" (Integer values are printed as
-  /// long long: the conversion is d, i, u, o, x or X), "5s" (Boolean: "true"/"false").
+  /// long long: the conversion is d, i, u, o, x or X), "5s" (Boolean: "true"/"false"; an
+  /// enumeration value: the name of literal k).
   std::string format;
+  std::vector<std::string> literals; ///< a value of an enumeration type: its literals' names
 };
 
 /// `assert(condition, message, level)` of an equation section (MLS 3.5, 8.3.7): it must hold at

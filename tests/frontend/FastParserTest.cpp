@@ -145,6 +145,9 @@ class 'A b' "quoted"
       end fromReal;
     end 'constructor';
   end Complex;
+  type E = enumeration(a "first", b annotation(x = 1), 'c d') "three";
+  type Open = enumeration(:);
+  type None = enumeration();
   pure function p input Real x; output Real y; algorithm y := x; end p;
   impure function q input Real x; output Real y; algorithm y := x; end q;
   operator function r input Real x; output Real y; algorithm y := x; end r;

@@ -75,6 +75,8 @@ struct Expr {
 
 /// `name(args) = value` in a modification, e.g. `start = 1`, `experiment(StopTime = 10)` or
 /// `each M = 1`.
+struct ClassDef;
+
 struct Modifier {
   std::string name; ///< possibly dotted: `joint.phi.start`
   SourceRange range;
@@ -82,6 +84,12 @@ struct Modifier {
   bool final = false;
   std::vector<Modifier> args;
   ExprPtr value;
+  /// `redeclare Type name(args) = value` (MLS 3.5, 7.3): the element's new type; or
+  /// `redeclare model M = B`: the class that replaces M.
+  bool redeclare = false;
+  std::string redeclareType;
+  SourceRange redeclareTypeRange;
+  std::shared_ptr<ClassDef> redeclareClass;
 };
 
 /// One declared name with its array dimensions, modifiers, binding and description.
@@ -97,6 +105,15 @@ struct Component {
 enum class Prefix { None, Parameter, Constant, Discrete };
 enum class Causality { None, Input, Output };
 
+/// MLS 3.5, 5.4 and 7.3: `inner`, `outer`, `replaceable`, `redeclare` and `constrainedby` of an
+/// element.
+struct ElementPrefixes {
+  bool inner = false, outer = false, replaceable = false, redeclare = false;
+  std::string constrainedBy; ///< the constraining class (empty: none)
+  SourceRange constrainedByRange;
+  std::vector<Modifier> constrainedByModifiers;
+};
+
 /// `parameter Real a = 1, b[3](start = 2) "desc";`
 struct Declaration {
   Prefix prefix = Prefix::None;
@@ -107,6 +124,7 @@ struct Declaration {
   SourceRange typeRange;
   std::vector<Subscript> typeDims; ///< `Real[3] x`
   std::vector<Component> components;
+  ElementPrefixes element;
 };
 
 /// `extends Base(k = 3);`
@@ -196,6 +214,7 @@ struct ClassDef {
   /// is open (its literals are given by a redeclaration).
   bool isEnumeration = false, openEnumeration = false;
   std::vector<EnumerationLiteral> literals;
+  ElementPrefixes element; ///< as an element of its enclosing class
 };
 
 /// Everything in one source file.

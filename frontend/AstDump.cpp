@@ -73,16 +73,27 @@ private:
   }
   void modifiers(const std::vector<ast::Modifier> &mods, int depth) {
     for (const auto &m : mods) {
-      line(depth) << "mod " << m.name << " each=" << m.each << " final=" << m.final;
+      line(depth) << "mod " << m.name << " each=" << m.each << " final=" << m.final << " redeclare=" << m.redeclare
+                  << " type=" << m.redeclareType;
       at(m.range);
+      at(m.redeclareTypeRange);
+      if (m.redeclareClass)
+        classDef(*m.redeclareClass, depth + 1);
       modifiers(m.args, depth + 1);
       expr(m.value.get(), depth + 1);
     }
+  }
+  void elementPrefixes(const ast::ElementPrefixes &e, int depth) {
+    line(depth) << "element inner=" << e.inner << " outer=" << e.outer << " replaceable=" << e.replaceable
+                << " redeclare=" << e.redeclare << " constrainedby=" << e.constrainedBy;
+    at(e.constrainedByRange);
+    modifiers(e.constrainedByModifiers, depth + 1);
   }
   void declaration(const ast::Declaration &d, int depth) {
     line(depth) << "decl " << d.typeName << " prefix=" << static_cast<int>(d.prefix) << " flow=" << d.flow
                 << " protected=" << d.isProtected << " causality=" << static_cast<int>(d.causality);
     at(d.typeRange);
+    elementPrefixes(d.element, depth + 1);
     subscripts(d.typeDims, depth + 1);
     for (const auto &c : d.components) {
       line(depth + 1) << "component " << c.name << " \"" << c.description << '"';
@@ -127,6 +138,7 @@ private:
                 << c.endName << " partial=" << c.partial << " short=" << c.isShort << " expandable=" << c.expandable
                 << " operator=" << c.isOperator << " impure=" << c.impure << " enumeration=" << c.isEnumeration
                 << " open=" << c.openEnumeration;
+    elementPrefixes(c.element, depth + 1);
     for (const auto &l : c.literals) {
       line(depth + 1) << "literal " << l.name << " \"" << l.description << "\"";
       at(l.range);

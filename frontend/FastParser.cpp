@@ -19,7 +19,8 @@ namespace {
 enum class T : uint8_t {
   Other, Eof, Ident, Number, String,
   Model, Block, Connector, Function, Record, Package, Type, Class, Expandable, Operator, Pure, Impure, Enumeration, End, Equation, Algorithm, Initial,
-  Parameter, Constant, Discrete, Flow, Input, Output, Final, Each, Partial, Encapsulated, Within,
+  Parameter, Constant, Discrete, Flow, Input, Output, Final, Each, Partial, Encapsulated, Within, Inner, Outer,
+  Replaceable, Redeclare, Constrainedby,
   Extends, Import, Public, Protected, Annotation, Connect, If, Then, Elseif, Else, For, In, Loop,
   While, When, Elsewhen, Break, Return, And, Or, Not, True, False,
   Semi, Assign, Define, LParen, RParen, LBracket, RBracket, LBrace, RBrace, Comma, Dot, DotStar,
@@ -39,6 +40,8 @@ const std::vector<T> &kindTable() {
         {"equation", T::Equation}, {"algorithm", T::Algorithm}, {"initial", T::Initial},
         {"parameter", T::Parameter}, {"constant", T::Constant}, {"discrete", T::Discrete}, {"flow", T::Flow},
         {"input", T::Input}, {"output", T::Output}, {"final", T::Final}, {"each", T::Each},
+        {"inner", T::Inner}, {"outer", T::Outer}, {"replaceable", T::Replaceable}, {"redeclare", T::Redeclare},
+        {"constrainedby", T::Constrainedby},
         {"partial", T::Partial}, {"encapsulated", T::Encapsulated}, {"within", T::Within},
         {"extends", T::Extends}, {"import", T::Import}, {"public", T::Public}, {"protected", T::Protected},
         {"annotation", T::Annotation}, {"connect", T::Connect}, {"if", T::If}, {"then", T::Then},
@@ -186,7 +189,22 @@ private:
   }
   static bool isTypePrefix(T k) {
     return k == T::Parameter || k == T::Constant || k == T::Discrete || k == T::Flow || k == T::Input ||
-           k == T::Output || k == T::Final;
+           k == T::Output || k == T::Final || k == T::Inner || k == T::Outer || k == T::Replaceable ||
+           k == T::Redeclare;
+  }
+  static bool isClassPrefix(T k) {
+    return k == T::Redeclare || k == T::Final || k == T::Inner || k == T::Outer || k == T::Replaceable;
+  }
+  /// constrainingClause? : CONSTRAINEDBY name classModification? comment
+  void constraining(ast::ElementPrefixes &e) {
+    if (!accept(T::Constrainedby))
+      return;
+    auto [first, lastToken] = name();
+    e.constrainedBy = text(first, lastToken);
+    e.constrainedByRange = range(first, lastToken);
+    if (peek() == T::LParen)
+      e.constrainedByModifiers = classModification();
+    comment();
   }
   void typePrefixes(ast::Declaration &d) {
     while (isTypePrefix(peek())) {
@@ -197,6 +215,10 @@ private:
       case T::Flow: d.flow = true; break;
       case T::Input: d.causality = ast::Causality::Input; break;
       case T::Output: d.causality = ast::Causality::Output; break;
+      case T::Inner: d.element.inner = true; break;
+      case T::Outer: d.element.outer = true; break;
+      case T::Replaceable: d.element.replaceable = true; break;
+      case T::Redeclare: d.element.redeclare = true; break;
       default: break; // final
       }
     }
@@ -330,9 +352,24 @@ private:
   }
 
   void element(ast::ClassDef &m, bool isProtected) {
-    T k = peek();
+    size_t ahead = 0; // past the prefixes an element that is a class may have
+    while (isClassPrefix(peek(ahead)))
+      ++ahead;
+    T k = peek(ahead);
     if (k == T::Encapsulated || k == T::Partial || isClassKind(k)) {
+      ast::ElementPrefixes e;
+      for (; ahead > 0; --ahead) {
+        switch (kinds_[pos_++]) {
+        case T::Inner: e.inner = true; break;
+        case T::Outer: e.outer = true; break;
+        case T::Replaceable: e.replaceable = true; break;
+        case T::Redeclare: e.redeclare = true; break;
+        default: break; // final
+        }
+      }
       m.classes.push_back(classDefinition());
+      constraining(e);
+      m.classes.back()->element = std::move(e);
     } else if (accept(T::Extends)) {
       ast::Extends ext;
       auto [first, lastToken] = name();
@@ -390,6 +427,7 @@ private:
         classModification();
       d.components.push_back(std::move(comp));
     } while (accept(T::Comma));
+    constraining(d.element);
     return d;
   }
 
@@ -411,6 +449,35 @@ private:
       return mods;
     do {
       ast::Modifier m;
+      if (accept(T::Redeclare)) { // elementRedeclaration
+        m.redeclare = true;
+        m.each = accept(T::Each);
+        m.final = accept(T::Final);
+        accept(T::Replaceable);
+        T k = peek();
+        if (k == T::Encapsulated || k == T::Partial || isClassKind(k)) {
+          m.redeclareClass = classDefinition();
+          m.name = m.redeclareClass->name;
+          m.range = m.redeclareClass->range;
+        } else {
+          ast::Declaration d;
+          typePrefixes(d);
+          auto [first, lastToken] = name();
+          m.redeclareType = text(first, lastToken);
+          m.redeclareTypeRange = range(first, lastToken);
+          if (peek() == T::LBracket)
+            arraySubscripts();
+          uint32_t ident = expect(T::Ident);
+          m.name = text(ident);
+          m.range = range(ident);
+          if (peek() == T::LBracket)
+            arraySubscripts();
+          modification(m.args, m.value);
+          comment();
+        }
+        mods.push_back(std::move(m));
+        continue;
+      }
       m.each = accept(T::Each);
       m.final = accept(T::Final);
       auto [first, lastToken] = name();

@@ -143,6 +143,9 @@ struct Mod {
   /// For the instances of component arrays: (flat index, shape) of each array level, outermost first.
   std::vector<std::pair<int, std::vector<int>>> slices;
   std::vector<std::pair<std::string, std::shared_ptr<const Mod>>> children;
+  /// `redeclare Type name(...)` of the element this modifies (MLS 3.5, 7.3), and where it is written.
+  const ast::Modifier *redeclare = nullptr;
+  const ClassInfo *redeclareLexical = nullptr;
 
   bool hasValue() const { return expr != nullptr; }
   std::shared_ptr<const Mod> child(const std::string &name) const {
@@ -166,6 +169,9 @@ struct Symbol {
   std::vector<std::unique_ptr<Instance>> instances; ///< Component, row-major
   const ClassInfo *cls = nullptr;  ///< Component: its class; Variable: its connector or type class, if any
   const ClassInfo *enumeration = nullptr; ///< Variable: its enumeration type (Integer-valued)
+  /// An `outer` element: the symbol of the `inner` element it is (MLS 3.5, 5.4); symbol() returns
+  /// that one.
+  Symbol *outer = nullptr;
   bool flow = false;
   bool connector = false; ///< declared with a connector class (also `RealInput u`)
   ModPtr mod;              ///< the merged modification

@@ -61,6 +61,10 @@ void addModifier(Flattener &f, Mod &parent, const ast::Modifier &m, const std::s
   }
   if (!child->range.valid())
     child->range = m.range;
+  if (m.redeclare && !child->redeclare) {
+    child->redeclare = &m;
+    child->redeclareLexical = lexical;
+  }
   for (const ast::Modifier &arg : m.args)
     addModifier(f, *child, arg, arg.name, scope, lexical);
 }
@@ -92,6 +96,13 @@ ModPtr Flattener::merge(const ModPtr &high, const ModPtr &low) {
     return high;
   auto out = std::make_shared<Mod>(high->hasValue() ? *high : *low);
   out->children.clear();
+  if (high->redeclare) { // the outermost redeclaration wins
+    out->redeclare = high->redeclare;
+    out->redeclareLexical = high->redeclareLexical;
+  } else if (low->redeclare) {
+    out->redeclare = low->redeclare;
+    out->redeclareLexical = low->redeclareLexical;
+  }
   if (!out->range.valid())
     out->range = high->range.valid() ? high->range : low->range;
   for (auto &[name, c] : high->children)
@@ -214,7 +225,10 @@ Instance *Flattener::packageInstance(const ClassInfo *cls) {
 
 void Flattener::checkModifiers(const Mod &mod, const ClassInfo &cls, const std::string &what) {
   for (auto &[name, child] : mod.children)
-    if (cls.find(name) < 0) {
+    if (child->redeclare && child->redeclare->redeclareClass) {
+      diags_.error(child->range, "redeclaring the class '" + name + "' is not supported by eqc yet (only components: "
+                                 "'redeclare Type name(...)', MLS 3.5, 7.3)");
+    } else if (cls.find(name) < 0) {
       std::vector<std::string> names;
       for (const Element &e : cls.elements)
         names.push_back(e.comp->name);
@@ -269,6 +283,8 @@ std::optional<std::vector<int>> Flattener::dimensions(const std::vector<ast::Sub
 
 Symbol &Flattener::symbol(Instance &inst, int index) {
   Symbol &sym = inst.symbols[index];
+  if (sym.outer)
+    return *sym.outer;
   if (sym.state == Symbol::Done)
     return sym;
   const Element &el = inst.cls->elements[index];
@@ -276,6 +292,23 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
   const ast::Component &c = *el.comp;
   if (sym.state == Symbol::Visiting)
     return sym; // a cycle: the reference that closes it reports it (LowerExpr.cpp)
+  if (d.element.outer) {
+    // MLS 3.5, 5.4: an outer element is the inner element of the same name of the nearest
+    // enclosing instance that has one (its own symbol stays empty: nothing is counted twice).
+    sym.state = Symbol::Done;
+    for (Instance *p = inst.parent; p; p = p->parent) {
+      int idx = p->cls->find(c.name);
+      if (idx >= 0 && p->symbols.size() > static_cast<size_t>(idx) && p->cls->elements[idx].decl->element.inner) {
+        sym.outer = &symbol(*p, idx);
+        return *sym.outer;
+      }
+    }
+    diags_.error(c.range, "no 'inner " + d.typeName + " " + c.name + "' in an enclosing instance for this outer element" +
+                              (inst.path.empty() ? std::string() : " of '" + inst.path + "'") +
+                              " (MLS 3.5, 5.4: declare it in the model that contains '" +
+                              (inst.path.empty() ? std::string("the model") : inst.path) + "')");
+    return sym;
+  }
   sym.state = Symbol::Visiting;
   const std::string path = inst.path.empty() || inst.package ? (inst.package ? inst.path + "." : "") + c.name
                                                              : inst.path + "." + c.name;
@@ -287,9 +320,37 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
   std::vector<const std::vector<ast::Subscript> *> typeDims{&c.dims, &d.typeDims};
   std::vector<const ClassInfo *> typeDimsScope{el.lexical, el.lexical};
   bool flow = d.flow;
+  // MLS 3.5, 7.3: a redeclaration in a modification from outside (or of an extends clause) gives
+  // the element another type; its own modifiers replace those of the declaration.
+  const ast::Modifier *redeclared = nullptr;
+  const ClassInfo *redeclaredLexical = nullptr;
+  if (ModPtr outside = inst.mod ? inst.mod->child(c.name) : nullptr; outside && outside->redeclare) {
+    redeclared = outside->redeclare;
+    redeclaredLexical = outside->redeclareLexical;
+  }
+  for (const ModSource &src : el.extendsMods)
+    for (const ast::Modifier &m : *src.mods)
+      if (!redeclared && m.redeclare && m.name == c.name) {
+        redeclared = &m;
+        redeclaredLexical = src.lexical;
+      }
+  if (redeclared) {
+    if (redeclared->redeclareClass) {
+      diags_.error(redeclared->range, "redeclaring the class '" + c.name + "' is not supported by eqc yet (only "
+                                      "components: 'redeclare Type " + c.name + "(...)')");
+      sym.state = Symbol::Done;
+      return sym;
+    }
+    if (!d.element.replaceable) {
+      diags_.error(redeclared->range, "'" + c.name + "' is not replaceable, so it cannot be redeclared (MLS 3.5, 7.3)");
+      diags_.note(c.range, "'" + c.name + "' is declared here without 'replaceable'");
+      sym.state = Symbol::Done;
+      return sym;
+    }
+  }
   {
-    std::string name = d.typeName;
-    const ClassInfo *from = el.lexical;
+    std::string name = redeclared ? redeclared->redeclareType : d.typeName;
+    const ClassInfo *from = redeclared ? redeclaredLexical : el.lexical;
     for (int hops = 0;; ++hops) {
       if (isPrimitive(name, prim)) {
         primitive = true;
@@ -371,7 +432,7 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
       }
     mod = merge(mod, ext);
   }
-  {
+  if (!redeclared) {
     auto own = std::make_shared<Mod>();
     for (const ast::Modifier &m : c.modifiers)
       addModifier(*this, *own, m, m.name, &inst, el.lexical);

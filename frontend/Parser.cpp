@@ -172,7 +172,19 @@ public:
       else if (p->FLOW()) d.flow = true;
       else if (p->INPUT()) d.causality = ast::Causality::Input;
       else if (p->OUTPUT()) d.causality = ast::Causality::Output;
+      else if (p->INNER()) d.element.inner = true;
+      else if (p->OUTER()) d.element.outer = true;
+      else if (p->REPLACEABLE()) d.element.replaceable = true;
+      else if (p->REDECLARE()) d.element.redeclare = true;
     }
+  }
+  void constraining(P::ConstrainingClauseContext *ctx, ast::ElementPrefixes &e) {
+    if (!ctx)
+      return;
+    e.constrainedBy = ctx->name()->getText();
+    e.constrainedByRange = range(ctx->name());
+    if (ctx->classModification())
+      e.constrainedByModifiers = classModification(ctx->classModification());
   }
 
   std::unique_ptr<ast::ClassDef> classDefinition(P::ClassDefinitionContext *ctx) {
@@ -255,6 +267,14 @@ public:
   void element(P::ElementContext *ctx, ast::ClassDef &m, bool isProtected) {
     if (auto *c = exact<P::ClassElementContext>(ctx)) {
       m.classes.push_back(classDefinition(c->classDefinition()));
+      ast::ElementPrefixes &e = m.classes.back()->element;
+      for (auto *p : c->classPrefix()) {
+        e.inner = e.inner || p->INNER();
+        e.outer = e.outer || p->OUTER();
+        e.replaceable = e.replaceable || p->REPLACEABLE();
+        e.redeclare = e.redeclare || p->REDECLARE();
+      }
+      constraining(c->constrainingClause(), e);
     } else if (auto *e = exact<P::ExtendsElementContext>(ctx)) {
       ast::Extends ext;
       ext.base = e->name()->getText();
@@ -313,6 +333,7 @@ public:
       comp.description = description(c->comment());
       d.components.push_back(std::move(comp));
     }
+    constraining(ctx->constrainingClause(), d.element);
     return d;
   }
 
@@ -320,6 +341,30 @@ public:
     std::vector<ast::Modifier> mods;
     for (auto *arg : ctx->argument()) {
       ast::Modifier m;
+      if (auto *re = arg->elementRedeclaration()) {
+        m.redeclare = true;
+        m.each = re->EACH() != nullptr;
+        m.final = re->FINAL() != nullptr;
+        if (re->classDefinition()) {
+          m.redeclareClass = classDefinition(re->classDefinition());
+          m.name = m.redeclareClass->name;
+          m.range = m.redeclareClass->range;
+        } else {
+          m.redeclareType = re->typeSpec->getText();
+          m.redeclareTypeRange = range(re->typeSpec);
+          auto *c = re->componentDeclaration();
+          m.name = c->IDENT()->getText();
+          m.range = range(c->IDENT()->getSymbol());
+          if (auto *mod = c->modification()) {
+            if (mod->classModification())
+              m.args = classModification(mod->classModification());
+            if (mod->expression())
+              m.value = expression(mod->expression());
+          }
+        }
+        mods.push_back(std::move(m));
+        continue;
+      }
       m.name = arg->name()->getText();
       m.range = range(arg->name());
       m.each = arg->EACH() != nullptr;

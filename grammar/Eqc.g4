@@ -26,7 +26,7 @@ composition
   ;
 
 element
-  : classDefinition ';'                   # classElement
+  : classPrefix* classDefinition constrainingClause? ';' # classElement
   | EXTENDS name classModification? annotation? ';' # extendsElement
   | IMPORT importName comment ';'         # importElement
   | declaration ';'                       # declarationElement
@@ -43,9 +43,16 @@ algorithmSection : INITIAL? ALGORITHM (statement ';')* ;
 
 declaration
   : typePrefix* typeSpec=name arraySubscripts? componentDeclaration (',' componentDeclaration)*
+    constrainingClause?
   ;
 
-typePrefix : PARAMETER | CONSTANT | DISCRETE | FLOW | INPUT | OUTPUT | FINAL ;
+// MLS 3.5, 7.3.2: `replaceable Resistor r constrainedby TwoPin;`
+constrainingClause : CONSTRAINEDBY name classModification? comment ;
+
+// MLS 3.5, 5.4 and 7.3: the prefixes of an element that is a class.
+classPrefix : REDECLARE | FINAL | INNER | OUTER | REPLACEABLE ;
+
+typePrefix : PARAMETER | CONSTANT | DISCRETE | FLOW | INPUT | OUTPUT | FINAL | INNER | OUTER | REPLACEABLE | REDECLARE ;
 
 componentDeclaration
   : IDENT arraySubscripts? modification? comment
@@ -63,7 +70,13 @@ modification
 
 classModification : '(' (argument (',' argument)*)? ')' ;
 
-argument : EACH? FINAL? name modification? description? ;
+argument : EACH? FINAL? name modification? description? | elementRedeclaration ;
+
+// MLS 3.5, 7.3: `redeclare Resistor2 r(R = 2)` or `redeclare model M = B` in a modification.
+elementRedeclaration
+  : REDECLARE EACH? FINAL? REPLACEABLE?
+    (classDefinition | typePrefix* typeSpec=name arraySubscripts? componentDeclaration)
+  ;
 
 comment : description? annotation? ;
 
@@ -172,6 +185,11 @@ FLOW : 'flow' ;
 INPUT : 'input' ;
 OUTPUT : 'output' ;
 FINAL : 'final' ;
+INNER : 'inner' ;
+OUTER : 'outer' ;
+REPLACEABLE : 'replaceable' ;
+REDECLARE : 'redeclare' ;
+CONSTRAINEDBY : 'constrainedby' ;
 EACH : 'each' ;
 PARTIAL : 'partial' ;
 ENCAPSULATED : 'encapsulated' ;

@@ -153,6 +153,16 @@ class 'A b' "quoted"
   operator function r input Real x; output Real y; algorithm y := x; end r;
   impure operator function s input Real x; output Real y; algorithm y := x; end s;
   Real 'x\'y'(start = 1), 'a.b';
+  inner World world;
+  outer Real T;
+  inner outer Env env(g = 2);
+  replaceable Resistor r(R = 1) constrainedby TwoPin(R = 2) "replaceable";
+  final replaceable parameter Real k = 1;
+  replaceable model Inner = Resistor constrainedby TwoPin;
+  redeclare replaceable package Medium = Water;
+  final inner model Loc = R;
+  Holder h(redeclare Resistor2 r(R = 3), redeclare each final replaceable Real x[2] = {1, 2},
+           redeclare model M = B(k = 2), redeclare package Medium = Air "air", k = 1);
 equation
   der('x\'y') = -'a.b';
 algorithm

@@ -812,9 +812,9 @@ TEST_F(FlattenTest, ConnectionsGiveEqualPotentialsAndZeroSumFlows) {
                                            "    a.e - b.e = a.f;\n  end Two;\n"
                                            "  model Fix\n    parameter Real e0 = 0;\n    C p;\n  equation\n    p.e = e0;\n"
                                            "  end Fix;\n"
-                                           "  Fix s(e0 = 1), g;\n  Two x, y, z;\n  C outer;\n"
+                                           "  Fix s(e0 = 1), g;\n  Two x, y, z;\n  C port;\n"
                                            "equation\n  connect(s.p, x.a);\n  connect(x.b, y.a);\n  connect(y.a, z.a);\n"
-                                           "  connect(y.b, g.p);\n  connect(outer, g.p);\n"
+                                           "  connect(y.b, g.p);\n  connect(port, g.p);\n"
                                            "end M;\n");
   ASSERT_TRUE(flat) << rendered();
   VarNamer namer = [&](int v) { return flat->varName(v); };
@@ -828,11 +828,11 @@ TEST_F(FlattenTest, ConnectionsGiveEqualPotentialsAndZeroSumFlows) {
                 "connection set {s.p, x.a}: s.p.e = x.a.e", "connection set {s.p, x.a}: x.a.f + s.p.f = 0",
                 "connection set {x.b, y.a, z.a}: x.b.e = y.a.e", "connection set {x.b, y.a, z.a}: x.b.e = z.a.e",
                 "connection set {x.b, y.a, z.a}: x.b.f + y.a.f + z.a.f = 0",
-                "connection set {y.b, g.p, outer}: y.b.e = g.p.e", "connection set {y.b, g.p, outer}: y.b.e = outer.e",
+                "connection set {y.b, g.p, port}: y.b.e = g.p.e", "connection set {y.b, g.p, port}: y.b.e = port.e",
                 // a connector of the model itself counts with a minus sign
-                "connection set {y.b, g.p, outer}: y.b.f + g.p.f - outer.f = 0",
+                "connection set {y.b, g.p, port}: y.b.f + g.p.f - port.f = 0",
                 // unconnected connectors (seen from outside their component) have zero flows
-                "unconnected connector z.b (flows zero): z.b.f = 0", "unconnected connector outer (flows zero): outer.f = 0"}))
+                "unconnected connector z.b (flows zero): z.b.f = 0", "unconnected connector port (flows zero): port.f = 0"}))
       << rendered();
 }
 

@@ -1,0 +1,3 @@
+within Shapes;
+package Round
+end Round;

@@ -100,6 +100,9 @@ struct Component {
   std::vector<Modifier> modifiers;
   ExprPtr binding;
   std::string description;
+  /// `Resistor r if useR;`: the component exists only where this parameter condition holds
+  /// (MLS 3.5, 4.4.5).
+  ExprPtr condition;
 };
 
 enum class Prefix { None, Parameter, Constant, Discrete };

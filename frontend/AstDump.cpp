@@ -98,6 +98,7 @@ private:
     for (const auto &c : d.components) {
       line(depth + 1) << "component " << c.name << " \"" << c.description << '"';
       at(c.range);
+      expr(c.condition.get(), depth + 2);
       subscripts(c.dims, depth + 2);
       modifiers(c.modifiers, depth + 2);
       expr(c.binding.get(), depth + 2);

@@ -616,6 +616,10 @@ std::optional<std::vector<ConnectorEnd>> Flattener::connectorEnds(const ast::Exp
     return std::nullopt;
   }
   Symbol &s = symbol(inst, idx);
+  if (s.disabled) {
+    endDisabled_ = true;
+    return std::vector<ConnectorEnd>{};
+  }
   auto pick = [&](Symbol &sym, const std::vector<ast::Subscript> &subs, const std::string &name,
                   std::vector<size_t> &picked) -> bool {
     std::vector<int> dims;
@@ -670,6 +674,10 @@ std::optional<std::vector<ConnectorEnd>> Flattener::connectorEnds(const ast::Exp
       return std::nullopt;
     }
     Symbol &cs = symbol(comp, cidx);
+    if (cs.disabled) {
+      endDisabled_ = true;
+      return std::vector<ConnectorEnd>{};
+    }
     if (!cs.connector) {
       diags_.error(part.range, "'" + comp.path + "." + part.name + "' is not a connector");
       return std::nullopt;
@@ -739,10 +747,11 @@ int Flattener::connectionNode(const ConnectorEnd &end) {
 }
 
 void Flattener::lowerConnect(const ast::Equation &eq, Scope &scope) {
+  endDisabled_ = false;
   auto a = connectorEnds(*eq.lhs, scope);
   auto b = connectorEnds(*eq.rhs, scope);
-  if (!a || !b)
-    return;
+  if (endDisabled_ || !a || !b)
+    return; // a connection to a disabled conditional component is removed (MLS 3.5, 4.4.5)
   if (a->size() != b->size()) {
     diags_.error(eq.range, "connect(): '" + eq.lhs->text + "' has " + std::to_string(a->size()) + " connector(s) and '" +
                                eq.rhs->text + "' has " + std::to_string(b->size()));

@@ -422,6 +422,8 @@ private:
       if (peek() == T::LBracket)
         comp.dims = arraySubscripts().first;
       modification(comp.modifiers, comp.binding);
+      if (accept(T::If))
+        comp.condition = expression(0).e;
       comp.description = description();
       if (accept(T::Annotation))
         classModification();

@@ -172,6 +172,9 @@ struct Symbol {
   /// An `outer` element: the symbol of the `inner` element it is (MLS 3.5, 5.4); symbol() returns
   /// that one.
   Symbol *outer = nullptr;
+  /// A conditional component whose condition is false (MLS 3.5, 4.4.5): it does not exist;
+  /// connections to it are removed.
+  bool disabled = false;
   bool flow = false;
   bool connector = false; ///< declared with a connector class (also `RealInput u`)
   ModPtr mod;              ///< the merged modification
@@ -432,6 +435,8 @@ public:
   /// The conditions of the branches of time-varying if-equations being lowered: an assert inside
   /// holds where they do not.
   std::vector<const Expr *> assertGuards_;
+  /// Set by connectorEnds when an end is a disabled conditional component (the connect is removed).
+  bool endDisabled_ = false;
   /// While lowering an algorithm section: the values its variables have at the statement being
   /// lowered (substituted into what it reads, assertions included).
   const std::unordered_map<int, const Expr *> *algorithmValues_ = nullptr;

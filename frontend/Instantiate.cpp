@@ -310,6 +310,25 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
     return sym;
   }
   sym.state = Symbol::Visiting;
+  if (c.condition) { // MLS 3.5, 4.4.5: `Resistor r if useR;` exists where the parameter condition holds
+    Scope scope;
+    scope.inst = &inst;
+    scope.lexical = el.lexical;
+    scope.context = Context::Parameter;
+    Value on = lowerBool(*c.condition, scope);
+    std::optional<double> value;
+    if (on.ok && !on.isScalar())
+      diags_.error(c.condition->range, "the condition of a conditional component must be a scalar Boolean");
+    else if (on.ok)
+      value = on.elems[0]->kind() == ExprKind::BoolConst
+                  ? std::optional<double>(on.elems[0]->boolValue())
+                  : evaluateStructural(on.elems[0], c.condition->range, "the condition of a conditional component");
+    if (!value || *value == 0) {
+      sym.disabled = value.has_value();
+      sym.state = Symbol::Done;
+      return sym;
+    }
+  }
   const std::string path = inst.path.empty() || inst.package ? (inst.package ? inst.path + "." : "") + c.name
                                                              : inst.path + "." + c.name;
   // The type: a primitive, possibly through short classes (`type Voltage = Real(unit = "V")`,

@@ -267,6 +267,11 @@ Value Flattener::lowerName(const ast::Expr &e, Scope &scope) {
       return fail();
     }
     Symbol &s0 = symbol(*insts[0], idx);
+    if (s0.disabled) {
+      diags_.error(part.range, "'" + path + "' is a conditional component whose condition is false: it does not exist, "
+                                            "and only connect() may name it (MLS 3.5, 4.4.5)");
+      return fail();
+    }
     if (s0.kind == Symbol::Failed) {
       if (insts[0]->package)
         diags_.error(part.range, "'" + path + "' is not a constant of package '" + cls->name + "'");

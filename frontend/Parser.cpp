@@ -330,6 +330,8 @@ public:
         if (mod->expression())
           comp.binding = expression(mod->expression());
       }
+      if (c->condition)
+        comp.condition = expression(c->condition);
       comp.description = description(c->comment());
       d.components.push_back(std::move(comp));
     }

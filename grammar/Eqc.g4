@@ -55,7 +55,7 @@ classPrefix : REDECLARE | FINAL | INNER | OUTER | REPLACEABLE ;
 typePrefix : PARAMETER | CONSTANT | DISCRETE | FLOW | INPUT | OUTPUT | FINAL | INNER | OUTER | REPLACEABLE | REDECLARE ;
 
 componentDeclaration
-  : IDENT arraySubscripts? modification? comment
+  : IDENT arraySubscripts? modification? (IF condition=expression)? comment
   ;
 
 arraySubscripts : '[' subscript (',' subscript)* ']' ;

@@ -153,6 +153,8 @@ class 'A b' "quoted"
   operator function r input Real x; output Real y; algorithm y := x; end r;
   impure operator function s input Real x; output Real y; algorithm y := x; end s;
   Real 'x\'y'(start = 1), 'a.b';
+  Resistor r2(R = 2) if useR2 and not useR3 "conditional";
+  Real y = 1 if c;
   inner World world;
   outer Real T;
   inner outer Env env(g = 2);

@@ -70,7 +70,18 @@ bool Flattener::lowerMessage(const ast::Expr &e, Scope &scope, std::vector<Messa
     return lowerMessage(*e.args[0], scope, out) && lowerMessage(*e.args[1], scope, out);
   if (e.kind == ast::ExprKind::Call && e.text == "String")
     return lowerStringConversion(e, scope, out);
-  diags_.error(e.range, "a message is built from string literals, '+' and String(...) of numbers and Booleans");
+  // Anything else must be a String known at compilation (a String parameter or constant).
+  ++stringContext_;
+  Value v = lower(e, scope);
+  --stringContext_;
+  if (!v.ok)
+    return false;
+  if (v.type == Type::String && v.isScalar()) {
+    out.push_back({v.text, nullptr, ValueType::Real, ""});
+    return true;
+  }
+  diags_.error(e.range, "a message is built from strings, '+' and String(...) of numbers and Booleans, not a " +
+                            std::string(typeName(v.type)));
   return false;
 }
 

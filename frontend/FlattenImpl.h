@@ -435,6 +435,9 @@ public:
   /// The conditions of the branches of time-varying if-equations being lowered: an assert inside
   /// holds where they do not.
   std::vector<const Expr *> assertGuards_;
+  /// Where Strings may be values (a String parameter's binding, a message, the operands of a
+  /// relation): elsewhere a String literal or parameter is an error at its place.
+  int stringContext_ = 0;
   /// Set by connectorEnds when an end is a disabled conditional component (the connect is removed).
   bool endDisabled_ = false;
   /// While lowering an algorithm section: the values its variables have at the statement being

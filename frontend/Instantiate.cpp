@@ -549,8 +549,34 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
 
   sym.type = prim;
   if (prim == Type::String) {
-    diags_.error(d.typeRange, "String variables are not supported (strings may only describe things)");
+    // String parameters and constants are values known at compilation (MLS 3.5, 3.7.1 and
+    // 4.8.4): messages, conditions and modifications read them; the default is "".
     sym.state = Symbol::Done;
+    if (d.prefix != ast::Prefix::Parameter && d.prefix != ast::Prefix::Constant) {
+      diags_.error(d.typeRange, "String variables that change in time are not supported; String parameters and "
+                                "constants are");
+      return sym;
+    }
+    if (!dims.empty()) {
+      diags_.error(c.range, "arrays of Strings are not supported");
+      return sym;
+    }
+    Value v;
+    v.ok = true;
+    v.type = Type::String;
+    if (mod && mod->hasValue()) {
+      ++stringContext_;
+      v = modValue(*mod, Context::Parameter);
+      --stringContext_;
+      if (!v.ok)
+        return sym;
+      if (v.type != Type::String || !v.isScalar()) {
+        diags_.error(mod->range, "'" + path + "' is a String but its value is a " + typeName(v.type));
+        return sym;
+      }
+    }
+    sym.kind = Symbol::Constant;
+    sym.value = v;
     return sym;
   }
   if (d.prefix == ast::Prefix::Constant) {

@@ -76,13 +76,25 @@ Value Flattener::lower(const ast::Expr &e, Scope &scope) {
   }
   case K::Bool:
     return Value::scalar(ctx().boolean(e.boolean), Type::Boolean);
-  case K::String:
-    // Strings only describe things (descriptions, units, messages), read from the AST where they
-    // are allowed; as a value they would be an array of nothing.
-    diags_.error(e.range, "a string is not allowed here");
-    return fail();
-  case K::Name:
-    return lowerName(e, scope);
+  case K::String: {
+    // A String value is known at compilation (String parameters and constants, messages): its
+    // text; the element is a placeholder. Outside the places that take Strings, an error.
+    if (stringContext_ == 0) {
+      diags_.error(e.range, "a string is not allowed here");
+      return fail();
+    }
+    Value v = Value::scalar(ctx().zero(), Type::String);
+    v.text = e.text;
+    return v;
+  }
+  case K::Name: {
+    Value v = lowerName(e, scope);
+    if (v.ok && v.type == Type::String && stringContext_ == 0) {
+      diags_.error(e.range, "'" + e.text + "' is a String, which is not allowed here");
+      return fail();
+    }
+    return v;
+  }
   case K::Call:
     return lowerCall(e, scope);
   case K::Unary: {
@@ -525,9 +537,27 @@ Value Flattener::lowerBinary(const ast::Expr &e, Scope &scope) {
                        [&](const Expr *x, const Expr *y) { return op == B::And ? c.logicalAnd(x, y) : c.logicalOr(x, y); },
                        Type::Boolean);
   }
+  // The operands of a relation may be Strings (known at compilation: fileName == "NoName").
+  const bool relation = op == B::Eq || op == B::Ne || op == B::Lt || op == B::Le || op == B::Gt || op == B::Ge;
+  stringContext_ += relation;
   Value a = lower(*e.args[0], scope), b = lower(*e.args[1], scope);
+  stringContext_ -= relation;
   if (!a.ok || !b.ok)
     return fail();
+  if (a.type == Type::String && b.type == Type::String && a.isScalar() && b.isScalar()) {
+    // Strings are known at compilation: concatenation and comparison fold (MLS 3.5, 3.4).
+    if (op == B::Add) {
+      Value v = a;
+      v.text = a.text + b.text;
+      return v;
+    }
+    if (op == B::Eq || op == B::Ne || op == B::Lt || op == B::Le || op == B::Gt || op == B::Ge) {
+      const int cmp = a.text.compare(b.text);
+      const bool holds = op == B::Eq ? cmp == 0 : op == B::Ne ? cmp != 0 : op == B::Lt ? cmp < 0 : op == B::Le ? cmp <= 0
+                         : op == B::Gt ? cmp > 0 : cmp >= 0;
+      return Value::scalar(ctx().boolean(holds), Type::Boolean);
+    }
+  }
   if (a.enumeration || b.enumeration) {
     // MLS 3.5, 4.8.5: values of an enumeration type are compared with values of the same type;
     // they have no arithmetic (Integer(e) gives the number).
@@ -683,6 +713,23 @@ Value Flattener::lowerIf(const ast::Expr &e, Scope &scope) {
       continue;
     }
     bool thenBool = then.type == Type::Boolean, elseBool = result.type == Type::Boolean;
+    if ((then.type == Type::String) != (result.type == Type::String)) {
+      diags_.error(e.args[i - 1]->range, "the branches of an if-expression must have the same type");
+      ok = false;
+      continue;
+    }
+    if (then.type == Type::String) { // Strings are known at compilation: so must the condition be
+      std::optional<double> holds = cond.elems[0]->kind() == ExprKind::BoolConst
+                                        ? std::optional<double>(cond.elems[0]->boolValue())
+                                        : evaluateStructural(cond.elems[0], e.args[i - 2]->range, "the condition of a String if-expression");
+      if (!holds) {
+        ok = false;
+        continue;
+      }
+      if (*holds)
+        result.text = then.text;
+      continue;
+    }
     if (thenBool != elseBool || then.dims != result.dims || then.enumeration != result.enumeration) {
       diags_.error(e.args[i - 1]->range, "the branches of an if-expression must have the same type and shape (" +
                                              std::string(typeName(then.type)) + " " + shapeText(then.dims) + " and " +

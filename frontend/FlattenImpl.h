@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -264,6 +265,8 @@ public:
   Instance *newInstance(const ClassInfo *cls, Instance *parent, std::string path, ModPtr mod);
   void instantiateElements(Instance &inst);
   Symbol &symbol(Instance &inst, int element);
+  /// MLS 3.5, 9.3.1: a connector class has as many flow as potential variables (once per class).
+  void checkConnectorBalance(Instance &conn, SourceRange used);
   Instance *packageInstance(const ClassInfo *cls);
   ModPtr modFromAst(const std::vector<ast::Modifier> &mods, Instance *scope, const ClassInfo *lexical);
   static ModPtr merge(const ModPtr &high, const ModPtr &low);
@@ -440,6 +443,7 @@ public:
   int stringContext_ = 0;
   /// Set by connectorEnds when an end is a disabled conditional component (the connect is removed).
   bool endDisabled_ = false;
+  std::set<const ClassInfo *> balanceChecked_; ///< connector classes checked (checkConnectorBalance)
   /// While lowering an algorithm section: the values its variables have at the statement being
   /// lowered (substituted into what it reads, assertions included).
   const std::unordered_map<int, const Expr *> *algorithmValues_ = nullptr;

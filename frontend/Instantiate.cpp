@@ -281,6 +281,42 @@ std::optional<std::vector<int>> Flattener::dimensions(const std::vector<ast::Sub
   return dims;
 }
 
+void Flattener::checkConnectorBalance(Instance &conn, SourceRange used) {
+  // MLS 3.5, 9.3.1: as many flow variables as potential ones (neither flow, parameter, constant,
+  // input nor output), nested connectors and records counted by their variables; a connector
+  // of causal variables only (inputs, outputs) has none of either.
+  std::vector<std::string> flows, potentials;
+  std::function<void(Instance &, const std::string &)> count = [&](Instance &inst, const std::string &prefix) {
+    for (size_t i = 0; i < inst.cls->elements.size() && i < inst.symbols.size(); ++i) {
+      const Symbol &s = inst.symbols[i];
+      const ast::Declaration &d = *inst.cls->elements[i].decl;
+      const std::string name = prefix + inst.cls->elements[i].comp->name;
+      if (s.kind == Symbol::Component) {
+        if (!s.instances.empty())
+          count(*s.instances[0], name + ".");
+        continue;
+      }
+      if (s.kind != Symbol::Variable || s.role == VarRole::Parameter || d.causality != ast::Causality::None)
+        continue;
+      (s.flow ? flows : potentials).push_back(name);
+    }
+  };
+  count(conn, "");
+  if (flows.size() == potentials.size())
+    return;
+  auto list = [](const std::vector<std::string> &names) {
+    std::string s;
+    for (size_t k = 0; k < names.size() && k < 8; ++k)
+      s += (k ? ", " : "") + names[k];
+    return names.size() > 8 ? s + ", ..." : s;
+  };
+  diags_.error(used, "connector '" + conn.cls->name + "' is not balanced: " + plural(potentials.size(), "potential variable") +
+                         (potentials.empty() ? "" : " (" + list(potentials) + ")") + " but " +
+                         plural(flows.size(), "flow variable") + (flows.empty() ? "" : " (" + list(flows) + ")") +
+                         " (MLS 3.5, 9.3.1: as many of each)");
+  diags_.note(conn.cls->def->range, "connector '" + conn.cls->name + "' is declared here");
+}
+
 Symbol &Flattener::symbol(Instance &inst, int index) {
   Symbol &sym = inst.symbols[index];
   if (sym.outer)
@@ -429,6 +465,13 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
       sym.state = Symbol::Done;
       return sym;
     }
+    if (cls->def->partial && !inst.package) {
+      diags_.error(d.typeRange, "'" + c.name + "' is of the partial class '" + cls->name +
+                                    "', which cannot be instantiated (MLS 3.5, 4.5): extend it, or redeclare the "
+                                    "component with a complete class");
+      sym.state = Symbol::Done;
+      return sym;
+    }
     sym.cls = cls;
     sym.connector = cls->kind() == ast::ClassKind::Connector;
   }
@@ -542,6 +585,8 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
       if (cls->kind() == ast::ClassKind::Connector)
         connectors_.push_back(raw);
       instantiateElements(*raw);
+      if (cls->kind() == ast::ClassKind::Connector && balanceChecked_.insert(cls).second)
+        checkConnectorBalance(*raw, d.typeRange);
     }
     sym.state = Symbol::Done;
     return sym;

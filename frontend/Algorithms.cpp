@@ -327,19 +327,33 @@ private:
       return;
     }
     const ast::ForIndex &idx = st.indices[k];
-    if (!idx.in) {
-      f_.diags_.error(idx.range, "a for-loop needs a range: 'for " + idx.name + " in 1:n loop'");
-      return;
-    }
     const ClassInfo *enumeration = nullptr;
-    auto values = f_.iterationValues(*idx.in, scope, "the range of '" + idx.name + "'", &enumeration);
+    bool boolean = false;
+    std::optional<std::vector<double>> values;
+    if (idx.in) {
+      values = f_.iterationValues(*idx.in, scope, "the range of '" + idx.name + "'", &enumeration, &boolean);
+    } else {
+      std::vector<const ast::Expr *> uses;
+      std::function<void(const std::vector<ast::Statement> &)> collect = [&](const std::vector<ast::Statement> &body) {
+        for (const ast::Statement &sub : body) {
+          uses.push_back(sub.target.get());
+          uses.push_back(sub.value.get());
+          for (const auto &c : sub.conditions)
+            uses.push_back(c.get());
+          for (const auto &b : sub.branches)
+            collect(b);
+        }
+      };
+      collect(st.branches[0]);
+      values = f_.implicitRange(idx, uses, scope);
+    }
     if (!values)
       return;
     const unsigned errors = f_.diags_.errorCount();
     for (double x : *values) {
       if (!f_.countIteration(idx.range))
         break;
-      scope.loops.emplace_back(idx.name, f_.loopValue(x, enumeration));
+      scope.loops.emplace_back(idx.name, f_.loopValue(x, enumeration, boolean));
       forLoop(st, k + 1, scope);
       scope.loops.pop_back();
       if (f_.diags_.errorCount() != errors)

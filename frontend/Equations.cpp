@@ -324,12 +324,27 @@ void Flattener::lowerForEquation(const ast::Equation &eq, Scope &scope, int numb
       return;
     }
     const ast::ForIndex &idx = eq.indices[k];
-    if (!idx.in) {
-      diags_.error(idx.range, "a for-equation needs a range: 'for " + idx.name + " in 1:n loop'");
-      return;
-    }
     const ClassInfo *enumeration = nullptr;
-    auto values = iterationValues(*idx.in, scope, "the range of '" + idx.name + "'", &enumeration);
+    bool boolean = false;
+    std::optional<std::vector<double>> values;
+    if (idx.in) {
+      values = iterationValues(*idx.in, scope, "the range of '" + idx.name + "'", &enumeration, &boolean);
+    } else {
+      std::vector<const ast::Expr *> uses;
+      std::function<void(const std::vector<ast::Equation> &)> collect = [&](const std::vector<ast::Equation> &body) {
+        for (const ast::Equation &sub : body) {
+          uses.push_back(sub.lhs.get());
+          uses.push_back(sub.rhs.get());
+          for (const auto &c : sub.conditions)
+            uses.push_back(c.get());
+          for (const auto &b : sub.branches)
+            collect(b);
+        }
+      };
+      for (const auto &b : eq.branches)
+        collect(b);
+      values = implicitRange(idx, uses, scope);
+    }
     if (!values)
       return;
     const std::string savedText = scope.loopText;
@@ -337,7 +352,7 @@ void Flattener::lowerForEquation(const ast::Equation &eq, Scope &scope, int numb
     for (double x : *values) {
       if (!countIteration(idx.range))
         break;
-      scope.loops.emplace_back(idx.name, loopValue(x, enumeration));
+      scope.loops.emplace_back(idx.name, loopValue(x, enumeration, boolean));
       scope.loopText = (savedText.empty() ? "" : savedText + ", ") + idx.name + " = " + formatNumber(x);
       loop(k + 1);
       scope.loops.pop_back();

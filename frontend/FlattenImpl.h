@@ -340,10 +340,15 @@ public:
   /// A vector of Integer values from a range or array expression (for-loops, subscripts).
   /// The values of a for-loop's range (known at compilation); `enumeration` (when given) receives
   /// the enumeration type of the values, if they have one (`for e in E`).
+  /// A range of Booleans (`for b in {false, true}`, `for b in Boolean`) gives 0 and 1 with `*boolean` set.
   std::optional<std::vector<double>> iterationValues(const ast::Expr &e, Scope &scope, const std::string &what,
-                                                     const ClassInfo **enumeration = nullptr);
+                                                     const ClassInfo **enumeration = nullptr, bool *boolean = nullptr);
   /// The loop variable of one iteration.
-  Value loopValue(double x, const ClassInfo *enumeration);
+  Value loopValue(double x, const ClassInfo *enumeration, bool boolean = false);
+  /// MLS 3.5, 8.3.2.2 and 11.2.2.2: the range of `for i loop` (no `in`), 1:size(x, k) of the arrays
+  /// x whose k-th subscript is i in `uses` (all of one size); nullopt after an error at `idx`.
+  std::optional<std::vector<double>> implicitRange(const ast::ForIndex &idx, const std::vector<const ast::Expr *> &uses,
+                                                   Scope &scope);
   Value elementwise(const Value &a, const Value &b, SourceRange range, const char *op,
                     const std::function<const Expr *(const Expr *, const Expr *)> &f, Type resultType);
   Value fail() { return Value{}; }

@@ -6,6 +6,7 @@
 #include "middle/TimeDerivative.h"
 
 #include <algorithm>
+#include <deque>
 #include <cmath>
 
 namespace eqc::frontend {
@@ -234,6 +235,16 @@ Value Flattener::lowerName(const ast::Expr &e, Scope &scope) {
         return fail();
       }
     }
+  }
+  if (insts.empty() && parts.size() == 1 && head.name == "Boolean" && head.subscripts.empty()) {
+    // The type Boolean as a value: its two values (for b in Boolean, x[Boolean]; MLS 3.5, 8.3.2.1).
+    Value v;
+    v.ok = true;
+    v.type = Type::Boolean;
+    v.dims = {2};
+    v.enumerationType = true;
+    v.elems = {ctx().boolean(false), ctx().boolean(true)};
+    return v;
   }
   if (insts.empty()) {
     std::vector<std::string> names{"time"};
@@ -756,7 +767,8 @@ bool Flattener::iterate(const std::vector<ast::ForIndex> &iterators, Scope &scop
       return false;
     }
     const ClassInfo *enumeration = nullptr;
-    auto values = iterationValues(*it.in, scope, "the range of '" + it.name + "'", &enumeration);
+    bool boolean = false;
+    auto values = iterationValues(*it.in, scope, "the range of '" + it.name + "'", &enumeration, &boolean);
     if (!values)
       return false;
     if (shape.size() <= k)
@@ -764,7 +776,7 @@ bool Flattener::iterate(const std::vector<ast::ForIndex> &iterators, Scope &scop
     for (double x : *values) {
       if (!countIteration(it.range))
         return false;
-      scope.loops.emplace_back(it.name, loopValue(x, enumeration));
+      scope.loops.emplace_back(it.name, loopValue(x, enumeration, boolean));
       bool ok = loop(k + 1);
       scope.loops.pop_back();
       if (!ok)
@@ -775,19 +787,88 @@ bool Flattener::iterate(const std::vector<ast::ForIndex> &iterators, Scope &scop
   return loop(0);
 }
 
-Value Flattener::loopValue(double x, const ClassInfo *enumeration) {
+std::optional<std::vector<double>> Flattener::implicitRange(const ast::ForIndex &idx,
+                                                           const std::vector<const ast::Expr *> &uses, Scope &scope) {
+  std::optional<int> size;
+  std::string first;
+  std::deque<const ast::Expr *> queue(uses.begin(), uses.end()); // in the order of the text
+  while (!queue.empty()) {
+    const ast::Expr *e = queue.front();
+    queue.pop_front();
+    if (!e)
+      continue;
+    for (const auto &a : e->args)
+      queue.push_back(a.get());
+    for (const ast::RefPart &part : e->ref)
+      for (const ast::Subscript &s : part.subscripts)
+        queue.push_back(s.expr.get());
+    if (e->kind != ast::ExprKind::Name || e->ref.size() != 1)
+      continue;
+    const ast::RefPart &part = e->ref[0];
+    for (size_t k = 0; k < part.subscripts.size(); ++k) {
+      const ast::Expr *sub = part.subscripts[k].expr.get();
+      if (!sub || sub->kind != ast::ExprKind::Name || sub->text != idx.name || !sub->ref[0].subscripts.empty())
+        continue;
+      ast::Expr whole;
+      whole.kind = ast::ExprKind::Name;
+      whole.range = part.range;
+      whole.text = part.name;
+      whole.ref.push_back(ast::RefPart{part.name, part.range, {}});
+      Value v = lower(whole, scope);
+      if (!v.ok)
+        return std::nullopt;
+      if (k >= v.dims.size()) {
+        diags_.error(part.range, "'" + part.name + "' has " + std::to_string(v.dims.size()) + " dimension(s), not " +
+                                     std::to_string(k + 1));
+        return std::nullopt;
+      }
+      if (size && *size != v.dims[k]) {
+        diags_.error(idx.range, "the range of '" + idx.name + "' is not clear: '" + first + "' gives 1:" +
+                                    std::to_string(*size) + " and '" + part.name + "' 1:" + std::to_string(v.dims[k]));
+        return std::nullopt;
+      }
+      size = v.dims[k];
+      first = part.name;
+    }
+  }
+  if (!size) {
+    diags_.error(idx.range, "'for " + idx.name + " loop' takes its range from the arrays that '" + idx.name +
+                                "' subscripts, and there are none: write 'for " + idx.name + " in 1:n loop'");
+    return std::nullopt;
+  }
+  std::vector<double> values;
+  for (int i = 1; i <= *size; ++i)
+    values.push_back(i);
+  return values;
+}
+
+Value Flattener::loopValue(double x, const ClassInfo *enumeration, bool boolean) {
+  if (boolean)
+    return Value::scalar(ctx().boolean(x != 0), Type::Boolean);
   Value v = Value::scalar(ctx().constant(x), x == std::floor(x) ? Type::Integer : Type::Real);
   v.enumeration = enumeration;
   return v;
 }
 
 std::optional<std::vector<double>> Flattener::iterationValues(const ast::Expr &e, Scope &scope, const std::string &what,
-                                                              const ClassInfo **enumeration) {
+                                                              const ClassInfo **enumeration, bool *boolean) {
   Value v = lower(e, scope);
   if (!v.ok)
     return std::nullopt;
   if (enumeration)
     *enumeration = v.enumeration;
+  if (boolean && v.type == Type::Boolean && v.dims.size() == 1) { // MLS 3.5, 8.3.2.1: a vector of Booleans
+    *boolean = true;
+    std::vector<double> values;
+    for (const Expr *x : v.elems) {
+      if (x->kind() != ExprKind::BoolConst) {
+        diags_.error(e.range, what + " must be known when the model is compiled");
+        return std::nullopt;
+      }
+      values.push_back(x->boolValue() ? 1 : 0);
+    }
+    return values;
+  }
   if (v.dims.size() != 1 || !v.isNumeric()) {
     diags_.error(e.range, what + " must be a range or a vector of numbers, not " +
                               (v.isScalar() ? std::string("a scalar") : shapeText(v.dims)));

@@ -119,6 +119,18 @@ void Flattener::lowerInstanceEquations(Instance &inst) {
     scope.context = Context::Equation;
     lowerEquation(*src.eq, scope, src.number, true);
   }
+  // `Point p = Point(1, 2)` of a record component that is not a parameter: its equations.
+  for (size_t k = 0; k < recordBindings_.size(); ++k) {
+    if (recordBindings_[k].owner != &inst)
+      continue;
+    const RecordBinding b = recordBindings_[k];
+    Value lhs = recordValue(*b.record, b.mod->range);
+    Value rhs = modValue(*b.mod, Context::Equation);
+    if (lhs.ok && rhs.ok) {
+      equateRecords(lhs, rhs, b.mod->range, 0, b.record->origin, false);
+      inst.equations += lhs.size();
+    }
+  }
   if (cls.kind() != ast::ClassKind::Function)
     for (const AlgorithmSource &src : cls.algorithms) {
       Scope scope;
@@ -253,6 +265,12 @@ void Flattener::lowerSimpleEquation(const ast::Expr &lhsAst, const ast::Expr &rh
   if (lhs.dims != rhs.dims) {
     diags_.error(range, "the two sides of the equation have different shapes: " + shapeText(lhs.dims) + " and " +
                             shapeText(rhs.dims));
+    return;
+  }
+  if (lhs.record || rhs.record) { // a record equation: one per field (MLS 3.5, 12.6)
+    equateRecords(lhs, rhs, range, number, origin(scope), initial);
+    if (scope.inst && !initial)
+      scope.inst->equations += lhs.size();
     return;
   }
   if (lhs.enumeration != rhs.enumeration) {

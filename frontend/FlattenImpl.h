@@ -38,6 +38,9 @@ struct Value {
   const ClassInfo *enumeration = nullptr;
   /// The name of an enumeration type used as a value: its literals (`for e in E`, `x[E]`, `max(E)`).
   bool enumerationType = false;
+  /// A value of a record class (MLS 3.5, 12.6): elems are its fields' scalars in declaration
+  /// order (a constructor call, or a record component named whole); dims are empty.
+  const ClassInfo *record = nullptr;
 
   static Value scalar(const Expr *e, Type t) {
     Value v;
@@ -191,6 +194,12 @@ struct Instance {
   ModPtr mod;
   std::vector<Symbol> symbols; ///< one per element of cls
   bool package = false;
+  /// A record component declared `parameter`, `constant` or `discrete`: its fields are too
+  /// (MLS 3.5, 4.4.2.1).
+  ast::Prefix prefix = ast::Prefix::None;
+  /// A record component with a value as a whole (`Point p = Point(1, 2)`): its fields' own
+  /// declaration equations do not apply.
+  bool boundWhole = false;
   int origin = -1;   ///< index into FlatSystem::origins (the path), for equation labels
   int insideNode = -1, outsideNode = -1; ///< connection-set nodes of a connector instance
   SourceRange declared; ///< the component's declaration
@@ -294,6 +303,22 @@ public:
   /// continuous equation); false after an error that ends the equation's lowering.
   bool addScalarEquation(const Expr *l, const Expr *r, bool isBool, SourceRange range, int number, int originId,
                          bool initial);
+
+  // ---- Records.cpp ----
+  /// A record component as a value: its variables in the order of its fields.
+  Value recordValue(Instance &inst, SourceRange range);
+  /// `R(a, b, name = c)`: the record constructor of record class `cls` (MLS 3.5, 12.6.1).
+  Value lowerRecordConstructor(const ast::Expr &call, Scope &scope, ClassInfo *cls);
+  /// The equations of `lhs = rhs` for two values of one record class, element by element.
+  void equateRecords(const Value &lhs, const Value &rhs, SourceRange range, int number, int originId, bool initial);
+  /// `Point p = Point(1, 2)`: a record component with a value; parameters take their fields'
+  /// values as bindings, other components get equations (lowered with their owner's).
+  void bindRecord(Instance &owner, Instance &record, const ModPtr &mod, bool parameter);
+  struct RecordBinding {
+    Instance *owner, *record;
+    ModPtr mod;
+  };
+  std::vector<RecordBinding> recordBindings_;
 
   // ---- Algorithms.cpp ----
   /// An algorithm section of a model or block: executed symbolically, it defines each variable

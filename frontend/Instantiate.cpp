@@ -326,6 +326,8 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
   const Element &el = inst.cls->elements[index];
   const ast::Declaration &d = *el.decl;
   const ast::Component &c = *el.comp;
+  // The variability of a record's fields follows the record component's prefix.
+  const ast::Prefix prefix = d.prefix != ast::Prefix::None ? d.prefix : inst.prefix;
   if (sym.state == Symbol::Visiting)
     return sym; // a cycle: the reference that closes it reports it (LowerExpr.cpp)
   if (d.element.outer) {
@@ -475,7 +477,7 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
     sym.cls = cls;
     sym.connector = cls->kind() == ast::ClassKind::Connector;
   }
-  if (inst.package && !(primitive && d.prefix == ast::Prefix::Constant)) {
+  if (inst.package && !(primitive && prefix == ast::Prefix::Constant)) {
     // Packages only provide constants (and classes); their other elements are never instantiated.
     sym.state = Symbol::Done;
     return sym;
@@ -531,7 +533,7 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
       sym.state = Symbol::Done;
       return sym;
     }
-    Value v = modValue(*mod, d.prefix == ast::Prefix::None ? Context::Equation : Context::Parameter);
+    Value v = modValue(*mod, prefix == ast::Prefix::None ? Context::Equation : Context::Parameter);
     if (!v.ok) {
       sym.state = Symbol::Done;
       return sym;
@@ -566,7 +568,8 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
       sym.state = Symbol::Done;
       return sym;
     }
-    if (mod && mod->hasValue())
+    const bool recordValue = mod && mod->hasValue() && cls->kind() == ast::ClassKind::Record && count == 1;
+    if (mod && mod->hasValue() && !recordValue)
       diags_.error(mod->range, "'" + path + "' is a component of class '" + cls->name +
                                    "' and cannot have a value; modify its elements instead");
     sym.kind = Symbol::Component;
@@ -577,6 +580,8 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
       child->path = variableName(path, dims, k);
       child->mod = dims.empty() ? mod : slice(mod, static_cast<int>(k), dims);
       child->declared = c.range;
+      if (cls->kind() == ast::ClassKind::Record)
+        child->prefix = prefix;
       child->origin = static_cast<int>(sys_.origins.size());
       sys_.origins.push_back(child->path);
       Instance *raw = child.get();
@@ -587,6 +592,8 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
       instantiateElements(*raw);
       if (cls->kind() == ast::ClassKind::Connector && balanceChecked_.insert(cls).second)
         checkConnectorBalance(*raw, d.typeRange);
+      if (recordValue) // `Point p = Point(1, 2)` (MLS 3.5, 12.6)
+        bindRecord(inst, *raw, mod, prefix == ast::Prefix::Parameter || prefix == ast::Prefix::Constant);
     }
     sym.state = Symbol::Done;
     return sym;
@@ -597,7 +604,7 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
     // String parameters and constants are values known at compilation (MLS 3.5, 3.7.1 and
     // 4.8.4): messages, conditions and modifications read them; the default is "".
     sym.state = Symbol::Done;
-    if (d.prefix != ast::Prefix::Parameter && d.prefix != ast::Prefix::Constant) {
+    if (prefix != ast::Prefix::Parameter && prefix != ast::Prefix::Constant) {
       diags_.error(d.typeRange, "String variables that change in time are not supported; String parameters and "
                                 "constants are");
       return sym;
@@ -624,7 +631,7 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
     sym.value = v;
     return sym;
   }
-  if (d.prefix == ast::Prefix::Constant) {
+  if (prefix == ast::Prefix::Constant) {
     if (!mod || !mod->hasValue()) {
       diags_.error(c.range, "constant '" + path + "' has no value");
       sym.state = Symbol::Done;
@@ -660,16 +667,16 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
   // A top-level input of the simulated model is given by the caller (Modelica 3.5, 4.4.2.2);
   // inputs of components are ordinary unknowns, determined by connections.
   const bool topInput = d.causality == ast::Causality::Input && !inst.parent && !inst.package &&
-                        d.prefix != ast::Prefix::Parameter;
-  if (topInput && (prim != Type::Real || d.prefix == ast::Prefix::Discrete)) {
+                        prefix != ast::Prefix::Parameter;
+  if (topInput && (prim != Type::Real || prefix == ast::Prefix::Discrete)) {
     diags_.error(c.range, "input '" + path + "': eqc takes continuous Real inputs only (this one is " +
-                              (d.prefix == ast::Prefix::Discrete ? std::string("discrete") : typeName(prim)) + ")");
+                              (prefix == ast::Prefix::Discrete ? std::string("discrete") : typeName(prim)) + ")");
     sym.state = Symbol::Done;
     return sym;
   }
-  VarRole role = d.prefix == ast::Prefix::Parameter                           ? VarRole::Parameter
+  VarRole role = prefix == ast::Prefix::Parameter                           ? VarRole::Parameter
                  : topInput                                                   ? VarRole::Input
-                 : d.prefix == ast::Prefix::Discrete || prim != Type::Real ? VarRole::Discrete
+                 : prefix == ast::Prefix::Discrete || prim != Type::Real ? VarRole::Discrete
                                                                               : VarRole::Unknown;
   sym.kind = Symbol::Variable;
   sym.role = role;
@@ -979,6 +986,10 @@ void Flattener::lowerVariableAttributes(Instance &inst, int index, bool bindings
     }
     return;
   }
+  // A field of a record that has a value as a whole: that value's equations define it.
+  for (const Instance *r = &inst; bindings && r && r->cls->kind() == ast::ClassKind::Record; r = r->parent)
+    if (r->boundWhole)
+      return;
   // `Real x = e;`: an equation (per element) of the model, in the modification's scope.
   if (bindings && sym.mod && sym.mod->hasValue()) {
     Value scratch;

@@ -301,6 +301,9 @@ Value Flattener::lowerName(const ast::Expr &e, Scope &scope) {
       return fail();
     }
     if (s0.kind == Symbol::Component) {
+      if (last && s0.cls && s0.cls->kind() == ast::ClassKind::Record && s0.instances.size() == 1 &&
+          part.subscripts.empty() && insts.size() == 1)
+        return recordValue(*s0.instances[0], part.range); // a record named whole (MLS 3.5, 12.6)
       if (last) {
         diags_.error(part.range, "'" + path + "' is a component of class '" + s0.cls->name +
                                      "', not a value; use one of its variables");
@@ -555,6 +558,11 @@ Value Flattener::lowerBinary(const ast::Expr &e, Scope &scope) {
   stringContext_ -= relation;
   if (!a.ok || !b.ok)
     return fail();
+  if (a.record || b.record) {
+    diags_.error(e.range, "a record value ('" + (a.record ? a.record : b.record)->name +
+                              "') is used whole only in an equation, a binding or a function call; use its fields");
+    return fail();
+  }
   if (a.type == Type::String && b.type == Type::String && a.isScalar() && b.isScalar()) {
     // Strings are known at compilation: concatenation and comparison fold (MLS 3.5, 3.4).
     if (op == B::Add) {
@@ -1084,6 +1092,8 @@ Value Flattener::lowerCall(const ast::Expr &e, Scope &scope) {
   ClassInfo *fn = findClass(e.text, scope.lexical);
   if (fn && fn->kind() == ast::ClassKind::Function)
     return lowerUserCall(e, scope, fn, 0, nullptr);
+  if (fn && fn->kind() == ast::ClassKind::Record && !fn->def->isShort)
+    return lowerRecordConstructor(e, scope, fn);
   if (fn) {
     diags_.error(e.nameRange, "'" + e.text + "' is a " + ast::kindName(fn->kind()) + ", not a function");
     return fail();

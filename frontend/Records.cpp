@@ -1,0 +1,143 @@
+// Records as values (MLS 3.5, 12.6): record constructors, record components named whole, record
+// equations and record components with a value; a record value is its fields' scalars in order.
+#include "frontend/FlattenImpl.h"
+
+#include <functional>
+
+namespace eqc::frontend {
+
+namespace {
+
+/// Whether element `e` of a record is a field of its value (not a constant, not protected).
+bool isField(const Element &e) {
+  return e.decl->prefix != ast::Prefix::Constant && !e.decl->isProtected;
+}
+
+} // namespace
+
+Value Flattener::recordValue(Instance &inst, SourceRange range) {
+  Value v;
+  v.ok = true;
+  v.record = inst.cls;
+  std::function<bool(Instance &)> add = [&](Instance &r) {
+    for (size_t i = 0; i < r.cls->elements.size(); ++i) {
+      if (!isField(r.cls->elements[i]))
+        continue;
+      Symbol &s = symbol(r, static_cast<int>(i));
+      if (s.kind == Symbol::Component && s.cls && s.cls->kind() == ast::ClassKind::Record) {
+        for (auto &child : s.instances)
+          if (!add(*child))
+            return false;
+      } else if (s.kind == Symbol::Variable) {
+        for (size_t k = 0; k < product(s.dims); ++k)
+          v.elems.push_back(ctx().var(s.firstVar + static_cast<int>(k), s.type == Type::Boolean));
+      } else {
+        diags_.error(range, "field '" + r.cls->elements[i].comp->name + "' of record '" + r.cls->name +
+                                "' cannot be part of a record value");
+        return false;
+      }
+    }
+    return true;
+  };
+  if (!add(inst))
+    return Value{};
+  return v;
+}
+
+Value Flattener::lowerRecordConstructor(const ast::Expr &call, Scope &scope, ClassInfo *cls) {
+  if (!resolveClass(*cls))
+    return Value{};
+  // The fields in order, with the arguments that give them (positional, then named), else their
+  // declaration's value.
+  std::vector<size_t> fields;
+  for (size_t i = 0; i < cls->elements.size(); ++i)
+    if (isField(cls->elements[i]))
+      fields.push_back(i);
+  std::vector<const ast::Expr *> given(fields.size(), nullptr);
+  for (size_t a = 0; a < call.args.size(); ++a) {
+    const std::string &name = a < call.argNames.size() ? call.argNames[a] : std::string();
+    size_t k = a;
+    if (!name.empty()) {
+      k = fields.size();
+      for (size_t f = 0; f < fields.size(); ++f)
+        if (cls->elements[fields[f]].comp->name == name)
+          k = f;
+      if (k == fields.size()) {
+        diags_.error(call.args[a]->range, "record '" + cls->name + "' has no field '" + name + "'");
+        return Value{};
+      }
+    } else if (k >= fields.size()) {
+      diags_.error(call.args[a]->range, "record '" + cls->name + "' has " + plural(fields.size(), "field"));
+      return Value{};
+    }
+    if (given[k]) {
+      diags_.error(call.args[a]->range, "field '" + cls->elements[fields[k]].comp->name + "' is given twice");
+      return Value{};
+    }
+    given[k] = call.args[a].get();
+  }
+  Value v;
+  v.ok = true;
+  v.record = cls;
+  for (size_t f = 0; f < fields.size(); ++f) {
+    const Element &el = cls->elements[fields[f]];
+    const ast::Expr *arg = given[f] ? given[f] : el.comp->binding.get();
+    if (!arg) {
+      diags_.error(call.range, "record constructor '" + cls->name + "': field '" + el.comp->name +
+                                   "' has no value and no default");
+      return Value{};
+    }
+    Scope inner = scope;
+    if (!given[f]) { // the default is written in the record
+      inner.lexical = el.lexical;
+      inner.inst = nullptr;
+      inner.context = Context::Parameter;
+    }
+    Value x = lower(*arg, inner);
+    if (!x.ok)
+      return Value{};
+    if (x.record) { // a nested record field
+      v.elems.insert(v.elems.end(), x.elems.begin(), x.elems.end());
+      continue;
+    }
+    if (x.type == Type::String) {
+      diags_.error(arg->range, "String fields of records are not supported");
+      return Value{};
+    }
+    v.elems.insert(v.elems.end(), x.elems.begin(), x.elems.end());
+  }
+  return v;
+}
+
+void Flattener::equateRecords(const Value &lhs, const Value &rhs, SourceRange range, int number, int originId,
+                              bool initial) {
+  if (lhs.record != rhs.record || lhs.size() != rhs.size()) {
+    auto what = [](const Value &v) {
+      return v.record ? "a '" + v.record->name + "' record" : std::string("a ") + typeName(v.type);
+    };
+    diags_.error(range, "the two sides of the equation are " + what(lhs) + " and " + what(rhs));
+    return;
+  }
+  for (size_t k = 0; k < lhs.size(); ++k)
+    if (!addScalarEquation(lhs.elems[k], rhs.elems[k], lhs.elems[k]->isBool(), range, number, originId, initial))
+      return;
+}
+
+void Flattener::bindRecord(Instance &owner, Instance &record, const ModPtr &mod, bool parameter) {
+  if (!parameter) {
+    record.boundWhole = true;
+    recordBindings_.push_back({&owner, &record, mod});
+    return;
+  }
+  // Each field parameter's binding is its element of the record's value (lowered once).
+  Value fields = recordValue(record, mod->range);
+  for (size_t k = 0; k < fields.size(); ++k)
+    if (fields.elems[k]->kind() == ExprKind::Var) {
+      PendingBinding &b = bindings_[fields.elems[k]->var()];
+      b.mod = mod;
+      b.element = k;
+      b.dims = {};
+    }
+}
+
+} // namespace eqc::frontend

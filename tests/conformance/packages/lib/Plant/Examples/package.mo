@@ -1,0 +1,3 @@
+within Plant;
+package Examples
+end Examples;

@@ -188,6 +188,16 @@ struct EnumerationLiteral {
   std::string description;
 };
 
+/// `external "C" y = f(x) annotation(...);` of a function (MLS 3.5, 12.9).
+struct ExternalClause {
+  SourceRange range;        ///< the `external` keyword
+  std::string language;     ///< as written ("" when absent: "C")
+  std::string function;     ///< the external function's name ("" when no call is written)
+  ExprPtr output;           ///< `y =` of the call, or null
+  std::vector<ExprPtr> args;
+  std::vector<Modifier> annotation;
+};
+
 /// A class definition: `model … end Name;`, a connector, function, package, or a short class
 /// `type Voltage = Real(unit = "V");`.
 struct ClassDef {
@@ -218,6 +228,7 @@ struct ClassDef {
   bool isEnumeration = false, openEnumeration = false;
   std::vector<EnumerationLiteral> literals;
   ElementPrefixes element; ///< as an element of its enclosing class
+  std::shared_ptr<ExternalClause> external; ///< a function implemented outside Modelica
 };
 
 /// Everything in one source file.

@@ -140,6 +140,14 @@ private:
                 << " operator=" << c.isOperator << " impure=" << c.impure << " enumeration=" << c.isEnumeration
                 << " open=" << c.openEnumeration;
     elementPrefixes(c.element, depth + 1);
+    if (c.external) {
+      line(depth + 1) << "external \"" << c.external->language << "\" " << c.external->function;
+      at(c.external->range);
+      expr(c.external->output.get(), depth + 2);
+      for (const auto &a : c.external->args)
+        expr(a.get(), depth + 2);
+      modifiers(c.external->annotation, depth + 2);
+    }
     for (const auto &l : c.literals) {
       line(depth + 1) << "literal " << l.name << " \"" << l.description << "\"";
       at(l.range);

@@ -107,6 +107,8 @@ ClassInfo *Flattener::findFirst(const std::string &name, const ClassInfo *from) 
 }
 
 ClassInfo *Flattener::findClass(const std::string &dotted, const ClassInfo *from) {
+  if (!dotted.empty() && dotted[0] == '.') // `.A.B`: from the top level only (MLS 3.5, 5.3.3)
+    return findClass(dotted.substr(1), nullptr);
   size_t start = 0, dot = dotted.find('.');
   ClassInfo *c = findFirst(dotted.substr(0, dot), from);
   while (c && dot != std::string::npos) {

@@ -20,7 +20,7 @@ enum class T : uint8_t {
   Other, Eof, Ident, Number, String,
   Model, Block, Connector, Function, Record, Package, Type, Class, Expandable, Operator, Pure, Impure, Enumeration, End, Equation, Algorithm, Initial,
   Parameter, Constant, Discrete, Flow, Input, Output, Final, Each, Partial, Encapsulated, Within, Inner, Outer,
-  Replaceable, Redeclare, Constrainedby,
+  Replaceable, Redeclare, Constrainedby, External,
   Extends, Import, Public, Protected, Annotation, Connect, If, Then, Elseif, Else, For, In, Loop,
   While, When, Elsewhen, Break, Return, And, Or, Not, True, False,
   Semi, Assign, Define, LParen, RParen, LBracket, RBracket, LBrace, RBrace, Comma, Dot, DotStar,
@@ -41,7 +41,7 @@ const std::vector<T> &kindTable() {
         {"parameter", T::Parameter}, {"constant", T::Constant}, {"discrete", T::Discrete}, {"flow", T::Flow},
         {"input", T::Input}, {"output", T::Output}, {"final", T::Final}, {"each", T::Each},
         {"inner", T::Inner}, {"outer", T::Outer}, {"replaceable", T::Replaceable}, {"redeclare", T::Redeclare},
-        {"constrainedby", T::Constrainedby},
+        {"constrainedby", T::Constrainedby}, {"external", T::External},
         {"partial", T::Partial}, {"encapsulated", T::Encapsulated}, {"within", T::Within},
         {"extends", T::Extends}, {"import", T::Import}, {"public", T::Public}, {"protected", T::Protected},
         {"annotation", T::Annotation}, {"connect", T::Connect}, {"if", T::If}, {"then", T::Then},
@@ -226,7 +226,12 @@ private:
 
   /// name : IDENT ('.' IDENT)* ; returns its first and last token.
   std::pair<uint32_t, uint32_t> name() {
+    const uint32_t start = static_cast<uint32_t>(pos_);
+    const bool global = peek() == T::Dot && peek(1) == T::Ident; // `.Modelica.Units.SI.Time`
+    pos_ += global;
     uint32_t first = expect(T::Ident);
+    if (global)
+      first = start;
     while (peek() == T::Dot && peek(1) == T::Ident)
       pos_ += 2;
     return {first, last()};
@@ -290,7 +295,7 @@ private:
   bool elementStarts() const {
     T k = peek();
     return k == T::Encapsulated || k == T::Partial || isClassKind(k) || k == T::Extends || k == T::Import ||
-           isTypePrefix(k) || k == T::Ident;
+           isTypePrefix(k) || k == T::Ident || (k == T::Dot && peek(1) == T::Ident);
   }
 
   void composition(ast::ClassDef &m) {
@@ -322,6 +327,35 @@ private:
           expect(T::Semi);
         }
         m.algorithms.push_back(std::move(section));
+      } else if (k == T::External) { // externalClause, then only the annotation may follow
+        auto e = std::make_shared<ast::ExternalClause>();
+        e->range = range(static_cast<uint32_t>(pos_++));
+        if (peek() == T::String)
+          e->language = unquoteString(text(static_cast<uint32_t>(pos_++)));
+        if (peek() == T::Ident) {
+          if (peek(1) != T::LParen) { // `y = f(...)`
+            Ex target = componentRef();
+            e->output = std::move(target.e);
+            expect(T::Assign);
+          }
+          e->function = text(expect(T::Ident));
+          expect(T::LParen);
+          if (!accept(T::RParen)) {
+            do
+              e->args.push_back(expression(0).e);
+            while (accept(T::Comma));
+            expect(T::RParen);
+          }
+        }
+        if (accept(T::Annotation))
+          e->annotation = classModification();
+        expect(T::Semi);
+        m.external = std::move(e);
+        if (accept(T::Annotation)) {
+          m.annotation = classModification();
+          expect(T::Semi);
+        }
+        return;
       } else if (k == T::Annotation) {
         ++pos_;
         m.annotation = classModification();
@@ -339,6 +373,7 @@ private:
   bool sectionEnds() const {
     switch (peek()) {
     case T::Equation: case T::Algorithm: case T::Public: case T::Protected: case T::Annotation: case T::Eof:
+    case T::External:
       return true;
     case T::Initial:
       return peek(1) == T::Equation || peek(1) == T::Algorithm;
@@ -872,6 +907,10 @@ private:
       e->text = unquoteString(text(first));
       return done(std::move(e), first, 0);
     }
+    case T::Dot:
+      if (peek(1) != T::Ident)
+        throw Decline{};
+      [[fallthrough]];
     case T::Ident: {
       Ex ref = componentRef();
       if (peek() == T::LParen) {
@@ -965,6 +1004,10 @@ private:
     const uint32_t first = static_cast<uint32_t>(pos_);
     auto e = std::make_unique<ast::Expr>();
     e->kind = ast::ExprKind::Name;
+    if (peek() == T::Dot && peek(1) == T::Ident) { // `.A.b`: the top level only
+      ++pos_;
+      e->text = ".";
+    }
     size_t depth = 0;
     for (;;) {
       ast::RefPart part;
@@ -976,7 +1019,7 @@ private:
         part.subscripts = std::move(subs);
         depth = std::max(depth, subDepth);
       }
-      if (!e->text.empty())
+      if (!e->text.empty() && e->text != ".")
         e->text += '.';
       e->text += part.name;
       e->ref.push_back(std::move(part));

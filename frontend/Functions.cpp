@@ -722,6 +722,15 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
     if (lowering.checkTarget(target, v, nameExpr, binding->range))
       lowering.assign(target.slots, target, v, binding->range, fn->body);
   }
+  if (cls->def->external) {
+    const ast::ExternalClause &ext = *cls->def->external;
+    diags_.error(ext.range, "function '" + cls->name + "' is external (\"" +
+                                (ext.language.empty() ? std::string("C") : ext.language) + "\" " +
+                                (ext.function.empty() ? cls->def->name : ext.function) +
+                                "); eqc does not call external functions yet (MLS 3.5, 12.9)");
+    functions_.erase(key);
+    return -1;
+  }
   for (const AlgorithmSource &source : cls->algorithms) {
     if (source.section->initial) {
       diags_.error(source.section->range, "a function has no initial algorithm section");

@@ -149,6 +149,7 @@ Value Flattener::lower(const ast::Expr &e, Scope &scope) {
 Value Flattener::lowerName(const ast::Expr &e, Scope &scope) {
   const std::vector<ast::RefPart> &parts = e.ref;
   const ast::RefPart &head = parts[0];
+  const bool global = !e.text.empty() && e.text[0] == '.'; // `.Modelica.Constants.pi`: the top level only
   // for-loop indices and iterators, innermost first.
   if (parts.size() == 1)
     for (auto it = scope.loops.rbegin(); it != scope.loops.rend(); ++it)
@@ -171,12 +172,12 @@ Value Flattener::lowerName(const ast::Expr &e, Scope &scope) {
   }
   // Components of the current instance, then constants and classes of the enclosing classes.
   std::vector<Instance *> insts;
-  if (scope.inst && scope.inst->cls->find(head.name) >= 0)
+  if (!global && scope.inst && scope.inst->cls->find(head.name) >= 0)
     insts.push_back(scope.inst);
   size_t first = 0;
   if (insts.empty()) {
     // A constant of an enclosing class (package constants, constants of the model's packages).
-    for (const ClassInfo *c = scope.lexical; c && insts.empty(); c = c->parent) {
+    for (const ClassInfo *c = global ? nullptr : scope.lexical; c && insts.empty(); c = c->parent) {
       resolveClass(const_cast<ClassInfo &>(*c));
       int idx = c->find(head.name);
       if (idx >= 0 && c->elements[idx].decl->prefix == ast::Prefix::Constant && c != (scope.inst ? scope.inst->cls : nullptr))
@@ -184,7 +185,7 @@ Value Flattener::lowerName(const ast::Expr &e, Scope &scope) {
     }
     if (insts.empty()) {
       // A dotted name through packages: Lib.Constants.g
-      ClassInfo *cls = findFirst(head.name, scope.lexical);
+      ClassInfo *cls = findFirst(head.name, global ? nullptr : scope.lexical);
       size_t p = 1;
       while (cls && p < parts.size()) {
         ClassInfo *next = member(cls, parts[p].name);

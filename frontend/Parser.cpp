@@ -25,7 +25,7 @@ using P = eqcgrammar::EqcParser;
 /// grows with the grammar); say so in words.
 std::string readable(std::string msg) {
   static const std::set<std::string> exprStart{"'['", "'('", "'+'", "'-'", "'{'", "'end'", "'initial'", "'if'",
-                                               "'not'", "'true'", "'false'", "IDENT", "NUMBER", "STRING"};
+                                               "'not'", "'true'", "'false'", "IDENT", "NUMBER", "STRING", "'.'"};
   for (size_t open = msg.find('{'); open != std::string::npos; open = msg.find('{', open + 1)) {
     size_t close = msg.find('}', open);
     if (close == std::string::npos)
@@ -257,6 +257,21 @@ public:
         for (auto *st : alg->statement())
           section.statements.push_back(statement(st));
         m->algorithms.push_back(std::move(section));
+      } else if (auto *ext = dynamic_cast<P::ExternalClauseContext *>(child)) {
+        auto e = std::make_shared<ast::ExternalClause>();
+        e->range = range(ext->EXTERNAL()->getSymbol());
+        if (ext->language)
+          e->language = unquoteString(ext->language->getText());
+        if (auto *call = ext->externalFunctionCall()) {
+          e->function = call->IDENT()->getText();
+          if (call->componentRef())
+            e->output = componentRef(call->componentRef());
+          for (auto *arg : call->expression())
+            e->args.push_back(expression(arg));
+        }
+        if (ext->annotation())
+          e->annotation = classModification(ext->annotation()->classModification());
+        m->external = std::move(e);
       } else if (auto *ann = dynamic_cast<P::AnnotationContext *>(child)) {
         m->annotation = classModification(ann->classModification());
       }
@@ -499,13 +514,14 @@ public:
 
   ast::ExprPtr componentRef(P::ComponentRefContext *ctx) {
     auto e = make(ast::ExprKind::Name, ctx);
+    const bool global = ctx->getStart()->getText() == "."; // `.Modelica.Constants.pi`
     for (auto *part : ctx->refPart()) {
       ast::RefPart p;
       p.name = part->IDENT()->getText();
       p.range = range(part->IDENT()->getSymbol());
       if (part->arraySubscripts())
         p.subscripts = subscripts(part->arraySubscripts());
-      e->text += (e->text.empty() ? "" : ".") + p.name;
+      e->text += (e->text.empty() ? (global ? "." : "") : ".") + p.name;
       e->ref.push_back(std::move(p));
     }
     return e;

@@ -22,8 +22,14 @@ classKind
   ;
 
 composition
-  : element* (PUBLIC element* | PROTECTED element* | equationSection | algorithmSection)* (annotation ';')?
+  : element* (PUBLIC element* | PROTECTED element* | equationSection | algorithmSection)* externalClause?
+    (annotation ';')?
   ;
+
+// MLS 3.5, 12.9: `external "C" y = f(x) annotation(Library = "m");` of a function.
+externalClause : EXTERNAL language=STRING? externalFunctionCall? annotation? ';' ;
+
+externalFunctionCall : (componentRef '=')? IDENT '(' (expression (',' expression)*)? ')' ;
 
 element
   : classPrefix* classDefinition constrainingClause? ';' # classElement
@@ -154,11 +160,12 @@ functionCallArgs
 
 functionArgument : (argName=IDENT '=')? expression ;
 
-componentRef : refPart ('.' refPart)* ;
+// MLS 3.5, 5.3.3: a leading '.' looks the name up at the top level only.
+componentRef : '.'? refPart ('.' refPart)* ;
 
 refPart : IDENT arraySubscripts? ;
 
-name : IDENT ('.' IDENT)* ;
+name : '.'? IDENT ('.' IDENT)* ;
 
 // Keywords (before IDENT so that they win).
 CLASS : 'class' ;
@@ -190,6 +197,7 @@ OUTER : 'outer' ;
 REPLACEABLE : 'replaceable' ;
 REDECLARE : 'redeclare' ;
 CONSTRAINEDBY : 'constrainedby' ;
+EXTERNAL : 'external' ;
 EACH : 'each' ;
 PARTIAL : 'partial' ;
 ENCAPSULATED : 'encapsulated' ;

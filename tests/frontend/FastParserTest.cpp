@@ -146,6 +146,19 @@ class 'A b' "quoted"
     end 'constructor';
   end Complex;
   type E = enumeration(a "first", b annotation(x = 1), 'c d') "three";
+  function ext
+    input Real x;
+    output Real y;
+  external "C" y = c_ext(x, 2) annotation(Library = "m", Include = "#include <m.h>");
+  end ext;
+  function ext2
+    input Real x;
+    output Real y;
+  external;
+  annotation(derivative = ext);
+  end ext2;
+  function ext3 input Real x; output Real y[2]; external "FORTRAN 77" f(y, x); end ext3;
+  .Lib.T global = .Lib.pi;
   type Open = enumeration(:);
   type None = enumeration();
   pure function p input Real x; output Real y; algorithm y := x; end p;

@@ -2,11 +2,21 @@
 // equations and record components with a value; a record value is its fields' scalars in order.
 #include "frontend/FlattenImpl.h"
 
+#include <algorithm>
 #include <functional>
 
 namespace eqc::frontend {
 
 namespace {
+
+/// Whether `name` is Real, Integer, Boolean or String.
+bool isPrimitiveType(const std::string &name, Type &type) {
+  if (name == "Real" || name == "Integer" || name == "Boolean" || name == "String") {
+    type = name == "Real" ? Type::Real : name == "Integer" ? Type::Integer : name == "Boolean" ? Type::Boolean : Type::String;
+    return true;
+  }
+  return false;
+}
 
 /// Whether element `e` of a record is a field of its value (not a constant, not protected).
 bool isField(const Element &e) {
@@ -96,13 +106,37 @@ Value Flattener::lowerRecordConstructor(const ast::Expr &call, Scope &scope, Cla
     Value x = lower(*arg, inner);
     if (!x.ok)
       return Value{};
-    if (x.record) { // a nested record field
-      v.elems.insert(v.elems.end(), x.elems.begin(), x.elems.end());
-      continue;
+    // The value must have the field's type and size: a record of the field's record class, or as
+    // many scalars as the field's dimensions give.
+    Type primitive = Type::Real;
+    const bool plain = isPrimitiveType(el.decl->typeName, primitive);
+    const ClassInfo *fieldClass = plain ? nullptr : findClass(el.decl->typeName, el.lexical);
+    const bool recordField = fieldClass && fieldClass->kind() == ast::ClassKind::Record && !fieldClass->def->isShort;
+    if (recordField != (x.record != nullptr) || (recordField && x.record != fieldClass)) {
+      diags_.error(arg->range, "field '" + el.comp->name + "' of record '" + cls->name + "' is " +
+                                   (recordField ? "a '" + fieldClass->name + "' record" : std::string("not a record")) +
+                                   " but its value is " +
+                                   (x.record ? "a '" + x.record->name + "' record" : std::string(typeName(x.type))));
+      return Value{};
     }
     if (x.type == Type::String) {
       diags_.error(arg->range, "String fields of records are not supported");
       return Value{};
+    }
+    if (plain) { // (a short type class may add dimensions of its own: not checked here)
+      Scope at;
+      at.lexical = el.lexical;
+      at.context = Context::Parameter;
+      auto typeDims = dimensions(el.decl->typeDims, at, "field '" + el.comp->name + "'");
+      auto dims = dimensions(el.comp->dims, at, "field '" + el.comp->name + "'");
+      if (!typeDims || !dims)
+        return Value{};
+      dims->insert(dims->end(), typeDims->begin(), typeDims->end());
+      if (std::find(dims->begin(), dims->end(), -1) == dims->end() && x.dims != *dims) {
+        diags_.error(arg->range, "field '" + el.comp->name + "' of record '" + cls->name + "' is " + shapeText(*dims) +
+                                     " but its value is " + shapeText(x.dims));
+        return Value{};
+      }
     }
     v.elems.insert(v.elems.end(), x.elems.begin(), x.elems.end());
   }

@@ -14,9 +14,6 @@
 
 namespace eqc::frontend {
 
-namespace {
-
-/// The dotted name of a component reference without its subscripts: `a[2].b[i]` → `a.b`.
 ast::Expr wholeVariable(const ast::Expr &target) {
   ast::Expr whole;
   whole.kind = ast::ExprKind::Name;
@@ -26,8 +23,6 @@ ast::Expr wholeVariable(const ast::Expr &target) {
     whole.ref.push_back(ast::RefPart{part.name, part.range, {}});
   return whole;
 }
-
-} // namespace
 
 /// The symbolic execution of one section.
 class AlgorithmLowering {

@@ -63,7 +63,7 @@ char formatConversion(const std::string &format) {
 
 bool Flattener::lowerMessage(const ast::Expr &e, Scope &scope, std::vector<MessagePart> &out) {
   if (e.kind == ast::ExprKind::String) {
-    out.push_back({e.text, nullptr, ValueType::Real, ""});
+    out.push_back({e.text, nullptr, ValueType::Real, "", {}});
     return true;
   }
   if (e.kind == ast::ExprKind::Binary && e.binary == ast::BinaryOp::Add)
@@ -77,7 +77,7 @@ bool Flattener::lowerMessage(const ast::Expr &e, Scope &scope, std::vector<Messa
   if (!v.ok)
     return false;
   if (v.type == Type::String && v.isScalar()) {
-    out.push_back({v.text, nullptr, ValueType::Real, ""});
+    out.push_back({v.text, nullptr, ValueType::Real, "", {}});
     return true;
   }
   diags_.error(e.range, "a message is built from strings, '+' and String(...) of numbers and Booleans, not a " +

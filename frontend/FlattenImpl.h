@@ -61,6 +61,11 @@ constexpr size_t kMaxScalars = 20000000;
 /// shapes grow would otherwise specialize forever).
 constexpr int kMaxSpecializationDepth = 100;
 
+/// Whether `name` is a predefined type (Real, Integer, Boolean, String), and which.
+bool isPrimitive(const std::string &name, Type &type);
+/// The dotted name of a component reference without its subscripts: `a[2].b[i]` → `a.b`.
+ast::Expr wholeVariable(const ast::Expr &ref);
+
 /// "[3]", "[2, 3]", "scalar": shapes in messages.
 std::string shapeText(const std::vector<int> &dims);
 /// The number of elements of an array of shape `dims`.
@@ -274,6 +279,17 @@ public:
   Instance *newInstance(const ClassInfo *cls, Instance *parent, std::string path, ModPtr mod);
   void instantiateElements(Instance &inst);
   Symbol &symbol(Instance &inst, int element);
+  /// MLS 3.5, 5.4: the symbol of the inner element an outer element `el` of `inst` is (the
+  /// nearest enclosing instance's); null after an error.
+  Symbol *innerSymbol(Instance &inst, const Element &el);
+  /// MLS 3.5, 4.4.5: whether conditional component `el` exists (its condition, known at
+  /// compilation); nullopt after an error.
+  std::optional<bool> componentExists(Instance &inst, const Element &el);
+  /// MLS 3.5, 7.3: the redeclaration of `el` in a modification from outside, else of an extends
+  /// clause, with where it is written; {null, null} when none.
+  std::pair<const ast::Modifier *, const ClassInfo *> redeclaration(Instance &inst, const Element &el);
+  /// Whether `el` may take redeclaration `redeclared` (reported when not).
+  bool redeclarable(const ast::Modifier &redeclared, const Element &el);
   /// MLS 3.5, 9.3.1: a connector class has as many flow as potential variables (once per class).
   void checkConnectorBalance(Instance &conn, SourceRange used);
   Instance *packageInstance(const ClassInfo *cls);

@@ -9,7 +9,6 @@
 #include <cmath>
 
 namespace eqc::frontend {
-namespace {
 
 bool isPrimitive(const std::string &name, Type &type) {
   if (name == "Real")
@@ -24,6 +23,8 @@ bool isPrimitive(const std::string &name, Type &type) {
     return false;
   return true;
 }
+
+namespace {
 
 ValueType valueType(Type t) {
   return t == Type::Integer ? ValueType::Integer : t == Type::Boolean ? ValueType::Boolean : ValueType::Real;
@@ -317,6 +318,69 @@ void Flattener::checkConnectorBalance(Instance &conn, SourceRange used) {
   diags_.note(conn.cls->def->range, "connector '" + conn.cls->name + "' is declared here");
 }
 
+Symbol *Flattener::innerSymbol(Instance &inst, const Element &el) {
+  const ast::Component &c = *el.comp;
+  for (Instance *p = inst.parent; p; p = p->parent) {
+    int idx = p->cls->find(c.name);
+    if (idx >= 0 && p->symbols.size() > static_cast<size_t>(idx) && p->cls->elements[idx].decl->element.inner)
+      return &symbol(*p, idx);
+  }
+  diags_.error(c.range, "no 'inner " + el.decl->typeName + " " + c.name +
+                            "' in an enclosing instance for this outer element" +
+                            (inst.path.empty() ? std::string() : " of '" + inst.path + "'") +
+                            " (MLS 3.5, 5.4: declare it in the model that contains '" +
+                            (inst.path.empty() ? std::string("the model") : inst.path) + "')");
+  return nullptr;
+}
+
+std::optional<bool> Flattener::componentExists(Instance &inst, const Element &el) {
+  const ast::Expr &condition = *el.comp->condition;
+  Scope scope;
+  scope.inst = &inst;
+  scope.lexical = el.lexical;
+  scope.context = Context::Parameter;
+  Value on = lowerBool(condition, scope);
+  if (!on.ok)
+    return std::nullopt;
+  if (!on.isScalar()) {
+    diags_.error(condition.range, "the condition of a conditional component must be a scalar Boolean");
+    return std::nullopt;
+  }
+  std::optional<double> value = on.elems[0]->kind() == ExprKind::BoolConst
+                                    ? std::optional<double>(on.elems[0]->boolValue())
+                                    : evaluateStructural(on.elems[0], condition.range,
+                                                         "the condition of a conditional component");
+  if (!value)
+    return std::nullopt;
+  return *value != 0;
+}
+
+std::pair<const ast::Modifier *, const ClassInfo *> Flattener::redeclaration(Instance &inst, const Element &el) {
+  const std::string &name = el.comp->name;
+  if (ModPtr outside = inst.mod ? inst.mod->child(name) : nullptr; outside && outside->redeclare)
+    return {outside->redeclare, outside->redeclareLexical};
+  for (const ModSource &src : el.extendsMods)
+    for (const ast::Modifier &m : *src.mods)
+      if (m.redeclare && m.name == name)
+        return {&m, src.lexical};
+  return {nullptr, nullptr};
+}
+
+bool Flattener::redeclarable(const ast::Modifier &redeclared, const Element &el) {
+  const ast::Component &c = *el.comp;
+  if (redeclared.redeclareClass) {
+    diags_.error(redeclared.range, "redeclaring the class '" + c.name + "' is not supported by eqc yet (only "
+                                   "components: 'redeclare Type " + c.name + "(...)')");
+    return false;
+  }
+  if (!el.decl->element.replaceable) {
+    diags_.error(redeclared.range, "'" + c.name + "' is not replaceable, so it cannot be redeclared (MLS 3.5, 7.3)");
+    diags_.note(c.range, "'" + c.name + "' is declared here without 'replaceable'");
+    return false;
+  }
+  return true;
+}
+
 Symbol &Flattener::symbol(Instance &inst, int index) {
   Symbol &sym = inst.symbols[index];
   if (sym.outer)
@@ -330,39 +394,16 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
   const ast::Prefix prefix = d.prefix != ast::Prefix::None ? d.prefix : inst.prefix;
   if (sym.state == Symbol::Visiting)
     return sym; // a cycle: the reference that closes it reports it (LowerExpr.cpp)
-  if (d.element.outer) {
-    // MLS 3.5, 5.4: an outer element is the inner element of the same name of the nearest
-    // enclosing instance that has one (its own symbol stays empty: nothing is counted twice).
+  if (d.element.outer) { // its own symbol stays empty: nothing is counted twice
     sym.state = Symbol::Done;
-    for (Instance *p = inst.parent; p; p = p->parent) {
-      int idx = p->cls->find(c.name);
-      if (idx >= 0 && p->symbols.size() > static_cast<size_t>(idx) && p->cls->elements[idx].decl->element.inner) {
-        sym.outer = &symbol(*p, idx);
-        return *sym.outer;
-      }
-    }
-    diags_.error(c.range, "no 'inner " + d.typeName + " " + c.name + "' in an enclosing instance for this outer element" +
-                              (inst.path.empty() ? std::string() : " of '" + inst.path + "'") +
-                              " (MLS 3.5, 5.4: declare it in the model that contains '" +
-                              (inst.path.empty() ? std::string("the model") : inst.path) + "')");
-    return sym;
+    sym.outer = innerSymbol(inst, el);
+    return sym.outer ? *sym.outer : sym;
   }
   sym.state = Symbol::Visiting;
-  if (c.condition) { // MLS 3.5, 4.4.5: `Resistor r if useR;` exists where the parameter condition holds
-    Scope scope;
-    scope.inst = &inst;
-    scope.lexical = el.lexical;
-    scope.context = Context::Parameter;
-    Value on = lowerBool(*c.condition, scope);
-    std::optional<double> value;
-    if (on.ok && !on.isScalar())
-      diags_.error(c.condition->range, "the condition of a conditional component must be a scalar Boolean");
-    else if (on.ok)
-      value = on.elems[0]->kind() == ExprKind::BoolConst
-                  ? std::optional<double>(on.elems[0]->boolValue())
-                  : evaluateStructural(on.elems[0], c.condition->range, "the condition of a conditional component");
-    if (!value || *value == 0) {
-      sym.disabled = value.has_value();
+  if (c.condition) {
+    std::optional<bool> exists = componentExists(inst, el);
+    if (!exists || !*exists) {
+      sym.disabled = exists.has_value();
       sym.state = Symbol::Done;
       return sym;
     }
@@ -377,33 +418,12 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
   std::vector<const std::vector<ast::Subscript> *> typeDims{&c.dims, &d.typeDims};
   std::vector<const ClassInfo *> typeDimsScope{el.lexical, el.lexical};
   bool flow = d.flow;
-  // MLS 3.5, 7.3: a redeclaration in a modification from outside (or of an extends clause) gives
-  // the element another type; its own modifiers replace those of the declaration.
-  const ast::Modifier *redeclared = nullptr;
-  const ClassInfo *redeclaredLexical = nullptr;
-  if (ModPtr outside = inst.mod ? inst.mod->child(c.name) : nullptr; outside && outside->redeclare) {
-    redeclared = outside->redeclare;
-    redeclaredLexical = outside->redeclareLexical;
-  }
-  for (const ModSource &src : el.extendsMods)
-    for (const ast::Modifier &m : *src.mods)
-      if (!redeclared && m.redeclare && m.name == c.name) {
-        redeclared = &m;
-        redeclaredLexical = src.lexical;
-      }
-  if (redeclared) {
-    if (redeclared->redeclareClass) {
-      diags_.error(redeclared->range, "redeclaring the class '" + c.name + "' is not supported by eqc yet (only "
-                                      "components: 'redeclare Type " + c.name + "(...)')");
-      sym.state = Symbol::Done;
-      return sym;
-    }
-    if (!d.element.replaceable) {
-      diags_.error(redeclared->range, "'" + c.name + "' is not replaceable, so it cannot be redeclared (MLS 3.5, 7.3)");
-      diags_.note(c.range, "'" + c.name + "' is declared here without 'replaceable'");
-      sym.state = Symbol::Done;
-      return sym;
-    }
+  // MLS 3.5, 7.3: a redeclaration gives the element another type, and its own modifiers
+  // replace those of the declaration.
+  auto [redeclared, redeclaredLexical] = redeclaration(inst, el);
+  if (redeclared && !redeclarable(*redeclared, el)) {
+    sym.state = Symbol::Done;
+    return sym;
   }
   {
     std::string name = redeclared ? redeclared->redeclareType : d.typeName;

@@ -818,12 +818,7 @@ std::optional<std::vector<double>> Flattener::implicitRange(const ast::ForIndex 
       const ast::Expr *sub = part.subscripts[k].expr.get();
       if (!sub || sub->kind != ast::ExprKind::Name || sub->text != idx.name || !sub->ref[0].subscripts.empty())
         continue;
-      ast::Expr whole;
-      whole.kind = ast::ExprKind::Name;
-      whole.range = part.range;
-      whole.text = part.name;
-      whole.ref.push_back(ast::RefPart{part.name, part.range, {}});
-      Value v = lower(whole, scope);
+      Value v = lower(wholeVariable(*e), scope);
       if (!v.ok)
         return std::nullopt;
       if (k >= v.dims.size()) {

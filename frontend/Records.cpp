@@ -9,15 +9,6 @@ namespace eqc::frontend {
 
 namespace {
 
-/// Whether `name` is Real, Integer, Boolean or String.
-bool isPrimitiveType(const std::string &name, Type &type) {
-  if (name == "Real" || name == "Integer" || name == "Boolean" || name == "String") {
-    type = name == "Real" ? Type::Real : name == "Integer" ? Type::Integer : name == "Boolean" ? Type::Boolean : Type::String;
-    return true;
-  }
-  return false;
-}
-
 /// Whether element `e` of a record is a field of its value (not a constant, not protected).
 bool isField(const Element &e) {
   return e.decl->prefix != ast::Prefix::Constant && !e.decl->isProtected;
@@ -109,7 +100,7 @@ Value Flattener::lowerRecordConstructor(const ast::Expr &call, Scope &scope, Cla
     // The value must have the field's type and size: a record of the field's record class, or as
     // many scalars as the field's dimensions give.
     Type primitive = Type::Real;
-    const bool plain = isPrimitiveType(el.decl->typeName, primitive);
+    const bool plain = isPrimitive(el.decl->typeName, primitive);
     const ClassInfo *fieldClass = plain ? nullptr : findClass(el.decl->typeName, el.lexical);
     const bool recordField = fieldClass && fieldClass->kind() == ast::ClassKind::Record && !fieldClass->def->isShort;
     if (recordField != (x.record != nullptr) || (recordField && x.record != fieldClass)) {

@@ -294,8 +294,10 @@ struct eqc_sim {
     if (model->n_asserts == 0)
       return EQC_OK;
     int code = model->rhs(time, xs, dx.data(), a.data(), p.data());
-    if (code == 0)
-      code = checkAssertions(time, xs, initial);
+    return assertionStatus(code == 0 ? checkAssertions(time, xs, initial) : code, time);
+  }
+  /// The eqc_status of checkAssertions' (or rhs') `code` at `time`, with the message set.
+  int assertionStatus(int code, double time) {
     if (code == AssertionFailed) {
       fail(where(assertTime) + ": " + modelFailure(code), code);
       return EQC_ERR_ASSERTION;
@@ -703,17 +705,9 @@ struct eqc_sim {
       return status;
     failedAssertion = -1;
     heldT = NAN;
-    if (model->n_asserts > 0) {
-      int code = checkAssertions(t, x.data(), !started);
-      if (code == AssertionFailed) {
-        fail(where(t) + ": " + modelFailure(code), code);
-        return EQC_ERR_ASSERTION;
-      }
-      if (code != 0) {
-        fail(where(t) + ": " + modelFailure(code), code);
-        return EQC_ERR_RHS;
-      }
-    }
+    if (model->n_asserts > 0) // rhs was just evaluated at (t, x)
+      if (int status = assertionStatus(checkAssertions(t, x.data(), !started), t))
+        return status;
     initialized = true;
     lastOutput = NAN;
     return EQC_OK;

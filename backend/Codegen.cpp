@@ -1,6 +1,8 @@
 // Lowers expression DAGs and causal sequences to LLVM IR, one SSA value per distinct node.
 #include "backend/Codegen.h"
 
+#include "eqc/eqc_external.h"
+
 #include "backend/ModelAbi.h"
 #include "middle/ExprOps.h"
 #include "middle/Function.h"
@@ -237,7 +239,7 @@ private:
     Value *depth = b.CreateAdd(b.CreateLoad(types.i32, callDepth_), b.getInt32(1));
     b.CreateStore(depth, callDepth_);
     Value *tooDeep = b.CreateICmpSGT(depth, b.getInt32(kMaxCallDepth));
-    fe.returnIfFailed(b.CreateZExt(tooDeep, types.i32), b.getInt32(fe.functionFailure(2)));
+    fe.returnIfFailed(b.CreateZExt(tooDeep, types.i32), b.getInt32(fe.functionFailure(kFunctionTooDeep)));
     for (size_t i = 0; i < f.inputs.size(); ++i)
       b.CreateStore(b.CreateLoad(types.f64, b.CreateConstGEP1_64(types.f64, in, i)),
                     b.CreateConstGEP1_64(types.f64, slots, f.inputs[i]));
@@ -356,12 +358,79 @@ private:
         break;
       case FnStatement::Assert: {
         Value *ok = fe.emit(s.value);
-        fe.returnIfFailed(b.CreateZExt(b.CreateNot(ok), types.i32), b.getInt32(fe.functionFailure(3 + fe.nextAssert())));
+        fe.returnIfFailed(b.CreateZExt(b.CreateNot(ok), types.i32), b.getInt32(fe.functionFailure(kFunctionAssertionFailed + fe.nextAssert())));
         break;
       }
+      case FnStatement::External:
+        emitExternalCall(fe, slots, *s.external);
+        break;
       }
       fe.clearMemo();
     }
+  }
+
+  /// A call of C function `call.symbol` on the slots (MLS 3.5, 12.9.1): doubles and ints by value,
+  /// arrays and outputs by address (Integer ones through an int copy), sizes as size_t. A jump
+  /// buffer set with _setjmp before the call is where ModelicaError returns to: the function then
+  /// fails with kFunctionExternalError.
+  void emitExternalCall(FunctionEmitter &fe, Value *slots, const ExternalCall &call) {
+    auto &b = fe.b();
+    auto *f64 = types.f64;
+    llvm::IRBuilder<> entry(&fe.function()->getEntryBlock(), fe.function()->getEntryBlock().begin());
+    std::vector<Value *> args;
+    std::vector<llvm::Type *> params;
+    std::vector<std::pair<const ExternalArg *, Value *>> intArrays;
+    auto slot = [&](int s) { return b.CreateConstGEP1_64(f64, slots, s); };
+    for (const ExternalArg &a : call.args) {
+      Value *v = nullptr;
+      if (a.kind == ExternalArg::Pointer && a.type == CType::Double) {
+        v = slot(a.slot);
+      } else if (a.kind == ExternalArg::Pointer) {
+        v = entry.CreateAlloca(types.i32, b.getInt32(a.count));
+        for (int k = 0; k < a.count; ++k)
+          b.CreateStore(b.CreateFPToSI(b.CreateLoad(f64, slot(a.slot + k)), types.i32),
+                        b.CreateConstGEP1_32(types.i32, v, k));
+        intArrays.emplace_back(&a, v);
+      } else if (a.kind == ExternalArg::Value) {
+        v = b.CreateLoad(f64, slot(a.slot));
+        if (a.type != CType::Double)
+          v = b.CreateFPToSI(v, types.i32);
+      } else {
+        switch (a.type) {
+        case CType::Double: v = llvm::ConstantFP::get(f64, a.number); break;
+        case CType::Int: v = b.getInt32(static_cast<int32_t>(a.number)); break;
+        case CType::SizeT: v = b.getInt64(static_cast<uint64_t>(a.number)); break;
+        case CType::String: v = b.CreateGlobalStringPtr(a.text); break;
+        }
+      }
+      args.push_back(v);
+      params.push_back(v->getType());
+    }
+    llvm::Type *result = call.resultSlot < 0                 ? llvm::Type::getVoidTy(ctx)
+                         : call.resultType == CType::Double ? f64
+                                                              : types.i32;
+    llvm::FunctionCallee callee = module->getOrInsertFunction(call.symbol, llvm::FunctionType::get(result, params, false));
+    // The way back from ModelicaError.
+    Value *jump = entry.CreateAlloca(llvm::ArrayType::get(b.getInt8Ty(), EQC_EXTERNAL_JMP_BUF_SIZE));
+    llvm::cast<llvm::AllocaInst>(jump)->setAlignment(llvm::Align(16));
+    jump = b.CreatePointerCast(jump, types.i8ptr);
+    llvm::FunctionCallee setjmp = module->getOrInsertFunction("_setjmp", llvm::FunctionType::get(types.i32, {types.i8ptr}, false));
+    if (auto *f = llvm::dyn_cast<llvm::Function>(setjmp.getCallee()))
+      f->addFnAttr(llvm::Attribute::ReturnsTwice);
+    llvm::CallInst *jumped = b.CreateCall(setjmp, {jump});
+    jumped->addFnAttr(llvm::Attribute::ReturnsTwice);
+    fe.returnIfFailed(jumped, b.getInt32(fe.functionFailure(kFunctionExternalError)));
+    auto *voidOfPtr = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {types.i8ptr}, false);
+    b.CreateCall(declareExternal("eqc_external_enter", voidOfPtr), {jump});
+    Value *r = b.CreateCall(callee, args);
+    b.CreateCall(declareExternal("eqc_external_leave", llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), false)));
+    if (call.resultSlot >= 0)
+      b.CreateStore(call.resultType == CType::Double ? r : b.CreateSIToFP(r, f64), slot(call.resultSlot));
+    for (auto &[a, array] : intArrays)
+      if (a->written)
+        for (int k = 0; k < a->count; ++k)
+          b.CreateStore(b.CreateSIToFP(b.CreateLoad(types.i32, b.CreateConstGEP1_32(types.i32, array, k)), f64),
+                        slot(a->slot + k));
   }
 
   /// z(t, x, dx, a, p): the event indicator of every condition, after rhs at the same point.
@@ -943,7 +1012,7 @@ Value *FunctionEmitter::slotAddress(int base, int extent, const Expr *offset) {
   auto *f64 = mod_.types.f64;
   Value *index = b_.CreateFPToSI(emit(offset), b_.getInt64Ty());
   Value *outside = b_.CreateICmpUGE(index, b_.getInt64(extent));
-  returnIfFailed(b_.CreateZExt(outside, b_.getInt32Ty()), b_.getInt32(functionFailure(1)));
+  returnIfFailed(b_.CreateZExt(outside, b_.getInt32Ty()), b_.getInt32(functionFailure(kFunctionIndexOutOfBounds)));
   return b_.CreateGEP(f64, b_.CreateConstGEP1_64(f64, slots_, base), index);
 }
 

@@ -5,6 +5,8 @@
 #include "backend/Codegen.h"
 #include "backend/ObjectCache.h"
 #include "backend/Optimize.h"
+#include "middle/Function.h"
+#include "runtime/include/eqc/eqc_external.h"
 #include "runtime/include/eqc/eqc_runtime.h"
 
 #include <llvm/ExecutionEngine/Orc/CompileUtils.h>
@@ -35,9 +37,32 @@ double secondsSince(Clock::time_point since) { return std::chrono::duration<doub
 /// (libm) are visible. `optimizeSeconds` accumulates the time of the IR passes. With a cache,
 /// modules whose identifier is a cache key are taken from it when it has them (not optimized:
 /// the compiler returns the cached object) and stored into it when compiled.
+/// The C functions that external functions of `flat` call (MLS 3.5, 12.9), as loaded by the
+/// frontend (each symbol once).
+using ExternalSymbols = std::vector<std::pair<std::string, void *>>;
+ExternalSymbols externalSymbols(const FlatSystem &flat) {
+  ExternalSymbols out;
+  std::function<void(const std::vector<FnStatement> &)> visit = [&](const std::vector<FnStatement> &block) {
+    for (const FnStatement &s : block) {
+      if (s.kind == FnStatement::External && s.external->address)
+        out.emplace_back(s.external->symbol, s.external->address);
+      for (const auto &b : s.blocks)
+        visit(b);
+    }
+  };
+  for (size_t f = 0; f < flat.ctx->numFunctions(); ++f)
+    visit(flat.ctx->function(static_cast<int>(f)).body);
+  return out;
+}
+
+/// An LLJIT for the host at one optimization level: modules are optimized when first materialized
+/// (so a Jacobian costs nothing until used); the runtime's entry points, `externals` and the
+/// process's symbols (libm) are visible. `optimizeSeconds` accumulates the time of the IR passes.
+/// With a cache, modules whose identifier is a cache key are taken from it when it has them (not
+/// optimized: the compiler returns the cached object) and stored into it when compiled.
 llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>>
 makeJit(int optLevel, bool controlScheduler, std::function<void(const std::string &)> dumpOptimized,
-        std::shared_ptr<double> optimizeSeconds, ModelObjectCache *cache) {
+        std::shared_ptr<double> optimizeSeconds, ModelObjectCache *cache, const ExternalSymbols &externals) {
   auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!jtmb)
     return jtmb.takeError();
@@ -87,6 +112,12 @@ makeJit(int optLevel, bool controlScheduler, std::function<void(const std::strin
       llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(&eqc_solve_block), exported);
   runtime[(*jit)->mangleAndIntern("eqc_linsolve")] =
       llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(&eqc_linsolve), exported);
+  runtime[(*jit)->mangleAndIntern("eqc_external_enter")] =
+      llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(&eqc_external_enter), exported);
+  runtime[(*jit)->mangleAndIntern("eqc_external_leave")] =
+      llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(&eqc_external_leave), exported);
+  for (const auto &[name, address] : externals)
+    runtime.try_emplace((*jit)->mangleAndIntern(name), llvm::pointerToJITTargetAddress(address), exported);
   if (auto err = lib.define(llvm::orc::absoluteSymbols(runtime)))
     return std::move(err);
   auto generator =
@@ -328,7 +359,8 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
   }
 
   auto optimizeSeconds = std::make_shared<double>(0.0);
-  auto jit = makeJit(optLevel, true, options.dumpOptimizedIR, optimizeSeconds, cache.get());
+  ExternalSymbols externals = externalSymbols(flat);
+  auto jit = makeJit(optLevel, true, options.dumpOptimizedIR, optimizeSeconds, cache.get(), externals);
   if (!jit) {
     error = llvm::toString(jit.takeError());
     return nullptr;
@@ -399,14 +431,14 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
     // The thread owns its context and module; it writes the JitModel's pointers, tierJit and the
     // outcome; ~Impl joins it before any of them is destroyed.
     ModelObjectCache *tierCache = cache.get();
-    auto work = [impl, target, symbols, events, assertions, tierCache, ctx = std::move(tierContext),
+    auto work = [impl, target, symbols, events, assertions, tierCache, externals, ctx = std::move(tierContext),
                  module = std::move(tierModule)]() mutable {
       auto begin = Clock::now();
       auto fail = [&](llvm::Error err) {
         impl->tierError = llvm::toString(std::move(err));
         impl->tierSeconds.store(secondsSince(begin));
       };
-      auto jit = makeJit(2, false, nullptr, std::make_shared<double>(0.0), tierCache);
+      auto jit = makeJit(2, false, nullptr, std::make_shared<double>(0.0), tierCache, externals);
       if (!jit)
         return fail(jit.takeError());
       llvm::orc::ThreadSafeContext own(std::move(ctx));

@@ -97,6 +97,8 @@ public:
     const bool assertions = !d.assertKinds.empty();
     values.insert(values.end(), {int32(static_cast<int>(d.assertKinds.size())), bytes("assert_kind", d.assertKinds),
                                  assertions ? function(symbols.asserts) : null()});
+    // External functions (ABI 6): the runtime's eqc_external_error, linked with the model.
+    values.push_back(m.getFunction("eqc_external_enter") ? external("eqc_external_error") : null());
     std::vector<llvm::Type *> fields;
     for (Constant *v : values)
       fields.push_back(v->getType());
@@ -163,6 +165,12 @@ private:
     std::vector<uint32_t> raw(values.begin(), values.end());
     return pointerTo(global(what, llvm::ConstantDataArray::get(ctx, llvm::ArrayRef<uint32_t>(raw))));
   }
+  /// A function of the runtime, declared here (`const char *name(void)`).
+  Constant *external(const std::string &name) {
+    auto *type = llvm::FunctionType::get(i8p, false);
+    return llvm::ConstantExpr::getBitCast(llvm::cast<Constant>(m.getOrInsertFunction(name, type).getCallee()), i8p);
+  }
+
   Constant *function(const std::string &name) {
     llvm::Function *f = m.getFunction(name);
     return f ? llvm::ConstantExpr::getBitCast(f, i8p) : null();

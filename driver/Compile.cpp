@@ -2,6 +2,9 @@
 // table and a C header.
 #include "driver/Compile.h"
 
+#include "frontend/External.h"
+#include "middle/Function.h"
+
 #include "backend/ObjectFile.h"
 #include "driver/Fmu.h"
 #include "driver/ModelTable.h"
@@ -110,7 +113,8 @@ std::string temporaryNear(const std::string &path) {
 /// Links `object` with the static runtime into the shared library `output` (via a temporary
 /// renamed at the end): the library needs only libstdc++, libm and libc, and exports the model's
 /// symbols, not the runtime's.
-bool linkShared(const std::string &object, const std::string &output, std::ostream &err, bool fmi = false) {
+bool linkShared(const std::string &object, const std::vector<std::string> &externals, const std::string &output,
+                std::ostream &err, bool fmi = false) {
   std::string runtime = runtimeLibrary();
   std::string fmiLibrary = fmi ? runtimeLibrary("libeqcfmi2.a") : "";
   if (runtime.empty() || (fmi && fmiLibrary.empty())) {
@@ -140,6 +144,7 @@ bool linkShared(const std::string &object, const std::string &output, std::ostre
   }
   const char *cc = std::getenv("CC");
   std::vector<std::string> args{cc && *cc ? cc : "cc", "-shared", "-o", temp, object};
+  args.insert(args.end(), externals.begin(), externals.end());
   if (fmi)
     args.insert(args.end(), {"-Wl,--whole-archive", fmiLibrary, "-Wl,--no-whole-archive", runtime,
                              "-Wl,--version-script=" + versionScript, "-s"});
@@ -159,6 +164,84 @@ bool linkShared(const std::string &object, const std::string &output, std::ostre
         << (status < 0 ? "cannot run" : "exit status " + std::to_string(status)) << ")\n";
     std::remove(temp.c_str());
     return false;
+  }
+  return true;
+}
+
+/// What the external functions of a model (MLS 3.5, 12.9) need linked: their Include code compiled
+/// to objects (temporary files, removed with this) and their libraries, in order.
+struct ExternalLink {
+  std::vector<std::string> inputs;
+  std::vector<std::string> symbols;
+  std::filesystem::path folder; ///< of the objects
+  ~ExternalLink() {
+    std::error_code ec;
+    if (!folder.empty())
+      std::filesystem::remove_all(folder, ec);
+  }
+};
+
+/// `compileCode` false: the Include code is not compiled (nothing will be linked).
+bool externalLink(const FlatSystem &flat, ExternalLink &link, bool compileCode, std::ostream &err) {
+  std::vector<const ExternalCall *> calls;
+  std::function<void(const std::vector<FnStatement> &)> visit = [&](const std::vector<FnStatement> &block) {
+    for (const FnStatement &s : block) {
+      if (s.kind == FnStatement::External)
+        calls.push_back(s.external.get());
+      for (const auto &b : s.blocks)
+        visit(b);
+    }
+  };
+  for (size_t f = 0; f < flat.ctx->numFunctions(); ++f)
+    visit(flat.ctx->function(static_cast<int>(f)).body);
+  std::vector<std::string> codes, libraries;
+  auto once = [](std::vector<std::string> &list, const std::string &item) {
+    if (std::find(list.begin(), list.end(), item) == list.end())
+      list.push_back(item);
+  };
+  for (const ExternalCall *call : calls) {
+    once(link.symbols, call->symbol);
+    if (!call->includeCode.empty()) {
+      std::string key = call->includeCode;
+      for (const std::string &dir : call->includeDirs)
+        key = "-I" + dir + "\n" + key;
+      once(codes, key);
+    }
+    for (const std::string &lib : call->linkLibraries)
+      once(libraries, lib);
+  }
+  if (!codes.empty() && compileCode) {
+    std::string folder = (std::filesystem::temp_directory_path() / "eqc-compile-XXXXXX").string();
+    if (!mkdtemp(folder.data())) {
+      err << "eqc: error: cannot create a folder for the external C code: " << std::strerror(errno) << "\n";
+      return false;
+    }
+    link.folder = folder;
+    std::ofstream(link.folder / "ModelicaUtilities.h") << modelicaUtilitiesHeader();
+    for (size_t i = 0; i < codes.size(); ++i) {
+      std::vector<std::string> args{"-c", "-fPIC", "-O2", "-I" + folder};
+      std::string code = codes[i];
+      while (code.rfind("-I", 0) == 0) {
+        size_t end = code.find('\n');
+        args.push_back(code.substr(0, end));
+        code.erase(0, end + 1);
+      }
+      std::string source = (link.folder / ("external" + std::to_string(i) + ".c")).string();
+      std::string object = source.substr(0, source.size() - 2) + ".o";
+      std::ofstream(source) << code << "\n";
+      args.insert(args.end(), {"-o", object, source});
+      std::string output;
+      if (runCompiler(args, output) != 0) {
+        err << "eqc: error: the Include code of an external function does not compile:\n" << output;
+        return false;
+      }
+      link.inputs.push_back(object);
+    }
+  }
+  for (const std::string &lib : libraries) {
+    if (lib.rfind("-l", 0) != 0 && lib.size() > 3 && lib.compare(lib.size() - 3, 3, ".so") == 0)
+      link.inputs.push_back("-Wl,-rpath," + std::filesystem::path(lib).parent_path().string());
+    link.inputs.push_back(lib);
   }
   return true;
 }
@@ -257,10 +340,26 @@ ExitCode compileModel(Compilation &c, const CompileOptions &options, std::ostrea
       std::remove(object.c_str());
     return ExitOutput;
   }
+  ExternalLink externals;
+  if (!externalLink(flat, externals, linked, err)) {
+    std::remove(object.c_str());
+    return ExitOutput;
+  }
+  if (!linked && !externals.symbols.empty()) {
+    std::string list;
+    for (const std::string &in : externals.inputs)
+      if (in.rfind("-Wl,", 0) != 0)
+        list += " " + in;
+    err << "eqc: note: the model calls external C functions (";
+    for (size_t i = 0; i < externals.symbols.size(); ++i)
+      err << (i ? ", " : "") << externals.symbols[i];
+    err << "): link their Include code (with eqc's runtime)" << (list.empty() ? "" : " and" + list) << " with '" << output
+        << "', or use --shared or --fmu, which do\n";
+  }
   if (options.fmu) {
     // binaries/linux64/<model>.so and modelDescription.xml in a zip archive.
     std::string library = temporaryNear(output);
-    bool ok = !library.empty() && linkShared(object, library, err, /*fmi=*/true);
+    bool ok = !library.empty() && linkShared(object, externals.inputs, library, err, /*fmi=*/true);
     std::remove(object.c_str());
     std::string bytes;
     if (ok) {
@@ -280,7 +379,7 @@ ExitCode compileModel(Compilation &c, const CompileOptions &options, std::ostrea
     return ExitOk;
   }
   if (options.shared) {
-    bool linked = linkShared(object, output, err);
+    bool linked = linkShared(object, externals.inputs, output, err);
     std::remove(object.c_str());
     if (!linked)
       return ExitOutput;

@@ -2,6 +2,8 @@
 // projection onto the hidden constraints of an index-reduced model, then the algebraic variables.
 #include "driver/Initialize.h"
 
+#include "eqc/eqc_external.h"
+
 #include "driver/Events.h"
 #include "middle/Function.h"
 
@@ -136,7 +138,7 @@ void reportModelCode(Compilation &c, const CausalSystem &cs, const EquationSyste
       int k = 0;
       std::function<void(const std::vector<FnStatement> &)> find = [&](const std::vector<FnStatement> &block) {
         for (const FnStatement &st : block) {
-          if (st.kind == FnStatement::Assert && k++ == reason - 3)
+          if (st.kind == FnStatement::Assert && k++ == reason - kFunctionAssertionFailed)
             assertion = &st;
           for (const auto &b : st.blocks)
             find(b);
@@ -145,7 +147,9 @@ void reportModelCode(Compilation &c, const CausalSystem &cs, const EquationSyste
       find(f.body);
       if (assertion)
         c.diags->error(assertion->loc, at + "assertion failed in function '" + f.name + "': " + assertion->message);
-      else if (reason == 2)
+      else if (reason == kFunctionExternalError)
+        c.diags->error(f.loc, at + "function '" + f.name + "' failed: " + eqc_external_error());
+      else if (reason == kFunctionTooDeep)
         c.diags->error(f.loc, at + "function '" + f.name + "' calls itself more than 10000 deep (endless recursion?)");
       else
         c.diags->error(f.loc, at + "function '" + f.name + "' failed: an index is out of bounds");

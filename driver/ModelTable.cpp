@@ -2,6 +2,8 @@
 // consistent initial point.
 #include "driver/ModelTable.h"
 
+#include "eqc/eqc_external.h"
+
 #include <algorithm>
 
 #include "driver/Events.h"
@@ -171,6 +173,7 @@ bool ModelTable::fill(const OdeModel &m, JitModel &jit, bool jacobian) {
   d.n_asserts = static_cast<int>(desc.assertKinds.size());
   d.assert_kind = desc.assertKinds.data();
   d.asserts = d.n_asserts > 0 ? jit.asserts.load() : nullptr;
+  d.external_error = eqc_external_error; // the JIT's models share eqc's runtime
   d.rhs = jit.rhs;
   // Index-reduced models start from the projected point; their init only evaluates rhs.
   d.init = d.n_invariants == 0 ? jit.init.load() : nullptr;

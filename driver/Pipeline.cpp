@@ -6,6 +6,7 @@
 
 #include "frontend/Parser.h"
 #include "frontend/Flatten.h"
+#include "frontend/External.h"
 #include "frontend/Library.h"
 #include "middle/Events.h"
 
@@ -271,7 +272,9 @@ ExitCode runPipeline(const std::string &path, const PipelineOptions &options, Co
     std::vector<const ast::File *> all;
     for (const ast::File &f : files)
       all.push_back(&f);
-    c.flat = flattenModel(all, modelName, diags, &library);
+    // External C code is built into the compiled-model cache (a temporary folder without it).
+    c.external = std::make_unique<ExternalCode>(options.cache ? defaultCacheDirectory() : "");
+    c.flat = flattenModel(all, modelName, diags, &library, c.external.get());
     c.libraryFilesRead = library.filesRead();
     for (ast::File &f : library.takeFiles())
       files.push_back(std::move(f));

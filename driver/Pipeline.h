@@ -3,6 +3,7 @@
 
 #include "backend/Jit.h"
 #include "driver/ExitCodes.h"
+#include "frontend/External.h"
 #include "middle/DummyDerivatives.h"
 #include "middle/FlatSystem.h"
 #include "middle/OdeModel.h"
@@ -74,6 +75,8 @@ struct Compilation {
   /// Whether some compiled model's optimized tier is still being compiled.
   bool tierPending() const;
   std::vector<std::pair<std::string, double>> timings;
+  /// The code of external functions, loaded while flattening (never unloaded: models call it).
+  std::unique_ptr<ExternalCode> external;
   size_t libraryFilesRead = 0; ///< files of the library path read for the model (MLS 3.5, 13.4)
   std::string cacheDirectory; ///< of the compiled-model cache, empty for none
   int optLevel = -1; ///< for code compiled later (state selections of dummy derivatives)

@@ -378,8 +378,10 @@ void Flattener::readAnnotation(const ast::ClassDef &model) {
 } // namespace frontend
 
 std::optional<FlatSystem> flattenModel(const std::vector<const ast::File *> &files, const std::string &modelName,
-                                       Diagnostics &diags, ClassSource *library) {
-  return frontend::Flattener(files, diags, library).run(modelName);
+                                       Diagnostics &diags, ClassSource *library, ExternalCode *external) {
+  frontend::Flattener flattener(files, diags, library);
+  flattener.external_ = external;
+  return flattener.run(modelName);
 }
 
 } // namespace eqc

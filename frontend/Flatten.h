@@ -11,6 +11,8 @@
 
 namespace eqc {
 
+class ExternalCode;
+
 /// Supplies classes that no file given to flattenModel defines, when they are first named: a
 /// library path read lazily (MLS 3.5, 13.4). The syntax trees it returns live as long as it does.
 class ClassSource {
@@ -32,9 +34,11 @@ public:
 /// checked and as many continuous equations as unknowns; otherwise every error found is in
 /// `diags` and the result is nullopt.
 /// Classes the files do not define come from `library` (when given), read as they are named; a
-/// file's `within P;` makes its classes members of package P.
+/// file's `within P;` makes its classes members of package P. External functions (MLS 3.5, 12.9)
+/// are loaded by `external`; without it they are an error.
 std::optional<FlatSystem> flattenModel(const std::vector<const ast::File *> &files, const std::string &modelName,
-                                       Diagnostics &diags, ClassSource *library = nullptr);
+                                       Diagnostics &diags, ClassSource *library = nullptr,
+                                       ExternalCode *external = nullptr);
 
 /// A single file.
 inline std::optional<FlatSystem> flattenModel(const ast::File &file, const std::string &modelName, Diagnostics &diags) {

@@ -221,7 +221,33 @@ enum class Context {
   Function,   ///< function bodies: inputs, outputs, locals
 };
 
-struct FunctionBuilder;
+/// A function being lowered: its variables (slots) and the loop variables in scope (Functions.cpp,
+/// ExternalCalls.cpp).
+struct FunctionBuilder {
+  struct Local {
+    int slot = 0;
+    std::vector<int> dims;
+    Type type = Type::Real;
+    enum Kind { Input, Output, Protected } kind = Protected;
+  };
+  Function *fn = nullptr;
+  const ClassInfo *cls = nullptr;
+  std::vector<std::pair<std::string, Local>> vars;
+  std::vector<std::pair<std::string, int>> loops; ///< loop variables (Integer slots), innermost last
+  int loopDepth = 0;
+
+  const Local *find(const std::string &name) const {
+    for (auto &[n, l] : vars)
+      if (n == name)
+        return &l;
+    return nullptr;
+  }
+  int newSlot(const std::string &name, bool isBool) {
+    fn->slotNames.push_back(name);
+    fn->slotIsBool.push_back(isBool);
+    return fn->numSlots() - 1;
+  }
+};
 
 /// A scope for lowering expressions.
 struct Scope {
@@ -426,6 +452,15 @@ public:
   int specializeFunction(ClassInfo *cls, const std::vector<Value> &args, SourceRange callRange,
                          std::vector<std::pair<Type, std::vector<int>>> &outputs);
 
+  // ---- ExternalCalls.cpp ----
+  /// The body of external function `cls` (MLS 3.5, 12.9): a call of its C function (or, for
+  /// language "builtin", of eqc's builtin) with its slots mapped to the C arguments; false after
+  /// errors (reported).
+  bool lowerExternalCall(const ClassInfo &cls, FunctionBuilder &b, std::vector<FnStatement> &body);
+  /// The folder a `modelica://Class.Name/path` URI (13.5) or a `file://` URI names; "" (reported
+  /// at `range`) when the class is unknown.
+  std::string resolveUri(const std::string &uri, SourceRange range);
+
   // ---- Flatten.cpp ----
   void readAnnotation(const ast::ClassDef &model);
   void readEqcAnnotation(const ast::Modifier &m);
@@ -439,6 +474,7 @@ public:
   Diagnostics &diags_;
   std::vector<const ast::File *> files_;
   ClassSource *library_ = nullptr;
+  ExternalCode *external_ = nullptr; ///< loads external C code; null: external functions are refused
   /// The files' own classes, as registered (a `within` puts them into a library's package).
   std::vector<std::pair<const ast::ClassDef *, ClassInfo *>> fileClasses_;
   FlatSystem sys_;

@@ -9,33 +9,6 @@
 
 namespace eqc::frontend {
 
-/// A function being lowered: its variables (slots) and the loop variables in scope.
-struct FunctionBuilder {
-  struct Local {
-    int slot = 0;
-    std::vector<int> dims;
-    Type type = Type::Real;
-    enum Kind { Input, Output, Protected } kind = Protected;
-  };
-  Function *fn = nullptr;
-  const ClassInfo *cls = nullptr;
-  std::vector<std::pair<std::string, Local>> vars;
-  std::vector<std::pair<std::string, int>> loops; ///< loop variables (Integer slots), innermost last
-  int loopDepth = 0;
-
-  const Local *find(const std::string &name) const {
-    for (auto &[n, l] : vars)
-      if (n == name)
-        return &l;
-    return nullptr;
-  }
-  int newSlot(const std::string &name, bool isBool) {
-    fn->slotNames.push_back(name);
-    fn->slotIsBool.push_back(isBool);
-    return fn->numSlots() - 1;
-  }
-};
-
 namespace {
 
 bool readsSlots(const Expr *e, int first, int count) {
@@ -723,13 +696,16 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
       lowering.assign(target.slots, target, v, binding->range, fn->body);
   }
   if (cls->def->external) {
-    const ast::ExternalClause &ext = *cls->def->external;
-    diags_.error(ext.range, "function '" + cls->name + "' is external (\"" +
-                                (ext.language.empty() ? std::string("C") : ext.language) + "\" " +
-                                (ext.function.empty() ? cls->def->name : ext.function) +
-                                "); eqc does not call external functions yet (MLS 3.5, 12.9)");
-    functions_.erase(key);
-    return -1;
+    if (!cls->algorithms.empty())
+      diags_.error(cls->algorithms.front().section->range,
+                   "external function '" + cls->name + "' has an algorithm section (MLS 3.5, 12.9)");
+    else
+      lowerExternalCall(*cls, b, fn->body);
+    if (diags_.errorCount() != errors) {
+      functions_.erase(key);
+      return -1;
+    }
+    return id;
   }
   for (const AlgorithmSource &source : cls->algorithms) {
     if (source.section->initial) {

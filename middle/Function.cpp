@@ -5,7 +5,13 @@
 #include "middle/ChainRule.h"
 #include "middle/ExprOps.h"
 
+#include "eqc/eqc_external.h"
+
+#include <ffi.h>
+
+#include <algorithm>
 #include <cmath>
+#include <csetjmp>
 #include <ostream>
 #include <unordered_map>
 
@@ -15,7 +21,7 @@ namespace {
 /// Forward-mode tangents of a function body's expressions: slot s has tangent slot s + shift.
 class Tangent {
 public:
-  Tangent(ExprContext &ctx, const Function &f, int shift) : ctx_(ctx), f_(f), shift_(shift) {}
+  Tangent(ExprContext &ctx, const Function &f, Function &out, int shift) : ctx_(ctx), f_(f), out_(out), shift_(shift) {}
 
   const Expr *of(const Expr *e) {
     auto it = memo_.find(e);
@@ -41,6 +47,8 @@ public:
       copy.blocks.clear();
       for (const auto &b : s.blocks)
         copy.blocks.push_back(block(b));
+      if (s.kind == FnStatement::External)
+        external(*s.external, s.loc, out);
       if (s.kind == FnStatement::Assign && !f_.slotIsBool[s.slot]) {
         // The tangent first: it reads the target's old value when the value does.
         FnStatement tangent = s;
@@ -54,11 +62,116 @@ public:
   }
 
 private:
+  int newSlot(const std::string &name) {
+    out_.slotNames.push_back(name);
+    out_.slotIsBool.push_back(false);
+    return out_.numSlots() - 1;
+  }
+
+  void assign(std::vector<FnStatement> &out, SourceRange loc, int slot, const Expr *value) {
+    FnStatement a;
+    a.kind = FnStatement::Assign;
+    a.loc = loc;
+    a.slot = slot;
+    a.value = value;
+    out.push_back(std::move(a));
+  }
+
+  /// The tangents of a C function's results by central differences along the tangent of what it
+  /// reads: (f(x + h dx) - f(x - h dx)) / 2h, h = eps^(1/3) (1 + max|x|) / max|dx| (both calls
+  /// on copies of the slots it reads and writes, before the call itself overwrites them).
+  void external(const ExternalCall &call, SourceRange loc, std::vector<FnStatement> &out) {
+    std::vector<int> slots; // every slot the call reads or writes, once
+    std::vector<bool> real; // whether the call passes it as a double
+    auto add = [&](int s, bool isReal) {
+      if (std::find(slots.begin(), slots.end(), s) == slots.end()) {
+        slots.push_back(s);
+        real.push_back(isReal);
+      }
+    };
+    for (const ExternalArg &a : call.args)
+      if (a.kind != ExternalArg::Literal)
+        for (int k = 0; k < a.count; ++k)
+          add(a.slot + k, a.type == CType::Double);
+    if (call.resultSlot >= 0)
+      add(call.resultSlot, call.resultType == CType::Double);
+    std::vector<const Expr *> size, step;
+    for (size_t i = 0; i < slots.size(); ++i)
+      if (real[i]) {
+        size.push_back(ctx_.call(Builtin::Abs, {ctx_.local(slots[i])}));
+        step.push_back(ctx_.call(Builtin::Abs, {ctx_.local(slots[i] + shift_)}));
+      }
+    auto maximum = [&](const std::vector<const Expr *> &v) {
+      const Expr *m = ctx_.zero();
+      for (const Expr *e : v)
+        m = ctx_.call(Builtin::Max, {m, e});
+      return m;
+    };
+    int norm = newSlot("fd.norm"), h = newSlot("fd.h");
+    assign(out, loc, norm, maximum(step));
+    const Expr *moving = ctx_.lt(ctx_.zero(), ctx_.local(norm));
+    assign(out, loc, h,
+           ctx_.ifThenElse(moving,
+                           ctx_.div(ctx_.mul(ctx_.constant(6.0554544523933395e-06), ctx_.add(ctx_.one(), maximum(size))),
+                                    ctx_.local(norm)),
+                           ctx_.zero()));
+    // Copies in the order of `slots`, so that an array's copies are consecutive like its slots.
+    std::unordered_map<int, int> plus, minus;
+    for (int s : slots)
+      plus[s] = newSlot("fd+(" + f_.slotNames[s] + ")");
+    for (int s : slots)
+      minus[s] = newSlot("fd-(" + f_.slotNames[s] + ")");
+    for (size_t i = 0; i < slots.size(); ++i) {
+      int s = slots[i];
+      const Expr *x = ctx_.local(s), *dx = ctx_.mul(ctx_.local(h), ctx_.local(s + shift_));
+      assign(out, loc, plus[s], real[i] ? ctx_.add(x, dx) : x);
+      assign(out, loc, minus[s], real[i] ? ctx_.sub(x, dx) : x);
+    }
+    for (auto *map : {&plus, &minus}) {
+      auto moved = std::make_shared<ExternalCall>(call);
+      for (ExternalArg &a : moved->args)
+        if (a.kind != ExternalArg::Literal)
+          a.slot = (*map)[a.slot]; // the copies of an array's slots are consecutive too
+      if (moved->resultSlot >= 0)
+        moved->resultSlot = (*map)[moved->resultSlot];
+      FnStatement c;
+      c.kind = FnStatement::External;
+      c.loc = loc;
+      c.external = std::move(moved);
+      out.push_back(std::move(c));
+    }
+    // The tangents of what the call writes; Integer results have none.
+    auto written = [&](int s, bool isReal) {
+      const Expr *d = ctx_.div(ctx_.sub(ctx_.local(plus[s]), ctx_.local(minus[s])),
+                               ctx_.mul(ctx_.constant(2), ctx_.local(h)));
+      assign(out, loc, s + shift_, isReal ? ctx_.ifThenElse(moving, d, ctx_.zero()) : ctx_.zero());
+    };
+    for (const ExternalArg &a : call.args)
+      if (a.kind == ExternalArg::Pointer && a.written)
+        for (int k = 0; k < a.count; ++k)
+          written(a.slot + k, a.type == CType::Double);
+    if (call.resultSlot >= 0)
+      written(call.resultSlot, call.resultType == CType::Double);
+  }
+
   ExprContext &ctx_;
   const Function &f_;
+  Function &out_;
   int shift_;
   std::unordered_map<const Expr *, const Expr *> memo_;
 };
+
+/// Calls `fn` through libffi with ModelicaError's way back set: false when it called
+/// ModelicaError (its message: eqc_external_error()). Nothing here has a destructor.
+bool guardedCall(ffi_cif *cif, void (*fn)(), void *result, void **values) {
+  alignas(16) static thread_local char jump[EQC_EXTERNAL_JMP_BUF_SIZE];
+  if (setjmp(*reinterpret_cast<jmp_buf *>(jump)) != 0)
+    return false;
+  eqc_external_enter(jump);
+  ffi_call(cif, fn, result, values);
+  eqc_external_leave();
+  return true;
+}
 
 enum class Flow { Normal, Break, Return, Error };
 
@@ -217,6 +330,10 @@ private:
           return Flow::Error;
         }
         break;
+      case FnStatement::External:
+        if (!callExternal(*s.external))
+          return Flow::Error;
+        break;
       }
       if (!error_.empty())
         return Flow::Error;
@@ -224,6 +341,61 @@ private:
         return flow;
     }
     return Flow::Normal;
+  }
+
+  /// The C function of `call` on the slots (through libffi, as the C compiler would call it).
+  bool callExternal(const ExternalCall &call) {
+    static_assert(sizeof(size_t) == sizeof(uint64_t), "size_t is passed as a 64-bit integer");
+    const size_t n = call.args.size();
+    std::vector<ffi_type *> types(n);
+    // Storage of each argument's value; an Integer array is converted to int and back.
+    std::vector<double> doubles(n);
+    std::vector<int> ints(n);
+    std::vector<uint64_t> sizes(n);
+    std::vector<const void *> pointers(n);
+    std::vector<std::vector<int>> intArrays(n);
+    std::vector<void *> values(n);
+    for (size_t i = 0; i < n; ++i) {
+      const ExternalArg &a = call.args[i];
+      if (a.kind == ExternalArg::Pointer) {
+        types[i] = &ffi_type_pointer;
+        if (a.type == CType::Double) {
+          pointers[i] = &slots_[a.slot];
+        } else {
+          for (int k = 0; k < a.count; ++k)
+            intArrays[i].push_back(static_cast<int>(slots_[a.slot + k]));
+          pointers[i] = intArrays[i].data();
+        }
+        values[i] = &pointers[i];
+        continue;
+      }
+      double v = a.kind == ExternalArg::Value ? slots_[a.slot] : a.number;
+      switch (a.type) {
+      case CType::Double: types[i] = &ffi_type_double, doubles[i] = v, values[i] = &doubles[i]; break;
+      case CType::Int: types[i] = &ffi_type_sint, ints[i] = static_cast<int>(v), values[i] = &ints[i]; break;
+      case CType::SizeT: types[i] = &ffi_type_uint64, sizes[i] = static_cast<uint64_t>(v), values[i] = &sizes[i]; break;
+      case CType::String: types[i] = &ffi_type_pointer, pointers[i] = a.text.c_str(), values[i] = &pointers[i]; break;
+      }
+    }
+    ffi_type *resultType = call.resultSlot < 0                   ? &ffi_type_void
+                           : call.resultType == CType::Double ? &ffi_type_double
+                                                                : &ffi_type_sint;
+    ffi_cif cif;
+    if (ffi_prep_cif(&cif, FFI_DEFAULT_ABI, static_cast<unsigned>(n), resultType, types.data()) != FFI_OK)
+      return fail("in function '" + f_.name + "': cannot call C function '" + call.symbol + "'");
+    union {
+      double d;
+      ffi_arg i;
+    } result{};
+    if (!guardedCall(&cif, reinterpret_cast<void (*)()>(call.address), &result, values.data()))
+      return fail("in function '" + f_.name + "': " + eqc_external_error());
+    for (size_t i = 0; i < n; ++i)
+      if (call.args[i].kind == ExternalArg::Pointer && call.args[i].written && call.args[i].type != CType::Double)
+        for (int k = 0; k < call.args[i].count; ++k)
+          slots_[call.args[i].slot + k] = intArrays[i][k];
+    if (call.resultSlot >= 0)
+      slots_[call.resultSlot] = call.resultType == CType::Double ? result.d : static_cast<int>(result.i);
+    return true;
   }
 
   static constexpr long kMaxSteps = 100000000;
@@ -274,6 +446,21 @@ void printBlock(std::ostream &os, const Function &f, const std::vector<FnStateme
     case FnStatement::Assert:
       os << pad << "assert(" << text(s.value) << ", \"" << s.message << "\");\n";
       break;
+    case FnStatement::External: {
+      const ExternalCall &c = *s.external;
+      os << pad << "external \"C\" " << (c.resultSlot >= 0 ? f.slotNames[c.resultSlot] + " = " : "") << c.symbol
+         << "(";
+      for (size_t i = 0; i < c.args.size(); ++i) {
+        const ExternalArg &a = c.args[i];
+        os << (i ? ", " : "");
+        if (a.kind == ExternalArg::Literal)
+          os << (a.type == CType::String ? "\"" + a.text + "\"" : formatNumber(a.number));
+        else
+          os << (a.kind == ExternalArg::Pointer ? "&" : "") << f.slotNames[a.slot];
+      }
+      os << ");\n";
+      break;
+    }
     }
   }
 }
@@ -305,7 +492,7 @@ int derivativeFunction(ExprContext &ctx, int fn) {
   int id = ctx.addFunction(std::move(d));
   raw->symbol = "eqc_fn" + std::to_string(id) + "_der";
   ctx.function(fn).derivative = id;
-  raw->body = Tangent(ctx, ctx.function(fn), n).block(ctx.function(fn).body);
+  raw->body = Tangent(ctx, ctx.function(fn), *raw, n).block(ctx.function(fn).body);
   return id;
 }
 

@@ -6,15 +6,49 @@
 #include "support/Diagnostics.h"
 
 #include <iosfwd>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace eqc {
 
+/// The C type a value travels in to an external function (MLS 3.5, 12.9.1).
+enum class CType : uint8_t { Double, Int, SizeT, String };
+
+/// One argument of an external call.
+struct ExternalArg {
+  enum Kind : uint8_t {
+    Value,   ///< scalar slot `slot` by value (Real: double; Integer, Boolean, enumeration: int)
+    Pointer, ///< the address of slots slot..slot+count-1 (arrays; outputs and protected scalars)
+    Literal  ///< `number` (Double, Int, SizeT: a literal or size(a, k)) or `text` (String)
+  };
+  Kind kind = Value;
+  CType type = CType::Double;
+  int slot = -1;
+  int count = 1;
+  bool written = false; ///< Pointer: the call writes it (an output or protected variable)
+  double number = 0;
+  std::string text;
+};
+
+/// A call of a C function: its symbol, how slots map to its arguments and result, and where it
+/// comes from. `address` is the function in this process (the interpreter calls it; the JIT
+/// binds the symbol to it); the rest tells `eqc compile` what to link.
+struct ExternalCall {
+  std::string symbol;
+  std::vector<ExternalArg> args;
+  int resultSlot = -1; ///< the output the C function returns, or -1 (void)
+  CType resultType = CType::Double;
+  void *address = nullptr;
+  std::string includeCode;               ///< the Include annotation's text (compiled with the model)
+  std::vector<std::string> includeDirs;  ///< -I directories for it
+  std::vector<std::string> linkLibraries; ///< library files (absolute) or -lname, in link order
+};
+
 /// One statement of a function body. A function's storage is a vector of scalar slots (inputs,
 /// outputs, locals, loop variables); an array occupies consecutive slots, row-major.
 struct FnStatement {
-  enum Kind { Assign, If, For, While, Break, Return, Assert };
+  enum Kind { Assign, If, For, While, Break, Return, Assert, External };
   Kind kind = Assign;
   SourceRange loc;
   int slot = -1;               ///< Assign: the target (the array's first slot when `index` is set); For: the loop variable
@@ -26,6 +60,16 @@ struct FnStatement {
   std::vector<const Expr *> conditions;         ///< If (one per branch but a final else), While
   std::vector<std::vector<FnStatement>> blocks; ///< If (else last when present); For, While: the body
   std::string message;         ///< Assert
+  std::shared_ptr<const ExternalCall> external; ///< External: a call of a C function
+};
+
+/// Function failure reasons (the low part of an EQC_MODEL_FUNCTION_FAILURE_BASE code): these,
+/// then kFunctionAssertionFailed + k for the k-th assert statement in statement order.
+enum : int {
+  kFunctionExternalError = 0, ///< the C function called ModelicaError (its message: eqc_external_error)
+  kFunctionIndexOutOfBounds = 1,
+  kFunctionTooDeep = 2,
+  kFunctionAssertionFailed = 3,
 };
 
 /// A function specialized to the shapes of its arguments: every array has a known size.

@@ -11,6 +11,7 @@ packages=(
   libeigen3-dev                    # runtime/: dense LU
   libjemalloc-dev                  # the eqc executable's allocator (faster than glibc's on the pipeline)
   libzip-dev                       # driver/: the FMU archive (deflated)
+  libffi-dev                       # middle/: calls of external C functions at translation time
   qemu-user                        # tests/: FMUs run on an older CPU (qemu-x86_64 -cpu Nehalem)
   libgtest-dev libgmock-dev        # tests/
   python3                          # bench/run.py and bench/gen_models.py (their smoke test runs in ctest)

@@ -339,7 +339,10 @@ struct eqc_sim {
       return "assertion failed: " + assertMessage;
     if (eqc::rt::isProjectionFailure(code))
       return std::string("the projection onto the invariants failed: ") + eqc_status_message(eqc::rt::projectionStatus(code));
-    if (code >= EQC_MODEL_LOOP_FAILURE_BASE)
+    if (code >= EQC_MODEL_FUNCTION_FAILURE_BASE && (code - EQC_MODEL_FUNCTION_FAILURE_BASE) % 1024 == 0)
+      return "an external function of model '" + std::string(model->name) +
+             "' failed: " + (model->external_error ? model->external_error() : "ModelicaError");
+    if (code >= EQC_MODEL_LOOP_FAILURE_BASE && code < EQC_MODEL_FUNCTION_FAILURE_BASE)
       return "the Newton iteration of algebraic loop " + std::to_string(code - EQC_MODEL_LOOP_FAILURE_BASE) +
              " of model '" + model->name + "' did not converge";
     return "the model '" + std::string(model->name) + "' returned " + std::to_string(code);

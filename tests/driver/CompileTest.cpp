@@ -30,9 +30,11 @@ struct Compiled {
   Compilation c;
   std::ostringstream err;
   ExitCode code = ExitInternal;
+  /// `example`: a file of examples/, or an absolute path.
   Compiled(const std::string &example, const CompileOptions &options) {
     PipelineOptions pipeline;
-    code = runPipeline(std::string(EQC_SOURCE_DIR) + "/examples/" + example, pipeline, c, err);
+    code = runPipeline(example[0] == '/' ? example : std::string(EQC_SOURCE_DIR) + "/examples/" + example, pipeline, c,
+                       err);
     if (code == ExitOk)
       code = compileModel(c, options, err);
   }
@@ -66,7 +68,8 @@ std::string jitRun(const std::string &example, double tEnd) {
   Compilation c;
   std::ostringstream err;
   PipelineOptions pipeline;
-  if (runPipeline(std::string(EQC_SOURCE_DIR) + "/examples/" + example, pipeline, c, err) != ExitOk)
+  if (runPipeline(example[0] == '/' ? example : std::string(EQC_SOURCE_DIR) + "/examples/" + example, pipeline, c,
+                  err) != ExitOk)
     return "pipeline failed: " + err.str();
   std::unique_ptr<ModelTable> table = ModelTable::build(c, 0.0, err);
   if (!table)
@@ -179,6 +182,61 @@ TEST(Compile, SharedLibraryLoadsWithDlopen) {
   options.output = dir + "/libpendulum64.so";
   Compiled host("pendulum.eq", options);
   EXPECT_EQ(host.code, ExitOk) << host.err.str();
+}
+
+// External C functions (MLS 3.5, 12.9) in a shared library: their Include code is compiled and
+// linked in with eqc's Modelica utility functions; the library gives the JIT's bits, and a
+// ModelicaError in it fails the run with its message (the run returns, the process goes on).
+TEST(Compile, SharedLibraryWithExternalFunctions) {
+  std::string dir = scratch("aot_external");
+  setenv("EQC_RUNTIME_LIBRARY", EQC_RUNTIME_LIBRARY, 1);
+  std::ofstream(dir + "/decay.mo") << R"(model Decay
+  function rate
+    input Real x;
+    input Real limit;
+    output Real y;
+  external "C" y = eqc_test_rate(x, limit) annotation(Include = "
+#include \"ModelicaUtilities.h\"
+double eqc_test_rate(double x, double limit) {
+  if (x < limit) ModelicaFormatError(\"eqc_test_rate: %g is below %g\", x, limit);
+  return -2 * x;
+}");
+  end rate;
+  parameter Real limit = 0;
+  Real x(start = 1);
+equation
+  der(x) = rate(x, limit);
+end Decay;
+)";
+  CompileOptions options;
+  options.output = dir + "/libdecay.so";
+  options.shared = true;
+  Compiled p(dir + "/decay.mo", options);
+  ASSERT_EQ(p.code, ExitOk) << p.err.str();
+  void *lib = dlopen(options.output.c_str(), RTLD_NOW | RTLD_LOCAL);
+  ASSERT_TRUE(lib) << dlerror();
+  auto accessor = reinterpret_cast<const eqc_model *(*)()>(dlsym(lib, "eqc_model_Decay"));
+  ASSERT_TRUE(accessor);
+  std::string aot = simRun(*accessor(), 1.0);
+  EXPECT_EQ(aot, jitRun(dir + "/decay.mo", 1.0));
+  double x = std::strtod(aot.substr(2).c_str(), nullptr);
+  EXPECT_NEAR(x, std::exp(-2.0), 1e-9) << aot;
+
+  // The limit above the decaying x: the C function calls ModelicaFormatError once x < 0.5.
+  const eqc_model &m = *accessor();
+  eqc_sim *sim = eqc_sim_new(&m);
+  ASSERT_TRUE(sim);
+  int limit = -1;
+  for (int i = 0; i < m.n_params; ++i)
+    if (std::string(m.param_names[i]) == "limit")
+      limit = i;
+  ASSERT_GE(limit, 0);
+  ASSERT_EQ(eqc_sim_set_param(sim, limit, 0.5), EQC_OK);
+  EXPECT_NE(eqc_sim_run(sim, 1.0, nullptr, nullptr), EQC_OK);
+  EXPECT_NE(std::string(eqc_sim_last_error(sim)).find("eqc_test_rate: "), std::string::npos) << eqc_sim_last_error(sim);
+  EXPECT_NEAR(eqc_sim_time(sim), std::log(2.0) / 2, 0.05);
+  eqc_sim_free(sim);
+  dlclose(lib);
 }
 
 TEST(Compile, OtherTargetsAndOutputs) {

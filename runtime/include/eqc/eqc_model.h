@@ -106,7 +106,7 @@ enum {
 };
 
 /** The version of eqc_model this header describes; a model with another version is refused. */
-#define EQC_MODEL_ABI_VERSION 5
+#define EQC_MODEL_ABI_VERSION 6
 
 /**
  * A compiled model: sizes, names, defaults and functions. Everything is constant and owned by
@@ -193,6 +193,11 @@ typedef struct eqc_model {
   int n_asserts;
   const unsigned char *assert_kind; /**< n_asserts EQC_ASSERT_* flags, or NULL: all errors */
   eqc_model_assert_fn asserts;      /**< required with n_asserts > 0 */
+  /* External functions (ABI 6): the message of the last ModelicaError (MLS 3.5, 12.9.6) in the
+   * model's external C functions on the calling thread, when a model function failed with
+   * EQC_MODEL_FUNCTION_FAILURE_BASE + 1024 * f + 0 (the model's own copy of the runtime keeps it).
+   * NULL: the model calls no external function. */
+  const char *(*external_error)(void);
 } eqc_model;
 
 /** A simulation of one model: its parameters, state, options and statistics. */

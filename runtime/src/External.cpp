@@ -1,0 +1,141 @@
+// External C functions at run time: the jump back from ModelicaError to the call that failed, and
+// the Modelica utility functions (MLS 3.5, 12.9.6) over it.
+#include "eqc/eqc_external.h"
+
+#include <csetjmp>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+namespace {
+
+/// Per thread, trivially destructible: a library holding the runtime still unloads with dlclose
+/// (a thread_local with a destructor would pin it until the thread ends).
+struct ExternalState {
+  void *jump;            ///< the buffer of the call in progress
+  char error[2048];      ///< the last ModelicaError's message (truncated)
+  char *strings[256];    ///< ModelicaAllocateString's results, freed at the next call
+  int nStrings;
+};
+thread_local ExternalState state;
+
+void setError(const char *text) {
+  std::snprintf(state.error, sizeof state.error, "%s", text ? text : "");
+}
+
+void message(const char *text) { std::fprintf(stderr, "%s\n", text ? text : ""); }
+void warning(const char *text) { std::fprintf(stderr, "warning: %s\n", text ? text : ""); }
+
+/// Returns to the call in progress with state.error as its message. No object with a destructor
+/// may be alive in the frames it leaves (they are C frames, and these functions).
+[[noreturn]] void raise() {
+  if (void *jump = state.jump) {
+    state.jump = nullptr;
+    longjmp(*static_cast<jmp_buf *>(jump), 1);
+  }
+  // Called outside a model's call of an external function: nowhere to return to.
+  std::fprintf(stderr, "error: %s\n", state.error);
+  std::abort();
+}
+
+[[noreturn]] void error(const char *text) {
+  setError(text);
+  raise();
+}
+
+char *allocateString(size_t length, int errorReturn) {
+  char *s = static_cast<char *>(std::malloc(length + 1));
+  if (!s) {
+    if (errorReturn)
+      return nullptr;
+    error("out of memory allocating a string");
+  }
+  s[length] = '\0';
+  // Beyond the table's size (in one call) a string is not freed: it must outlive the call.
+  if (state.nStrings < static_cast<int>(sizeof state.strings / sizeof state.strings[0]))
+    state.strings[state.nStrings++] = s;
+  return s;
+}
+
+std::string vformat(const char *format, va_list args) {
+  va_list copy;
+  va_copy(copy, args);
+  int n = std::vsnprintf(nullptr, 0, format, copy);
+  va_end(copy);
+  std::string s(n > 0 ? static_cast<size_t>(n) : 0, '\0');
+  if (n > 0)
+    std::vsnprintf(s.data(), s.size() + 1, format, args);
+  return s;
+}
+
+/// ModelicaVFormatError's message, formatted into state.error (nothing to destroy before the jump).
+void vformatError(const char *format, va_list args) { std::vsnprintf(state.error, sizeof state.error, format, args); }
+
+const eqc_external_utilities utilities{message, warning, error, allocateString};
+
+} // namespace
+
+extern "C" {
+
+void eqc_external_enter(void *jump_buffer) {
+  static_assert(sizeof(jmp_buf) <= EQC_EXTERNAL_JMP_BUF_SIZE, "EQC_EXTERNAL_JMP_BUF_SIZE too small");
+  for (int i = 0; i < state.nStrings; ++i)
+    std::free(state.strings[i]);
+  state.nStrings = 0;
+  state.jump = jump_buffer;
+}
+
+void eqc_external_leave(void) { state.jump = nullptr; }
+
+const char *eqc_external_error(void) { return state.error; }
+
+const eqc_external_utilities *eqc_external_utilities_table(void) { return &utilities; }
+
+void ModelicaMessage(const char *string) { message(string); }
+void ModelicaWarning(const char *string) { warning(string); }
+void ModelicaError(const char *string) { error(string); }
+
+void ModelicaVFormatMessage(const char *format, va_list args) { message(vformat(format, args).c_str()); }
+void ModelicaVFormatWarning(const char *format, va_list args) { warning(vformat(format, args).c_str()); }
+void ModelicaVFormatError(const char *format, va_list args) {
+  vformatError(format, args);
+  raise();
+}
+
+void ModelicaFormatMessage(const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  std::string s = vformat(format, args);
+  va_end(args);
+  message(s.c_str());
+}
+void ModelicaFormatWarning(const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  std::string s = vformat(format, args);
+  va_end(args);
+  warning(s.c_str());
+}
+void ModelicaFormatError(const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  vformatError(format, args);
+  va_end(args);
+  raise();
+}
+
+char *ModelicaAllocateString(size_t len) { return allocateString(len, 0); }
+char *ModelicaAllocateStringWithErrorReturn(size_t len) { return allocateString(len, 1); }
+char *ModelicaDuplicateString(const char *str) {
+  size_t n = std::strlen(str);
+  return static_cast<char *>(std::memcpy(allocateString(n, 0), str, n));
+}
+char *ModelicaDuplicateStringWithErrorReturn(const char *str) {
+  size_t n = std::strlen(str);
+  char *s = allocateString(n, 1);
+  return s ? static_cast<char *>(std::memcpy(s, str, n)) : nullptr;
+}
+
+} // extern "C"

@@ -452,6 +452,12 @@ public:
   int specializeFunction(ClassInfo *cls, const std::vector<Value> &args, SourceRange callRange,
                          std::vector<std::pair<Type, std::vector<int>>> &outputs);
 
+  // ---- Sample.cpp ----
+  /// sample(start, interval) (MLS 3.5, 3.7.5): a condition true at the sample instants, with the
+  /// discrete variable and when-clause that make its events.
+  Value lowerSample(const ast::Expr &e, Scope &scope);
+  std::map<std::pair<const Expr *, const Expr *>, const Expr *> samples_; ///< (start, interval) → condition
+
   // ---- ExternalCalls.cpp ----
   /// The body of external function `cls` (MLS 3.5, 12.9): a call of its C function (or, for
   /// language "builtin", of eqc's builtin) with its slots mapped to the C arguments; false after

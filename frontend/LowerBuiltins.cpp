@@ -199,7 +199,9 @@ Value Flattener::lowerBuiltinCall(const ast::Expr &e, Scope &scope, bool &handle
                                   ", not a value");
     return fail();
   }
-  if (fn == "sample" || fn == "terminal" || fn == "delay" || fn == "cardinality") {
+  if (fn == "sample")
+    return lowerSample(e, scope);
+  if (fn == "terminal" || fn == "delay" || fn == "cardinality") {
     diags_.error(e.nameRange, fn + "() is not supported by eqc");
     return fail();
   }

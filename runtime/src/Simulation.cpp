@@ -697,6 +697,18 @@ struct eqc_sim {
           fail(where(t) + ": initialization failed: " + modelFailure(failure), failure);
           return EQC_ERR_RHS;
         }
+      // Then the event at the start time, initial() no longer holding (MLS 3.5, 8.6): what
+      // depends on initial() takes its value for the simulation (a discrete `b = initial()` is
+      // false from here, a sample() taken at initialization is not due again).
+      if (!terminated) {
+        code = events.iterate(*model, t, x.data(), a.data(), p.data(), nullptr, false);
+        if (code == EQC_EVENT_TERMINATE)
+          terminated = true;
+        else if (code != 0) {
+          fail(where(t) + ": the event iteration at the start failed: " + modelFailure(code), code);
+          return EQC_ERR_RHS;
+        }
+      }
     }
     if (hasEvents())
       markSettling();

@@ -72,15 +72,37 @@ ClassInfo *Flattener::member(const ClassInfo *c, const std::string &name) {
   auto it = c->nested.find(name);
   if (it != c->nested.end())
     return it->second;
-  if (!library_ || c->kind() != ast::ClassKind::Package)
+  if (library_ && c->kind() == ast::ClassKind::Package)
+    if (const ast::ClassDef *def = library_->member(*c->def, c->name, name)) {
+      ClassInfo *owner = const_cast<ClassInfo *>(c);
+      ClassInfo *info = registerClass(*def, owner);
+      owner->nested[name] = info;
+      return info;
+    }
+  return inheritedMember(c, name);
+}
+
+ClassInfo *Flattener::inheritedMember(const ClassInfo *c, const std::string &name) {
+  // MLS 3.5, 5.3.1 and 7.1: the classes a class inherits are its members too. Base classes are
+  // named in the scope that encloses the class; a lookup already under way (a class that
+  // extends itself, through others) finds nothing here (resolveClass reports it).
+  std::vector<const std::string *> bases;
+  const std::string &shortBase = c->def->shortBase.typeName;
+  if (c->def->isShort && !c->def->isEnumeration && !shortBase.empty() && shortBase != "Real" &&
+      shortBase != "Integer" && shortBase != "Boolean" && shortBase != "String")
+    bases.push_back(&shortBase);
+  for (const ast::Extends &ext : c->def->extends)
+    bases.push_back(&ext.base);
+  if (bases.empty() || !inheritedLookups_.insert({c, name}).second)
     return nullptr;
-  const ast::ClassDef *def = library_->member(*c->def, c->name, name);
-  if (!def)
-    return nullptr;
-  ClassInfo *owner = const_cast<ClassInfo *>(c);
-  ClassInfo *info = registerClass(*def, owner);
-  owner->nested[name] = info;
-  return info;
+  ClassInfo *found = nullptr;
+  for (const std::string *base : bases) {
+    ClassInfo *b = findClass(*base, c->parent);
+    if (b && b != c && (found = member(b, name)))
+      break;
+  }
+  inheritedLookups_.erase({c, name});
+  return found;
 }
 
 ClassInfo *Flattener::findFirst(const std::string &name, const ClassInfo *from) {

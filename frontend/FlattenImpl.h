@@ -293,8 +293,12 @@ public:
   ClassInfo *findClass(const std::string &dotted, const ClassInfo *from);
   /// The first identifier of a name: nested classes, imports, enclosing classes, top level.
   ClassInfo *findFirst(const std::string &name, const ClassInfo *from);
-  /// The class `name` nested in `c` (read from the library when c is a package directory).
+  /// The class `name` nested in `c` (read from the library when c is a package directory), or
+  /// inherited by it.
   ClassInfo *member(const ClassInfo *c, const std::string &name);
+  /// The class `name` that `c` inherits from a base class (null when none).
+  ClassInfo *inheritedMember(const ClassInfo *c, const std::string &name);
+  std::set<std::pair<const ClassInfo *, std::string>> inheritedLookups_; ///< under way (cycles)
   /// The top-level class `name` (read from the library the first time it is named).
   ClassInfo *topLevel(const std::string &name);
   /// Resolves extends clauses: elements, equations and algorithm of `cls`; false after errors.

@@ -310,13 +310,14 @@ bool Flattener::addScalarEquation(const Expr *l, const Expr *r, bool isBool, Sou
     bool ok = true;
     for (int v : collectVars(value))
       ok = ok && sys_.vars[v].role == VarRole::Parameter;
-    if (!ok) {
-      diags_.error(range, "an initial equation of the discrete variable '" + sys_.vars[target->var()].name +
-                              "' can only give it a value of parameters and constants");
+    if (ok) {
+      sys_.vars[target->var()].binding = value;
+      sys_.vars[target->var()].hasStart = true;
       return true;
     }
-    sys_.vars[target->var()].binding = value;
-    sys_.vars[target->var()].hasStart = true;
+    // Other values are given at initialization by the when-clause that assigns the variable
+    // (initialDiscreteValues, once every when-clause is known).
+    addEquation(l, r, range, number, originId, true);
     return true;
   }
   if (!initial && !collect_ && (definesDiscrete(l, r) || definesDiscrete(r, l))) {

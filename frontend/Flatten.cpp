@@ -164,6 +164,7 @@ void Flattener::classifyDiscrete() {
     continuous.push_back(eq);
   }
   sys_.equations = std::move(continuous);
+  initialDiscreteValues();
   // Each discrete variable is defined once: by one when-equation or one discrete equation.
   std::vector<int> definitions(sys_.vars.size(), 0);
   std::vector<SourceRange> where(sys_.vars.size());
@@ -202,6 +203,54 @@ void Flattener::classifyDiscrete() {
                               "' is not a state (der(" + sys_.vars[v].name + ") does not occur in the equations)");
   // Discrete equations must not be circular through pre-free references... they are evaluated
   // in order at events and iterated until nothing changes, so any order works.
+}
+
+void Flattener::initialDiscreteValues() {
+  // MLS 3.5, 8.6: an initial equation `v = e` of a discrete variable v that a when-clause assigns
+  // (e changing only at events) gives v's value at initialization: a first branch of that
+  // when-clause, `initial()`, assigns it (and keeps the clause's other variables at their start).
+  std::unordered_map<int, const Expr *> values;
+  std::vector<Equation> kept;
+  for (const Equation &eq : sys_.initialEquations) {
+    auto defines = [&](const Expr *x, const Expr *other) {
+      return x->kind() == ExprKind::Var && sys_.vars[x->var()].role == VarRole::Discrete &&
+             whenAssigned_.count(x->var()) && !continuouslyDependent(other) && !values.count(x->var());
+    };
+    if (defines(eq.lhs, eq.rhs))
+      values[eq.lhs->var()] = eq.rhs;
+    else if (defines(eq.rhs, eq.lhs))
+      values[eq.rhs->var()] = eq.lhs;
+    else
+      kept.push_back(eq);
+  }
+  for (const Equation &eq : kept)
+    for (const Expr *x : {eq.lhs, eq.rhs})
+      if (x->kind() == ExprKind::Var && sys_.vars[x->var()].role == VarRole::Discrete &&
+          !whenAssigned_.count(x->var()) && !continuouslyDependent(x == eq.lhs ? eq.rhs : eq.lhs)) {
+        diags_.error(eq.loc, "an initial equation of the discrete variable '" + sys_.vars[x->var()].name +
+                                 "' gives it a value of parameters and constants, or its value at initialization when "
+                                 "a when-clause assigns it (MLS 3.5, 8.6)");
+        break;
+      }
+  if (values.empty())
+    return;
+  sys_.initialEquations = std::move(kept);
+  for (WhenClause &w : sys_.whens) {
+    bool mine = false;
+    for (auto &[v, e] : w.branches[0].assignments)
+      mine = mine || values.count(v);
+    if (!mine)
+      continue;
+    WhenBranch first;
+    first.loc = w.branches[0].loc;
+    first.conditions = {ctx().initial()};
+    for (auto &[v, e] : w.branches[0].assignments) {
+      auto it = values.find(v);
+      first.assignments.emplace_back(v, it != values.end() ? it->second
+                                                           : ctx().pre(v, sys_.vars[v].type == ValueType::Boolean));
+    }
+    w.branches.insert(w.branches.begin(), std::move(first));
+  }
 }
 
 void Flattener::checkParameterCycles() {

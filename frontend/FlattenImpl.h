@@ -380,6 +380,11 @@ public:
 
   // ---- LowerExpr.cpp ----
   Value lower(const ast::Expr &e, Scope &scope);
+  /// How many of the variables `e` reads are parameters.
+  size_t parameterVars(const Expr *e);
+  /// The package instance of constant `name` that class `c` imports (`import A.B.name;`,
+  /// `import A.B.*;`, MLS 3.5, 13.2.1), or null.
+  Instance *importedConstant(const ClassInfo &c, const std::string &name);
   Value lowerReal(const ast::Expr &e, Scope &scope);
   Value lowerBool(const ast::Expr &e, Scope &scope);
   /// The element of `v`, the lowered `e`, when it is a scalar; nullptr when v failed, or after
@@ -475,6 +480,9 @@ public:
   void readAnnotation(const ast::ClassDef &model);
   void readEqcAnnotation(const ast::Modifier &m);
   void classifyDiscrete();
+  /// Initial equations of discrete variables that when-clauses assign, as their values at
+  /// initialization (a first branch `initial()` of the clause).
+  void initialDiscreteValues();
   void checkParameterCycles();
   void checkBalance(const Instance &root);
   void componentSizes(Instance &root);

@@ -584,13 +584,17 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
     const ast::Component &c = *el.comp;
     Type type;
     std::string typeName = d.typeName;
+    // A short class's base is named in the scope of that class (SI.Temperature =
+    // ThermodynamicTemperature, found in package SI).
+    const ClassInfo *from = el.lexical;
     for (int hops = 0; hops < 50; ++hops) {
       if (typeName == "Real" || typeName == "Integer" || typeName == "Boolean")
         break;
-      ClassInfo *t = findClass(typeName, el.lexical);
+      ClassInfo *t = findClass(typeName, from);
       if (!t || !t->def->isShort)
         break;
       typeName = t->def->shortBase.typeName;
+      from = t->parent;
     }
     if (typeName == "Real")
       type = Type::Real;

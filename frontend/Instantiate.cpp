@@ -659,13 +659,23 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
     }
     Value v = modValue(*mod, Context::Parameter);
     if (v.ok) {
-      for (const Expr *e : v.elems)
-        if (!e->isConst() && e->kind() != ExprKind::BoolConst) {
+      for (const Expr *&e : v.elems) {
+        if (e->isConst() || e->kind() == ExprKind::BoolConst)
+          continue;
+        // Function calls of constants (`pi = 2*Modelica.Math.asin(1.0)`) are evaluated here.
+        if (collectVars(e).empty()) {
+          std::optional<double> r = evaluateStructural(e, mod->range, "the value of constant '" + path + "'");
+          if (r) {
+            e = e->isBool() ? ctx().boolean(*r != 0) : ctx().constant(*r);
+            continue;
+          }
+        } else {
           diags_.error(mod->range, "the value of constant '" + path +
-                                       "' must be computable at compile time (only literals and constants)");
-          v.ok = false;
-          break;
+                                       "' must be computable at compile time (literals, constants and functions of them)");
         }
+        v.ok = false;
+        break;
+      }
     }
     if (v.ok && v.dims != dims && !(v.isScalar() && dims.empty())) {
       diags_.error(mod->range, "constant '" + path + "' is " + shapeText(dims) + " but its value is " + shapeText(v.dims));

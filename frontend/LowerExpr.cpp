@@ -146,6 +146,27 @@ Value Flattener::lower(const ast::Expr &e, Scope &scope) {
 // ---- names ----
 
 /// The element `name` of instances of one class, or an error naming `owner`.
+Instance *Flattener::importedConstant(const ClassInfo &c, const std::string &name) {
+  for (const ast::Import &imp : c.def->imports) {
+    // `import A.B.name;` or `import A.B.*;` (MLS 3.5, 13.2.1): an element of package A.B.
+    std::string package;
+    if (imp.wildcard)
+      package = imp.path;
+    else if (imp.alias.empty() && imp.path.size() > name.size() + 1 &&
+             imp.path.compare(imp.path.size() - name.size() - 1, std::string::npos, "." + name) == 0)
+      package = imp.path.substr(0, imp.path.size() - name.size() - 1);
+    if (package.empty())
+      continue;
+    ClassInfo *pkg = findClass(package, nullptr);
+    if (!pkg || !resolveClass(*pkg))
+      continue;
+    int idx = pkg->find(name);
+    if (idx >= 0 && pkg->elements[idx].decl->prefix == ast::Prefix::Constant)
+      return packageInstance(pkg);
+  }
+  return nullptr;
+}
+
 Value Flattener::lowerName(const ast::Expr &e, Scope &scope) {
   const std::vector<ast::RefPart> &parts = e.ref;
   const ast::RefPart &head = parts[0];
@@ -182,6 +203,8 @@ Value Flattener::lowerName(const ast::Expr &e, Scope &scope) {
       int idx = c->find(head.name);
       if (idx >= 0 && c->elements[idx].decl->prefix == ast::Prefix::Constant && c != (scope.inst ? scope.inst->cls : nullptr))
         insts.push_back(packageInstance(c));
+      else if (Instance *imported = importedConstant(*c, head.name))
+        insts.push_back(imported);
     }
     if (insts.empty()) {
       // A dotted name through packages: Lib.Constants.g
@@ -715,6 +738,13 @@ Value Flattener::lowerBinary(const ast::Expr &e, Scope &scope) {
   return fail();
 }
 
+size_t Flattener::parameterVars(const Expr *e) {
+  size_t n = 0;
+  for (int v : collectVars(e))
+    n += sys_.vars[v].role == VarRole::Parameter;
+  return n;
+}
+
 Value Flattener::lowerIf(const ast::Expr &e, Scope &scope) {
   // args: cond1, then1, ..., else; fold from the last branch outwards.
   size_t n = e.args.size();
@@ -748,6 +778,20 @@ Value Flattener::lowerIf(const ast::Expr &e, Scope &scope) {
       }
       if (*holds)
         result.text = then.text;
+      continue;
+    }
+    if (thenBool == elseBool && then.dims != result.dims && !continuouslyDependent(cond.elems[0]) &&
+        collectVars(cond.elems[0]).size() == parameterVars(cond.elems[0])) {
+      // Branches of different sizes under a parameter condition (MLS 3.5, 3.6.5): the condition
+      // is evaluated when the model is compiled and picks one.
+      std::optional<double> holds = evaluateStructural(cond.elems[0], e.args[i - 2]->range,
+                                                       "the condition of an if-expression whose branches differ in size");
+      if (!holds) {
+        ok = false;
+        continue;
+      }
+      if (*holds)
+        result = then;
       continue;
     }
     if (thenBool != elseBool || then.dims != result.dims || then.enumeration != result.enumeration) {

@@ -463,6 +463,24 @@ TEST_F(FlattenTest, ConstantsAreFolded) {
   EXPECT_TRUE(flat->equations[0].rhs->isConst(7.5));
 }
 
+// Functions of constants are evaluated (Modelica.Constants.pi = 2*Modelica.Math.asin(1.0)).
+TEST_F(FlattenTest, ConstantsAreFunctionsOfConstants) {
+  std::optional<FlatSystem> flat =
+      flatten("model M\n"
+              "  function twice input Real u; output Real y; algorithm y := 2*u; end twice;\n"
+              "  function asin_ input Real u; output Real y; external \"builtin\" y = asin(u); end asin_;\n"
+              "  constant Real pi = twice(asin_(1.0));\n"
+              "  Real x = pi * time;\n"
+              "end M;\n");
+  ASSERT_TRUE(flat) << messages().size();
+  bool found = false;
+  for (const Equation &eq : flat->equations)
+    for (const Expr *side : {eq.lhs, eq.rhs})
+      for (const Expr *e : side->ops())
+        found = found || (e->isConst() && e->value() == 2 * std::asin(1.0));
+  EXPECT_TRUE(found);
+}
+
 TEST_F(FlattenTest, ConstantsMustBeComputableAtCompileTime) {
   EXPECT_FALSE(flatten("model M\n"
                        "  parameter Real p = 1;\n"
@@ -473,8 +491,8 @@ TEST_F(FlattenTest, ConstantsMustBeComputableAtCompileTime) {
                        "  x = c + e;\n"
                        "end M;\n"));
   EXPECT_EQ(messages(),
-            (Messages{"3:21: error: the value of constant 'c' must be computable at compile time (only "
-                      "literals and constants)",
+            (Messages{"3:21: error: the value of constant 'c' must be computable at compile time (literals, "
+                      "constants and functions of them)",
                       "4:17: error: constant 'e' has no value"}));
 }
 

@@ -458,6 +458,18 @@ void Flattener::lowerIfEquation(const ast::Equation &eq, Scope &scope, int numbe
     }
   const int originId = origin(scope);
   for (size_t k = 0; k < branches[0].size(); ++k) {
+    // `v = a` in every branch: v = if c1 then a1 elseif ... (a discrete v is defined by it).
+    bool sameLhs = branches[0][k].first->kind() == ExprKind::Var;
+    for (const auto &branch : branches)
+      sameLhs = sameLhs && branch[k].first == branches[0][k].first;
+    if (sameLhs) {
+      const Expr *value = branches.back()[k].second;
+      for (size_t b = conds.size(); b-- > 0;)
+        value = ctx().ifThenElse(conds[b].elems[0], branches[b][k].second, value);
+      if (!addScalarEquation(branches[0][k].first, value, value->isBool(), eq.range, number, originId, initial))
+        return;
+      continue;
+    }
     const Expr *residual = ctx().sub(branches.back()[k].first, branches.back()[k].second);
     for (size_t b = conds.size(); b-- > 0;)
       residual = ctx().ifThenElse(conds[b].elems[0], ctx().sub(branches[b][k].first, branches[b][k].second), residual);
@@ -818,7 +830,8 @@ void Flattener::lowerConnect(const ast::Equation &eq, Scope &scope) {
       continue;
     }
     if (x.inst && x.inst == y.inst && x.outside == y.outside) {
-      diags_.error(eq.range, "connect(): '" + nx + "' is connected to itself");
+      // MSL 4.0.0 has `connect(p, p)` (SwitchedCapacitor): no equation, as other tools take it.
+      diags_.warning(eq.range, "connect(): '" + nx + "' is connected to itself; this adds no equation");
       continue;
     }
     int p = connectionNode(x), q = connectionNode(y);

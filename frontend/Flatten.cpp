@@ -164,6 +164,7 @@ void Flattener::classifyDiscrete() {
     continuous.push_back(eq);
   }
   sys_.equations = std::move(continuous);
+  orientDiscreteAliases();
   initialDiscreteValues();
   // Each discrete variable is defined once: by one when-equation or one discrete equation.
   std::vector<int> definitions(sys_.vars.size(), 0);
@@ -203,6 +204,52 @@ void Flattener::classifyDiscrete() {
                               "' is not a state (der(" + sys_.vars[v].name + ") does not occur in the equations)");
   // Discrete equations must not be circular through pre-free references... they are evaluated
   // in order at events and iterated until nothing changes, so any order works.
+}
+
+void Flattener::orientDiscreteAliases() {
+  // `a = b` of two discrete variables (connections of Boolean and Integer signals) form trees;
+  // each tree with one variable defined elsewhere (its source) is turned so that every alias
+  // defines the variable farther from the source (breadth first from it).
+  auto isAlias = [&](const DiscreteEquation &eq) {
+    return eq.value->kind() == ExprKind::Var && sys_.vars[eq.value->var()].role == VarRole::Discrete &&
+           !sys_.vars[eq.value->var()].relation;
+  };
+  std::vector<int> defined(sys_.vars.size(), 0);
+  std::unordered_map<int, std::vector<size_t>> edges;
+  for (size_t i = 0; i < sys_.discreteEquations.size(); ++i) {
+    const DiscreteEquation &eq = sys_.discreteEquations[i];
+    if (isAlias(eq)) {
+      edges[eq.var].push_back(i);
+      edges[eq.value->var()].push_back(i);
+    } else {
+      ++defined[eq.var];
+    }
+  }
+  if (edges.empty())
+    return;
+  for (const WhenClause &w : sys_.whens)
+    for (auto &[v, e] : w.branches[0].assignments)
+      ++defined[v];
+  std::vector<char> reached(sys_.vars.size(), 0);
+  for (auto &[source, _] : edges) {
+    if (!defined[source] || reached[source])
+      continue;
+    reached[source] = 1;
+    std::vector<int> queue{source};
+    for (size_t q = 0; q < queue.size(); ++q) {
+      const int u = queue[q];
+      for (size_t i : edges[u]) {
+        DiscreteEquation &eq = sys_.discreteEquations[i];
+        const int w = eq.var == u ? eq.value->var() : eq.var;
+        if (reached[w])
+          continue;
+        reached[w] = 1;
+        eq.var = w;
+        eq.value = ctx().var(u, sys_.vars[u].type == ValueType::Boolean);
+        queue.push_back(w);
+      }
+    }
+  }
 }
 
 void Flattener::initialDiscreteValues() {

@@ -480,6 +480,9 @@ public:
   void readAnnotation(const ast::ClassDef &model);
   void readEqcAnnotation(const ast::Modifier &m);
   void classifyDiscrete();
+  /// Discrete equations `a = b` (connections of discrete signals) define the variables farther
+  /// from the one their tree's other equations define.
+  void orientDiscreteAliases();
   /// Initial equations of discrete variables that when-clauses assign, as their values at
   /// initialization (a first branch `initial()` of the clause).
   void initialDiscreteValues();

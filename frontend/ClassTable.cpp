@@ -25,6 +25,22 @@ ClassInfo *Flattener::registerClass(const ast::ClassDef &def, ClassInfo *parent)
 }
 
 void Flattener::registerClasses() {
+  // The builtin enumerations of MLS 3.5, 4.8.8: StateSelect and AssertionLevel (a class of the
+  // same name in the files or the library path comes first).
+  auto builtinEnumeration = [&](const char *name, std::vector<const char *> literals) {
+    auto def = std::make_unique<ast::ClassDef>();
+    def->kind = ast::ClassKind::Type;
+    def->name = name;
+    def->isShort = true;
+    def->isEnumeration = true;
+    for (const char *l : literals)
+      def->literals.push_back(ast::EnumerationLiteral{l, SourceRange{}, ""});
+    builtinClasses_.push_back(std::move(def));
+  };
+  if (builtinClasses_.empty()) {
+    builtinEnumeration("StateSelect", {"never", "avoid", "default", "prefer", "always"});
+    builtinEnumeration("AssertionLevel", {"error", "warning"});
+  }
   for (const ast::File *file : files_) {
     // `within P;`: the classes are members of package P (of the library path), MLS 3.5, 13.2.2.2.
     ClassInfo *parent = nullptr;
@@ -58,9 +74,10 @@ ClassInfo *Flattener::topLevel(const std::string &name) {
   auto it = topLevel_.find(name);
   if (it != topLevel_.end())
     return it->second;
-  if (!library_)
-    return nullptr;
-  const ast::ClassDef *def = library_->topLevel(name);
+  const ast::ClassDef *def = library_ ? library_->topLevel(name) : nullptr;
+  for (const auto &builtin : builtinClasses_)
+    if (!def && builtin->name == name)
+      def = builtin.get();
   if (!def)
     return nullptr;
   ClassInfo *info = registerClass(*def, nullptr);

@@ -130,6 +130,7 @@ std::optional<FlatSystem> Flattener::run(const std::string &modelName) {
     generateConnectionEquations();
   readAnnotation(*model->def);
   growPerVariable();
+  initialParameters();
   if (!diags_.hasErrors())
     classifyDiscrete();
   if (!diags_.hasErrors())
@@ -140,6 +141,51 @@ std::optional<FlatSystem> Flattener::run(const std::string &modelName) {
   if (diags_.hasErrors())
     return std::nullopt;
   return std::move(sys_);
+}
+
+void Flattener::initialParameters() {
+  // MLS 3.5, 8.6: a parameter with fixed = false is computed at initialization; eqc takes an
+  // initial equation `p = e` of parameters and constants (an if-equation with parameter
+  // conditions picks it, a function call may give several: (a, b) = f(...)) as p's value.
+  if (initialParameters_.empty())
+    return;
+  std::set<int> open(initialParameters_.begin(), initialParameters_.end());
+  std::vector<Equation> kept;
+  for (const Equation &eq : sys_.initialEquations) {
+    const Expr *target = nullptr, *value = nullptr;
+    for (auto [x, other] : {std::pair{eq.lhs, eq.rhs}, std::pair{eq.rhs, eq.lhs}})
+      if (!target && x->kind() == ExprKind::Var && open.count(x->var()) && parameterExpression(other)) {
+        target = x;
+        value = other;
+      }
+    if (!target) {
+      kept.push_back(eq);
+      continue;
+    }
+    sys_.vars[target->var()].binding = value;
+    open.erase(target->var());
+  }
+  sys_.initialEquations = std::move(kept);
+  for (int v : open) {
+    diags_.error(sys_.vars[v].loc, "parameter '" + sys_.vars[v].name +
+                                       "' has fixed = false, but no initial equation gives it a value of parameters "
+                                       "and constants ('" + sys_.vars[v].name + " = ...')");
+    sys_.vars[v].binding = ctx().zero();
+  }
+}
+
+bool Flattener::parameterExpression(const Expr *e) {
+  std::vector<const Expr *> stack{e};
+  while (!stack.empty()) {
+    const Expr *x = stack.back();
+    stack.pop_back();
+    if (x->kind() == ExprKind::Time || x->kind() == ExprKind::Pre || x->kind() == ExprKind::Initial ||
+        (x->kind() == ExprKind::Var && sys_.vars[x->var()].role != VarRole::Parameter))
+      return false;
+    for (const Expr *op : x->ops())
+      stack.push_back(op);
+  }
+  return true;
 }
 
 void Flattener::classifyDiscrete() {

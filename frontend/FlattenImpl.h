@@ -235,6 +235,8 @@ struct FunctionBuilder {
   std::vector<std::pair<std::string, Local>> vars;
   std::vector<std::pair<std::string, int>> loops; ///< loop variables (Integer slots), innermost last
   int loopDepth = 0;
+  /// Integer inputs the function is specialized to (they size its arrays): constants in it.
+  std::map<std::string, double> values;
 
   const Local *find(const std::string &name) const {
     for (auto &[n, l] : vars)
@@ -460,6 +462,8 @@ public:
   /// The function specialized to its argument shapes; -1 after errors.
   int specializeFunction(ClassInfo *cls, const std::vector<Value> &args, SourceRange callRange,
                          std::vector<std::pair<Type, std::vector<int>>> &outputs);
+  /// The Integer scalar inputs of function `cls` that its arrays' dimensions name.
+  std::set<std::string> sizingInputs(const ClassInfo &cls);
 
   // ---- Sample.cpp ----
   /// sample(start, interval) (MLS 3.5, 3.7.5): a condition true at the sample instants, with the
@@ -480,6 +484,11 @@ public:
   void readAnnotation(const ast::ClassDef &model);
   void readEqcAnnotation(const ast::Modifier &m);
   void classifyDiscrete();
+  /// Parameters with fixed = false take the value their initial equation gives them.
+  void initialParameters();
+  std::vector<int> initialParameters_; ///< parameters with fixed = false and no value
+  /// Whether `e` reads parameters and constants only (no time, pre() or initial()).
+  bool parameterExpression(const Expr *e);
   /// Discrete equations `a = b` (connections of discrete signals) define the variables farther
   /// from the one their tree's other equations define.
   void orientDiscreteAliases();
@@ -501,6 +510,7 @@ public:
   FlatSystem sys_;
   std::unique_ptr<Differentiator> differentiator_;
   std::vector<std::unique_ptr<ClassInfo>> classes_;
+  std::vector<std::unique_ptr<ast::ClassDef>> builtinClasses_; ///< StateSelect, AssertionLevel
   std::unordered_map<std::string, ClassInfo *> topLevel_;
   std::vector<std::unique_ptr<Instance>> packages_;
   std::unordered_map<const ClassInfo *, Instance *> packageIndex_;

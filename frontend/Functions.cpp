@@ -156,7 +156,40 @@ static LocalRef resolveLocal(Flattener &f, const ast::Expr &e, Scope &scope, boo
   return r;
 }
 
+std::set<std::string> Flattener::sizingInputs(const ClassInfo &cls) {
+  std::set<std::string> integers, named;
+  for (const Element &el : cls.elements)
+    if (el.decl->causality == ast::Causality::Input && el.comp->dims.empty() && el.decl->typeDims.empty() &&
+        el.decl->typeName == "Integer")
+      integers.insert(el.comp->name);
+  // The names in the elements' dimensions, but the arrays of size(a, k).
+  std::function<void(const ast::Expr &)> walk = [&](const ast::Expr &x) {
+    if (x.kind == ast::ExprKind::Name && x.ref.size() == 1)
+      named.insert(x.ref[0].name);
+    for (size_t i = 0; i < x.args.size(); ++i)
+      if (x.args[i] && !(x.kind == ast::ExprKind::Call && x.text == "size" && i == 0))
+        walk(*x.args[i]);
+  };
+  for (const Element &el : cls.elements)
+    for (const auto *dims : {&el.comp->dims, &el.decl->typeDims})
+      for (const ast::Subscript &sub : *dims)
+        if (sub.expr)
+          walk(*sub.expr);
+  std::set<std::string> out;
+  for (const std::string &n : named)
+    if (integers.count(n))
+      out.insert(n);
+  return out;
+}
+
 Value Flattener::lowerLocal(const ast::Expr &e, Scope &scope, bool &found) {
+  if (e.kind == ast::ExprKind::Name && e.ref.size() == 1 && e.ref[0].subscripts.empty()) {
+    auto known = scope.fn->values.find(e.ref[0].name);
+    if (known != scope.fn->values.end()) {
+      found = true;
+      return Value::scalar(ctx().constant(known->second), Type::Integer);
+    }
+  }
   LocalRef r = resolveLocal(*this, e, scope, found);
   if (!found || !r.ok)
     return fail();
@@ -402,15 +435,39 @@ struct StatementLowering {
       FnStatement s;
       s.kind = FnStatement::If;
       s.loc = st.range;
-      for (const auto &c : st.conditions) {
-        const Expr *condition = f.scalar(f.lowerBool(*c, scope), *c, "the condition of an if-statement must be a scalar");
+      // Branches after a condition known to hold, and those of conditions known to fail, are
+      // not lowered (a function specialized to `order = 2` has no `c2[2, 1]` in its branch for 4).
+      std::vector<const std::vector<ast::Statement> *> bodies;
+      for (size_t i = 0; i < st.conditions.size(); ++i) {
+        const ast::Expr &c = *st.conditions[i];
+        const Expr *condition = f.scalar(f.lowerBool(c, scope), c, "the condition of an if-statement must be a scalar");
         if (!condition)
           return;
+        if (condition->kind() == ExprKind::BoolConst && !condition->boolValue())
+          continue;
+        if (condition->kind() == ExprKind::BoolConst) { // the rest is dead: this branch is the else
+          if (s.conditions.empty()) {
+            block(st.branches[i], scope, out);
+            return;
+          }
+          s.blocks.emplace_back();
+          block(st.branches[i], scope, s.blocks.back());
+          out.push_back(std::move(s));
+          return;
+        }
         s.conditions.push_back(condition);
+        bodies.push_back(&st.branches[i]);
       }
-      for (const auto &body : st.branches) {
+      if (st.branches.size() > st.conditions.size())
+        bodies.push_back(&st.branches.back());
+      if (s.conditions.empty()) { // every condition failed: the else branch, if any
+        if (bodies.size() == 1)
+          block(*bodies.front(), scope, out);
+        return;
+      }
+      for (const std::vector<ast::Statement> *body : bodies) {
         s.blocks.emplace_back();
-        block(body, scope, s.blocks.back());
+        block(*body, scope, s.blocks.back());
       }
       out.push_back(std::move(s));
       return;
@@ -542,6 +599,29 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
   for (const Value &a : args)
     key += std::string(typeName(a.type)) + shapeText(a.dims) + ",";
   key += ")";
+  // Integer inputs that size arrays (`output Real c[order]`): the function is specialized to
+  // their values too, which must be known when the model is compiled.
+  std::map<std::string, double> sizingValues;
+  {
+    std::set<std::string> sizing = sizingInputs(*cls);
+    size_t input = 0;
+    for (const Element &el : cls->elements) {
+      if (el.decl->causality != ast::Causality::Input)
+        continue;
+      const size_t i = input++;
+      if (!sizing.count(el.comp->name) || i >= args.size() || !args[i].isScalar() || args[i].type != Type::Integer)
+        continue;
+      std::optional<double> value =
+          args[i].elems[0]->isConst()
+              ? std::optional<double>(args[i].elems[0]->value())
+              : evaluateStructural(args[i].elems[0], callRange,
+                                   "argument '" + el.comp->name + "' of '" + cls->name + "', which sizes its arrays,");
+      if (!value)
+        return -1;
+      sizingValues[el.comp->name] = *value;
+      key += el.comp->name + "=" + formatNumber(*value) + ";";
+    }
+  }
   auto known = functions_.find(key);
   if (known != functions_.end()) {
     outputs = known->second.outputs;
@@ -572,6 +652,7 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
   FunctionBuilder b;
   b.fn = fn;
   b.cls = cls;
+  b.values = std::move(sizingValues);
   Scope scope;
   scope.lexical = cls;
   scope.context = Context::Function;

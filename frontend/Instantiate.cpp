@@ -920,6 +920,7 @@ void Flattener::lowerVariableAttributes(Instance &inst, int index, bool bindings
     return true;
   };
   auto pick = [](const Value &v, size_t k) { return v.isScalar() ? v.elems[0] : v.elems[k]; };
+  std::vector<char> computedAtStart(count, 0); // parameters with fixed = false (MLS 3.5, 8.6)
   if (sym.enumeration && !bindings && role != VarRole::Parameter) // the start defaults to the first literal (4.8.5.2)
     each([&](Variable &var, size_t) {
       if (!var.binding) {
@@ -974,6 +975,8 @@ void Flattener::lowerVariableAttributes(Instance &inst, int index, bool bindings
           continue;
         }
         each([&](Variable &var, size_t k) { var.fixed = pick(v, k)->boolValue(); });
+        for (size_t k = 0; k < count; ++k)
+          computedAtStart[k] = role == VarRole::Parameter && !pick(v, k)->boolValue();
       } else if (name == "unit" || name == "displayUnit" || name == "quantity") {
         if (m.expr->kind != ast::ExprKind::String) {
           diags_.error(m.range, "attribute '" + name + "' must be a string");
@@ -982,18 +985,24 @@ void Flattener::lowerVariableAttributes(Instance &inst, int index, bool bindings
         if (name == "unit")
           each([&](Variable &var, size_t) { var.unit = m.expr->text; });
       } else if (name == "stateSelect") {
-        static const std::pair<const char *, StateSelect> kinds[] = {
-            {"StateSelect.never", StateSelect::Never}, {"StateSelect.avoid", StateSelect::Avoid},
-            {"StateSelect.default", StateSelect::Default}, {"StateSelect.prefer", StateSelect::Prefer},
-            {"StateSelect.always", StateSelect::Always}};
-        bool ok = false;
-        for (auto &[text, kind] : kinds)
-          if (m.expr->kind == ast::ExprKind::Name && m.expr->text == text) {
-            each([&, kind = kind](Variable &var, size_t) { var.stateSelect = kind; });
-            ok = true;
-          }
-        if (!ok)
+        // A value of the builtin enumeration StateSelect (4.8.8.1), maybe through a parameter.
+        if (!perElement(m, v, "stateSelect"))
+          continue;
+        if (!v.enumeration || v.enumeration->name != "StateSelect") {
           diags_.error(m.expr->range, "stateSelect must be one of StateSelect.never, avoid, default, prefer, always");
+          continue;
+        }
+        static const StateSelect kinds[] = {StateSelect::Never, StateSelect::Avoid, StateSelect::Default,
+                                            StateSelect::Prefer, StateSelect::Always};
+        std::vector<StateSelect> chosen;
+        for (size_t k = 0; k < (v.isScalar() ? 1 : count); ++k) {
+          std::optional<double> n = evaluateStructural(pick(v, k), m.expr->range, "stateSelect");
+          if (!n)
+            break;
+          chosen.push_back(kinds[std::clamp(static_cast<int>(*n), 1, 5) - 1]);
+        }
+        if (chosen.size() == (v.isScalar() ? 1 : count))
+          each([&](Variable &var, size_t k) { var.stateSelect = chosen[v.isScalar() ? 0 : k]; });
       } else {
         diags_.error(m.range, "unknown attribute '" + name + "' (known: start, fixed, nominal, min, max, "
                               "unit, displayUnit, quantity, stateSelect)");
@@ -1007,6 +1016,8 @@ void Flattener::lowerVariableAttributes(Instance &inst, int index, bool bindings
       int v = sym.firstVar + static_cast<int>(k);
       if (bindings_[v].mod) {
         parameterBinding(v);
+      } else if (!sys_.vars[v].binding && computedAtStart[k]) {
+        initialParameters_.push_back(v); // its initial equation gives its value (initialParameters)
       } else if (!sys_.vars[v].binding) {
         diags_.error(sys_.vars[v].loc, "parameter '" + sys_.vars[v].name + "' has no value; write 'parameter " +
                                            std::string(typeName(sym.type)) + " " + el.comp->name + " = ...;'");

@@ -2,25 +2,6 @@
 #include "frontend/FlattenImpl.h"
 
 namespace eqc::frontend {
-namespace {
-
-/// Whether `e` is a parameter expression: parameters and constants only (no time, no pre()).
-bool parameterExpression(const Expr *e, const FlatSystem &sys) {
-  std::vector<const Expr *> stack{e};
-  while (!stack.empty()) {
-    const Expr *x = stack.back();
-    stack.pop_back();
-    if (x->kind() == ExprKind::Time || x->kind() == ExprKind::Pre || x->kind() == ExprKind::Initial)
-      return false;
-    if (x->kind() == ExprKind::Var && sys.vars[x->var()].role != VarRole::Parameter)
-      return false;
-    for (const Expr *op : x->ops())
-      stack.push_back(op);
-  }
-  return true;
-}
-
-} // namespace
 
 // sample(t0, dt) is the condition `not initial() and time >= t0 + k dt` of a discrete counter k
 // that a when-clause of its own increments each time the condition becomes true: an event
@@ -44,7 +25,7 @@ Value Flattener::lowerSample(const ast::Expr &e, Scope &scope) {
     Value v = lower(*e.args[i], scope);
     if (!v.ok)
       return fail();
-    if (!v.isScalar() || !v.isNumeric() || !parameterExpression(v.elems[0], sys_)) {
+    if (!v.isScalar() || !v.isNumeric() || !parameterExpression(v.elems[0])) {
       diags_.error(e.args[i]->range, std::string("the ") + (i ? "interval" : "start") +
                                          " of sample() must be a Real parameter expression (MLS 3.5, 3.7.5)");
       return fail();

@@ -372,7 +372,7 @@ TEST_F(FlattenTest, AttributeValuesAreChecked) {
       (Messages{"2:18: error: attribute 'fixed' must be true or false",
                 "2:21: error: attribute 'unit' must be a string",
                 "2:37: error: attribute 'min' must be a Real expression",
-                "2:57: error: stateSelect must be one of StateSelect.never, avoid, default, prefer, always",
+                "2:69: error: enumeration 'StateSelect' has no literal 'sometimes'",
                 "3:18: error: 'y' is a time-varying variable and cannot be used in an attribute"}));
 }
 

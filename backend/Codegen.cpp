@@ -1203,9 +1203,17 @@ Value *FunctionEmitter::compute(const Expr *e) {
   case ExprKind::Le:
     return b_.CreateFCmpOLE(op(0), op(1));
   case ExprKind::Eq:
-    return b_.CreateFCmpOEQ(op(0), op(1));
-  case ExprKind::Ne:
-    return b_.CreateFCmpUNE(op(0), op(1));
+  case ExprKind::Ne: {
+    // Booleans compare as i1 (a == b of two conditions), numbers as doubles.
+    Value *a = op(0), *c = op(1);
+    if (a->getType() != c->getType()) {
+      a = a->getType()->isIntegerTy(1) ? b_.CreateUIToFP(a, mod_.types.f64) : a;
+      c = c->getType()->isIntegerTy(1) ? b_.CreateUIToFP(c, mod_.types.f64) : c;
+    }
+    if (a->getType()->isIntegerTy(1))
+      return e->kind() == ExprKind::Eq ? b_.CreateICmpEQ(a, c) : b_.CreateICmpNE(a, c);
+    return e->kind() == ExprKind::Eq ? b_.CreateFCmpOEQ(a, c) : b_.CreateFCmpUNE(a, c);
+  }
   case ExprKind::And:
     return b_.CreateAnd(op(0), op(1));
   case ExprKind::Or:

@@ -304,6 +304,21 @@ bool Flattener::addScalarEquation(const Expr *l, const Expr *r, bool isBool, Sou
   auto definesDiscrete = [&](const Expr *x, const Expr *other) {
     return x->kind() == ExprKind::Var && sys_.vars[x->var()].role == VarRole::Discrete && !continuouslyDependent(other);
   };
+  if (initial && (l->kind() == ExprKind::Pre || r->kind() == ExprKind::Pre)) {
+    // `pre(y) = e` (MLS 3.5, 8.6): y's value before the start, i.e. its start value.
+    const Expr *target = l->kind() == ExprKind::Pre ? l : r, *value = target == l ? r : l;
+    bool ok = true;
+    for (int v : collectVars(value))
+      ok = ok && sys_.vars[v].role == VarRole::Parameter;
+    if (!ok || sys_.vars[target->var()].role == VarRole::Parameter) {
+      diags_.error(range, "an initial equation pre(" + sys_.vars[target->var()].name +
+                              ") = ... gives the start value of a discrete variable: a value of parameters and constants");
+      return true;
+    }
+    sys_.vars[target->var()].binding = value;
+    sys_.vars[target->var()].hasStart = true;
+    return true;
+  }
   if (initial && (definesDiscrete(l, r) || definesDiscrete(r, l))) {
     // An initial equation of a discrete variable gives its value at the start (= its pre()).
     const Expr *target = definesDiscrete(l, r) ? l : r, *value = target == l ? r : l;
@@ -537,8 +552,14 @@ void Flattener::lowerWhenBody(const std::vector<ast::Equation> &body, Scope &sco
         branch.terminates = true;
         if (call.args.size() == 1 && call.args[0]->kind == ast::ExprKind::String)
           branch.terminate = call.args[0]->text;
+      } else if (call.text == "assert" && branch.conditions.size() == 1 && branch.conditions[0] == ctx().initial()) {
+        // `when initial() then assert(...)`: checked at initialization, as in an initial equation.
+        Scope outer = scope;
+        outer.context = Context::Equation;
+        lowerAssert(call, outer, true);
       } else {
-        diags_.error(call.nameRange, "'" + call.text + "(...)' is not allowed in a when-clause (reinit and terminate are)");
+        diags_.error(call.nameRange, "'" + call.text + "(...)' is not allowed in a when-clause (reinit and terminate are; "
+                                                     "assert is in `when initial()`)");
       }
       break;
     }

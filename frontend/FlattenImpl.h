@@ -221,6 +221,14 @@ enum class Context {
   Function,   ///< function bodies: inputs, outputs, locals
 };
 
+/// An output of a specialized function: a value of this type and shape, or a record.
+struct OutputShape {
+  Type type = Type::Real;
+  std::vector<int> dims;
+  const ClassInfo *record = nullptr; ///< a record output (MLS 3.5, 12.6): its fields' scalars
+  size_t count = 0;                  ///< scalars
+};
+
 /// A function being lowered: its variables (slots) and the loop variables in scope (Functions.cpp,
 /// ExternalCalls.cpp).
 struct FunctionBuilder {
@@ -229,6 +237,9 @@ struct FunctionBuilder {
     std::vector<int> dims;
     Type type = Type::Real;
     enum Kind { Input, Output, Protected } kind = Protected;
+    /// A record variable: its fields are locals of their own ("r.x"), in slots slot..slot+size-1.
+    const ClassInfo *record = nullptr;
+    int size = 0;
   };
   Function *fn = nullptr;
   const ClassInfo *cls = nullptr;
@@ -461,7 +472,11 @@ public:
   std::vector<std::pair<std::string, int>> localNames(const Scope &scope);
   /// The function specialized to its argument shapes; -1 after errors.
   int specializeFunction(ClassInfo *cls, const std::vector<Value> &args, SourceRange callRange,
-                         std::vector<std::pair<Type, std::vector<int>>> &outputs);
+                         std::vector<OutputShape> &outputs);
+  /// The locals of a record variable `name` of class `record` in function `b` (its fields
+  /// "name.field", nested records recursively, then the record itself); false after errors.
+  bool addRecordLocal(FunctionBuilder &b, const std::string &name, const ClassInfo &record,
+                      FunctionBuilder::Local::Kind kind, SourceRange range);
   /// The Integer scalar inputs of function `cls` that its arrays' dimensions name.
   std::set<std::string> sizingInputs(const ClassInfo &cls);
 
@@ -569,7 +584,7 @@ public:
   /// Specialized functions: key "class name|shapes" → function id, with their output types.
   struct FunctionSpec {
     int id;
-    std::vector<std::pair<Type, std::vector<int>>> outputs;
+    std::vector<OutputShape> outputs;
   };
   std::unordered_map<std::string, FunctionSpec> functions_;
   std::vector<int> endStack_; ///< sizes for `end` in subscripts, innermost last

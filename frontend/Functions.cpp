@@ -47,6 +47,7 @@ struct LocalRef {
   int base = -1, extent = 0;     ///< dynamic element: slots[base + offset]
   const Expr *offset = nullptr;
   bool isInput = false, isLoop = false;
+  const ClassInfo *record = nullptr; ///< a record variable, whole (slots: its fields' scalars)
 };
 
 static LocalRef resolveLocal(Flattener &f, const ast::Expr &e, Scope &scope, bool &found) {
@@ -71,29 +72,59 @@ static LocalRef resolveLocal(Flattener &f, const ast::Expr &e, Scope &scope, boo
   if (!l)
     return r;
   found = true;
+  const std::vector<ast::Subscript> *subscripts = &head.subscripts;
   if (e.ref.size() > 1) {
-    f.diags_.error(e.ref[1].range, "'" + head.name + "' has no elements (functions take numbers and arrays of them)");
-    return r;
+    // A field of a record variable: the local "r.x" (MLS 3.5, 12.6).
+    std::string name = head.name;
+    for (size_t p = 1; p < e.ref.size(); ++p) {
+      if (!e.ref[p - 1].subscripts.empty()) {
+        f.diags_.error(e.ref[p - 1].subscripts[0].range, "'" + name + "' is not an array");
+        return r;
+      }
+      const FunctionBuilder::Local *outer = b.find(name);
+      name += "." + e.ref[p].name;
+      if (!outer || !outer->record) {
+        f.diags_.error(e.ref[p].range, "'" + name.substr(0, name.rfind('.')) + "' has no elements");
+        return r;
+      }
+      if (!b.find(name)) {
+        f.diags_.error(e.ref[p].range, "record '" + outer->record->name + "' has no field '" + e.ref[p].name + "'");
+        return r;
+      }
+    }
+    l = b.find(name);
+    subscripts = &e.ref.back().subscripts;
   }
   r.type = l->type;
   r.isInput = l->kind == FunctionBuilder::Local::Input;
+  if (l->record) {
+    if (!subscripts->empty()) {
+      f.diags_.error((*subscripts)[0].range, "'" + e.text + "' is a record, not an array");
+      return r;
+    }
+    r.ok = true;
+    r.record = l->record;
+    for (int k = 0; k < l->size; ++k)
+      r.slots.push_back(l->slot + k);
+    return r;
+  }
   const size_t count = product(l->dims);
-  if (head.subscripts.empty()) {
+  if (subscripts->empty()) {
     r.ok = true;
     r.dims = l->dims;
     for (size_t k = 0; k < count; ++k)
       r.slots.push_back(l->slot + static_cast<int>(k));
     return r;
   }
-  if (head.subscripts.size() > l->dims.size()) {
-    f.diags_.error(head.subscripts[0].range, "'" + head.name + "' is " + shapeText(l->dims) + ": too many subscripts");
+  if ((*subscripts).size() > l->dims.size()) {
+    f.diags_.error((*subscripts)[0].range, "'" + head.name + "' is " + shapeText(l->dims) + ": too many subscripts");
     return r;
   }
   // Scalar subscripts give one element, at a static or dynamic offset; slices must be static.
-  bool scalar = head.subscripts.size() == l->dims.size();
+  bool scalar = (*subscripts).size() == l->dims.size();
   std::vector<Value> subs;
-  for (size_t d = 0; d < head.subscripts.size(); ++d) {
-    const ast::Subscript &s = head.subscripts[d];
+  for (size_t d = 0; d < (*subscripts).size(); ++d) {
+    const ast::Subscript &s = (*subscripts)[d];
     if (!s.expr) {
       scalar = false;
       subs.emplace_back();
@@ -121,7 +152,7 @@ static LocalRef resolveLocal(Flattener &f, const ast::Expr &e, Scope &scope, boo
       offset = c.add(c.mul(offset, c.constant(l->dims[d])), c.sub(i, c.one()));
       if (i->isConst()) {
         if (i->value() < 1 || i->value() > l->dims[d]) {
-          f.diags_.error(head.subscripts[d].range, "index " + formatNumber(i->value()) + " is out of bounds for '" +
+          f.diags_.error((*subscripts)[d].range, "index " + formatNumber(i->value()) + " is out of bounds for '" +
                                                        head.name + "' of size " + shapeText(l->dims));
           return r;
         }
@@ -146,7 +177,7 @@ static LocalRef resolveLocal(Flattener &f, const ast::Expr &e, Scope &scope, boo
   all.dims = l->dims;
   for (size_t k = 0; k < count; ++k)
     all.elems.push_back(f.ctx().constant(static_cast<double>(l->slot + k)));
-  Value picked = f.applySubscripts(all, head.subscripts, scope, head.name);
+  Value picked = f.applySubscripts(all, (*subscripts), scope, head.name);
   if (!picked.ok)
     return r;
   r.ok = true;
@@ -154,6 +185,61 @@ static LocalRef resolveLocal(Flattener &f, const ast::Expr &e, Scope &scope, boo
   for (const Expr *x : picked.elems)
     r.slots.push_back(static_cast<int>(x->value()));
   return r;
+}
+
+bool Flattener::addRecordLocal(FunctionBuilder &b, const std::string &name, const ClassInfo &record,
+                               FunctionBuilder::Local::Kind kind, SourceRange range) {
+  ClassInfo &cls = const_cast<ClassInfo &>(record);
+  if (!resolveClass(cls))
+    return false;
+  FunctionBuilder::Local whole;
+  whole.kind = kind;
+  whole.record = &record;
+  whole.slot = b.fn->numSlots();
+  for (const Element &el : cls.elements) {
+    if (el.decl->prefix == ast::Prefix::Constant || el.decl->isProtected)
+      continue; // not a field of the record's value
+    const std::string field = name + "." + el.comp->name;
+    Type primitive = Type::Real;
+    if (!isPrimitive(el.decl->typeName, primitive)) {
+      ClassInfo *nested = findClass(el.decl->typeName, el.lexical);
+      if (nested && nested->kind() == ast::ClassKind::Record && !nested->def->isShort && el.comp->dims.empty()) {
+        if (!addRecordLocal(b, field, *nested, kind, range))
+          return false;
+        continue;
+      }
+      diags_.error(el.comp->range, "field '" + el.comp->name + "' of record '" + record.name +
+                                       "' cannot be used in a function (fields are Real, Integer, Boolean, arrays of "
+                                       "them and records)");
+      return false;
+    }
+    Scope at;
+    at.lexical = el.lexical;
+    at.context = Context::Parameter;
+    auto dims = dimensions(el.comp->dims, at, "field '" + el.comp->name + "'");
+    auto typeDims = dimensions(el.decl->typeDims, at, "field '" + el.comp->name + "'");
+    if (!dims || !typeDims)
+      return false;
+    dims->insert(dims->end(), typeDims->begin(), typeDims->end());
+    if (std::find(dims->begin(), dims->end(), -1) != dims->end()) {
+      diags_.error(el.comp->range, "field '" + el.comp->name + "' of record '" + record.name +
+                                       "' needs its size to be used in a function");
+      return false;
+    }
+    FunctionBuilder::Local local;
+    local.kind = kind;
+    local.type = primitive;
+    local.dims = *dims;
+    local.slot = b.fn->numSlots();
+    for (size_t k = 0; k < product(*dims); ++k) {
+      b.fn->slotNames.push_back(variableName(field, *dims, k));
+      b.fn->slotIsBool.push_back(primitive == Type::Boolean);
+    }
+    b.vars.emplace_back(field, local);
+  }
+  whole.size = b.fn->numSlots() - whole.slot;
+  b.vars.emplace_back(name, whole);
+  return true;
 }
 
 std::set<std::string> Flattener::sizingInputs(const ClassInfo &cls) {
@@ -197,13 +283,14 @@ Value Flattener::lowerLocal(const ast::Expr &e, Scope &scope, bool &found) {
   v.ok = true;
   v.type = r.type;
   v.dims = r.dims;
+  v.record = r.record;
   bool isBool = r.type == Type::Boolean;
   if (r.offset) {
     v.elems.push_back(ctx().localAt(r.base, r.extent, r.offset, isBool));
     return v;
   }
   for (int s : r.slots)
-    v.elems.push_back(ctx().local(s, isBool));
+    v.elems.push_back(ctx().local(s, r.record ? scope.fn->fn->slotIsBool[static_cast<size_t>(s)] : isBool));
   return v;
 }
 
@@ -257,7 +344,7 @@ Value Flattener::lowerUserCall(const ast::Expr &e, Scope &scope, ClassInfo *fn, 
     if (!args.back().ok)
       return fail();
   }
-  std::vector<std::pair<Type, std::vector<int>>> outputs;
+  std::vector<OutputShape> outputs;
   int id = specializeFunction(fn, args, e.range, outputs);
   if (id < 0)
     return fail();
@@ -270,15 +357,18 @@ Value Flattener::lowerUserCall(const ast::Expr &e, Scope &scope, ClassInfo *fn, 
   }
   std::vector<Value> values;
   int offset = 0;
-  for (auto &[type, dims] : outputs) {
+  const Function &callee = ctx().function(id);
+  for (const OutputShape &out : outputs) {
     Value v;
     v.ok = true;
-    v.type = type;
-    v.dims = dims;
-    size_t count = product(dims);
-    for (size_t j = 0; j < count; ++j)
-      v.elems.push_back(ctx().fnCall(id, offset + static_cast<int>(j), flatArgs, type == Type::Boolean));
-    offset += static_cast<int>(count);
+    v.type = out.type;
+    v.dims = out.dims;
+    v.record = out.record;
+    for (size_t j = 0; j < out.count; ++j) {
+      const int k = offset + static_cast<int>(j);
+      v.elems.push_back(ctx().fnCall(id, k, flatArgs, callee.slotIsBool[static_cast<size_t>(callee.outputs[static_cast<size_t>(k)])]));
+    }
+    offset += static_cast<int>(out.count);
     values.push_back(std::move(v));
   }
   Value result = values[static_cast<size_t>(outputIndex)];
@@ -343,6 +433,13 @@ struct StatementLowering {
     }
     if (t.isInput) {
       f.diags_.error(targetAst.range, "'" + targetAst.text + "' is an input and cannot be assigned");
+      return false;
+    }
+    if (t.record || v.record) {
+      if (t.record == v.record)
+        return true;
+      f.diags_.error(range, "'" + targetAst.text + "' is " + (t.record ? "a '" + t.record->name + "' record" : "not a record") +
+                                " but the value is " + (v.record ? "a '" + v.record->name + "' record" : "not a record"));
       return false;
     }
     if (t.dims != v.dims) {
@@ -594,10 +691,10 @@ struct StatementLowering {
 } // namespace
 
 int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args, SourceRange callRange,
-                                  std::vector<std::pair<Type, std::vector<int>>> &outputs) {
+                                  std::vector<OutputShape> &outputs) {
   std::string key = cls->name + "(";
   for (const Value &a : args)
-    key += std::string(typeName(a.type)) + shapeText(a.dims) + ",";
+    key += (a.record ? a.record->name : std::string(typeName(a.type))) + shapeText(a.dims) + ",";
   key += ")";
   // Integer inputs that size arrays (`output Real c[order]`): the function is specialized to
   // their values too, which must be known when the model is compiled.
@@ -683,9 +780,42 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
       type = Type::Integer;
     else if (typeName == "Boolean")
       type = Type::Boolean;
-    else {
+    else if (ClassInfo *record = findClass(typeName, from);
+             record && record->kind() == ast::ClassKind::Record && !record->def->isShort && c.dims.empty() &&
+             d.typeDims.empty()) {
+      // A record input, output or local (MLS 3.5, 12.6): its fields' scalars in consecutive slots.
+      auto kind = d.causality == ast::Causality::Input    ? FunctionBuilder::Local::Input
+                  : d.causality == ast::Causality::Output ? FunctionBuilder::Local::Output
+                                                          : FunctionBuilder::Local::Protected;
+      if (kind == FunctionBuilder::Local::Input) {
+        if (argIndex >= args.size())
+          continue;
+        const Value &a = args[argIndex++];
+        if (a.record != record) {
+          diags_.error(callRange, "argument '" + c.name + "' of '" + cls->name + "' must be a '" + record->name +
+                                      "' record, not " + (a.record ? "a '" + a.record->name + "' record" : frontend::typeName(a.type)));
+          functions_.erase(key);
+          return -1;
+        }
+      }
+      if (!addRecordLocal(b, c.name, *record, kind, c.range))
+        continue;
+      const FunctionBuilder::Local &local = *b.find(c.name);
+      for (int k = 0; k < local.size; ++k) {
+        if (kind == FunctionBuilder::Local::Input)
+          fn->inputs.push_back(local.slot + k);
+        else if (kind == FunctionBuilder::Local::Output)
+          fn->outputs.push_back(local.slot + k);
+      }
+      if (kind == FunctionBuilder::Local::Output)
+        outputs.push_back(OutputShape{Type::Real, {}, record, static_cast<size_t>(local.size)});
+      if (kind != FunctionBuilder::Local::Input && c.binding)
+        defaults.emplace_back(static_cast<int>(b.vars.size()) - 1, c.binding.get());
+      continue;
+    } else {
       diags_.error(d.typeRange, "function '" + cls->name + "': '" + d.typeName +
-                                    "' is not supported here (functions take Real, Integer and Boolean values and arrays of them)");
+                                    "' is not supported here (functions take Real, Integer and Boolean values, arrays of "
+                                    "them and records)");
       continue;
     }
     FunctionBuilder::Local local;
@@ -752,7 +882,7 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
         fn->outputs.push_back(local.slot + static_cast<int>(k));
     }
     if (local.kind == FunctionBuilder::Local::Output)
-      outputs.emplace_back(type, dims);
+      outputs.push_back(OutputShape{type, dims, nullptr, product(dims)});
     if (local.kind != FunctionBuilder::Local::Input && c.binding)
       defaults.emplace_back(static_cast<int>(b.vars.size()), c.binding.get());
     if (!c.modifiers.empty())
@@ -772,7 +902,9 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
     target.ok = true;
     target.type = local.type;
     target.dims = local.dims;
-    for (size_t k = 0; k < product(local.dims); ++k)
+    target.record = local.record;
+    const size_t size = local.record ? static_cast<size_t>(local.size) : product(local.dims);
+    for (size_t k = 0; k < size; ++k)
       target.slots.push_back(local.slot + static_cast<int>(k));
     ast::Expr nameExpr;
     nameExpr.text = name;

@@ -754,11 +754,13 @@ const Expr *Flattener::parameterBinding(int var) {
     const Variable &v = sys_.vars[var];
     if (val.ok) {
       bool wantBool = v.type == ValueType::Boolean;
-      if ((val.type == Type::Boolean) != wantBool) {
+      // A record's value holds fields of each type: the field's own element says.
+      const bool isBool = val.record && element < val.size() ? val.elems[element]->isBool() : val.type == Type::Boolean;
+      if (isBool != wantBool) {
         diags_.error(mod->range, "parameter '" + v.name + "' is " +
                                      (wantBool ? "Boolean" : v.type == ValueType::Integer ? "Integer" : "Real") +
                                      " but its value is " + typeName(val.type));
-      } else if (v.type == ValueType::Integer && val.type != Type::Integer &&
+      } else if (v.type == ValueType::Integer && val.type != Type::Integer && !val.record &&
                  !(val.size() && val.elems[0]->isConst() && val.elems[0]->value() == std::floor(val.elems[0]->value()))) {
         diags_.error(mod->range, "Integer parameter '" + v.name + "' has a non-integer value");
       } else if (val.dims == dims && element < val.size()) { // the variable's shape: a scalar fits a scalar

@@ -90,6 +90,7 @@ struct Modifier {
   std::string redeclareType;
   SourceRange redeclareTypeRange;
   std::shared_ptr<ClassDef> redeclareClass;
+  std::string constrainedBy; ///< `redeclare ... constrainedby C` (MLS 3.5, 7.3.2): read, not checked yet
 };
 
 /// One declared name with its array dimensions, modifiers, binding and description.
@@ -121,6 +122,7 @@ struct ElementPrefixes {
 struct Declaration {
   Prefix prefix = Prefix::None;
   bool flow = false;
+  bool stream = false; ///< `stream` (MLS 3.5, 15): read; eqc reports that it does not support it
   bool isProtected = false;
   Causality causality = Causality::None;
   std::string typeName;
@@ -211,6 +213,10 @@ struct ClassDef {
   bool expandable = false; ///< `expandable connector` (MLS 3.5, 9.1.3)
   bool isOperator = false; ///< `operator record` or `operator function` (MLS 3.5, 14)
   bool impure = false;     ///< `impure function` (MLS 3.5, 12.3)
+  /// `model extends M (mods) ... end M;` (MLS 3.5, 7.3.1): extends the class M that the enclosing
+  /// class inherits, with these modifiers.
+  bool extendsClass = false;
+  std::vector<Modifier> extendsModifiers;
   std::vector<Extends> extends;
   std::vector<Import> imports;
   std::vector<Declaration> declarations;

@@ -74,7 +74,7 @@ private:
   void modifiers(const std::vector<ast::Modifier> &mods, int depth) {
     for (const auto &m : mods) {
       line(depth) << "mod " << m.name << " each=" << m.each << " final=" << m.final << " redeclare=" << m.redeclare
-                  << " type=" << m.redeclareType;
+                  << " type=" << m.redeclareType << " constrainedby=" << m.constrainedBy;
       at(m.range);
       at(m.redeclareTypeRange);
       if (m.redeclareClass)
@@ -90,7 +90,7 @@ private:
     modifiers(e.constrainedByModifiers, depth + 1);
   }
   void declaration(const ast::Declaration &d, int depth) {
-    line(depth) << "decl " << d.typeName << " prefix=" << static_cast<int>(d.prefix) << " flow=" << d.flow
+    line(depth) << "decl " << d.typeName << " prefix=" << static_cast<int>(d.prefix) << " flow=" << d.flow << " stream=" << d.stream
                 << " protected=" << d.isProtected << " causality=" << static_cast<int>(d.causality);
     at(d.typeRange);
     elementPrefixes(d.element, depth + 1);
@@ -138,7 +138,8 @@ private:
     line(depth) << "class " << static_cast<int>(c.kind) << ' ' << c.name << " \"" << c.description << "\" end="
                 << c.endName << " partial=" << c.partial << " short=" << c.isShort << " expandable=" << c.expandable
                 << " operator=" << c.isOperator << " impure=" << c.impure << " enumeration=" << c.isEnumeration
-                << " open=" << c.openEnumeration;
+                << " open=" << c.openEnumeration << " extends=" << c.extendsClass;
+    modifiers(c.extendsModifiers, depth + 1);
     elementPrefixes(c.element, depth + 1);
     if (c.external) {
       line(depth + 1) << "external \"" << c.external->language << "\" " << c.external->function;

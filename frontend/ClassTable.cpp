@@ -201,6 +201,43 @@ bool Flattener::resolveClass(ClassInfo &cls) {
     cls.index[name] = static_cast<int>(cls.elements.size());
     cls.elements.push_back(std::move(el));
   };
+  // Inherits base's elements, equations and algorithms, with the modifiers of the extends clause.
+  auto inherit = [&](ClassInfo *base, const std::vector<ast::Modifier> &mods) {
+    if (!resolveClass(*base)) {
+      cls.failed = true;
+      return;
+    }
+    for (const Element &inherited : base->elements) {
+      Element el = inherited;
+      el.extendsMods.insert(el.extendsMods.begin(), ModSource{&mods, &cls});
+      addElement(std::move(el));
+    }
+    // Modifiers of the extends clause must name inherited elements.
+    for (const ast::Modifier &m : mods) {
+      std::string first = m.name.substr(0, m.name.find('.'));
+      if (base->find(first) < 0) {
+        diags_.error(m.range, "'" + base->name + "' has no element '" + first + "' to modify");
+        cls.failed = true;
+      }
+    }
+    for (const EquationSource &eq : base->equations)
+      cls.equations.push_back(eq);
+    for (const EquationSource &eq : base->initialEquations)
+      cls.initialEquations.push_back(eq);
+    cls.algorithms.insert(cls.algorithms.end(), base->algorithms.begin(), base->algorithms.end());
+  };
+  if (def.extendsClass) {
+    // MLS 3.5, 7.3.1: `model extends M` extends the M that the enclosing class inherits.
+    ClassInfo *base = cls.parent ? inheritedMember(cls.parent, def.name) : nullptr;
+    if (!base || base == &cls || base->def->isShort) {
+      diags_.error(def.range, "'" + def.name + "' extends the class '" + def.name + "' that '" +
+                                  (cls.parent ? cls.parent->name : std::string("its enclosing class")) +
+                                  "' inherits, but it inherits no such long class (MLS 3.5, 7.3.1)");
+      cls.failed = true;
+    } else {
+      inherit(base, def.extendsModifiers);
+    }
+  }
   for (const ast::Extends &ext : def.extends) {
     ClassInfo *base = findClass(ext.base, cls.parent ? cls.parent : nullptr);
     if (!base)
@@ -217,28 +254,7 @@ bool Flattener::resolveClass(ClassInfo &cls) {
       cls.failed = true;
       continue;
     }
-    if (!resolveClass(*base)) {
-      cls.failed = true;
-      continue;
-    }
-    for (const Element &inherited : base->elements) {
-      Element el = inherited;
-      el.extendsMods.insert(el.extendsMods.begin(), ModSource{&ext.modifiers, &cls});
-      addElement(std::move(el));
-    }
-    // Modifiers of the extends clause must name inherited elements.
-    for (const ast::Modifier &m : ext.modifiers) {
-      std::string first = m.name.substr(0, m.name.find('.'));
-      if (base->find(first) < 0) {
-        diags_.error(m.range, "'" + base->name + "' has no element '" + first + "' to modify");
-        cls.failed = true;
-      }
-    }
-    for (const EquationSource &eq : base->equations)
-      cls.equations.push_back(eq);
-    for (const EquationSource &eq : base->initialEquations)
-      cls.initialEquations.push_back(eq);
-    cls.algorithms.insert(cls.algorithms.end(), base->algorithms.begin(), base->algorithms.end());
+    inherit(base, ext.modifiers);
   }
   for (const ast::Declaration &d : def.declarations)
     for (const ast::Component &c : d.components)

@@ -19,7 +19,7 @@ namespace {
 enum class T : uint8_t {
   Other, Eof, Ident, Number, String,
   Model, Block, Connector, Function, Record, Package, Type, Class, Expandable, Operator, Pure, Impure, Enumeration, End, Equation, Algorithm, Initial,
-  Parameter, Constant, Discrete, Flow, Input, Output, Final, Each, Partial, Encapsulated, Within, Inner, Outer,
+  Parameter, Constant, Discrete, Flow, Stream, Input, Output, Final, Each, Partial, Encapsulated, Within, Inner, Outer,
   Replaceable, Redeclare, Constrainedby, External,
   Extends, Import, Public, Protected, Annotation, Connect, If, Then, Elseif, Else, For, In, Loop,
   While, When, Elsewhen, Break, Return, And, Or, Not, True, False,
@@ -38,7 +38,7 @@ const std::vector<T> &kindTable() {
         {"enumeration", T::Enumeration},
         {"end", T::End},
         {"equation", T::Equation}, {"algorithm", T::Algorithm}, {"initial", T::Initial},
-        {"parameter", T::Parameter}, {"constant", T::Constant}, {"discrete", T::Discrete}, {"flow", T::Flow},
+        {"parameter", T::Parameter}, {"constant", T::Constant}, {"discrete", T::Discrete}, {"flow", T::Flow}, {"stream", T::Stream},
         {"input", T::Input}, {"output", T::Output}, {"final", T::Final}, {"each", T::Each},
         {"inner", T::Inner}, {"outer", T::Outer}, {"replaceable", T::Replaceable}, {"redeclare", T::Redeclare},
         {"constrainedby", T::Constrainedby}, {"external", T::External},
@@ -188,7 +188,7 @@ private:
     }
   }
   static bool isTypePrefix(T k) {
-    return k == T::Parameter || k == T::Constant || k == T::Discrete || k == T::Flow || k == T::Input ||
+    return k == T::Parameter || k == T::Constant || k == T::Discrete || k == T::Flow || k == T::Stream || k == T::Input ||
            k == T::Output || k == T::Final || k == T::Inner || k == T::Outer || k == T::Replaceable ||
            k == T::Redeclare;
   }
@@ -213,6 +213,7 @@ private:
       case T::Constant: d.prefix = ast::Prefix::Constant; break;
       case T::Discrete: d.prefix = ast::Prefix::Discrete; break;
       case T::Flow: d.flow = true; break;
+      case T::Stream: d.stream = true; break;
       case T::Input: d.causality = ast::Causality::Input; break;
       case T::Output: d.causality = ast::Causality::Output; break;
       case T::Inner: d.element.inner = true; break;
@@ -244,9 +245,23 @@ private:
     if (!isClassKind(peek()))
       throw Decline{};
     m->kind = classKind(*m);
+    m->extendsClass = accept(T::Extends);
     uint32_t nameToken = expect(T::Ident);
     m->name = text(nameToken);
     m->range = range(nameToken);
+    if (m->extendsClass) { // `model extends M (mods) ...`: a long class only
+      if (peek() == T::LParen)
+        m->extendsModifiers = classModification();
+      m->description = description();
+      composition(*m);
+      expect(T::End);
+      if (peek() == T::Ident) {
+        m->endName = text(static_cast<uint32_t>(pos_));
+        m->endRange = range(static_cast<uint32_t>(pos_));
+        ++pos_;
+      }
+      return m;
+    }
     if (peek() == T::Assign && peek(1) == T::Enumeration) { // enumerationClass
       pos_ += 2;
       m->isShort = true;
@@ -510,6 +525,13 @@ private:
           if (peek() == T::LBracket)
             arraySubscripts();
           modification(m.args, m.value);
+          comment();
+        }
+        if (accept(T::Constrainedby)) {
+          auto [first, lastToken] = name();
+          m.constrainedBy = text(first, lastToken);
+          if (peek() == T::LParen)
+            classModification();
           comment();
         }
         mods.push_back(std::move(m));

@@ -331,6 +331,8 @@ public:
   /// MLS 3.5, 7.3: the redeclaration of `el` in a modification from outside, else of an extends
   /// clause, with where it is written; {null, null} when none.
   std::pair<const ast::Modifier *, const ClassInfo *> redeclaration(Instance &inst, const Element &el);
+  /// The class `name` that `inst`'s own class redeclares, for an element it inherits (null if none).
+  ClassInfo *redeclaredClass(const Instance &inst, const Element &el, const std::string &name);
   /// Whether `el` may take redeclaration `redeclared` (reported when not).
   bool redeclarable(const ast::Modifier &redeclared, const Element &el);
   /// MLS 3.5, 9.3.1: a connector class has as many flow as potential variables (once per class).

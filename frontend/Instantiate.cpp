@@ -355,6 +355,27 @@ std::optional<bool> Flattener::componentExists(Instance &inst, const Element &el
   return *value != 0;
 }
 
+ClassInfo *Flattener::redeclaredClass(const Instance &inst, const Element &el, const std::string &name) {
+  // MLS 3.5, 7.3: an element inherited from a base class names its types in the base; a class
+  // the instance's own class redeclares (`redeclare model extends M`, `redeclare model M = B`)
+  // replaces the base's class of that name for it too.
+  if (el.lexical == inst.cls || name.find('.') != std::string::npos)
+    return nullptr;
+  // The instance's class and the classes enclosing it, up to one that encloses the element's
+  // own scope (IdealGas.BaseProperties sees IdealGas.ThermodynamicState, which IdealGas redeclares).
+  std::set<const ClassInfo *> shared;
+  for (const ClassInfo *c = el.lexical; c; c = c->parent)
+    shared.insert(c);
+  for (const ClassInfo *c = inst.cls; c && !shared.count(c); c = c->parent) {
+    auto it = c->nested.find(name);
+    if (it == c->nested.end())
+      continue;
+    const ast::ClassDef &def = *it->second->def;
+    return def.extendsClass || def.element.redeclare ? it->second : nullptr;
+  }
+  return nullptr;
+}
+
 std::pair<const ast::Modifier *, const ClassInfo *> Flattener::redeclaration(Instance &inst, const Element &el) {
   const std::string &name = el.comp->name;
   if (ModPtr outside = inst.mod ? inst.mod->child(name) : nullptr; outside && outside->redeclare)
@@ -418,6 +439,11 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
   std::vector<const std::vector<ast::Subscript> *> typeDims{&c.dims, &d.typeDims};
   std::vector<const ClassInfo *> typeDimsScope{el.lexical, el.lexical};
   bool flow = d.flow;
+  if (d.stream) {
+    diags_.error(c.range, "'" + path + "' is a stream variable (MLS 3.5, 15): eqc does not support stream connectors yet");
+    sym.state = Symbol::Done;
+    return sym;
+  }
   // MLS 3.5, 7.3: a redeclaration gives the element another type, and its own modifiers
   // replace those of the declaration.
   auto [redeclared, redeclaredLexical] = redeclaration(inst, el);
@@ -433,7 +459,9 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
         primitive = true;
         break;
       }
-      ClassInfo *found = findClass(name, from);
+      ClassInfo *found = hops == 0 && !redeclared ? redeclaredClass(inst, el, name) : nullptr;
+      if (!found)
+        found = findClass(name, from);
       if (!found || hops > 50) {
         std::string hint = suggestClass(name, from);
         diags_.error(d.typeRange, "unknown type '" + name + "'" + (hint.empty() ? "" : "; did you mean '" + hint + "'?"));

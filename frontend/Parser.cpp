@@ -170,6 +170,7 @@ public:
       else if (p->CONSTANT()) d.prefix = ast::Prefix::Constant;
       else if (p->DISCRETE()) d.prefix = ast::Prefix::Discrete;
       else if (p->FLOW()) d.flow = true;
+      else if (p->STREAM()) d.stream = true;
       else if (p->INPUT()) d.causality = ast::Causality::Input;
       else if (p->OUTPUT()) d.causality = ast::Causality::Output;
       else if (p->INNER()) d.element.inner = true;
@@ -227,6 +228,9 @@ public:
     m->partial = c->PARTIAL() != nullptr;
     m->name = c->modelName->getText();
     m->range = range(c->modelName);
+    m->extendsClass = c->EXTENDS() != nullptr;
+    if (c->classModification())
+      m->extendsModifiers = classModification(c->classModification());
     m->description = description(c->description());
     if (c->endName) {
       m->endName = c->endName->getText();
@@ -379,6 +383,8 @@ public:
               m.value = expression(mod->expression());
           }
         }
+        if (auto *cc = re->constrainingClause())
+          m.constrainedBy = cc->name()->getText();
         mods.push_back(std::move(m));
         continue;
       }

@@ -4,8 +4,10 @@ grammar Eqc;
 storedDefinition : (WITHIN name? ';')? (classDefinition ';')+ EOF ;
 
 // `model M ... end M` or the short form `type Voltage = Real(unit = "V")`, `connector In = input Real`.
+// MLS 3.5, 7.3.1: `redeclare model extends M (modification) ... end M;` extends the M it inherits.
 classDefinition
-  : ENCAPSULATED? PARTIAL? classKind modelName=IDENT description? composition END endName=IDENT?  # longClass
+  : ENCAPSULATED? PARTIAL? classKind (EXTENDS modelName=IDENT classModification? | modelName=IDENT) description?
+      composition END endName=IDENT?                                                          # longClass
   | ENCAPSULATED? PARTIAL? classKind modelName=IDENT '=' typePrefix* typeSpec=name arraySubscripts?
       classModification? comment                                                              # shortClass
   | ENCAPSULATED? PARTIAL? classKind modelName=IDENT '=' ENUMERATION
@@ -58,7 +60,7 @@ constrainingClause : CONSTRAINEDBY name classModification? comment ;
 // MLS 3.5, 5.4 and 7.3: the prefixes of an element that is a class.
 classPrefix : REDECLARE | FINAL | INNER | OUTER | REPLACEABLE ;
 
-typePrefix : PARAMETER | CONSTANT | DISCRETE | FLOW | INPUT | OUTPUT | FINAL | INNER | OUTER | REPLACEABLE | REDECLARE ;
+typePrefix : PARAMETER | CONSTANT | DISCRETE | FLOW | STREAM | INPUT | OUTPUT | FINAL | INNER | OUTER | REPLACEABLE | REDECLARE ;
 
 componentDeclaration
   : IDENT arraySubscripts? modification? (IF condition=expression)? comment
@@ -81,7 +83,7 @@ argument : EACH? FINAL? name modification? description? | elementRedeclaration ;
 // MLS 3.5, 7.3: `redeclare Resistor2 r(R = 2)` or `redeclare model M = B` in a modification.
 elementRedeclaration
   : REDECLARE EACH? FINAL? REPLACEABLE?
-    (classDefinition | typePrefix* typeSpec=name arraySubscripts? componentDeclaration)
+    (classDefinition | typePrefix* typeSpec=name arraySubscripts? componentDeclaration) constrainingClause?
   ;
 
 comment : description? annotation? ;
@@ -189,6 +191,7 @@ PARAMETER : 'parameter' ;
 CONSTANT : 'constant' ;
 DISCRETE : 'discrete' ;
 FLOW : 'flow' ;
+STREAM : 'stream' ;
 INPUT : 'input' ;
 OUTPUT : 'output' ;
 FINAL : 'final' ;

@@ -249,20 +249,9 @@ private:
     uint32_t nameToken = expect(T::Ident);
     m->name = text(nameToken);
     m->range = range(nameToken);
-    if (m->extendsClass) { // `model extends M (mods) ...`: a long class only
-      if (peek() == T::LParen)
-        m->extendsModifiers = classModification();
-      m->description = description();
-      composition(*m);
-      expect(T::End);
-      if (peek() == T::Ident) {
-        m->endName = text(static_cast<uint32_t>(pos_));
-        m->endRange = range(static_cast<uint32_t>(pos_));
-        ++pos_;
-      }
-      return m;
-    }
-    if (peek() == T::Assign && peek(1) == T::Enumeration) { // enumerationClass
+    if (m->extendsClass && peek() == T::LParen) // `model extends M (mods) ...`: a long class only
+      m->extendsModifiers = classModification();
+    if (!m->extendsClass && peek() == T::Assign && peek(1) == T::Enumeration) { // enumerationClass
       pos_ += 2;
       m->isShort = true;
       m->isEnumeration = true;
@@ -281,7 +270,7 @@ private:
         m->annotation = classModification();
       return m;
     }
-    if (accept(T::Assign)) { // shortClass
+    if (!m->extendsClass && accept(T::Assign)) { // shortClass
       m->isShort = true;
       typePrefixes(m->shortBase);
       auto [first, lastToken] = name();

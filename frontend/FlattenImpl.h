@@ -366,6 +366,8 @@ public:
                          bool initial);
 
   // ---- Records.cpp ----
+  /// The dimensions of record field `el` (its own, then its type's; -1 for `:`); nullopt after errors.
+  std::optional<std::vector<int>> fieldDimensions(const Element &el);
   /// A record component as a value: its variables in the order of its fields.
   Value recordValue(Instance &inst, SourceRange range);
   /// `R(a, b, name = c)`: the record constructor of record class `cls` (MLS 3.5, 12.6.1).

@@ -213,14 +213,9 @@ bool Flattener::addRecordLocal(FunctionBuilder &b, const std::string &name, cons
                                        "them and records)");
       return false;
     }
-    Scope at;
-    at.lexical = el.lexical;
-    at.context = Context::Parameter;
-    auto dims = dimensions(el.comp->dims, at, "field '" + el.comp->name + "'");
-    auto typeDims = dimensions(el.decl->typeDims, at, "field '" + el.comp->name + "'");
-    if (!dims || !typeDims)
+    auto dims = fieldDimensions(el);
+    if (!dims)
       return false;
-    dims->insert(dims->end(), typeDims->begin(), typeDims->end());
     if (std::find(dims->begin(), dims->end(), -1) != dims->end()) {
       diags_.error(el.comp->range, "field '" + el.comp->name + "' of record '" + record.name +
                                        "' needs its size to be used in a function");

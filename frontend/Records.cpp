@@ -16,6 +16,18 @@ bool isField(const Element &e) {
 
 } // namespace
 
+std::optional<std::vector<int>> Flattener::fieldDimensions(const Element &el) {
+  Scope at;
+  at.lexical = el.lexical;
+  at.context = Context::Parameter;
+  auto dims = dimensions(el.comp->dims, at, "field '" + el.comp->name + "'");
+  auto typeDims = dimensions(el.decl->typeDims, at, "field '" + el.comp->name + "'");
+  if (!dims || !typeDims)
+    return std::nullopt;
+  dims->insert(dims->end(), typeDims->begin(), typeDims->end());
+  return dims;
+}
+
 Value Flattener::recordValue(Instance &inst, SourceRange range) {
   Value v;
   v.ok = true;
@@ -115,14 +127,9 @@ Value Flattener::lowerRecordConstructor(const ast::Expr &call, Scope &scope, Cla
       return Value{};
     }
     if (plain) { // (a short type class may add dimensions of its own: not checked here)
-      Scope at;
-      at.lexical = el.lexical;
-      at.context = Context::Parameter;
-      auto typeDims = dimensions(el.decl->typeDims, at, "field '" + el.comp->name + "'");
-      auto dims = dimensions(el.comp->dims, at, "field '" + el.comp->name + "'");
-      if (!typeDims || !dims)
+      auto dims = fieldDimensions(el);
+      if (!dims)
         return Value{};
-      dims->insert(dims->end(), typeDims->begin(), typeDims->end());
       if (std::find(dims->begin(), dims->end(), -1) == dims->end() && x.dims != *dims) {
         diags_.error(arg->range, "field '" + el.comp->name + "' of record '" + cls->name + "' is " + shapeText(*dims) +
                                      " but its value is " + shapeText(x.dims));

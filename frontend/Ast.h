@@ -71,6 +71,8 @@ struct Expr {
   std::vector<ExprPtr> args;
   std::vector<std::string> argNames; ///< Call: per argument, "" or the name of a named argument
   std::vector<ForIndex> iterators;   ///< Call (reduction) and Array (comprehension)
+  /// Call: `function f(k = 2)` as an argument (MLS 3.5, 12.4.2.1), not a call.
+  bool partialApplication = false;
 };
 
 /// `name(args) = value` in a modification, e.g. `start = 1`, `experiment(StopTime = 10)` or

@@ -40,7 +40,7 @@ private:
     out_ << " num=" << e->number << (e->integer ? "i" : "") << " bool=" << e->boolean << " text=\"" << e->text
          << "\" bin=" << static_cast<int>(e->binary) << " un=" << static_cast<int>(e->unary);
     if (e->kind == ast::ExprKind::Call) {
-      out_ << " name";
+      out_ << " partial=" << e->partialApplication << " name";
       at(e->nameRange);
     }
     for (const auto &p : e->ref) {

@@ -1047,6 +1047,21 @@ private:
     return x;
   }
 
+  /// `function f(args)` as an argument (MLS 3.5, 12.4.2.1): a Call marked partialApplication.
+  Ex partialApplication() {
+    const uint32_t start = static_cast<uint32_t>(pos_);
+    expect(T::Function);
+    auto [first, lastToken] = name();
+    Ex fn;
+    fn.first = first;
+    fn.last = lastToken;
+    Ex x = call(std::move(fn));
+    x.e->partialApplication = true;
+    x.e->range = range(start, last());
+    x.first = start;
+    return x;
+  }
+
   /// `fn functionCallArgs` after the reference fn: a Call spanning both.
   Ex call(Ex fn) {
     auto e = std::make_unique<ast::Expr>();
@@ -1063,7 +1078,7 @@ private:
           argName = text(static_cast<uint32_t>(pos_));
           pos_ += 2;
         }
-        Ex x = expression(0);
+        Ex x = peek() == T::Function ? partialApplication() : expression(0);
         depth = std::max(depth, x.depth);
         e->args.push_back(std::move(x.e));
         e->argNames.push_back(std::move(argName));

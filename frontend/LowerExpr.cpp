@@ -1125,6 +1125,11 @@ Value Flattener::lowerDer(const ast::Expr &arg, Scope &scope, SourceRange range)
 }
 
 Value Flattener::lowerCall(const ast::Expr &e, Scope &scope) {
+  if (e.partialApplication) {
+    diags_.error(e.range, "functional arguments (`function " + e.text +
+                              "(...)`, MLS 3.5, 12.4.2) are not supported by eqc yet");
+    return fail();
+  }
   bool handled = false;
   Value v = lowerBuiltinCall(e, scope, handled);
   if (handled)

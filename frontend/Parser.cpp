@@ -561,11 +561,24 @@ public:
       e->iterators = forIndices(args->forIndices());
       return e;
     }
-    for (auto *a : args->functionArgument()) {
-      e->args.push_back(expression(a->expression()));
-      e->argNames.push_back(a->argName ? a->argName->getText() : "");
-    }
+    arguments(args->functionArgument(), *e);
     return e;
+  }
+
+  void arguments(const std::vector<P::FunctionArgumentContext *> &args, ast::Expr &call) {
+    for (auto *a : args) {
+      if (auto *partial = a->functionPartialApplication()) {
+        auto f = make(ast::ExprKind::Call, partial);
+        f->text = partial->name()->getText();
+        f->nameRange = range(partial->name());
+        f->partialApplication = true;
+        arguments(partial->functionArgument(), *f);
+        call.args.push_back(std::move(f));
+      } else {
+        call.args.push_back(expression(a->expression()));
+      }
+      call.argNames.push_back(a->argName ? a->argName->getText() : "");
+    }
   }
 
   ast::ExprPtr binary(ast::BinaryOp op, antlr4::ParserRuleContext *ctx) {

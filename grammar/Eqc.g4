@@ -160,7 +160,10 @@ functionCallArgs
   | '(' expression FOR forIndices ')'
   ;
 
-functionArgument : (argName=IDENT '=')? expression ;
+functionArgument : (argName=IDENT '=')? (expression | functionPartialApplication) ;
+
+// MLS 3.5, 12.4.2.1: `function f(k = 2)` passes a function (with some inputs bound) as an argument.
+functionPartialApplication : FUNCTION name '(' (functionArgument (',' functionArgument)*)? ')' ;
 
 // MLS 3.5, 5.3.3: a leading '.' looks the name up at the top level only.
 componentRef : '.'? refPart ('.' refPart)* ;

@@ -47,8 +47,9 @@ TEST(FastParser, SameAstAsAntlrOnEveryModelOfTheRepository) {
   EXPECT_GT(accepted, files * 3 / 4) << accepted << " of " << files;
 }
 
-// MLS 3.5, 7.3.1 and 7.3.2: `redeclare model extends M (mods)` and `constrainedby` in a
-// redeclaration of a modification (MSL 4.0.0's Media and Fluid use both).
+// MLS 3.5, 7.3.1, 7.3.2 and 12.4.2.1: `redeclare model extends M (mods)`, `constrainedby` in a
+// redeclaration of a modification and `function f(k = 2)` as an argument (MSL 4.0.0's Media, Fluid
+// and Math.Nonlinear use them).
 TEST(FastParser, ClassExtendsAndConstrainedbyInRedeclarations) {
   EXPECT_TRUE(compareParsers("package P\n"
                              "  redeclare record extends State \"more\" Real T; end State;\n"
@@ -57,6 +58,7 @@ TEST(FastParser, ClassExtendsAndConstrainedbyInRedeclarations) {
                              "    Pipe pipe(redeclare package Medium = Water constrainedby PartialMedium \"m\",\n"
                              "              redeclare Real x constrainedby Real);\n"
                              "  end M;\n"
+                             "  Real y = solve(function f(k = 2, g = function h()), 1, u = 3);\n"
                              "end P;\n"));
 }
 

@@ -407,19 +407,7 @@ void Flattener::lowerIfEquation(const ast::Equation &eq, Scope &scope, int numbe
     Value v = lowerBool(*c, scope);
     if (!scalar(v, *c, "the condition of an if-equation must be a scalar"))
       return;
-    bool isParam = true;
-    for (int var : collectVars(v.elems[0]))
-      isParam = isParam && sys_.vars[var].role == VarRole::Parameter;
-    std::vector<const Expr *> stack{v.elems[0]};
-    while (!stack.empty()) {
-      const Expr *x = stack.back();
-      stack.pop_back();
-      if (x->kind() == ExprKind::Time || x->kind() == ExprKind::Initial || x->kind() == ExprKind::Pre)
-        isParam = false;
-      for (const Expr *op : x->ops())
-        stack.push_back(op);
-    }
-    constant = constant && isParam;
+    constant = constant && parameterExpression(v.elems[0]);
     conds.push_back(v);
   }
   if (constant) {

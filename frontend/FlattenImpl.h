@@ -397,8 +397,6 @@ public:
 
   // ---- LowerExpr.cpp ----
   Value lower(const ast::Expr &e, Scope &scope);
-  /// How many of the variables `e` reads are parameters.
-  size_t parameterVars(const Expr *e);
   /// The package instance of constant `name` that class `c` imports (`import A.B.name;`,
   /// `import A.B.*;`, MLS 3.5, 13.2.1), or null.
   Instance *importedConstant(const ClassInfo &c, const std::string &name);
@@ -483,6 +481,12 @@ public:
                       FunctionBuilder::Local::Kind kind, SourceRange range);
   /// The Integer scalar inputs of function `cls` that its arrays' dimensions name.
   std::set<std::string> sizingInputs(const ClassInfo &cls);
+  /// The values of the sizing inputs in `args` (known when the model is compiled: the function is
+  /// specialized to them); nullopt after errors.
+  std::optional<std::map<std::string, double>> sizingArguments(const ClassInfo &cls, const std::vector<Value> &args,
+                                                               SourceRange callRange);
+  /// homotopy(actual, simplified) (MLS 3.5, 3.7.4): the actual expression, the simplified one checked.
+  Value lowerHomotopy(const ast::Expr &e, Scope &scope);
 
   // ---- Sample.cpp ----
   /// sample(start, interval) (MLS 3.5, 3.7.5): a condition true at the sample instants, with the

@@ -263,6 +263,30 @@ std::set<std::string> Flattener::sizingInputs(const ClassInfo &cls) {
   return out;
 }
 
+std::optional<std::map<std::string, double>> Flattener::sizingArguments(const ClassInfo &cls,
+                                                                        const std::vector<Value> &args,
+                                                                        SourceRange callRange) {
+  std::map<std::string, double> values;
+  std::set<std::string> sizing = sizingInputs(cls);
+  size_t input = 0;
+  for (const Element &el : cls.elements) {
+    if (el.decl->causality != ast::Causality::Input)
+      continue;
+    const size_t i = input++;
+    if (!sizing.count(el.comp->name) || i >= args.size() || !args[i].isScalar() || args[i].type != Type::Integer)
+      continue;
+    std::optional<double> value =
+        args[i].elems[0]->isConst()
+            ? std::optional<double>(args[i].elems[0]->value())
+            : evaluateStructural(args[i].elems[0], callRange,
+                                 "argument '" + el.comp->name + "' of '" + cls.name + "', which sizes its arrays,");
+    if (!value)
+      return std::nullopt;
+    values[el.comp->name] = *value;
+  }
+  return values;
+}
+
 Value Flattener::lowerLocal(const ast::Expr &e, Scope &scope, bool &found) {
   if (e.kind == ast::ExprKind::Name && e.ref.size() == 1 && e.ref[0].subscripts.empty()) {
     auto known = scope.fn->values.find(e.ref[0].name);
@@ -692,28 +716,12 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
     key += (a.record ? a.record->name : std::string(typeName(a.type))) + shapeText(a.dims) + ",";
   key += ")";
   // Integer inputs that size arrays (`output Real c[order]`): the function is specialized to
-  // their values too, which must be known when the model is compiled.
-  std::map<std::string, double> sizingValues;
-  {
-    std::set<std::string> sizing = sizingInputs(*cls);
-    size_t input = 0;
-    for (const Element &el : cls->elements) {
-      if (el.decl->causality != ast::Causality::Input)
-        continue;
-      const size_t i = input++;
-      if (!sizing.count(el.comp->name) || i >= args.size() || !args[i].isScalar() || args[i].type != Type::Integer)
-        continue;
-      std::optional<double> value =
-          args[i].elems[0]->isConst()
-              ? std::optional<double>(args[i].elems[0]->value())
-              : evaluateStructural(args[i].elems[0], callRange,
-                                   "argument '" + el.comp->name + "' of '" + cls->name + "', which sizes its arrays,");
-      if (!value)
-        return -1;
-      sizingValues[el.comp->name] = *value;
-      key += el.comp->name + "=" + formatNumber(*value) + ";";
-    }
-  }
+  // their values too.
+  std::optional<std::map<std::string, double>> sizingValues = sizingArguments(*cls, args, callRange);
+  if (!sizingValues)
+    return -1;
+  for (auto &[name, value] : *sizingValues)
+    key += name + "=" + formatNumber(value) + ";";
   auto known = functions_.find(key);
   if (known != functions_.end()) {
     outputs = known->second.outputs;
@@ -744,7 +752,7 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
   FunctionBuilder b;
   b.fn = fn;
   b.cls = cls;
-  b.values = std::move(sizingValues);
+  b.values = std::move(*sizingValues);
   Scope scope;
   scope.lexical = cls;
   scope.context = Context::Function;

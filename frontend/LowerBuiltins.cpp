@@ -184,32 +184,8 @@ Value Flattener::lowerBuiltinCall(const ast::Expr &e, Scope &scope, bool &handle
     v.enumeration = nullptr;
     return v;
   }
-  if (fn == "homotopy") {
-    // MLS 3.5, 3.7.4: homotopy(actual, simplified) is `actual` (eqc initializes with Newton on
-    // the actual equations; the simplified ones are checked, not used).
-    const ast::Expr *actual = nullptr, *simplified = nullptr;
-    for (size_t i = 0; i < n; ++i) {
-      const std::string &name = i < e.argNames.size() ? e.argNames[i] : "";
-      if (name == "actual" || (name.empty() && i == 0))
-        actual = e.args[i].get();
-      else if (name == "simplified" || (name.empty() && i == 1))
-        simplified = e.args[i].get();
-      else {
-        diags_.error(e.args[i]->range, "homotopy() takes the arguments actual and simplified");
-        return fail();
-      }
-    }
-    if (!actual || !simplified) {
-      diags_.error(e.nameRange, "homotopy() takes the arguments actual and simplified");
-      return fail();
-    }
-    Value a = lower(*actual, scope), b = lower(*simplified, scope);
-    if (a.ok && b.ok && (a.dims != b.dims || (a.type == Type::Boolean) != (b.type == Type::Boolean))) {
-      diags_.error(simplified->range, "the simplified expression of homotopy() must have the actual one's type and size");
-      return fail();
-    }
-    return b.ok ? a : fail();
-  }
+  if (fn == "homotopy")
+    return lowerHomotopy(e, scope);
   if (fn == "noEvent" || fn == "smooth") {
     if (!arity(fn == "smooth" ? 2 : 1, fn == "smooth" ? 2 : 1))
       return fail();
@@ -483,6 +459,35 @@ Value Flattener::lowerBuiltinCall(const ast::Expr &e, Scope &scope, bool &handle
   }
   Type t = keepsInteger ? numericType(args[0].type, args[1].type) : Type::Real;
   return elementwise(args[0], args[1], e.range, fn.c_str(), [&](const Expr *x, const Expr *y) { return c.call(b, {x, y}); }, t);
+}
+
+
+Value Flattener::lowerHomotopy(const ast::Expr &e, Scope &scope) {
+  const size_t n = e.args.size();
+  // MLS 3.5, 3.7.4: homotopy(actual, simplified) is `actual` (eqc initializes with Newton on
+  // the actual equations; the simplified ones are checked, not used).
+  const ast::Expr *actual = nullptr, *simplified = nullptr;
+  for (size_t i = 0; i < n; ++i) {
+    const std::string &name = i < e.argNames.size() ? e.argNames[i] : "";
+    if (name == "actual" || (name.empty() && i == 0))
+      actual = e.args[i].get();
+    else if (name == "simplified" || (name.empty() && i == 1))
+      simplified = e.args[i].get();
+    else {
+      diags_.error(e.args[i]->range, "homotopy() takes the arguments actual and simplified");
+      return fail();
+    }
+  }
+  if (!actual || !simplified) {
+    diags_.error(e.nameRange, "homotopy() takes the arguments actual and simplified");
+    return fail();
+  }
+  Value a = lower(*actual, scope), b = lower(*simplified, scope);
+  if (a.ok && b.ok && (a.dims != b.dims || (a.type == Type::Boolean) != (b.type == Type::Boolean))) {
+    diags_.error(simplified->range, "the simplified expression of homotopy() must have the actual one's type and size");
+    return fail();
+  }
+  return b.ok ? a : fail();
 }
 
 } // namespace eqc::frontend

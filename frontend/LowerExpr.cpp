@@ -738,13 +738,6 @@ Value Flattener::lowerBinary(const ast::Expr &e, Scope &scope) {
   return fail();
 }
 
-size_t Flattener::parameterVars(const Expr *e) {
-  size_t n = 0;
-  for (int v : collectVars(e))
-    n += sys_.vars[v].role == VarRole::Parameter;
-  return n;
-}
-
 Value Flattener::lowerIf(const ast::Expr &e, Scope &scope) {
   // args: cond1, then1, ..., else; fold from the last branch outwards.
   size_t n = e.args.size();
@@ -780,8 +773,7 @@ Value Flattener::lowerIf(const ast::Expr &e, Scope &scope) {
         result.text = then.text;
       continue;
     }
-    if (thenBool == elseBool && then.dims != result.dims && !continuouslyDependent(cond.elems[0]) &&
-        collectVars(cond.elems[0]).size() == parameterVars(cond.elems[0])) {
+    if (thenBool == elseBool && then.dims != result.dims && parameterExpression(cond.elems[0])) {
       // Branches of different sizes under a parameter condition (MLS 3.5, 3.6.5): the condition
       // is evaluated when the model is compiled and picks one.
       std::optional<double> holds = evaluateStructural(cond.elems[0], e.args[i - 2]->range,

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <map>
 #include <unordered_map>
 
 namespace eqc {
@@ -105,6 +106,8 @@ public:
 
 private:
   Value *compute(const Expr *e);
+  /// delay(): the history's value through the context in p (eqc_model.h, eqc_delay_context).
+  Value *delay(const Expr *e);
   Value *product(const Expr *e);
   Value *power(Value *base, const Expr *exponent);
   Value *intrinsic(llvm::Intrinsic::ID id, std::vector<Value *> args);
@@ -161,7 +164,30 @@ public:
       emitForwarder(symbols.init, rhs); // nothing to initialize beyond what rhs computes
     else
       emitSequenceFunction(symbols.init, model.init, model.initialization, "init");
+    if (model.delays > 0)
+      emitDelays(); // last: the delays that the functions above read
     return std::move(module);
+  }
+
+  /// The expression of each delay that a function of this module reads (FunctionEmitter::delay).
+  std::map<int, const Expr *> delayExprs;
+
+  /// delays(t, x, dx, a, p, values) (eqc_model_delays_fn): the delays' expressions, from the
+  /// variables rhs just computed.
+  void emitDelays() {
+    auto *type = llvm::FunctionType::get(types.i32, {types.f64, types.f64ptr, types.f64ptr, types.f64ptr, types.f64ptr, types.f64ptr}, false);
+    llvm::Function *f = newFunction(symbols.delays, type, false);
+    auto args = f->arg_begin();
+    Frame frame{&*args, &*(args + 1), &*(args + 2), &*(args + 3), &*(args + 4)};
+    Value *values = &*(args + 5);
+    FunctionEmitter fe(*this, f, frame);
+    auto &b = fe.b();
+    for (int k = 0; k < model.delays; ++k) {
+      auto it = delayExprs.find(k);
+      Value *v = it == delayExprs.end() ? llvm::ConstantFP::get(types.f64, 0.0) : asDouble(b, fe.emit(it->second));
+      b.CreateStore(v, b.CreateConstGEP1_64(types.f64, values, k));
+    }
+    b.CreateRet(b.getInt32(0));
   }
 
   /// The LLVM function of user function `fn` in this module, emitted on first use (internal: each
@@ -1151,6 +1177,44 @@ Value *FunctionEmitter::product(const Expr *e) {
   return den ? b_.CreateFDiv(num, den) : num;
 }
 
+Value *FunctionEmitter::delay(const Expr *e) {
+  // p[delayContextOffset()] holds the address of the simulation's eqc_delay_context (eqc_model.h);
+  // without one (0 bits: the driver's own evaluations at the start) the delay is the value now.
+  llvm::LLVMContext &c = mod_.ctx;
+  auto *f64 = mod_.types.f64;
+  auto *i64 = llvm::Type::getInt64Ty(c);
+  // The expression's value now: a delay does not wait for its variables (structural analysis
+  // leaves them out, collectVars), so this may read values of the previous evaluation, which the
+  // history uses only where the delay reaches into the current step. Not memoized past here.
+  Value *v = inBranch([&] { return emit(e->op(0)); });
+  mod_.delayExprs.emplace(e->delayIndex(), e->op(0));
+  Value *delayTime = emit(e->op(1)), *delayMax = emit(e->op(2));
+  Value *cell = b_.CreateBitCast(b_.CreateConstGEP1_64(f64, frame_.p, mod_.model.delayContextOffset()),
+                                 i64->getPointerTo());
+  Value *bits = b_.CreateLoad(i64, cell);
+  llvm::BasicBlock *before = b_.GetInsertBlock();
+  llvm::BasicBlock *history = llvm::BasicBlock::Create(c, "delay.history", fn_);
+  llvm::BasicBlock *merge = llvm::BasicBlock::Create(c, "delay.merge", fn_);
+  b_.CreateCondBr(b_.CreateICmpEQ(bits, llvm::ConstantInt::get(i64, 0)), merge, history);
+  b_.SetInsertPoint(history);
+  // double value(eqc_delay_context *, int k, double t, double v, double delay, double delay_max),
+  // the context's first field.
+  auto *valueType = llvm::FunctionType::get(f64, {mod_.types.i8ptr, mod_.types.i32, f64, f64, f64, f64}, false);
+  Value *context = b_.CreateIntToPtr(bits, mod_.types.i8ptr);
+  Value *slot = b_.CreateBitCast(context, valueType->getPointerTo()->getPointerTo());
+  Value *fn = b_.CreateLoad(valueType->getPointerTo(), slot);
+  Value *delayed = b_.CreateCall(valueType, fn,
+                                 {context, llvm::ConstantInt::get(mod_.types.i32, e->delayIndex()), frame_.t, v,
+                                  delayTime, delayMax});
+  llvm::BasicBlock *historyEnd = b_.GetInsertBlock();
+  b_.CreateBr(merge);
+  b_.SetInsertPoint(merge);
+  llvm::PHINode *phi = b_.CreatePHI(f64, 2);
+  phi->addIncoming(v, before);
+  phi->addIncoming(delayed, historyEnd);
+  return phi;
+}
+
 Value *FunctionEmitter::compute(const Expr *e) {
   auto *f64 = mod_.types.f64;
   auto op = [&](size_t i) { return emit(e->op(i)); };
@@ -1236,6 +1300,8 @@ Value *FunctionEmitter::compute(const Expr *e) {
     }
     return e->isBool() ? b_.CreateFCmpONE(v, llvm::ConstantFP::get(f64, 0.0)) : v;
   }
+  case ExprKind::Delay:
+    return delay(e);
   case ExprKind::Initial: {
     Value *flag = b_.CreateLoad(f64, b_.CreateConstGEP1_64(f64, frame_.p, mod_.model.initialFlagOffset()));
     return b_.CreateFCmpONE(flag, llvm::ConstantFP::get(f64, 0.0));

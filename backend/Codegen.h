@@ -23,6 +23,7 @@ struct ModelSymbols {
   std::string bind, start; ///< dependent parameters and parameter-dependent start values (eqc_model.h)
   std::string discreteStart; ///< models with events: the discrete variables' start values
   std::string asserts;       ///< models with assertions: their check (eqc_model_assert_fn)
+  std::string delays;        ///< models with delay(): their expressions (eqc_model_delays_fn)
   static ModelSymbols forPrefix(const std::string &prefix) {
     return {prefix + "rhs",
             prefix + "init",
@@ -37,7 +38,8 @@ struct ModelSymbols {
             prefix + "bind",
             prefix + "start",
             prefix + "discrete_start",
-            prefix + "asserts"};
+            prefix + "asserts",
+            prefix + "delays"};
   }
 };
 

@@ -144,9 +144,10 @@ struct SimulationFunctions {
   eqc_model_start_fn start = nullptr;
   eqc_model_discrete_start_fn discreteStart = nullptr;
   eqc_model_assert_fn asserts = nullptr;
+  eqc_model_delays_fn delays = nullptr;
 
   /// Looks them up (compiling the module that holds them).
-  llvm::Error lookup(llvm::orc::LLJIT &jit, const ModelSymbols &symbols, bool events, bool assertions) {
+  llvm::Error lookup(llvm::orc::LLJIT &jit, const ModelSymbols &symbols, bool events, bool assertions, bool delayed) {
     auto get = [&](const std::string &name, auto &fn) -> llvm::Error {
       auto sym = jit.lookup(name);
       if (!sym)
@@ -177,6 +178,9 @@ struct SimulationFunctions {
     if (assertions)
       if (auto err = get(symbols.asserts, asserts))
         return err;
+    if (delayed)
+      if (auto err = get(symbols.delays, delays))
+        return err;
     return llvm::Error::success();
   }
 
@@ -191,6 +195,7 @@ struct SimulationFunctions {
     m.start.store(start);
     m.discreteStart.store(discreteStart);
     m.asserts.store(asserts);
+    m.delays.store(delays);
   }
 };
 
@@ -381,8 +386,9 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
   auto result = std::make_unique<JitModel>();
   const bool events = !model.discretes.empty();
   const bool assertions = !flat.assertions.empty();
+  const bool delayed = model.delays > 0;
   SimulationFunctions first;
-  if (auto err = first.lookup(**jit, symbols, events, assertions)) {
+  if (auto err = first.lookup(**jit, symbols, events, assertions, delayed)) {
     error = llvm::toString(std::move(err));
     return nullptr;
   }
@@ -431,7 +437,7 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
     // The thread owns its context and module; it writes the JitModel's pointers, tierJit and the
     // outcome; ~Impl joins it before any of them is destroyed.
     ModelObjectCache *tierCache = cache.get();
-    auto work = [impl, target, symbols, events, assertions, tierCache, externals, ctx = std::move(tierContext),
+    auto work = [impl, target, symbols, events, assertions, delayed, tierCache, externals, ctx = std::move(tierContext),
                  module = std::move(tierModule)]() mutable {
       auto begin = Clock::now();
       auto fail = [&](llvm::Error err) {
@@ -445,7 +451,7 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
       if (auto err = (*jit)->addIRModule(llvm::orc::ThreadSafeModule(std::move(module), own)))
         return fail(std::move(err));
       SimulationFunctions optimized;
-      if (auto err = optimized.lookup(**jit, symbols, events, assertions))
+      if (auto err = optimized.lookup(**jit, symbols, events, assertions, delayed))
         return fail(std::move(err));
       impl->tierJit = std::move(*jit);
       optimized.publish(*target);

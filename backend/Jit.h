@@ -49,6 +49,7 @@ public:
   std::atomic<eqc_model_start_fn> start{nullptr};            ///< the parameter-dependent start values
   std::atomic<eqc_model_discrete_start_fn> discreteStart{nullptr}; ///< models with events: the discretes' start values
   std::atomic<eqc_model_assert_fn> asserts{nullptr};         ///< models with assertions: their check
+  std::atomic<eqc_model_delays_fn> delays{nullptr};          ///< models with delay(): their expressions
   /// Whether the model is compiled in two tiers, and the seconds the background compilation of the
   /// optimized tier took once it is done (negative before; the reason on `tierError` if it failed).
   bool tiered() const;

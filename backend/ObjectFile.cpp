@@ -99,6 +99,9 @@ public:
                                  assertions ? function(symbols.asserts) : null()});
     // External functions (ABI 6): the runtime's eqc_external_error, linked with the model.
     values.push_back(m.getFunction("eqc_external_enter") ? external("eqc_external_error") : null());
+    // Delays (ABI 7).
+    values.insert(values.end(), {int32(e.delays), int32(e.delays > 0 ? e.delayContext() : -1),
+                                 e.delays > 0 ? function(symbols.delays) : null()});
     std::vector<llvm::Type *> fields;
     for (Constant *v : values)
       fields.push_back(v->getType());

@@ -23,11 +23,14 @@ struct EventDescription {
   std::vector<int> preContinuousSource;           ///< eqc_model.pre_continuous_source
   std::vector<int> stateLevel;                    ///< empty unless index-reduced
   std::vector<unsigned char> stateIntegrated;     ///< likewise
-  /// eqc_model.n_p
-  int pSize() const {
+  int delays = 0; ///< eqc_model.n_delays
+  /// eqc_model.delay_context: the entry of p after the parameters and the event part.
+  int delayContext() const {
     const size_t nd = discreteNames.size(), npc = preContinuousSource.size();
     return static_cast<int>(nd == 0 && npc == 0 ? params : params + 2 * nd + npc + 1);
   }
+  /// eqc_model.n_p
+  int pSize() const { return delayContext() + (delays > 0 ? 1 : 0); }
 };
 
 struct ModelDescription {

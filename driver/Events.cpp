@@ -12,6 +12,7 @@ namespace eqc {
 EventDescription describeEvents(const FlatSystem &flat, const OdeModel &model, bool kinematics) {
   EventDescription d;
   d.params = model.params.size();
+  d.delays = model.delays;
   for (size_t j = 0; j < model.discretes.size(); ++j) {
     const Variable &v = flat.vars[model.discretes[j]];
     d.discreteNames.push_back(flat.varName(model.discretes[j]));
@@ -48,6 +49,8 @@ void pointAtEvents(const EventDescription &d, std::vector<const char *> &names, 
     names.push_back(name.c_str());
   auto data = [](const auto &v) { return v.empty() ? nullptr : v.data(); };
   table.n_p = d.pSize();
+  table.n_delays = d.delays;
+  table.delay_context = d.delays > 0 ? d.delayContext() : -1;
   table.n_discretes = static_cast<int>(d.discreteNames.size());
   table.discrete_names = data(names);
   table.discrete_kind = data(d.discreteKinds);

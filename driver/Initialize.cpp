@@ -59,7 +59,7 @@ bool evaluateParameters(const FlatSystem &flat, const OdeModel &model,
   std::vector<char> done(overridden);
   std::function<double(int)> value = [&](int v) -> double {
     if (!done[v]) {
-      for (int dep : collectVars(flat.vars[v].binding))
+      for (int dep : collectAllVars(flat.vars[v].binding))
         value(dep);
       values[v] = flat.vars[v].binding ? evaluate(flat.vars[v].binding, values) : 0.0; // an input without start: 0
       done[v] = 1;
@@ -196,7 +196,7 @@ ExitCode consistentInitialPoint(Compilation &c, const std::vector<std::pair<std:
   if (ExitCode e = startPoint(c, parameters, t0, ip, err, inputs); e != ExitOk)
     return e;
   // The discrete variables' start values (the generated discrete_start, as every table's).
-  if (model.pSize() > model.params.size())
+  if (model.hasEventPart())
     if (int code = c.jit->discreteStart.load()(ip.p.data())) {
       reportModelCode(c, model.ode, model.simulation, code, t0);
       return ExitSimulation;

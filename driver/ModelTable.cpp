@@ -120,6 +120,8 @@ void ModelTable::followTier() {
   model_.discrete_start = jit_->discreteStart;
   if (model_.asserts)
     model_.asserts = jit_->asserts;
+  if (model_.delays)
+    model_.delays = jit_->delays;
   if (model_.init)
     model_.init = jit_->init;
   if (model_.invariants) {
@@ -173,6 +175,7 @@ bool ModelTable::fill(const OdeModel &m, JitModel &jit, bool jacobian) {
   d.n_asserts = static_cast<int>(desc.assertKinds.size());
   d.assert_kind = desc.assertKinds.data();
   d.asserts = d.n_asserts > 0 ? jit.asserts.load() : nullptr;
+  d.delays = d.n_delays > 0 ? jit.delays.load() : nullptr;
   d.external_error = eqc_external_error; // the JIT's models share eqc's runtime
   d.rhs = jit.rhs;
   // Index-reduced models start from the projected point; their init only evaluates rhs.

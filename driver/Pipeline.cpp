@@ -189,6 +189,20 @@ ExitCode reduceAndCausalize(const PipelineOptions &options, Compilation &c, Diag
                                         "equation with it needs differentiating)");
     return ExitStructure;
   }
+  if (!c.flat->differentiatedDelays.empty() || (c.rowFlat && !c.rowFlat->differentiatedDelays.empty())) {
+    const FlatSystem &flat = *c.flat;
+    std::vector<int> delays = flat.differentiatedDelays;
+    if (c.rowFlat)
+      delays.insert(delays.end(), c.rowFlat->differentiatedDelays.begin(), c.rowFlat->differentiatedDelays.end());
+    std::sort(delays.begin(), delays.end());
+    delays.erase(std::unique(delays.begin(), delays.end()), delays.end());
+    for (int k : delays)
+      diags.error(static_cast<size_t>(k) < flat.delayLocs.size() ? flat.delayLocs[k] : flat.loc,
+                  "the index reduction differentiates an equation that contains this delay(), and eqc has no "
+                  "derivative of a delay (MLS 3.5, 3.7.2.1): reformulate so that no equation with a delay needs "
+                  "differentiating");
+    return ExitStructure;
+  }
   if (options.dumpAfter == "reduce")
     printReduction(std::cout, *c.flat, *c.reduced);
   PassTimer t(c, "causalize");

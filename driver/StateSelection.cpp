@@ -318,7 +318,7 @@ ExitCode DummyDerivativesRun::integrate(RunOutcome &r, std::ostream &err) {
   d.preference.assign(flat.vars.size(), 1.0);
   projector_ = std::make_unique<InvariantProjector>(*c_.jit, base, parameters());
   s_.projector = projector_.get();
-  if (base.pSize() > base.params.size()) {
+  if (base.hasEventPart()) {
     s_.kinematicLevels = kinematicLevels(flat, &s_.integrated);
     rt::setReinitHook(sim, [this](double t, double *x, const double *dx, double *a, const std::vector<int> &moved) {
       return reproject(t, x, dx, a, moved);

@@ -215,7 +215,10 @@ bool Flattener::resolveClass(ClassInfo &cls) {
     // Modifiers of the extends clause must name inherited elements.
     for (const ast::Modifier &m : mods) {
       std::string first = m.name.substr(0, m.name.find('.'));
-      if (base->find(first) < 0) {
+      if (m.redeclare && m.redeclareClass) { // `redeclare model M = B` (MLS 3.5, 7.3)
+        if (!classRedeclarable(m, *base))
+          cls.failed = true;
+      } else if (base->find(first) < 0) {
         diags_.error(m.range, "'" + base->name + "' has no element '" + first + "' to modify");
         cls.failed = true;
       }

@@ -308,7 +308,7 @@ bool Flattener::addScalarEquation(const Expr *l, const Expr *r, bool isBool, Sou
     // `pre(y) = e` (MLS 3.5, 8.6): y's value before the start, i.e. its start value.
     const Expr *target = l->kind() == ExprKind::Pre ? l : r, *value = target == l ? r : l;
     bool ok = true;
-    for (int v : collectVars(value))
+    for (int v : collectAllVars(value))
       ok = ok && sys_.vars[v].role == VarRole::Parameter;
     if (!ok || sys_.vars[target->var()].role == VarRole::Parameter) {
       diags_.error(range, "an initial equation pre(" + sys_.vars[target->var()].name +
@@ -323,7 +323,7 @@ bool Flattener::addScalarEquation(const Expr *l, const Expr *r, bool isBool, Sou
     // An initial equation of a discrete variable gives its value at the start (= its pre()).
     const Expr *target = definesDiscrete(l, r) ? l : r, *value = target == l ? r : l;
     bool ok = true;
-    for (int v : collectVars(value))
+    for (int v : collectAllVars(value))
       ok = ok && sys_.vars[v].role == VarRole::Parameter;
     if (ok) {
       sys_.vars[target->var()].binding = value;

@@ -203,7 +203,7 @@ void Flattener::classifyDiscrete() {
   std::vector<Equation> continuous;
   for (const Equation &eq : sys_.equations) {
     auto discreteVar = [&](const Expr *e) { return e->kind() == ExprKind::Var && sys_.vars[e->var()].role == VarRole::Discrete; };
-    if (discreteVar(eq.lhs) && whenAssigned_.count(eq.lhs->var()) == 0 && !collectVars(eq.rhs).empty()) {
+    if (discreteVar(eq.lhs) && whenAssigned_.count(eq.lhs->var()) == 0 && !collectAllVars(eq.rhs).empty()) {
       sys_.discreteEquations.push_back(DiscreteEquation{eq.lhs->var(), eq.rhs, eq.loc, eq.number, eq.origin});
       continue;
     }

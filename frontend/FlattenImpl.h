@@ -331,8 +331,32 @@ public:
   /// MLS 3.5, 7.3: the redeclaration of `el` in a modification from outside, else of an extends
   /// clause, with where it is written; {null, null} when none.
   std::pair<const ast::Modifier *, const ClassInfo *> redeclaration(Instance &inst, const Element &el);
-  /// The class `name` that `inst`'s own class redeclares, for an element it inherits (null if none).
+  /// The class `name` (possibly dotted: its first part) that replaces, for element `el` of
+  /// `inst`, the class of that name: a `redeclare model M = B` in the modification of `inst` or
+  /// of the extends clauses `el` comes through (MLS 3.5, 7.3), or a class that `inst`'s own class
+  /// redeclares for an element it inherits. Null if none.
   ClassInfo *redeclaredClass(const Instance &inst, const Element &el, const std::string &name);
+  /// The class `name` that replaces, for code of `inst` written in `lexical`, the class of that
+  /// name: a class redeclaration in the modification of `inst` or of its class's extends clauses
+  /// (outermost first), or a class that `inst`'s class redeclares as an element. Null if none.
+  ClassInfo *instanceRedeclaration(const Instance &inst, const ClassInfo *lexical, const std::string &name);
+  /// `redeclare model name = B` in the extends clauses of `cls` and its bases, outermost first.
+  ClassInfo *extendsRedeclaration(const ClassInfo &cls, const std::string &name, int depth);
+  /// A dotted class name as code of `scope` sees it: through the class redeclarations of its
+  /// instance (instanceRedeclaration), else findClass.
+  ClassInfo *scopedClass(const std::string &dotted, const Scope &scope);
+  /// The member `a.b.c` of `c`, through short class aliases (`package Medium = Water`).
+  ClassInfo *memberPath(ClassInfo *c, const std::string &dotted);
+  /// The class a short class names, through chains of them (`package Medium = Water` is Water);
+  /// `c` itself when it is not such an alias.
+  ClassInfo *aliasTarget(ClassInfo *c);
+  /// The class of a class redeclaration `redeclare model M = B` written in a modification
+  /// (registered once, in the scope the modification is written in).
+  ClassInfo *modifierClass(const ast::Modifier &m, const ClassInfo *lexical);
+  std::map<const ast::ClassDef *, ClassInfo *> modifierClasses_;
+  /// Whether `cls` has a replaceable class `name` (its own or inherited) that redeclaration `m`
+  /// may replace (reported at m when not).
+  bool classRedeclarable(const ast::Modifier &m, const ClassInfo &cls);
   /// Whether `el` may take redeclaration `redeclared` (reported when not).
   bool redeclarable(const ast::Modifier &redeclared, const Element &el);
   /// MLS 3.5, 9.3.1: a connector class has as many flow as potential variables (once per class).
@@ -488,11 +512,17 @@ public:
   /// homotopy(actual, simplified) (MLS 3.5, 3.7.4): the actual expression, the simplified one checked.
   Value lowerHomotopy(const ast::Expr &e, Scope &scope);
 
-  // ---- Sample.cpp ----
+  // ---- TimeOperators.cpp ----
   /// sample(start, interval) (MLS 3.5, 3.7.5): a condition true at the sample instants, with the
   /// discrete variable and when-clause that make its events.
   Value lowerSample(const ast::Expr &e, Scope &scope);
   std::map<std::pair<const Expr *, const Expr *>, const Expr *> samples_; ///< (start, interval) → condition
+  /// delay(expr, delayTime[, delayMax]) (MLS 3.5, 3.7.2), elementwise: one history per element,
+  /// with the assertion 0 <= delayTime <= delayMax where the values are not known yet.
+  Value lowerDelay(const ast::Expr &e, Scope &scope);
+  /// The delay time and maximum of delay(): parameter expressions where the rules ask for them;
+  /// false after errors (reported).
+  bool delayBounds(const ast::Expr &e, Scope &scope, Value &delayTime, Value &delayMax);
 
   // ---- ExternalCalls.cpp ----
   /// The body of external function `cls` (MLS 3.5, 12.9): a call of its C function (or, for

@@ -227,8 +227,7 @@ Instance *Flattener::packageInstance(const ClassInfo *cls) {
 void Flattener::checkModifiers(const Mod &mod, const ClassInfo &cls, const std::string &what) {
   for (auto &[name, child] : mod.children)
     if (child->redeclare && child->redeclare->redeclareClass) {
-      diags_.error(child->range, "redeclaring the class '" + name + "' is not supported by eqc yet (only components: "
-                                 "'redeclare Type name(...)', MLS 3.5, 7.3)");
+      classRedeclarable(*child->redeclare, cls);
     } else if (cls.find(name) < 0) {
       std::vector<std::string> names;
       for (const Element &e : cls.elements)
@@ -355,16 +354,92 @@ std::optional<bool> Flattener::componentExists(Instance &inst, const Element &el
   return *value != 0;
 }
 
-ClassInfo *Flattener::redeclaredClass(const Instance &inst, const Element &el, const std::string &name) {
-  // MLS 3.5, 7.3: an element inherited from a base class names its types in the base; a class
-  // the instance's own class redeclares (`redeclare model extends M`, `redeclare model M = B`)
-  // replaces the base's class of that name for it too.
-  if (el.lexical == inst.cls || name.find('.') != std::string::npos)
+ClassInfo *Flattener::modifierClass(const ast::Modifier &m, const ClassInfo *lexical) {
+  auto it = modifierClasses_.find(m.redeclareClass.get());
+  if (it != modifierClasses_.end())
+    return it->second;
+  ClassInfo *info = registerClass(*m.redeclareClass, const_cast<ClassInfo *>(lexical));
+  modifierClasses_.emplace(m.redeclareClass.get(), info);
+  return info;
+}
+
+bool Flattener::classRedeclarable(const ast::Modifier &m, const ClassInfo &cls) {
+  ClassInfo *original = member(&cls, m.name);
+  if (!original) {
+    diags_.error(m.range, "'" + cls.name + "' has no class '" + m.name + "' to redeclare (MLS 3.5, 7.3)");
+    return false;
+  }
+  if (!original->def->element.replaceable && !original->def->element.redeclare) {
+    diags_.error(m.range, "the class '" + m.name + "' of '" + cls.name +
+                              "' is not replaceable, so it cannot be redeclared (MLS 3.5, 7.3)");
+    diags_.note(original->def->range, "'" + m.name + "' is declared here without 'replaceable'");
+    return false;
+  }
+  return true;
+}
+
+ClassInfo *Flattener::memberPath(ClassInfo *c, const std::string &dotted) {
+  for (size_t start = 0; c && start <= dotted.size();) {
+    const size_t next = dotted.find('.', start);
+    c = member(aliasTarget(c), dotted.substr(start, next == std::string::npos ? std::string::npos : next - start));
+    if (next == std::string::npos)
+      break;
+    start = next + 1;
+  }
+  return c;
+}
+
+ClassInfo *Flattener::aliasTarget(ClassInfo *c) {
+  Type prim;
+  for (int hops = 0; c && c->def->isShort && !c->def->isEnumeration && hops < 50; ++hops) {
+    const std::string &base = c->def->shortBase.typeName;
+    if (base.empty() || isPrimitive(base, prim))
+      break;
+    ClassInfo *target = findClass(base, c->parent);
+    if (!target || target == c)
+      break;
+    c = target;
+  }
+  return c;
+}
+
+ClassInfo *Flattener::extendsRedeclaration(const ClassInfo &cls, const std::string &name, int depth) {
+  if (depth > 50)
     return nullptr;
-  // The instance's class and the classes enclosing it, up to one that encloses the element's
-  // own scope (IdealGas.BaseProperties sees IdealGas.ThermodynamicState, which IdealGas redeclares).
+  for (const ast::Extends &ext : cls.def->extends)
+    for (const ast::Modifier &m : ext.modifiers)
+      if (m.redeclare && m.redeclareClass && m.name == name)
+        return modifierClass(m, &cls);
+  for (const ast::Extends &ext : cls.def->extends)
+    if (ClassInfo *base = findClass(ext.base, cls.parent); base && base != &cls)
+      if (ClassInfo *found = extendsRedeclaration(*base, name, depth + 1))
+        return found;
+  return nullptr;
+}
+
+ClassInfo *Flattener::instanceRedeclaration(const Instance &inst, const ClassInfo *lexical, const std::string &name) {
+  if (!lexical || inst.package)
+    return nullptr;
+  // A name the code's own scope defines (a class nested in its class, or in one of its bases) is
+  // the one a class redeclaration of the instance replaces; names of enclosing scopes are not.
+  if (member(lexical, name)) {
+    // MLS 3.5, 7.3: `redeclare model M = B` in the instance's modification, then in the
+    // modifications of the extends clauses of its class (outermost first).
+    if (inst.mod)
+      if (ModPtr outside = inst.mod->child(name); outside && outside->redeclare && outside->redeclare->redeclareClass)
+        return modifierClass(*outside->redeclare, outside->redeclareLexical);
+    if (ClassInfo *found = extendsRedeclaration(*inst.cls, name, 0))
+      return found;
+  }
+  // Code inherited from a base class names its classes in the base; a class the instance's own
+  // class redeclares (`redeclare model extends M`, `redeclare model M = B` as an element)
+  // replaces the base's class of that name for it too: in the instance's class and the classes
+  // enclosing it, up to one that encloses the code's own scope (IdealGas.BaseProperties sees
+  // IdealGas.ThermodynamicState, which IdealGas redeclares).
+  if (lexical == inst.cls)
+    return nullptr;
   std::set<const ClassInfo *> shared;
-  for (const ClassInfo *c = el.lexical; c; c = c->parent)
+  for (const ClassInfo *c = lexical; c; c = c->parent)
     shared.insert(c);
   for (const ClassInfo *c = inst.cls; c && !shared.count(c); c = c->parent) {
     auto it = c->nested.find(name);
@@ -374,6 +449,28 @@ ClassInfo *Flattener::redeclaredClass(const Instance &inst, const Element &el, c
     return def.extendsClass || def.element.redeclare ? it->second : nullptr;
   }
   return nullptr;
+}
+
+ClassInfo *Flattener::redeclaredClass(const Instance &inst, const Element &el, const std::string &name) {
+  const size_t dot = name.find('.');
+  const std::string first = name.substr(0, dot);
+  auto within = [&](ClassInfo *c) { return c && dot != std::string::npos ? memberPath(c, name.substr(dot + 1)) : c; };
+  // The extends clauses the element comes through first (its own path of modifications).
+  if (member(el.lexical, first) && !(inst.mod && inst.mod->child(first)))
+    for (const ModSource &src : el.extendsMods)
+      for (const ast::Modifier &m : *src.mods)
+        if (m.redeclare && m.redeclareClass && m.name == first)
+          return within(modifierClass(m, src.lexical));
+  return within(instanceRedeclaration(inst, el.lexical, first));
+}
+
+ClassInfo *Flattener::scopedClass(const std::string &dotted, const Scope &scope) {
+  if (scope.inst && !dotted.empty() && dotted[0] != '.') {
+    const size_t dot = dotted.find('.');
+    if (ClassInfo *c = instanceRedeclaration(*scope.inst, scope.lexical, dotted.substr(0, dot)))
+      return dot == std::string::npos ? c : memberPath(c, dotted.substr(dot + 1));
+  }
+  return findClass(dotted, scope.lexical);
 }
 
 std::pair<const ast::Modifier *, const ClassInfo *> Flattener::redeclaration(Instance &inst, const Element &el) {
@@ -390,8 +487,8 @@ std::pair<const ast::Modifier *, const ClassInfo *> Flattener::redeclaration(Ins
 bool Flattener::redeclarable(const ast::Modifier &redeclared, const Element &el) {
   const ast::Component &c = *el.comp;
   if (redeclared.redeclareClass) {
-    diags_.error(redeclared.range, "redeclaring the class '" + c.name + "' is not supported by eqc yet (only "
-                                   "components: 'redeclare Type " + c.name + "(...)')");
+    diags_.error(redeclared.range, "'" + c.name + "' is a component, not a class: redeclare it with 'redeclare Type " +
+                                       c.name + "(...)' (MLS 3.5, 7.3)");
     return false;
   }
   if (!el.decl->element.replaceable) {
@@ -444,8 +541,8 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
     sym.state = Symbol::Done;
     return sym;
   }
-  // MLS 3.5, 7.3: a redeclaration gives the element another type, and its own modifiers
-  // replace those of the declaration.
+  // MLS 3.5, 7.3: a redeclaration gives the element another type; its own modifiers replace
+  // those of the declaration, over the constraining type's (below).
   auto [redeclared, redeclaredLexical] = redeclaration(inst, el);
   if (redeclared && !redeclarable(*redeclared, el)) {
     sym.state = Symbol::Done;
@@ -544,11 +641,14 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
       }
     mod = merge(mod, ext);
   }
-  if (!redeclared) {
+  {
+    // MLS 3.5, 7.3.2: a redeclared element keeps the modifiers of the constraining type (the
+    // constrainedby clause's, or without one the declaration's), under the redeclaration's own.
     auto own = std::make_shared<Mod>();
-    for (const ast::Modifier &m : c.modifiers)
+    const bool constrained = !d.element.constrainedBy.empty();
+    for (const ast::Modifier &m : redeclared && constrained ? d.element.constrainedByModifiers : c.modifiers)
       addModifier(*this, *own, m, m.name, &inst, el.lexical);
-    if (c.binding) {
+    if (c.binding && !redeclared) {
       own->expr = c.binding.get();
       own->scope = &inst;
       own->lexical = el.lexical;
@@ -556,6 +656,12 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
       own->lowered = std::make_shared<Mod::Cache>();
     }
     mod = merge(mod, own);
+    if (constrained && !redeclared) { // the constraining clause's modifiers hold for the declaration too
+      auto constraining = std::make_shared<Mod>();
+      for (const ast::Modifier &m : d.element.constrainedByModifiers)
+        addModifier(*this, *constraining, m, m.name, &inst, el.lexical);
+      mod = merge(mod, constraining);
+    }
   }
   for (const ModSource &src : sym.typeMods)
     mod = merge(mod, modFromAst(*src.mods, &inst, src.lexical));
@@ -691,7 +797,7 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
         if (e->isConst() || e->kind() == ExprKind::BoolConst)
           continue;
         // Function calls of constants (`pi = 2*Modelica.Math.asin(1.0)`) are evaluated here.
-        if (collectVars(e).empty()) {
+        if (collectAllVars(e).empty()) {
           std::optional<double> r = evaluateStructural(e, mod->range, "the value of constant '" + path + "'");
           if (r) {
             e = e->isBool() ? ctx().boolean(*r != 0) : ctx().constant(*r);

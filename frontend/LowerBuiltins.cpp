@@ -203,7 +203,9 @@ Value Flattener::lowerBuiltinCall(const ast::Expr &e, Scope &scope, bool &handle
   }
   if (fn == "sample")
     return lowerSample(e, scope);
-  if (fn == "terminal" || fn == "delay" || fn == "cardinality") {
+  if (fn == "delay")
+    return lowerDelay(e, scope);
+  if (fn == "terminal" || fn == "cardinality") {
     diags_.error(e.nameRange, fn + "() is not supported by eqc");
     return fail();
   }

@@ -207,10 +207,14 @@ Value Flattener::lowerName(const ast::Expr &e, Scope &scope) {
         insts.push_back(imported);
     }
     if (insts.empty()) {
-      // A dotted name through packages: Lib.Constants.g
-      ClassInfo *cls = findFirst(head.name, global ? nullptr : scope.lexical);
+      // A dotted name through packages: Lib.Constants.g, Medium.cp (through the class
+      // redeclarations of the instance, and through aliases `package Medium = Water`).
+      ClassInfo *cls = !global && scope.inst ? instanceRedeclaration(*scope.inst, scope.lexical, head.name) : nullptr;
+      if (!cls)
+        cls = findFirst(head.name, global ? nullptr : scope.lexical);
       size_t p = 1;
       while (cls && p < parts.size()) {
+        cls = aliasTarget(cls);
         ClassInfo *next = member(cls, parts[p].name);
         if (!next)
           break;
@@ -1094,7 +1098,7 @@ Value Flattener::lowerDer(const ast::Expr &arg, Scope &scope, SourceRange range)
     return fail();
   }
   for (const Expr *&x : v.elems) {
-    for (int input : collectVars(x))
+    for (int input : collectAllVars(x))
       if (sys_.vars[input].isTimeVaryingKnown()) {
         diags_.error(arg.range, "der() of the input '" + sys_.vars[input].name +
                                     "': an input is given as values over time, without derivatives");
@@ -1126,7 +1130,7 @@ Value Flattener::lowerCall(const ast::Expr &e, Scope &scope) {
   Value v = lowerBuiltinCall(e, scope, handled);
   if (handled)
     return v;
-  ClassInfo *fn = findClass(e.text, scope.lexical);
+  ClassInfo *fn = scopedClass(e.text, scope);
   if (fn && fn->kind() == ast::ClassKind::Function)
     return lowerUserCall(e, scope, fn, 0, nullptr);
   if (fn && fn->kind() == ast::ClassKind::Record && !fn->def->isShort)
@@ -1140,7 +1144,7 @@ Value Flattener::lowerCall(const ast::Expr &e, Scope &scope) {
     names.push_back(builtinInfo(static_cast<Builtin>(i)).name);
   for (const char *n : {"der", "pre", "edge", "change", "noEvent", "smooth", "sum", "product", "size", "ndims", "zeros",
                         "ones", "fill", "identity", "transpose", "linspace", "cross", "scalar", "vector", "integer",
-                        "div", "rem", "reinit", "terminate", "assert", "homotopy", "sample"})
+                        "div", "rem", "reinit", "terminate", "assert", "homotopy", "sample", "delay"})
     names.push_back(n);
   std::string hint = closest(e.text, names);
   diags_.error(e.nameRange, "unknown function '" + e.text + "'" + (hint.empty() ? "" : "; did you mean '" + hint + "'?"));

@@ -33,6 +33,10 @@ const Expr *chainRule(ExprContext &c, const Expr *e, DOp dop) {
   case ExprKind::Or:
   case ExprKind::Not:
     return c.zero();
+  case ExprKind::Delay:
+    // The history does not move with the current point (exact where the delay reaches back past
+    // the last accepted step); d/dt of a delay is not this (timeDerivative reports it).
+    return c.zero();
   case ExprKind::NoEvent: {
     const Expr *d = dop(0);
     return d->isConst() ? d : c.noEvent(d);

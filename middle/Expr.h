@@ -58,6 +58,8 @@ public:
   const Function &callee() const { return *callee_; }
   /// FnCall: which scalar output of the function.
   int fnOutput() const { return static_cast<int>(value_); }
+  /// Delay: which delay of the model (its own history at run time).
+  int delayIndex() const { return payload_; }
   /// Local, LocalAt: the slot (LocalAt: of the array's first element).
   int slot() const { return payload_; }
   /// LocalAt: the number of slots of the array, for the bounds check.
@@ -137,6 +139,13 @@ public:
   /// noEvent(e); constants and plain variables stay as they are.
   const Expr *noEvent(const Expr *e);
   const Expr *initial();
+  /// delay(e, delayTime, delayMax) reading history `index` (ExprContext::newDelay; a rebuilt node
+  /// keeps its history). Constant e: e.
+  const Expr *delay(int index, const Expr *e, const Expr *delayTime, const Expr *delayMax);
+  /// A new delay's history index (0, 1, ...): one per occurrence of delay() in the model.
+  int newDelay() { return delays_++; }
+  /// How many delay histories the model's expressions read.
+  int numDelays() const { return delays_; }
   /// A scalar slot of a function body.
   const Expr *local(int slot, bool isBool = false);
   /// Element `offset` (0-based, an Integer-valued expression) of the array at slots
@@ -172,6 +181,7 @@ private:
   size_t tableCount_ = 0;
   void growTable();
   const Expr *zero_, *one_, *minusOne_, *time_;
+  int delays_ = 0;
 };
 
 } // namespace eqc

@@ -109,6 +109,9 @@ private:
       return "noEvent(" + print(e->op(0), PrecIf) + ")";
     case ExprKind::Initial:
       return "initial()";
+    case ExprKind::Delay:
+      return "delay(" + print(e->op(0), PrecIf) + ", " + print(e->op(1), PrecIf) +
+             (e->op(2) == e->op(1) ? "" : ", " + print(e->op(2), PrecIf)) + ")";
     case ExprKind::Local:
       return slotName_ ? (*slotName_)(e->slot()) : "$" + std::to_string(e->slot());
     case ExprKind::LocalAt: {
@@ -261,6 +264,7 @@ private:
     case ExprKind::Not:
       return op(0) == 0;
     case ExprKind::NoEvent:
+    case ExprKind::Delay: // at one point (the start): the expression's value
       return op(0);
     case ExprKind::Pre: // outside events pre(v) is v
       return values_[e->var()];
@@ -296,6 +300,27 @@ double evaluate(const Expr *e, const std::vector<double> &values, double t) {
   return Evaluator(values, t).eval(e);
 }
 
+/// The operands whose values now the node's value depends on start here: a delay's expression
+/// is read from its history (its past values), not at the current point.
+static size_t firstCurrentOperand(const Expr *n) { return n->kind() == ExprKind::Delay ? 1 : 0; }
+
+std::vector<int> collectDelays(const Expr *e) {
+  std::vector<int> out;
+  std::vector<const Expr *> stack{e};
+  std::unordered_set<const Expr *> seen;
+  while (!stack.empty()) {
+    const Expr *n = stack.back();
+    stack.pop_back();
+    if (!seen.insert(n).second)
+      continue;
+    if (n->kind() == ExprKind::Delay && std::find(out.begin(), out.end(), n->delayIndex()) == out.end())
+      out.push_back(n->delayIndex());
+    for (const Expr *op : n->ops())
+      stack.push_back(op);
+  }
+  return out;
+}
+
 void collectVars(const Expr *e, std::vector<int> &out, std::vector<uint32_t> &seen, uint32_t stamp) {
   std::vector<const Expr *> stack{e};
   while (!stack.empty()) {
@@ -308,8 +333,8 @@ void collectVars(const Expr *e, std::vector<int> &out, std::vector<uint32_t> &se
     seen[n->id()] = stamp;
     if (n->kind() == ExprKind::Var)
       out.push_back(n->var());
-    for (const Expr *op : n->ops())
-      stack.push_back(op);
+    for (size_t i = firstCurrentOperand(n); i < n->numOps(); ++i)
+      stack.push_back(n->op(i));
   }
 }
 
@@ -359,10 +384,29 @@ std::vector<int> collectVars(const Expr *e) {
     collectMarks.stamps[n->id()] = stamp;
     if (n->kind() == ExprKind::Var)
       out.push_back(n->var());
+    for (size_t i = firstCurrentOperand(n); i < n->numOps(); ++i)
+      stack.push_back(n->op(i));
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<int> collectAllVars(const Expr *e) {
+  std::vector<int> out;
+  std::vector<const Expr *> stack{e};
+  std::unordered_set<const Expr *> seen;
+  while (!stack.empty()) {
+    const Expr *n = stack.back();
+    stack.pop_back();
+    if (!seen.insert(n).second)
+      continue;
+    if (n->kind() == ExprKind::Var)
+      out.push_back(n->var());
     for (const Expr *op : n->ops())
       stack.push_back(op);
   }
   std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
 
@@ -402,6 +446,9 @@ int degreeIn(const Expr *e, int var, uint32_t stamp) {
       d = d || exponent ? 2 : 0;
     break;
   }
+  case ExprKind::Delay: // the expression's past values: free of the current var
+    d = degreeIn(e->op(1), var, stamp) || degreeIn(e->op(2), var, stamp) ? 2 : 0;
+    break;
   case ExprKind::If:
     d = degreeIn(e->op(0), var, stamp) ? 2
                                        : std::max(degreeIn(e->op(1), var, stamp), degreeIn(e->op(2), var, stamp));
@@ -470,6 +517,8 @@ const Expr *rebuild(ExprContext &ctx, const Expr *e, const std::vector<const Exp
     return ctx.fnCall(e->function(), e->fnOutput(), ops, e->isBool());
   case ExprKind::NoEvent:
     return ctx.noEvent(ops[0]);
+  case ExprKind::Delay:
+    return ctx.delay(e->delayIndex(), ops[0], ops[1], ops[2]);
   case ExprKind::LocalAt:
     return ctx.localAt(e->slot(), e->extent(), ops[0], e->isBool());
   case ExprKind::Pre:

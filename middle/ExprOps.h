@@ -27,8 +27,14 @@ double evalBuiltin(Builtin fn, const double *args);
 /// Booleans evaluate to 0/1. Memoized on the node, so shared subexpressions cost once.
 double evaluate(const Expr *e, const std::vector<double> &values, double t = 0);
 
-/// The distinct variables that occur in `e`, sorted ascending.
+/// The distinct variables whose current values `e` depends on, sorted ascending: those in the
+/// expression of a delay() (read from its history, MLS 3.5, 3.7.2) are not among them, so that
+/// structural analysis sees a delay as breaking the dependence (as other Modelica tools do).
 std::vector<int> collectVars(const Expr *e);
+/// Every variable that occurs in `e`, in delays too, sorted ascending.
+std::vector<int> collectAllVars(const Expr *e);
+/// The delay histories (Expr::delayIndex) that `e` reads, each once.
+std::vector<int> collectDelays(const Expr *e);
 /// Appends the variables of `e` not yet marked in `seen` (a scratch buffer indexed by node id,
 /// reset by the caller) to `out`. Lets one traversal buffer serve many expressions.
 void collectVars(const Expr *e, std::vector<int> &out, std::vector<uint32_t> &seen, uint32_t stamp);

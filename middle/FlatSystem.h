@@ -169,6 +169,11 @@ struct FlatSystem {
   /// Inputs whose time derivative timeDerivative() was asked for (index reduction of an equation
   /// that contains one): inputs have none, so the pipeline reports them.
   std::vector<int> differentiatedInputs;
+  /// Per delay history (ExprContext::numDelays): where its delay() is written.
+  std::vector<SourceRange> delayLocs;
+  /// Delays whose time derivative timeDerivative() was asked for: eqc has no derivative of a
+  /// delay, so the pipeline reports them.
+  std::vector<int> differentiatedDelays;
   std::vector<std::string> origins; ///< "m[3]", "i = 2", "m[3], i = 2", "connect(a.p, b.n)"
   std::vector<ComponentSize> componentSizes;
   Experiment experiment;

@@ -262,6 +262,7 @@ private:
     case ExprKind::Time:
     case ExprKind::Pre:
     case ExprKind::Initial:
+    case ExprKind::Delay:
       break; // not in function bodies
     }
     return NAN;

@@ -162,6 +162,7 @@ void projectedInitialization(const FlatSystem &flat, OdeModel &m, Diagnostics &d
 OdeModel setupOdeModel(const FlatSystem &flat, const ReducedSystem &reduced, const ReductionOptions &options,
                        Diagnostics &diags) {
   OdeModel m;
+  m.delays = flat.ctx->numDelays();
   m.stabilization = reduced.differentiated() ? options.stabilization : Stabilization::None;
   assignSlots(flat, m, pantelidesStates(flat));
   const PantelidesResult &p = reduced.pantelides;
@@ -247,6 +248,7 @@ OdeModel setupOdeModel(const FlatSystem &flat, const ReducedSystem &reduced, con
 OdeModel setupRowReducedModel(const FlatSystem &flat, const RowReduction &rows, const ReductionOptions &options,
                                Diagnostics &diags) {
   OdeModel m;
+  m.delays = flat.ctx->numDelays();
   m.stabilization = options.stabilization;
   std::vector<char> isState(flat.vars.size(), 0);
   for (int z : rows.columns)
@@ -307,6 +309,7 @@ OdeModel setupRowReducedModel(const FlatSystem &flat, const RowReduction &rows, 
 OdeModel setupDummyDerivativeModel(const FlatSystem &flat, const ReducedSystem &reduced,
                                    const StateSelection &selection) {
   OdeModel m;
+  m.delays = flat.ctx->numDelays();
   std::vector<char> isState(flat.vars.size(), 0);
   for (int s : selection.states)
     isState[s] = 1;

@@ -62,8 +62,15 @@ struct OdeModel {
   size_t preOffset() const { return params.size() + discretes.size(); }
   size_t preContinuousOffset() const { return params.size() + 2 * discretes.size(); }
   size_t initialFlagOffset() const { return preContinuousOffset() + preContinuous.size(); }
+  /// The delay histories the model reads (delay(), MLS 3.5, 3.7.2.1): at run time
+  /// p[delayContextOffset()] holds the eqc_delay_context that keeps them (0 bits: none; every
+  /// delay is then its expression's current value, as at the start).
+  int delays = 0;
+  /// Discrete variables or pre() of continuous ones: p has the event part after the parameters.
+  bool hasEventPart() const { return !discretes.empty() || !preContinuous.empty(); }
+  size_t delayContextOffset() const { return hasEventPart() ? initialFlagOffset() + 1 : params.size(); }
   /// Length of the p array the generated functions read.
-  size_t pSize() const { return discretes.empty() && preContinuous.empty() ? params.size() : initialFlagOffset() + 1; }
+  size_t pSize() const { return delayContextOffset() + (delays > 0 ? 1 : 0); }
 };
 
 /// Assigns run-time storage to each variable and sets up the simulation, invariant and

@@ -8,6 +8,9 @@ namespace eqc {
 const Expr *timeDerivative(FlatSystem &flat, Differentiator &diff, const Expr *e) {
   ExprContext &ctx = *flat.ctx;
   std::vector<const Expr *> terms{diff.diff(e, Differentiator::kTime)};
+  for (int k : ctx.numDelays() ? collectDelays(e) : std::vector<int>{})
+    if (std::find(flat.differentiatedDelays.begin(), flat.differentiatedDelays.end(), k) == flat.differentiatedDelays.end())
+      flat.differentiatedDelays.push_back(k);
   for (int v : collectVars(e)) {
     if (flat.vars[v].isTimeVaryingKnown() && !diff.diff(e, v)->isConst(0) &&
         std::find(flat.differentiatedInputs.begin(), flat.differentiatedInputs.end(), v) == flat.differentiatedInputs.end())

@@ -904,7 +904,7 @@ fmi2Status fmi2CompletedIntegratorStep(fmi2Component c, fmi2Boolean, fmi2Boolean
     return fmi2Error;
   *enterEventMode = 0;
   *terminateSimulation = 0;
-  if (inst->m->n_asserts > 0 && inst->sim) {
+  if ((inst->m->n_asserts > 0 || inst->m->n_delays > 0) && inst->sim) {
     int status = eqc_sim_check_assertions(inst->sim, inst->t, inst->x.data());
     if (status != EQC_OK)
       return inst->modelFailed(std::string("fmi2CompletedIntegratorStep: ") + eqc_sim_last_error(inst->sim));

@@ -9,6 +9,13 @@
 
 namespace eqc::rt {
 
+/// A vector whose length the reader does not know: written as its length, then its elements.
+template <typename T> struct Sized {
+  std::vector<T> &v;
+};
+template <typename T> Sized<T> sized(std::vector<T> &v) { return {v}; }
+template <typename T> Sized<T> sized(const std::vector<T> &v) { return {const_cast<std::vector<T> &>(v)}; }
+
 /// Writes fields into `out` (size bytes; NULL only counts); `used` is the bytes they take.
 struct ByteWriter {
   unsigned char *out = nullptr;
@@ -22,6 +29,10 @@ struct ByteWriter {
   template <typename T> void operator()(const std::vector<T> &v) {
     for (const T &e : v)
       (*this)(e);
+  }
+  template <typename T> void operator()(Sized<T> s) {
+    (*this)(static_cast<unsigned long long>(s.v.size()));
+    (*this)(s.v);
   }
 };
 
@@ -43,6 +54,16 @@ struct ByteReader {
   template <typename T> void operator()(std::vector<T> &v) {
     for (T &e : v)
       (*this)(e);
+  }
+  template <typename T> void operator()(Sized<T> s) {
+    unsigned long long count = 0;
+    (*this)(count);
+    if (!ok || count > (size - used) / (sizeof(T) > 0 ? sizeof(T) : 1)) {
+      ok = false;
+      return;
+    }
+    s.v.resize(static_cast<size_t>(count));
+    (*this)(s.v);
   }
 };
 

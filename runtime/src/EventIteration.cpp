@@ -21,9 +21,15 @@ bool moved(double now, double before) { return now != before && !(std::isnan(now
 bool eventTableValid(const eqc_model &m) {
   if (m.n_discretes < 0 || m.n_indicators < 0 || m.n_pre_continuous < 0)
     return false;
+  if (m.n_delays < 0 || (m.n_delays > 0 && !m.delays))
+    return false;
+  // The delay context is the last entry of p, after the parameters and the event part.
+  const int delayEntry = m.n_delays > 0 ? 1 : 0;
   if (m.n_discretes == 0 && m.n_pre_continuous == 0)
-    return m.n_indicators == 0 && (m.n_p == 0 || m.n_p == m.n_params);
-  if (m.n_p != m.n_params + 2 * m.n_discretes + m.n_pre_continuous + 1)
+    return m.n_indicators == 0 && (m.n_p == 0 || m.n_p == m.n_params + delayEntry) &&
+           (!delayEntry || m.delay_context == m.n_params);
+  if (m.n_p != m.n_params + 2 * m.n_discretes + m.n_pre_continuous + 1 + delayEntry ||
+      (delayEntry && m.delay_context != m.n_p - 1))
     return false;
   if (!m.discrete_start || !m.event || (m.n_discretes > 0 && !m.discrete_names))
     return false;

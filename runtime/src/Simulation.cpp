@@ -3,6 +3,7 @@
 #include "eqc/eqc_model.h"
 
 #include "Bytes.h"
+#include "Delays.h"
 #include "EventIteration.h"
 #include "HeldConstraints.h"
 #include "Integrator.h"
@@ -85,6 +86,10 @@ struct eqc_sim {
   /// Models with events: the discrete state and the event iteration (its afterReinit is set for
   /// each run: a copy must not call back into the original).
   eqc::rt::EventIteration events;
+  /// The histories of the model's delays (p[model->delay_context] points at their context).
+  eqc::rt::DelayHistories delays;
+  double lastRecorded = -INFINITY; ///< the time of the histories' newest point
+  std::vector<double> delayScratch, probeX, probeDx, probeA; // scratch
   double t = 0.0;
   eqc_options options;
   bool project;        ///< projection onto the invariants after every step
@@ -174,9 +179,11 @@ struct eqc_sim {
     f(s.lastOutput);
     f(s.terminated);
     f(s.settling);
-    f(s.atolVector);
+    f(eqc::rt::sized(s.atolVector));
     f(s.warned);
     eqc::rt::EventIteration::fields(s.events, f);
+    eqc::rt::DelayHistories::fields(s.delays, f);
+    f(s.lastRecorded);
   }
 
   explicit eqc_sim(const eqc_model *model)
@@ -198,6 +205,55 @@ struct eqc_sim {
     inputValues.resize(inputs.size());
     warned.assign(static_cast<size_t>(model->n_asserts), 0);
     assertSkip.resize(warned.size());
+    delays.reset(model->n_delays);
+    bindDelays();
+  }
+  /// Points p at this simulation's delay histories (after a copy, or reading p from bytes).
+  void bindDelays() {
+    if (model->n_delays > 0 && model->delay_context >= 0 && static_cast<size_t>(model->delay_context) < p.size())
+      p[static_cast<size_t>(model->delay_context)] = delays.contextBits();
+  }
+  /// The model at an accepted point (time, xs): rhs into dx and a, then the delays' expressions
+  /// recorded there (recordDelays). Returns the first failing model code.
+  int rhsRecording(double time, const double *xs) {
+    if (int code = model->rhs(time, xs, dx.data(), a.data(), p.data()))
+      return code;
+    return model->n_delays > 0 ? recordDelays(time, xs) : 0;
+  }
+  /// After rhs at (time, xs): the delays' expressions and their time derivatives, by central
+  /// differences along the solution (x +- delta dx, the discrete state held: the continuation of
+  /// the current mode, also at an event), appended to the histories.
+  int recordDelays(double time, const double *xs) {
+    const size_t nd = static_cast<size_t>(model->n_delays);
+    delayScratch.resize(4 * nd);
+    double *values = delayScratch.data(), *ahead = values + nd, *behind = ahead + nd, *slopes = behind + nd;
+    if (int code = model->delays(time, xs, dx.data(), a.data(), p.data(), values))
+      return code;
+    // delta: cbrt(eps) of the time scale the history resolves (the last step), so that the
+    // difference is accurate to about eps^(2/3).
+    const double span = std::isfinite(lastRecorded) && lastRecorded < time ? time - lastRecorded : lastStep;
+    const double delta = 6e-6 * (span > 0 ? span : 1e-3 * std::max(1.0, std::fabs(time)));
+    probeX.resize(static_cast<size_t>(n));
+    probeDx.resize(static_cast<size_t>(n));
+    int code = 0;
+    for (double sign : {1.0, -1.0}) {
+      const double tp = time + sign * delta;
+      for (size_t i = 0; i < probeX.size(); ++i)
+        probeX[i] = xs[i] + sign * delta * dx[i];
+      probeA = a;
+      if (code == 0)
+        code = applyInputs(tp);
+      if (code == 0)
+        code = model->rhs(tp, probeX.data(), probeDx.data(), probeA.data(), p.data());
+      if (code == 0)
+        code = model->delays(tp, probeX.data(), probeDx.data(), probeA.data(), p.data(), sign > 0 ? ahead : behind);
+    }
+    applyInputs(time);
+    for (size_t k = 0; k < nd; ++k) // a probe that fails (a function's domain ends here): no slope
+      slopes[k] = code == 0 ? (ahead[k] - behind[k]) / (2 * delta) : 0.0;
+    delays.record(time, values, slopes);
+    lastRecorded = time;
+    return 0;
   }
   /// The inputs at time t from the input function (if any), into p. Returns 0 or its failure.
   int applyInputs(double time) {
@@ -402,10 +458,10 @@ struct eqc_sim {
     if (x != s->x.data())
       return 0;
     const bool accepted = s->guessPolicy == eqc::rt::GuessPolicy::Accepted && t < s->runEnd;
-    if (accepted || s->model->n_asserts > 0) {
-      // The values at the accepted step: the next evaluations' guesses, the assertions', and the
-      // step callback's.
-      s->acceptedValid = s->applyInputs(t) == 0 && s->model->rhs(t, x, s->dx.data(), s->a.data(), s->p.data()) == 0;
+    if (accepted || s->model->n_asserts > 0 || s->model->n_delays > 0) {
+      // The values at the accepted step: the next evaluations' guesses, the assertions', the
+      // delays' histories and the step callback's.
+      s->acceptedValid = s->applyInputs(t) == 0 && s->rhsRecording(t, x) == 0;
       if (accepted && s->acceptedValid)
         s->acceptedA = s->a;
       if (s->acceptedValid)
@@ -480,12 +536,17 @@ struct eqc_sim {
     auto *s = static_cast<eqc_sim *>(user);
     if (s->applyInputs(t))
       return InputFailure;
+    // The delays' left limits (the discrete state still the one before the event).
+    if (s->model->n_delays > 0)
+      if (int code = s->rhsRecording(t, x))
+        return code;
     int code = s->events.iterate(*s->model, t, x, s->a.data(), s->p.data(), crossed, false);
     if (code != 0 && code != EQC_EVENT_TERMINATE)
       return code;
-    if (s->model->n_asserts > 0) { // the assertions after the event (where they fail: no location)
+    if (s->model->n_asserts > 0 || s->model->n_delays > 0) {
+      // The delays' right limits, and the assertions after the event (where they fail: no location).
       s->heldT = NAN;
-      int failure = s->model->rhs(t, x, s->dx.data(), s->a.data(), s->p.data());
+      int failure = s->rhsRecording(t, x);
       if (failure == 0)
         failure = s->checkAssertions(t, x, false);
       if (failure != 0)
@@ -571,7 +632,7 @@ struct eqc_sim {
         *changed = 1;
     }
     if (!hasEvents()) {
-      if (int code = model->rhs(t, x.data(), dx.data(), a.data(), p.data())) {
+      if (int code = rhsRecording(t, x.data())) {
         fail(where(t) + ": " + modelFailure(code), code);
         return EQC_ERR_RHS;
       }
@@ -585,6 +646,8 @@ struct eqc_sim {
     // The environment may enter Event Mode without an event: idle events are no failure here.
     const int idleLimit = events.idleLimit;
     events.idleLimit = 0;
+    if (code == 0 && model->n_delays > 0) // the delays' left limits
+      code = rhsRecording(t, x.data());
     if (code == 0)
       code = events.iterate(*model, t, x.data(), a.data(), p.data(), crossed.data(), false);
     events.idleLimit = idleLimit;
@@ -593,7 +656,7 @@ struct eqc_sim {
       code = 0;
     }
     if (code == 0)
-      code = model->rhs(t, x.data(), dx.data(), a.data(), p.data());
+      code = rhsRecording(t, x.data());
     if (code != 0) {
       fail(where(t) + ": the event iteration failed: " + modelFailure(code), code);
       return EQC_ERR_RHS;
@@ -712,7 +775,7 @@ struct eqc_sim {
     }
     if (hasEvents())
       markSettling();
-    if (int code = model->rhs(t, x.data(), dx.data(), a.data(), p.data())) {
+    if (int code = rhsRecording(t, x.data())) { // the delays' histories start here
       fail(where(t) + ": " + modelFailure(code), code);
       return EQC_ERR_RHS;
     }
@@ -879,7 +942,8 @@ struct eqc_sim {
       o.atol_vector = atolVector.data();
     // Without projection the step callback only observes (no scan of the state after it).
     int status = eqc::rt::integrateEvents(n, rhs, this, &jacobian, x.data(), &o, output, this,
-                                          project || stepFn || model->n_asserts > 0 ? stepHook : nullptr, this, !project,
+                                          project || stepFn || model->n_asserts > 0 || model->n_delays > 0 ? stepHook : nullptr,
+                                          this, !project,
                                           &ev, &stats);
     const bool cancelled = status == EQC_ERR_RHS && stats.rhs_code == eqc::rt::stopCode(StopCode::Cancelled);
     if (cancelled)
@@ -939,7 +1003,7 @@ void eqc_sim_free(eqc_sim *sim) { delete sim; }
 
 namespace {
 constexpr uint32_t SerialMagic = 0x53435145; // "EQCS"
-constexpr uint32_t SerialVersion = 2;
+constexpr uint32_t SerialVersion = 3;
 } // namespace
 
 size_t eqc_sim_serialized_size(const eqc_sim *sim) {
@@ -976,7 +1040,7 @@ eqc_sim *eqc_sim_deserialize(const eqc_model *model, const unsigned char *bytes,
   // The sizes are read into copies (the model's own are constant) and compared.
   int sizes[4] = {0, 0, 0, 0};
   size_t index = 0;
-  auto field = [&](auto &v) {
+  auto field = [&](auto &&v) {
     using T = std::remove_cv_t<std::remove_reference_t<decltype(v)>>;
     if constexpr (std::is_same_v<T, int>) {
       if (index < 4) {
@@ -989,6 +1053,7 @@ eqc_sim *eqc_sim_deserialize(const eqc_model *model, const unsigned char *bytes,
   if (magic == SerialMagic && version == SerialVersion)
     eqc_sim::fields(*sim, field);
   sim->options.atol_vector = nullptr;
+  sim->bindDelays();
   if (!r.ok || magic != SerialMagic || version != SerialVersion || r.used != size || sizes[0] != n ||
       sizes[1] != m || sizes[2] != na || sizes[3] != np) {
     eqc_sim_free(sim);
@@ -1001,7 +1066,9 @@ eqc_sim *eqc_sim_copy(const eqc_sim *sim) {
   if (!sim)
     return nullptr;
   try {
-    return new eqc_sim(*sim);
+    auto *copy = new eqc_sim(*sim);
+    copy->bindDelays();
+    return copy;
   } catch (...) {
     return nullptr;
   }
@@ -1193,7 +1260,7 @@ int eqc_sim_check_assertions(eqc_sim *sim, double t, const double *x) {
     if (!sim->initialized)
       if (int rc = sim->initialize())
         return rc;
-    if (sim->model->n_asserts == 0)
+    if (sim->model->n_asserts == 0 && sim->model->n_delays == 0)
       return EQC_OK;
     sim->heldT = NAN; // where the caller's integration went since is not known: no location
     if (int code = sim->applyInputs(t)) {
@@ -1202,6 +1269,9 @@ int eqc_sim_check_assertions(eqc_sim *sim, double t, const double *x) {
       return EQC_ERR_RHS;
     }
     std::vector<double> xs(x, x + sim->n);
+    if (sim->model->n_delays > 0) // the delays' histories
+      if (int code = sim->rhsRecording(t, xs.data()))
+        return sim->assertionStatus(code, t);
     return sim->assertionsHold(t, xs.data(), false);
   } catch (...) {
     sim->fail("eqc_sim_check_assertions: out of memory");

@@ -105,8 +105,29 @@ enum {
                                  eqc_sim_set_input or eqc_sim_set_input_function (its default is its start value) */
 };
 
+/**
+ * Delays (ABI 7): the histories that a model's delay(expr, delayTime, delayMax) read (MLS 3.5,
+ * 3.7.2.1). The model's functions find the context in p[eqc_model.delay_context] (its address's
+ * bits, stored as a double by whoever owns p; all-zero bits: no history, and every delay is its
+ * expression's current value, as at the start time) and call value(context, k, t, v, delay_time,
+ * delay_max) for delay k at time t, where v is the expression's value at the point (possibly of
+ * the previous evaluation: structural analysis does not order a delay after its expression): it
+ * returns the expression's value at t - delay_time from the history (the start time's value
+ * until then). The owner records the history at accepted points with eqc_model.delays (eqc_sim
+ * does, after every accepted step, at the start and after events).
+ */
+typedef struct eqc_delay_context eqc_delay_context;
+struct eqc_delay_context {
+  double (*value)(eqc_delay_context *context, int k, double t, double v, double delay_time, double delay_max);
+};
+
+/** The expressions of the model's delays (values[k] for delay k, 0 for a delay no function reads)
+ *  at a point where rhs was just evaluated. */
+typedef int (*eqc_model_delays_fn)(double t, const double *x, const double *dx, const double *a, const double *p,
+                                   double *values);
+
 /** The version of eqc_model this header describes; a model with another version is refused. */
-#define EQC_MODEL_ABI_VERSION 6
+#define EQC_MODEL_ABI_VERSION 7
 
 /**
  * A compiled model: sizes, names, defaults and functions. Everything is constant and owned by
@@ -198,6 +219,11 @@ typedef struct eqc_model {
    * EQC_MODEL_FUNCTION_FAILURE_BASE + 1024 * f + 0 (the model's own copy of the runtime keeps it).
    * NULL: the model calls no external function. */
   const char *(*external_error)(void);
+  /* Delays (ABI 7, see eqc_delay_context): n_delays histories, and the entry of p (the last, after
+   * the parameters and the event part: n_p counts it) that holds the context; -1 without delays. */
+  int n_delays;
+  int delay_context;
+  eqc_model_delays_fn delays; /**< required with n_delays > 0 */
 } eqc_model;
 
 /** A simulation of one model: its parameters, state, options and statistics. */
@@ -332,7 +358,8 @@ int eqc_sim_set_warning_callback(eqc_sim *sim, eqc_sim_warning_fn fn, void *user
 /** The assertion whose failure ended the last run or initialization (EQC_ERR_ASSERTION), else -1. */
 int eqc_sim_failed_assertion(const eqc_sim *sim);
 /** For callers that integrate the model themselves (an FMU's Model-Exchange environment), after
- *  each step they accept: the assertions at (t, x) (x is not kept). EQC_OK, EQC_ERR_ASSERTION
+ *  each step they accept: the assertions at (t, x) (x is not kept), and the point recorded in
+ *  the delays' histories. EQC_OK, EQC_ERR_ASSERTION
  *  (the message in eqc_sim_last_error), or EQC_ERR_RHS; failing warnings go to the warning
  *  callback once. */
 int eqc_sim_check_assertions(eqc_sim *sim, double t, const double *x);

@@ -16,7 +16,8 @@ EventDescription describeEvents(const FlatSystem &flat, const OdeModel &model, b
   for (size_t j = 0; j < model.discretes.size(); ++j) {
     const Variable &v = flat.vars[model.discretes[j]];
     d.discreteNames.push_back(flat.varName(model.discretes[j]));
-    d.discreteKinds.push_back(v.generated                        ? EQC_DISCRETE_CONDITION
+    d.discreteKinds.push_back(model.discretes[j] == flat.terminal ? EQC_DISCRETE_TERMINAL
+                              : v.generated                        ? EQC_DISCRETE_CONDITION
                               : v.type == ValueType::Boolean     ? EQC_DISCRETE_BOOLEAN
                               : v.type == ValueType::Integer     ? EQC_DISCRETE_INTEGER
                                                                  : EQC_DISCRETE_REAL);

@@ -230,13 +230,9 @@ private:
 
   void call(const ast::Expr &callAst, Scope &scope) {
     if (callAst.text == "assert") {
-      if (when_) {
-        f_.diags_.error(callAst.nameRange, "assert() inside a when-statement is not supported; assert the condition outside it");
-        return;
-      }
       const auto *saved = f_.algorithmValues_;
       f_.algorithmValues_ = &values_;
-      f_.lowerAssert(callAst, scope, section_.initial);
+      f_.lowerAssert(callAst, scope, section_.initial, when_ ? branch_ : nullptr);
       f_.algorithmValues_ = saved;
       return;
     }

@@ -168,7 +168,7 @@ bool Flattener::lowerStringConversion(const ast::Expr &call, Scope &scope, std::
   return true;
 }
 
-void Flattener::lowerAssert(const ast::Expr &call, Scope &scope, bool initial) {
+void Flattener::lowerAssert(const ast::Expr &call, Scope &scope, bool initial, WhenBranch *atEvent) {
   auto bound = bindArguments(call, {"condition", "message", "level"}, diags_);
   if (!bound)
     return;
@@ -208,6 +208,34 @@ void Flattener::lowerAssert(const ast::Expr &call, Scope &scope, bool initial) {
     condition = ctx().logicalOr(ctx().logicalNot(guard), condition);
   if (condition->kind() == ExprKind::BoolConst && condition->boolValue())
     return; // holds everywhere
+  if (atEvent) {
+    // The condition and the message's values as they are when the branch fires, kept in hidden
+    // discrete variables that the branch assigns.
+    const std::string name = "assert(" + std::to_string(sys_.assertions.size() + 1) + ")";
+    auto held = [&](const std::string &what, ValueType type, const Expr *value, const Expr *start) {
+      Variable v;
+      v.name = name + "." + what;
+      v.role = VarRole::Discrete;
+      v.type = type;
+      v.loc = call.range;
+      v.binding = start;
+      v.hasStart = true;
+      v.generated = true;
+      sys_.vars.push_back(v);
+      const int k = static_cast<int>(sys_.vars.size()) - 1;
+      atEvent->assignments.emplace_back(k, value);
+      whenAssigned_.emplace(k, call.range);
+      eventAssertVars_.insert(k);
+      return ctx().var(k, type == ValueType::Boolean);
+    };
+    condition = held("holds", ValueType::Boolean, condition, ctx().boolean(true));
+    for (size_t i = 0; i < a.message.size(); ++i)
+      if (MessagePart &part = a.message[i]; part.value) {
+        const Expr *value = algorithmValues_ ? substitute(ctx(), part.value, *algorithmValues_) : part.value;
+        part.value = held("value" + std::to_string(i + 1), part.type, value,
+                          part.type == ValueType::Boolean ? ctx().boolean(false) : ctx().zero());
+      }
+  }
   a.condition = condition;
   sys_.assertions.push_back(std::move(a));
 }

@@ -545,9 +545,13 @@ void Flattener::lowerWhenBody(const std::vector<ast::Equation> &body, Scope &sco
         Scope outer = scope;
         outer.context = Context::Equation;
         lowerAssert(call, outer, true);
+      } else if (call.text == "assert") { // checked with the value it has when the branch fires
+        Scope outer = scope;
+        outer.context = Context::Equation;
+        lowerAssert(call, outer, false, &branch);
       } else {
-        diags_.error(call.nameRange, "'" + call.text + "(...)' is not allowed in a when-clause (reinit and terminate are; "
-                                                     "assert is in `when initial()`)");
+        diags_.error(call.nameRange, "'" + call.text + "(...)' is not allowed in a when-clause (reinit, terminate and "
+                                                     "assert are)");
       }
       break;
     }
@@ -632,16 +636,27 @@ void Flattener::lowerWhenEquation(const ast::Equation &eq, Scope &scope, int num
     }
     branch.conditions = cond.elems;
     lowerWhenBody(eq.branches[b], inner, branch);
+    // The equations of a branch hold together: an assert in it sees the values they give.
+    std::unordered_map<int, const Expr *> given;
+    for (auto &[v, e] : branch.assignments)
+      if (!eventAssertVars_.count(v))
+        given.emplace(v, e);
+    for (auto &[v, e] : branch.assignments)
+      if (eventAssertVars_.count(v))
+        e = substitute(ctx(), e, given);
     clause.branches.push_back(std::move(branch));
   }
-  // Every branch assigns the same variables (each keeps its value where no branch fires).
+  // Every branch assigns the same variables (each keeps its value where no branch fires); the
+  // values an assert keeps are its branch's alone.
   std::set<int> first;
   for (auto &[v, e] : clause.branches[0].assignments)
-    first.insert(v);
+    if (!eventAssertVars_.count(v))
+      first.insert(v);
   for (size_t b = 1; b < clause.branches.size(); ++b) {
     std::set<int> other;
     for (auto &[v, e] : clause.branches[b].assignments)
-      other.insert(v);
+      if (!eventAssertVars_.count(v))
+        other.insert(v);
     if (other != first) {
       diags_.error(clause.branches[b].loc, "the branches of a when-equation must assign the same variables");
       return;

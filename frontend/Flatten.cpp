@@ -237,7 +237,8 @@ void Flattener::classifyDiscrete() {
     }
   }
   for (size_t v = 0; v < sys_.vars.size(); ++v)
-    if (sys_.vars[v].role == VarRole::Discrete && !sys_.vars[v].relation && definitions[v] == 0)
+    if (sys_.vars[v].role == VarRole::Discrete && !sys_.vars[v].relation && definitions[v] == 0 &&
+        static_cast<int>(v) != sys_.terminal) // terminal(): the run sets it
       diags_.error(sys_.vars[v].loc, "discrete variable '" + sys_.vars[v].name +
                                          "' has no equation: assign it in a when-equation or give it an equation");
   for (auto &[v, range] : pendingPre_)

@@ -414,7 +414,11 @@ public:
 
   // ---- Assertions.cpp ----
   /// assert(condition, message, level) of an equation section (guarded by assertGuards_).
-  void lowerAssert(const ast::Expr &call, Scope &scope, bool initial);
+  /// assert(condition, message, level) (MLS 3.5, 8.3.7); in a when-clause's branch (`atEvent`),
+  /// the condition is taken when the branch fires, into a hidden discrete Boolean that the
+  /// assertion checks from then on.
+  void lowerAssert(const ast::Expr &call, Scope &scope, bool initial, WhenBranch *atEvent = nullptr);
+  std::set<int> eventAssertVars_; ///< the hidden variables of asserts in when-clauses
   /// A message of string literals, '+' and String(...): its parts appended to `out`.
   bool lowerMessage(const ast::Expr &e, Scope &scope, std::vector<MessagePart> &out);
   bool lowerStringConversion(const ast::Expr &call, Scope &scope, std::vector<MessagePart> &out);
@@ -520,6 +524,9 @@ public:
   /// delay(expr, delayTime[, delayMax]) (MLS 3.5, 3.7.2), elementwise: one history per element,
   /// with the assertion 0 <= delayTime <= delayMax where the values are not known yet.
   Value lowerDelay(const ast::Expr &e, Scope &scope);
+  /// terminal() (MLS 3.5, 3.7.2): a discrete Boolean that only the terminal event (after the last
+  /// step of a successful run) makes true (FlatSystem::terminal).
+  Value lowerTerminal(const ast::Expr &e, Scope &scope);
   /// The delay time and maximum of delay(): parameter expressions where the rules ask for them;
   /// false after errors (reported).
   bool delayBounds(const ast::Expr &e, Scope &scope, Value &delayTime, Value &delayMax);

@@ -205,7 +205,9 @@ Value Flattener::lowerBuiltinCall(const ast::Expr &e, Scope &scope, bool &handle
     return lowerSample(e, scope);
   if (fn == "delay")
     return lowerDelay(e, scope);
-  if (fn == "terminal" || fn == "cardinality") {
+  if (fn == "terminal")
+    return lowerTerminal(e, scope);
+  if (fn == "cardinality") {
     diags_.error(e.nameRange, fn + "() is not supported by eqc");
     return fail();
   }

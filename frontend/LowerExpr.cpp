@@ -1144,7 +1144,7 @@ Value Flattener::lowerCall(const ast::Expr &e, Scope &scope) {
     names.push_back(builtinInfo(static_cast<Builtin>(i)).name);
   for (const char *n : {"der", "pre", "edge", "change", "noEvent", "smooth", "sum", "product", "size", "ndims", "zeros",
                         "ones", "fill", "identity", "transpose", "linspace", "cross", "scalar", "vector", "integer",
-                        "div", "rem", "reinit", "terminate", "assert", "homotopy", "sample", "delay"})
+                        "div", "rem", "reinit", "terminate", "assert", "homotopy", "sample", "delay", "terminal"})
     names.push_back(n);
   std::string hint = closest(e.text, names);
   diags_.error(e.nameRange, "unknown function '" + e.text + "'" + (hint.empty() ? "" : "; did you mean '" + hint + "'?"));

@@ -175,3 +175,32 @@ Value Flattener::lowerDelay(const ast::Expr &e, Scope &scope) {
 }
 
 } // namespace eqc::frontend
+
+namespace eqc::frontend {
+
+Value Flattener::lowerTerminal(const ast::Expr &e, Scope &scope) {
+  if (!e.args.empty()) {
+    diags_.error(e.nameRange, "function 'terminal' takes no arguments");
+    return fail();
+  }
+  if (scope.context != Context::Equation && scope.context != Context::When) {
+    diags_.error(e.nameRange, "terminal() can only be used in equations and algorithms of models (MLS 3.5, 3.7.2)");
+    return fail();
+  }
+  ExprContext &c = ctx();
+  if (sys_.terminal < 0) {
+    Variable flag;
+    flag.name = "terminal()";
+    flag.role = VarRole::Discrete;
+    flag.type = ValueType::Boolean;
+    flag.loc = e.range;
+    flag.binding = c.boolean(false);
+    flag.hasStart = true;
+    flag.generated = true;
+    sys_.vars.push_back(flag);
+    sys_.terminal = static_cast<int>(sys_.vars.size()) - 1;
+  }
+  return Value::scalar(c.var(sys_.terminal, true), Type::Boolean);
+}
+
+} // namespace eqc::frontend

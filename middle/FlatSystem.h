@@ -169,6 +169,9 @@ struct FlatSystem {
   /// Inputs whose time derivative timeDerivative() was asked for (index reduction of an equation
   /// that contains one): inputs have none, so the pipeline reports them.
   std::vector<int> differentiatedInputs;
+  /// The discrete Boolean of terminal() (-1: not used): false until the terminal event, which the
+  /// run sets it true for (EQC_DISCRETE_TERMINAL).
+  int terminal = -1;
   /// Per delay history (ExprContext::numDelays): where its delay() is written.
   std::vector<SourceRange> delayLocs;
   /// Delays whose time derivative timeDerivative() was asked for: eqc has no derivative of a

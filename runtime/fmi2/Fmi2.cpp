@@ -616,7 +616,26 @@ fmi2Status fmi2ExitInitializationMode(fmi2Component c) {
   return fmi2OK;
 }
 
-fmi2Status fmi2Terminate(fmi2Component c) { return transition(c, Call::Terminate, Terminated); }
+fmi2Status fmi2Terminate(fmi2Component c) {
+  Instance *inst = checked(c, Call::Terminate);
+  if (!inst)
+    return fmi2Error;
+  // The terminal event (terminal() of MLS 3.5, 3.7.2), at the environment's time and states for
+  // Model Exchange (first the event iteration there, as fmi2NewDiscreteStates).
+  bool terminal = false;
+  for (int j = 0; inst->m->discrete_kind && j < inst->m->n_discretes; ++j)
+    terminal = terminal || inst->m->discrete_kind[j] == EQC_DISCRETE_TERMINAL;
+  if (terminal && inst->sim) {
+    int changed = 0;
+    if (inst->type == fmi2ModelExchange && eqc_sim_event(inst->sim, inst->t, inst->x.data(), &changed) != EQC_OK)
+      return inst->modelFailed(std::string("fmi2Terminate: ") + eqc_sim_last_error(inst->sim));
+    if (eqc_sim_terminate(inst->sim, &changed) != EQC_OK)
+      return inst->modelFailed(std::string("fmi2Terminate: ") + eqc_sim_last_error(inst->sim));
+    inst->takeFromSimulation();
+  }
+  inst->state = Terminated;
+  return fmi2OK;
+}
 
 fmi2Status fmi2Reset(fmi2Component c) {
   Instance *inst = checked(c, Call::Reset);

@@ -102,16 +102,16 @@ int EventIteration::readConditions(const eqc_model &m, double t, const double *x
 }
 
 int EventIteration::iterate(const eqc_model &m, double t, double *x, double *a, double *p, const int *crossed,
-                            bool initial) {
+                            bool initial, bool terminal) {
   lastReinit_ = false;
   p[initialFlag(m)] = initial ? 1.0 : 0.0;
-  int code = settle(m, t, x, a, p, crossed, initial);
+  int code = settle(m, t, x, a, p, crossed, initial, terminal);
   p[initialFlag(m)] = 0.0;
   return code;
 }
 
 int EventIteration::settle(const eqc_model &m, double t, double *x, double *a, double *p, const int *crossed,
-                           bool initial) {
+                           bool initial, bool terminal) {
   const size_t n = static_cast<size_t>(m.n_states), na = static_cast<size_t>(m.n_algebraics);
   const size_t nd = static_cast<size_t>(m.n_discretes), nz = static_cast<size_t>(m.n_indicators);
   auto discrete = [&](size_t j) -> double & { return p[discreteOffset(m) + j]; };
@@ -135,6 +135,10 @@ int EventIteration::settle(const eqc_model &m, double t, double *x, double *a, d
     if (nz)
       if (int code = readConditions(m, t, x, a, p, crossed))
         return code;
+    if (terminal && iteration == 0) // terminal() becomes true (its pre() is false)
+      for (size_t j = 0; j < nd; ++j)
+        if (m.discrete_kind && m.discrete_kind[j] == EQC_DISCRETE_TERMINAL)
+          discrete(j) = 1.0;
     std::copy(x, x + n, xBefore_.begin());
     aBefore_.assign(a, a + na);
     int code = m.event(t, x, dx_.data(), a, p);

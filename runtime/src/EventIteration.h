@@ -49,7 +49,9 @@ public:
   /// variable changes; with `initial`, initial() holds and pre() are the start values. `crossed`
   /// (may be null: none) marks the indicators whose condition changed at t. Returns 0,
   /// EQC_EVENT_TERMINATE, one of the StopCodes above or the failing model code.
-  int iterate(const eqc_model &m, double t, double *x, double *a, double *p, const int *crossed, bool initial);
+  /// With `terminal`, the terminal event: terminal() (EQC_DISCRETE_TERMINAL) becomes true.
+  int iterate(const eqc_model &m, double t, double *x, double *a, double *p, const int *crossed, bool initial,
+              bool terminal = false);
 
   /// crossed[k] for the indicators whose value z (at a point where rhs was evaluated) disagrees
   /// with the condition held: what an environment that watches z's signs (an FMU's) found.
@@ -81,7 +83,8 @@ public:
   }
 
 private:
-  int settle(const eqc_model &m, double t, double *x, double *a, double *p, const int *crossed, bool initial);
+  int settle(const eqc_model &m, double t, double *x, double *a, double *p, const int *crossed, bool initial,
+             bool terminal);
   int readConditions(const eqc_model &m, double t, const double *x, double *a, double *p, const int *crossed);
 
   std::vector<int> conditions_, unsettled_;

@@ -106,6 +106,7 @@ struct eqc_sim {
   std::vector<unsigned char> paramGiven, stateGiven; ///< set by the caller (bind and start keep them)
   bool started = false; ///< a run has moved the states: start values no longer apply
   bool terminated = false; ///< a when-clause called terminate(): no run goes on
+  bool ended = false;      ///< the terminal event happened (eqc_sim_terminate)
   std::vector<int> inputs; ///< the parameters that are inputs (EQC_PARAM_INPUT)
   std::vector<double> atolVector; ///< per-state absolute tolerances (empty: options.atol)
   eqc_sim_step_fn stepFn = nullptr;
@@ -178,6 +179,7 @@ struct eqc_sim {
     f(s.modelCode);
     f(s.lastOutput);
     f(s.terminated);
+    f(s.ended);
     f(s.settling);
     f(eqc::rt::sized(s.atolVector));
     f(s.warned);
@@ -666,6 +668,48 @@ struct eqc_sim {
     if (changed && events.lastReinit())
       *changed = 1;
     markSettling();
+    return EQC_OK;
+  }
+
+  /// eqc_sim_terminate.
+  int terminalEvent(int *changed) {
+    error.clear();
+    if (changed)
+      *changed = 0;
+    if (!initialized) {
+      fail("eqc_sim_terminate: the simulation has not been initialized");
+      return EQC_ERR_ARGUMENT;
+    }
+    terminated = true; // no run goes on after the terminal event
+    bool hasTerminal = false;
+    for (int j = 0; model->discrete_kind && j < model->n_discretes; ++j)
+      hasTerminal = hasTerminal || model->discrete_kind[j] == EQC_DISCRETE_TERMINAL;
+    if (!hasTerminal || ended)
+      return EQC_OK;
+    ended = true;
+    const std::vector<double> before(p), xBefore(x);
+    attachEvents();
+    int code = applyInputs(t);
+    if (code == 0)
+      code = events.iterate(*model, t, x.data(), a.data(), p.data(), nullptr, false, true);
+    if (code == EQC_EVENT_TERMINATE)
+      code = 0;
+    if (code == 0)
+      code = rhsRecording(t, x.data());
+    if (code != 0) {
+      fail(where(t) + ": the terminal event failed: " + modelFailure(code), code);
+      return EQC_ERR_RHS;
+    }
+    if (int status = assertionsHold(t, x.data(), false))
+      return status;
+    if (changed) {
+      const size_t from = static_cast<size_t>(model->n_params), to = from + static_cast<size_t>(model->n_discretes);
+      for (size_t j = from; j < to; ++j)
+        if (model->discrete_kind[j - from] != EQC_DISCRETE_TERMINAL && p[j] != before[j])
+          *changed = 1;
+      if (x != xBefore)
+        *changed = 1;
+    }
     return EQC_OK;
   }
 
@@ -1248,6 +1292,17 @@ int eqc_sim_event(eqc_sim *sim, double t, const double *x, int *states_changed) 
     return sim->event(t, x, states_changed);
   } catch (...) {
     sim->fail("eqc_sim_event: out of memory");
+    return EQC_ERR_ARGUMENT;
+  }
+}
+
+int eqc_sim_terminate(eqc_sim *sim, int *changed) {
+  if (!sim)
+    return EQC_ERR_ARGUMENT;
+  try {
+    return sim->terminalEvent(changed);
+  } catch (...) {
+    sim->fail("eqc_sim_terminate: out of memory");
     return EQC_ERR_ARGUMENT;
   }
 }

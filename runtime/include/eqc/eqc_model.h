@@ -93,7 +93,8 @@ enum {
   EQC_DISCRETE_REAL = 0,
   EQC_DISCRETE_INTEGER = 1,
   EQC_DISCRETE_BOOLEAN = 2,
-  EQC_DISCRETE_CONDITION = 3 /**< a Boolean eqc introduced for a relation or a when-condition (not declared) */
+  EQC_DISCRETE_CONDITION = 3, /**< a Boolean eqc introduced for a relation or a when-condition (not declared) */
+  EQC_DISCRETE_TERMINAL = 4   /**< terminal() (MLS 3.5, 3.7.2): false until eqc_sim_terminate's event */
 };
 
 /** eqc_model.param_kind: how a parameter may be changed after compilation. */
@@ -370,6 +371,14 @@ int eqc_sim_discrete_index(const eqc_sim *sim, const char *name);
 const double *eqc_sim_discretes(const eqc_sim *sim);
 /** All of p: the parameters, then the discrete part (eqc_model.n_p values). */
 const double *eqc_sim_parameters(const eqc_sim *sim);
+/**
+ * Ends a simulation that ran successfully (to its stop time, or to a terminate()): the terminal
+ * event at the current time, where terminal() is true (MLS 3.5, 3.7.2: when-clauses on it fire,
+ * then the assertions are checked); later runs are refused. EQC_OK (also for a model without
+ * terminal(): nothing to do), EQC_ERR_ASSERTION, or EQC_ERR_RHS, with the message in
+ * eqc_sim_last_error; *changed (may be NULL) is 1 when discrete values or states changed.
+ */
+int eqc_sim_terminate(eqc_sim *sim, int *changed);
 /** 1 once a when-clause called terminate(): the run that met it returned EQC_OK at that time
  *  (eqc_sim_time), and later runs are refused. */
 int eqc_sim_terminated(const eqc_sim *sim);

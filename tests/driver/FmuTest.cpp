@@ -1012,3 +1012,41 @@ TEST(Fmu, AssertionsFailTheStepWithTheirMessage) {
   api.freeInstance(me);
   dlclose(lib);
 }
+
+// delay() in an FMU (MLS 3.5, 3.7.2): Co-Simulation of x' = -x(t - 1) reaches the method of
+// steps' x(2) = -1/2 and x(3) = -1/6, with the history recorded inside fmi2DoStep; fmi2Terminate
+// runs the terminal event (when terminal() gives atEnd = x).
+TEST(Fmu, DelaysAndTheTerminalEvent) {
+  std::filesystem::path dir = std::filesystem::path(EQC_SCRATCH_DIR) / "fmu_delay";
+  std::string xml = buildFmu(std::string(EQC_SOURCE_DIR) + "/tests/driver/dde.mo", dir, "Dde");
+  ASSERT_FALSE(xml.empty());
+  void *lib = dlopen((dir / "Dde.so").c_str(), RTLD_NOW | RTLD_LOCAL);
+  ASSERT_TRUE(lib) << dlerror();
+  const Fmi2Api api(lib);
+  static Callbacks callbacks{logger, nullptr, nullptr, nullptr, nullptr};
+  logged.clear();
+  fmi2Component cs = api.instantiate("cs", 1, guidOf(xml).c_str(), "", &callbacks, 0, 0);
+  ASSERT_TRUE(cs) << logged;
+  ASSERT_EQ(api.setup(cs, 1, 1e-10, 0.0, 0, 0.0), 0);
+  ASSERT_EQ(api.enterInit(cs), 0);
+  ASSERT_EQ(api.exitInit(cs), 0) << logged;
+  const unsigned x = valueReference(xml, "x"), atEnd = valueReference(xml, "atEnd");
+  double value = NAN;
+  for (int k = 0; k < 12; ++k) {
+    ASSERT_EQ(api.doStep(cs, 0.25 * k, 0.25, 1), 0) << logged;
+    if (k == 7) {
+      ASSERT_EQ(api.getReal(cs, &x, 1, &value), 0);
+      EXPECT_NEAR(value, -0.5, 1e-7);
+    }
+  }
+  ASSERT_EQ(api.getReal(cs, &x, 1, &value), 0);
+  EXPECT_NEAR(value, -1.0 / 6.0, 1e-7);
+  ASSERT_EQ(api.getReal(cs, &atEnd, 1, &value), 0);
+  EXPECT_EQ(value, -1.0);
+  auto terminate = Fmi2Api::get<fmi2Status (*)(fmi2Component)>(lib, "fmi2Terminate");
+  ASSERT_EQ(terminate(cs), 0) << logged;
+  ASSERT_EQ(api.getReal(cs, &atEnd, 1, &value), 0);
+  EXPECT_NEAR(value, -1.0 / 6.0, 1e-7);
+  api.freeInstance(cs);
+  dlclose(lib);
+}

@@ -47,6 +47,13 @@ ExternalArg literal(CType type, double number) {
   return a;
 }
 
+/// A String argument: its text, passed as a `const char *` to a copy that lives as long as the call.
+ExternalArg text(const std::string &value) {
+  ExternalArg a = literal(CType::String, 0);
+  a.text = value;
+  return a;
+}
+
 } // namespace
 
 std::string Flattener::resolveUri(const std::string &uri, SourceRange range) {
@@ -100,6 +107,10 @@ bool Flattener::lowerExternalCall(const ClassInfo &cls, FunctionBuilder &b, std:
     for (auto &[name, l] : b.vars) {
       if (l.kind == FunctionBuilder::Local::Protected || &l == result)
         continue;
+      if (l.type == Type::String) { // a String input: its text, as const char *
+        call->args.push_back(text(b.strings[name]));
+        continue;
+      }
       call->args.push_back(formalArgument(l));
       for (int d : l.dims)
         call->args.push_back(literal(CType::SizeT, d));
@@ -121,9 +132,10 @@ bool Flattener::lowerExternalCall(const ClassInfo &cls, FunctionBuilder &b, std:
       } else if (e.kind == ast::ExprKind::Bool) {
         call->args.push_back(literal(CType::Int, e.boolean));
       } else if (e.kind == ast::ExprKind::String) {
-        ExternalArg a = literal(CType::String, 0);
-        a.text = e.text;
-        call->args.push_back(a);
+        call->args.push_back(text(e.text));
+      } else if (e.kind == ast::ExprKind::Name && e.ref.size() == 1 && e.ref[0].subscripts.empty() &&
+                 b.strings.count(e.text)) {
+        call->args.push_back(text(b.strings[e.text]));
       } else if (e.kind == ast::ExprKind::Name && e.ref.size() == 1 && e.ref[0].subscripts.empty() && b.find(e.text)) {
         call->args.push_back(formalArgument(*b.find(e.text)));
       } else if (e.kind == ast::ExprKind::Call && e.text == "size" && e.args.size() == 2 &&

@@ -248,6 +248,8 @@ struct FunctionBuilder {
   int loopDepth = 0;
   /// Integer inputs the function is specialized to (they size its arrays): constants in it.
   std::map<std::string, double> values;
+  /// String inputs the function is specialized to (their Locals have no slot).
+  std::map<std::string, std::string> strings;
 
   const Local *find(const std::string &name) const {
     for (auto &[n, l] : vars)
@@ -507,6 +509,10 @@ public:
   /// "name.field", nested records recursively, then the record itself); false after errors.
   bool addRecordLocal(FunctionBuilder &b, const std::string &name, const ClassInfo &record,
                       FunctionBuilder::Local::Kind kind, SourceRange range);
+  /// The type element `el` (of a function) is declared with, through short classes (SI.Temperature
+  /// is Real), and the scope its name is looked up in.
+  std::pair<std::string, const ClassInfo *> baseType(const Element &el);
+  std::string baseTypeName(const Element &el) { return baseType(el).first; }
   /// The Integer scalar inputs of function `cls` that its arrays' dimensions name.
   std::set<std::string> sizingInputs(const ClassInfo &cls);
   /// The values of the sizing inputs in `args` (known when the model is compiled: the function is

@@ -72,6 +72,10 @@ static LocalRef resolveLocal(Flattener &f, const ast::Expr &e, Scope &scope, boo
   if (!l)
     return r;
   found = true;
+  if (l->type == Type::String) { // a String input named whole is a value (lowerLocal)
+    f.diags_.error(e.range, "'" + head.name + "' is a String: it has no elements, fields or slots");
+    return r;
+  }
   const std::vector<ast::Subscript> *subscripts = &head.subscripts;
   if (e.ref.size() > 1) {
     // A field of a record variable: the local "r.x" (MLS 3.5, 12.6).
@@ -237,6 +241,22 @@ bool Flattener::addRecordLocal(FunctionBuilder &b, const std::string &name, cons
   return true;
 }
 
+std::pair<std::string, const ClassInfo *> Flattener::baseType(const Element &el) {
+  // A short class's base is named in the scope of that class (SI.Temperature =
+  // ThermodynamicTemperature, found in package SI).
+  std::string name = el.decl->typeName;
+  const ClassInfo *from = el.lexical;
+  Type primitive;
+  for (int hops = 0; hops < 50 && !isPrimitive(name, primitive); ++hops) {
+    ClassInfo *t = findClass(name, from);
+    if (!t || !t->def->isShort)
+      break;
+    name = t->def->shortBase.typeName;
+    from = t->parent;
+  }
+  return {name, from};
+}
+
 std::set<std::string> Flattener::sizingInputs(const ClassInfo &cls) {
   std::set<std::string> integers, named;
   for (const Element &el : cls.elements)
@@ -294,6 +314,13 @@ Value Flattener::lowerLocal(const ast::Expr &e, Scope &scope, bool &found) {
       found = true;
       return Value::scalar(ctx().constant(known->second), Type::Integer);
     }
+    auto text = scope.fn->strings.find(e.ref[0].name);
+    if (text != scope.fn->strings.end()) {
+      found = true;
+      Value v = Value::scalar(ctx().zero(), Type::String);
+      v.text = text->second;
+      return v;
+    }
   }
   LocalRef r = resolveLocal(*this, e, scope, found);
   if (!found || !r.ok)
@@ -349,6 +376,10 @@ Value Flattener::lowerUserCall(const ast::Expr &e, Scope &scope, ClassInfo *fn, 
   }
   std::vector<Value> args;
   for (size_t k = 0; k < inputs.size(); ++k) {
+    // A String input takes a String known when the model is compiled (the function is
+    // specialized to it).
+    const bool text = baseTypeName(*inputs[k]) == "String";
+    stringContext_ += text;
     if (given[k]) {
       args.push_back(lower(*given[k], scope));
     } else if (inputs[k]->comp->binding) {
@@ -357,11 +388,17 @@ Value Flattener::lowerUserCall(const ast::Expr &e, Scope &scope, ClassInfo *fn, 
       defaults.context = Context::Parameter;
       args.push_back(lower(*inputs[k]->comp->binding, defaults));
     } else {
+      args.emplace_back();
       diags_.error(e.nameRange, "missing argument '" + inputs[k]->comp->name + "' of function '" + fn->name + "'");
-      return fail();
     }
+    stringContext_ -= text;
     if (!args.back().ok)
       return fail();
+    if (text && args.back().type != Type::String) {
+      diags_.error(given[k] ? given[k]->range : e.nameRange, "argument '" + inputs[k]->comp->name + "' of '" + fn->name +
+                                                                 "' must be a String, not " + typeName(args.back().type));
+      return fail();
+    }
   }
   std::vector<OutputShape> outputs;
   int id = specializeFunction(fn, args, e.range, outputs);
@@ -369,7 +406,8 @@ Value Flattener::lowerUserCall(const ast::Expr &e, Scope &scope, ClassInfo *fn, 
     return fail();
   std::vector<const Expr *> flatArgs;
   for (const Value &a : args)
-    flatArgs.insert(flatArgs.end(), a.elems.begin(), a.elems.end());
+    if (a.type != Type::String) // known when compiled: the function is specialized to it
+      flatArgs.insert(flatArgs.end(), a.elems.begin(), a.elems.end());
   if (outputs.empty()) {
     diags_.error(e.nameRange, "function '" + fn->name + "' has no output");
     return fail();
@@ -524,8 +562,18 @@ struct StatementLowering {
     case ast::StatementKind::Call: {
       const ast::Expr &call = *st.value;
       if (call.text == "assert") {
-        if (call.args.size() < 2 || call.args[1]->kind != ast::ExprKind::String) {
+        if (call.args.size() < 2) {
           f.diags_.error(call.nameRange, "assert(condition, \"message\") takes a condition and a message");
+          return;
+        }
+        // The message: a String known when the function is specialized (literals, String inputs).
+        ++f.stringContext_;
+        Value message = f.lower(*call.args[1], scope);
+        --f.stringContext_;
+        if (!message.ok)
+          return;
+        if (message.type != Type::String) {
+          f.diags_.error(call.args[1]->range, "the message of an assert is a String");
           return;
         }
         Value c = f.lowerBool(*call.args[0], scope);
@@ -535,7 +583,7 @@ struct StatementLowering {
         s.kind = FnStatement::Assert;
         s.loc = st.range;
         s.value = c.elems[0];
-        s.message = call.args[1]->text;
+        s.message = message.text;
         out.push_back(s);
         return;
       }
@@ -713,7 +761,8 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
                                   std::vector<OutputShape> &outputs) {
   std::string key = cls->name + "(";
   for (const Value &a : args)
-    key += (a.record ? a.record->name : std::string(typeName(a.type))) + shapeText(a.dims) + ",";
+    key += (a.record ? a.record->name : std::string(typeName(a.type))) + shapeText(a.dims) +
+           (a.type == Type::String ? "=" + std::to_string(a.text.size()) + ":" + a.text : "") + ",";
   key += ")";
   // Integer inputs that size arrays (`output Real c[order]`): the function is specialized to
   // their values too.
@@ -764,26 +813,29 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
     const ast::Declaration &d = *el.decl;
     const ast::Component &c = *el.comp;
     Type type;
-    std::string typeName = d.typeName;
-    // A short class's base is named in the scope of that class (SI.Temperature =
-    // ThermodynamicTemperature, found in package SI).
-    const ClassInfo *from = el.lexical;
-    for (int hops = 0; hops < 50; ++hops) {
-      if (typeName == "Real" || typeName == "Integer" || typeName == "Boolean")
-        break;
-      ClassInfo *t = findClass(typeName, from);
-      if (!t || !t->def->isShort)
-        break;
-      typeName = t->def->shortBase.typeName;
-      from = t->parent;
-    }
+    auto [typeName, from] = baseType(el);
     if (typeName == "Real")
       type = Type::Real;
     else if (typeName == "Integer")
       type = Type::Integer;
     else if (typeName == "Boolean")
       type = Type::Boolean;
-    else if (ClassInfo *record = findClass(typeName, from);
+    else if (typeName == "String" && d.causality == ast::Causality::Input && c.dims.empty() && d.typeDims.empty()) {
+      // A String input: the value the function is specialized to (MLS 3.5, 12.4.1).
+      FunctionBuilder::Local local;
+      local.slot = -1;
+      local.type = Type::String;
+      local.kind = FunctionBuilder::Local::Input;
+      if (argIndex < args.size())
+        b.strings[c.name] = args[argIndex++].text;
+      b.vars.emplace_back(c.name, local);
+      continue;
+    } else if (typeName == "String") {
+      diags_.error(c.range, "function '" + cls->name + "': '" + c.name + "' is a String " +
+                                (d.causality == ast::Causality::Output ? "output" : "array or variable") +
+                                ", which eqc does not support (scalar String inputs known when the model is compiled are)");
+      continue;
+    } else if (ClassInfo *record = findClass(typeName, from);
              record && record->kind() == ast::ClassKind::Record && !record->def->isShort && c.dims.empty() &&
              d.typeDims.empty()) {
       // A record input, output or local (MLS 3.5, 12.6): its fields' scalars in consecutive slots.
@@ -818,7 +870,7 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
     } else {
       diags_.error(d.typeRange, "function '" + cls->name + "': '" + d.typeName +
                                     "' is not supported here (functions take Real, Integer and Boolean values, arrays of "
-                                    "them and records)");
+                                    "them, records and String inputs)");
       continue;
     }
     FunctionBuilder::Local local;

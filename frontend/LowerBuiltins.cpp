@@ -205,6 +205,12 @@ Value Flattener::lowerBuiltinCall(const ast::Expr &e, Scope &scope, bool &handle
     return lowerSample(e, scope);
   if (fn == "delay")
     return lowerDelay(e, scope);
+  if (fn == "String") {
+    // String(x) of a value known only at run time makes a message (lowerMessage), not a value.
+    diags_.error(e.nameRange, "String(...) of a value is supported in the messages of asserts of models only (eqc's "
+                              "Strings are values known when the model is compiled)");
+    return fail();
+  }
   if (fn == "terminal")
     return lowerTerminal(e, scope);
   if (fn == "cardinality") {

@@ -23,36 +23,27 @@ int Flattener::origin(const Scope &scope) {
 }
 
 bool Flattener::continuouslyDependent(const Expr *e) {
-  std::vector<const Expr *> stack{e};
-  std::unordered_set<const Expr *> seen;
-  while (!stack.empty()) {
-    const Expr *n = stack.back();
-    stack.pop_back();
-    if (!seen.insert(n).second)
-      continue;
+  bool dependent = false;
+  forEachNode(e, [&](const Expr *n) {
     switch (n->kind()) {
     case ExprKind::Var:
-      if (!sys_.vars[n->var()].isKnown() || sys_.vars[n->var()].isTimeVaryingKnown())
-        return true;
-      continue;
+      dependent = !sys_.vars[n->var()].isKnown() || sys_.vars[n->var()].isTimeVaryingKnown();
+      return dependent ? Walk::Stop : Walk::Skip;
     case ExprKind::Time:
-      return true;
+      dependent = true;
+      return Walk::Stop;
     case ExprKind::Lt:
     case ExprKind::Le:
     case ExprKind::Eq:
     case ExprKind::Ne:
-      continue; // a relation changes only at events
-    case ExprKind::Call:
-      if (builtinInfo(n->builtin()).events == BuiltinEvents::Steps)
-        continue; // piecewise constant: changes only at events
-      break;
+      return Walk::Skip; // a relation changes only at events
+    case ExprKind::Call: // piecewise constant: changes only at events
+      return builtinInfo(n->builtin()).events == BuiltinEvents::Steps ? Walk::Skip : Walk::Descend;
     default:
-      break;
+      return Walk::Descend;
     }
-    for (const Expr *op : n->ops())
-      stack.push_back(op);
-  }
-  return false;
+  });
+  return dependent;
 }
 
 void Flattener::addEquation(const Expr *lhs, const Expr *rhs, SourceRange range, int number, int originId,

@@ -306,18 +306,11 @@ static size_t firstCurrentOperand(const Expr *n) { return n->kind() == ExprKind:
 
 std::vector<int> collectDelays(const Expr *e) {
   std::vector<int> out;
-  std::vector<const Expr *> stack{e};
-  std::unordered_set<const Expr *> seen;
-  while (!stack.empty()) {
-    const Expr *n = stack.back();
-    stack.pop_back();
-    if (!seen.insert(n).second)
-      continue;
+  forEachNode(e, [&](const Expr *n) {
     if (n->kind() == ExprKind::Delay && std::find(out.begin(), out.end(), n->delayIndex()) == out.end())
       out.push_back(n->delayIndex());
-    for (const Expr *op : n->ops())
-      stack.push_back(op);
-  }
+    return Walk::Descend;
+  });
   return out;
 }
 
@@ -393,20 +386,12 @@ std::vector<int> collectVars(const Expr *e) {
 
 std::vector<int> collectAllVars(const Expr *e) {
   std::vector<int> out;
-  std::vector<const Expr *> stack{e};
-  std::unordered_set<const Expr *> seen;
-  while (!stack.empty()) {
-    const Expr *n = stack.back();
-    stack.pop_back();
-    if (!seen.insert(n).second)
-      continue;
+  forEachNode(e, [&](const Expr *n) {
     if (n->kind() == ExprKind::Var)
       out.push_back(n->var());
-    for (const Expr *op : n->ops())
-      stack.push_back(op);
-  }
+    return Walk::Descend;
+  });
   std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
 

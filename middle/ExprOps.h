@@ -6,9 +6,32 @@
 #include <functional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace eqc {
+
+/// What a walk over an expression does after visiting a node.
+enum class Walk { Descend, Skip, Stop }; ///< into its operands; not into them; no further
+
+/// Visits each node of the DAG under `e` (e included) once, depth first, as `visit` (Walk(const
+/// Expr *)) directs.
+template <typename Visit> void forEachNode(const Expr *e, Visit visit) {
+  std::vector<const Expr *> stack{e};
+  std::unordered_set<const Expr *> seen;
+  while (!stack.empty()) {
+    const Expr *n = stack.back();
+    stack.pop_back();
+    if (!seen.insert(n).second)
+      continue;
+    const Walk next = visit(n);
+    if (next == Walk::Stop)
+      return;
+    if (next == Walk::Descend)
+      for (const Expr *op : n->ops())
+        stack.push_back(op);
+  }
+}
 
 /// Names variables for printing.
 using VarNamer = std::function<std::string(int)>;

@@ -150,13 +150,24 @@ void Flattener::initialParameters() {
   if (initialParameters_.empty())
     return;
   std::set<int> open(initialParameters_.begin(), initialParameters_.end());
+  // At the start, a state whose start value is fixed is that value, and time the start time
+  // (`t0 = time`, `T_final = (m1.T*m1.C + m2.T*m2.C)/(m1.C + m2.C)` in MSL).
+  std::unordered_map<int, const Expr *> atStart;
+  for (size_t v = 0; v < sys_.vars.size(); ++v)
+    if (sys_.isState(static_cast<int>(v)) && sys_.vars[v].fixed && sys_.vars[v].hasStart && sys_.vars[v].binding &&
+        parameterExpression(sys_.vars[v].binding))
+      atStart.emplace(static_cast<int>(v), sys_.vars[v].binding);
+  const Expr *startTime = ctx().constant(sys_.experiment.hasStartTime ? sys_.experiment.startTime : 0.0);
+  auto startValue = [&](const Expr *e) {
+    return substitute(ctx(), e, atStart, startTime);
+  };
   std::vector<Equation> kept;
   for (const Equation &eq : sys_.initialEquations) {
     const Expr *target = nullptr, *value = nullptr;
     for (auto [x, other] : {std::pair{eq.lhs, eq.rhs}, std::pair{eq.rhs, eq.lhs}})
-      if (!target && x->kind() == ExprKind::Var && open.count(x->var()) && parameterExpression(other)) {
+      if (!target && x->kind() == ExprKind::Var && open.count(x->var()) && parameterExpression(startValue(other))) {
         target = x;
-        value = other;
+        value = startValue(other);
       }
     if (!target) {
       kept.push_back(eq);
@@ -168,8 +179,8 @@ void Flattener::initialParameters() {
   sys_.initialEquations = std::move(kept);
   for (int v : open) {
     diags_.error(sys_.vars[v].loc, "parameter '" + sys_.vars[v].name +
-                                       "' has fixed = false, but no initial equation gives it a value of parameters "
-                                       "and constants ('" + sys_.vars[v].name + " = ...')");
+                                       "' has fixed = false, but no initial equation gives it a value of parameters, "
+                                       "constants, fixed start values and time ('" + sys_.vars[v].name + " = ...')");
     sys_.vars[v].binding = ctx().zero();
   }
 }

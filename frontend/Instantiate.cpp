@@ -1152,7 +1152,7 @@ void Flattener::lowerVariableAttributes(Instance &inst, int index, bool bindings
       int v = sym.firstVar + static_cast<int>(k);
       if (bindings_[v].mod) {
         parameterBinding(v);
-      } else if (!sys_.vars[v].binding && computedAtStart[k]) {
+      } else if (computedAtStart[k]) { // a start value (of the type, say) is only its guess
         initialParameters_.push_back(v); // its initial equation gives its value (initialParameters)
       } else if (!sys_.vars[v].binding) {
         diags_.error(sys_.vars[v].loc, "parameter '" + sys_.vars[v].name + "' has no value; write 'parameter " +

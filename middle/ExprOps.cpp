@@ -519,6 +519,7 @@ namespace {
 struct Substituter {
   ExprContext &ctx;
   const std::unordered_map<int, const Expr *> &replacement;
+  const Expr *time = nullptr; ///< time's replacement (null: none)
   std::unordered_map<const Expr *, const Expr *> memo;
 
   const Expr *run(const Expr *e) {
@@ -526,7 +527,9 @@ struct Substituter {
     if (it != memo.end())
       return it->second;
     const Expr *result = e;
-    if (e->kind() == ExprKind::Var) {
+    if (e->kind() == ExprKind::Time && time) {
+      result = time;
+    } else if (e->kind() == ExprKind::Var) {
       auto r = replacement.find(e->var());
       if (r != replacement.end())
         result = r->second;
@@ -550,7 +553,12 @@ struct Substituter {
 
 const Expr *substitute(ExprContext &ctx, const Expr *e,
                        const std::unordered_map<int, const Expr *> &replacement) {
-  return Substituter{ctx, replacement, {}}.run(e);
+  return Substituter{ctx, replacement, nullptr, {}}.run(e);
+}
+
+const Expr *substitute(ExprContext &ctx, const Expr *e, const std::unordered_map<int, const Expr *> &replacement,
+                       const Expr *time) {
+  return Substituter{ctx, replacement, time, {}}.run(e);
 }
 
 } // namespace eqc

@@ -81,6 +81,9 @@ const Expr *rebuild(ExprContext &ctx, const Expr *e, const std::vector<const Exp
 /// the nodes that change.
 const Expr *substitute(ExprContext &ctx, const Expr *e,
                        const std::unordered_map<int, const Expr *> &replacement);
+/// The same, with `time` replaced by `time` too.
+const Expr *substitute(ExprContext &ctx, const Expr *e, const std::unordered_map<int, const Expr *> &replacement,
+                       const Expr *time);
 
 /// Symbolic partial derivatives ∂e/∂var, memoized across calls on (node, variable).
 class Differentiator {

@@ -509,6 +509,9 @@ public:
   /// "name.field", nested records recursively, then the record itself); false after errors.
   bool addRecordLocal(FunctionBuilder &b, const std::string &name, const ClassInfo &record,
                       FunctionBuilder::Local::Kind kind, SourceRange range);
+  /// The text of a message in a function (assert, MSL's error()): Strings known when compiled,
+  /// `String(x)` of the function's values as `{x}`; false after errors (reported).
+  bool messageText(const ast::Expr &e, Scope &scope, std::string &out);
   /// The type element `el` (of a function) is declared with, through short classes (SI.Temperature
   /// is Real), and the scope its name is looked up in.
   std::pair<std::string, const ClassInfo *> baseType(const Element &el);

@@ -241,6 +241,29 @@ bool Flattener::addRecordLocal(FunctionBuilder &b, const std::string &name, cons
   return true;
 }
 
+bool Flattener::messageText(const ast::Expr &e, Scope &scope, std::string &out) {
+  // String(x) of a value of the function reads as {x}: eqc's Strings are known when the model is
+  // compiled, the message of a failure in a function is too.
+  if (e.kind == ast::ExprKind::Binary && e.binary == ast::BinaryOp::Add)
+    return messageText(*e.args[0], scope, out) && messageText(*e.args[1], scope, out);
+  if (e.kind == ast::ExprKind::Call && e.text == "String" && !e.args.empty()) {
+    const ast::Expr &x = *e.args[0];
+    out += "{" + (x.kind == ast::ExprKind::Name ? x.text : std::string("...")) + "}";
+    return true;
+  }
+  ++stringContext_;
+  Value v = lower(e, scope);
+  --stringContext_;
+  if (!v.ok)
+    return false;
+  if (v.type != Type::String) {
+    diags_.error(e.range, "a message is a String, not " + std::string(typeName(v.type)));
+    return false;
+  }
+  out += v.text;
+  return true;
+}
+
 std::pair<std::string, const ClassInfo *> Flattener::baseType(const Element &el) {
   // A short class's base is named in the scope of that class (SI.Temperature =
   // ThermodynamicTemperature, found in package SI).
@@ -566,16 +589,6 @@ struct StatementLowering {
           f.diags_.error(call.nameRange, "assert(condition, \"message\") takes a condition and a message");
           return;
         }
-        // The message: a String known when the function is specialized (literals, String inputs).
-        ++f.stringContext_;
-        Value message = f.lower(*call.args[1], scope);
-        --f.stringContext_;
-        if (!message.ok)
-          return;
-        if (message.type != Type::String) {
-          f.diags_.error(call.args[1]->range, "the message of an assert is a String");
-          return;
-        }
         Value c = f.lowerBool(*call.args[0], scope);
         if (!c.ok || !c.isScalar())
           return;
@@ -583,12 +596,26 @@ struct StatementLowering {
         s.kind = FnStatement::Assert;
         s.loc = st.range;
         s.value = c.elems[0];
-        s.message = message.text;
+        if (!f.messageText(*call.args[1], scope, s.message))
+          return;
         out.push_back(s);
         return;
       }
       if (call.text == "terminate" || call.text == "reinit") {
         f.diags_.error(call.nameRange, call.text + "() is not allowed in a function");
+        return;
+      }
+      if (ClassInfo *callee = f.scopedClass(call.text, scope);
+          callee && callee->name == "Modelica.Utilities.Streams.error" && call.args.size() == 1) {
+        // MSL's error(message): ModelicaError, i.e. a failing assertion (MLS 3.5, 12.9.6), whose
+        // message may show values of the function (String(x)): those read as their names.
+        FnStatement s;
+        s.kind = FnStatement::Assert;
+        s.loc = st.range;
+        s.value = f.ctx().boolean(false);
+        if (!f.messageText(*call.args[0], scope, s.message))
+          return;
+        out.push_back(s);
         return;
       }
       // A call whose outputs are not used does nothing (functions have no side effects).

@@ -560,7 +560,8 @@ Value Flattener::elementwise(const Value &a, const Value &b, SourceRange range, 
   out.ok = true;
   out.type = resultType;
   out.dims = a.isScalar() ? b.dims : a.dims;
-  size_t n = std::max(a.size(), b.size());
+  // The size of the array operand (which may be empty: a scalar times a Real[0] is a Real[0]).
+  const size_t n = !a.isScalar() ? a.size() : !b.isScalar() ? b.size() : 1;
   out.elems.reserve(n);
   for (size_t i = 0; i < n; ++i)
     out.elems.push_back(f(a.isScalar() ? a.elems[0] : a.elems[i], b.isScalar() ? b.elems[0] : b.elems[i]));

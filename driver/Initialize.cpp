@@ -188,6 +188,29 @@ ExitCode startPoint(Compilation &c, const std::vector<std::pair<std::string, std
   return ExitOk;
 }
 
+bool startConditions(Compilation &c, double t, InitialPoint &ip) {
+  const OdeModel &model = *c.model;
+  const FlatSystem &flat = *c.flat;
+  bool changed = false;
+  std::vector<double> z;
+  size_t k = 0;
+  for (int v : model.discretes)
+    if (const Expr *relation = flat.vars[v].relation) {
+      if (z.empty()) {
+        z.resize(model.discretes.size());
+        if (c.jit->rhs(t, ip.x.data(), ip.dx.data(), ip.a.data(), ip.p.data()) != 0 ||
+            c.jit->zc.load()(t, ip.x.data(), ip.dx.data(), ip.a.data(), ip.p.data(), z.data()) != 0)
+          return false; // not evaluable at the start values: the conditions keep their start
+      }
+      const double zk = z[k++];
+      const double holds = zk > 0 || (zk == 0 && relation->kind() == ExprKind::Le) ? 1.0 : 0.0;
+      double &value = ip.p[model.discreteOffset() + static_cast<size_t>(model.slots[v].index)];
+      changed = changed || value != holds;
+      value = holds;
+    }
+  return changed;
+}
+
 ExitCode consistentInitialPoint(Compilation &c, const std::vector<std::pair<std::string, std::string>> &parameters,
                                 double t0, InitialPoint &ip, std::unique_ptr<InvariantProjector> &projector,
                                 std::ostream &err, const InputSeries *inputs) {
@@ -212,7 +235,17 @@ ExitCode consistentInitialPoint(Compilation &c, const std::vector<std::pair<std:
     for (int v : model.freeStates)
       movable.push_back(model.slots[v].index);
     double residual = 0;
-    int status = initial.project(t0, x.data(), movable, kProjectionTol, &residual);
+    // The conditions (time < startTime, ...) hold what they hold at the start point, before and
+    // after the projection moves it (again while that changes them).
+    int status = EQC_OK;
+    for (int round = 0; round < 4; ++round) {
+      const bool changed = startConditions(c, t0, ip);
+      if (round > 0 && !changed)
+        break;
+      status = initial.project(t0, x.data(), movable, kProjectionTol, &residual);
+      if (status != EQC_OK)
+        break;
+    }
     int which = -1;
     double worst = initial.maxResidual(t0, x.data(), &which);
     if (status != EQC_OK || !(worst <= 1e-8)) {

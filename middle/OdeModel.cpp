@@ -142,15 +142,11 @@ void projectedInitialization(const FlatSystem &flat, OdeModel &m, Diagnostics &d
       m.freeStates.push_back(s);
   m.initialConstraints = m.invariants;
   m.initialConstraints.purpose = "initialization";
+  // Initial equations of other variables (der(y) = 0 of a steady state) are rewritten in the
+  // states once the ODE is causalized (statesOnlyInitialConstraints).
+  (void)diags;
   for (const Equation &eq : flat.initialEquations) {
     const Expr *r = flat.residual(eq);
-    for (int v : collectVars(r))
-      if (m.slots[v].storage != Storage::State && m.slots[v].storage != Storage::Param) {
-        diags.error(eq.loc, flat.equationLabel(eq, "initial equation") + " involves '" + flat.varName(v) +
-                                "', which is not a state after index reduction; in models that need index "
-                                "reduction, initial equations may involve states, parameters and time only");
-        break;
-      }
     m.initialConstraints.residuals.push_back(r);
     m.initialConstraints.locs.push_back(eq.loc);
     m.initialConstraints.labels.push_back(flat.equationLabel(eq, "initial equation"));
@@ -346,11 +342,55 @@ static bool causalizeSystem(FlatSystem &flat, const EquationSystem &sys, CausalS
   return true;
 }
 
+namespace {
+
+/// Index-reduced models: the initial equations among the initial constraints that involve
+/// variables the ODE computes (der(y) = 0 of a steady state, an output) are rewritten in the
+/// states, parameters and time by the ODE's explicit assignments; a variable that an algebraic
+/// loop computes cannot be, and is reported.
+bool statesOnlyInitialConstraints(const FlatSystem &flat, OdeModel &m, Diagnostics &diags) {
+  std::unordered_map<int, const Expr *> assigned;
+  for (const CausalStep &step : m.ode.steps)
+    if (step.loop < 0 && step.var >= 0)
+      assigned.emplace(step.var, step.value);
+  ExprContext &ctx = *flat.ctx;
+  auto foreign = [&](const Expr *r) {
+    for (int v : collectVars(r))
+      if (m.slots[v].storage != Storage::State && m.slots[v].storage != Storage::Param &&
+          m.slots[v].storage != Storage::Discrete) // discrete values (conditions) are in p too
+        return v;
+    return -1;
+  };
+  bool ok = true;
+  for (size_t i = m.invariants.residuals.size(); i < m.initialConstraints.residuals.size(); ++i) {
+    const Expr *&r = m.initialConstraints.residuals[i];
+    // Each pass replaces the variables by their assignments (which read earlier ones); the
+    // sequence is finite, so the passes end.
+    for (size_t pass = 0; pass <= m.ode.steps.size() && foreign(r) >= 0; ++pass) {
+      const Expr *next = substitute(ctx, r, assigned);
+      if (next == r)
+        break;
+      r = next;
+    }
+    if (int v = foreign(r); v >= 0) {
+      diags.error(m.initialConstraints.locs[i],
+                  m.initialConstraints.labels[i] + " involves '" + flat.varName(v) +
+                      "', which an algebraic loop computes after index reduction; in models that need index "
+                      "reduction, initial equations involve states, parameters, time and what the ODE computes "
+                      "explicitly from them");
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+} // namespace
+
 bool causalizeOdeModel(FlatSystem &flat, OdeModel &model, Diagnostics &diags) {
   if (!causalizeSystem(flat, model.simulation, model.ode, diags))
     return false;
   if (!model.invariants.residuals.empty()) // initialized by projection onto the invariants
-    return true;
+    return statesOnlyInitialConstraints(flat, model, diags);
   return causalizeSystem(flat, model.initialization, model.init, diags);
 }
 

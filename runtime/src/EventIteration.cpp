@@ -101,6 +101,23 @@ int EventIteration::readConditions(const eqc_model &m, double t, const double *x
   return m.rhs(t, x, dx_.data(), a, p);
 }
 
+int EventIteration::conditionsAt(const eqc_model &m, double t, const double *x, double *a, double *p, bool &changed) {
+  changed = false;
+  const size_t nz = static_cast<size_t>(m.n_indicators);
+  std::vector<double> before(nz);
+  for (size_t k = 0; k < nz; ++k)
+    before[k] = p[discreteOffset(m) + static_cast<size_t>(m.indicator_discrete[k])];
+  if (int code = m.rhs(t, x, dx_.data(), a, p))
+    return code;
+  if (int code = readConditions(m, t, x, a, p, nullptr))
+    return code;
+  for (size_t k = 0; k < nz; ++k)
+    changed = changed || p[discreteOffset(m) + static_cast<size_t>(m.indicator_discrete[k])] != before[k];
+  for (size_t k = 0; k < nz; ++k)
+    conditions_[k] = p[discreteOffset(m) + static_cast<size_t>(m.indicator_discrete[k])] != 0 ? 1 : 0;
+  return 0;
+}
+
 int EventIteration::iterate(const eqc_model &m, double t, double *x, double *a, double *p, const int *crossed,
                             bool initial, bool terminal) {
   lastReinit_ = false;

@@ -49,6 +49,10 @@ public:
   /// variable changes; with `initial`, initial() holds and pre() are the start values. `crossed`
   /// (may be null: none) marks the indicators whose condition changed at t. Returns 0,
   /// EQC_EVENT_TERMINATE, one of the StopCodes above or the failing model code.
+  /// The conditions set to what their relations give at (t, x) (rhs first; the start point of
+  /// an initialization, before the event iteration); `changed` tells whether any changed.
+  /// Requires: attach. Returns 0 or the failing model code.
+  int conditionsAt(const eqc_model &m, double t, const double *x, double *a, double *p, bool &changed);
   /// With `terminal`, the terminal event: terminal() (EQC_DISCRETE_TERMINAL) becomes true.
   int iterate(const eqc_model &m, double t, double *x, double *a, double *p, const int *crossed, bool initial,
               bool terminal = false);

@@ -786,11 +786,20 @@ struct eqc_sim {
         return EQC_ERR_RHS;
       }
     }
-    if (projectInitial)
-      if (int status = projectHoldingFixed())
-        return status;
     if (hasEvents())
       attachEvents();
+    // The conditions (time < startTime, ...) hold what they hold at the start point, before and
+    // after the projection moves it (again while that changes them).
+    for (int round = 0; projectInitial && round < 4; ++round) {
+      bool changed = false;
+      if (first && model->n_indicators > 0 &&
+          events.conditionsAt(*model, t, x.data(), a.data(), p.data(), changed) != 0)
+        changed = false; // not evaluable at the start values: the conditions keep their start
+      if (round > 0 && !changed)
+        break;
+      if (int status = projectHoldingFixed())
+        return status;
+    }
     if (first) {
       int code = events.iterate(*model, t, x.data(), a.data(), p.data(), nullptr, true);
       if (code == EQC_EVENT_TERMINATE)

@@ -176,13 +176,60 @@ void Flattener::initialParameters() {
     sys_.vars[target->var()].binding = value;
     open.erase(target->var());
   }
-  sys_.initialEquations = std::move(kept);
+  // An implicit initial equation f(p) = 0 of one such parameter and others known (MSL's
+  // SaturatingInductor: (Lnom - Linf)/(Lzer - Linf) = Ipar/Inom*(pi/2 - atan(Ipar/Inom))):
+  // Newton's method from p's start value when the model is compiled; the parameters it reads
+  // become structural (their values are in p's).
+  sys_.initialEquations.clear();
+  for (const Equation &eq : kept) {
+    const Expr *r = startValue(sys_.residual(eq));
+    int p = -1;
+    bool single = true;
+    for (int v : collectAllVars(r)) {
+      if (open.count(v)) {
+        single = single && p < 0;
+        p = v;
+      } else if (sys_.vars[v].role != VarRole::Parameter) {
+        single = false;
+      }
+    }
+    if (single && p >= 0 && solveInitialParameter(p, r, eq.loc))
+      open.erase(p);
+    else
+      sys_.initialEquations.push_back(eq);
+  }
   for (int v : open) {
     diags_.error(sys_.vars[v].loc, "parameter '" + sys_.vars[v].name +
                                        "' has fixed = false, but no initial equation gives it a value of parameters, "
                                        "constants, fixed start values and time ('" + sys_.vars[v].name + " = ...')");
     sys_.vars[v].binding = ctx().zero();
   }
+}
+
+bool Flattener::solveInitialParameter(int p, const Expr *residual, SourceRange loc) {
+  const std::string what = "the initial equation of parameter '" + sys_.vars[p].name + "'";
+  double x = 1.0;
+  if (const Expr *start = sys_.vars[p].binding; start && parameterExpression(start) && !dependsOn(start, p))
+    if (std::optional<double> guess = evaluateStructural(start, loc, what); guess && std::isfinite(*guess))
+      x = *guess;
+  const Expr *slope = differentiator_->diff(residual, p);
+  for (int iteration = 0; iteration < 100; ++iteration) {
+    const std::unordered_map<int, const Expr *> at{{p, ctx().constant(x)}};
+    std::optional<double> f = evaluateStructural(substitute(ctx(), residual, at), loc, what);
+    std::optional<double> d = evaluateStructural(substitute(ctx(), slope, at), loc, what);
+    if (!f || !d || !std::isfinite(*f) || !std::isfinite(*d) || *d == 0)
+      break;
+    const double step = *f / *d;
+    x -= step;
+    if (std::fabs(step) <= 1e-14 * (1 + std::fabs(x)) || *f == 0) {
+      sys_.vars[p].binding = ctx().constant(x);
+      return true;
+    }
+  }
+  diags_.error(loc, what + " has no solution that Newton's method finds from its start value " +
+                        formatNumber(x) + "; give '" + sys_.vars[p].name + "' a start value nearer the solution");
+  sys_.vars[p].binding = ctx().zero();
+  return true; // reported
 }
 
 bool Flattener::parameterExpression(const Expr *e) {

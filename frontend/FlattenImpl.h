@@ -556,6 +556,9 @@ public:
   /// Parameters with fixed = false take the value their initial equation gives them.
   void initialParameters();
   std::vector<int> initialParameters_; ///< parameters with fixed = false and no value
+  /// residual(p) = 0 solved for parameter p by Newton's method from its start value (known
+  /// parameters otherwise); true when p has its value (or the failure was reported).
+  bool solveInitialParameter(int p, const Expr *residual, SourceRange loc);
   /// Whether `e` reads parameters and constants only (no time, pre() or initial()).
   bool parameterExpression(const Expr *e);
   /// Discrete equations `a = b` (connections of discrete signals) define the variables farther

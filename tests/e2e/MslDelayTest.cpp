@@ -1,5 +1,6 @@
-// MSL 4.0.0 components built on delay() (MLS 3.5, 3.7.2), against physics computed here: a lossless
-// transmission line (Electrical.Analog.Lines.TLine1) and the delay blocks of Blocks.Nonlinear.
+// MSL 4.0.0 components against physics computed here: components built on delay() (MLS 3.5,
+// 3.7.2) — a lossless transmission line (Electrical.Analog.Lines.TLine1) and the delay blocks of
+// Blocks.Nonlinear — and the saturating inductor's implicit fixed = false parameter (8.6).
 #include "Msl.h"
 #include "Run.h"
 
@@ -69,5 +70,29 @@ end Delays;
     const double d = 0.2 + 0.5 * std::min(t / 2, 1.0);
     EXPECT_NEAR(csv.at(i, "fixed.y"), t > 0.3 ? std::sin(w * (t - 0.3)) : 0.0, 1e-6) << "t = " << t;
     EXPECT_NEAR(csv.at(i, "variable.y"), t > d ? std::sin(w * (t - d)) : 0.0, 1e-6) << "t = " << t;
+  }
+}
+
+// Electrical.Analog.Examples.ShowSaturatingInductor: Ipar (fixed = false) solves
+// (Lnom - Linf)/(Lzer - Linf) = Ipar/Inom*(pi/2 - atan(Ipar/Inom)); found here by bisection, the
+// inductance Lact = Linf + (Lzer - Linf)*atan(i/Ipar)/(i/Ipar) of every row follows from it.
+TEST(MslAnalog, SaturatingInductorSolvesItsImplicitParameter) {
+  EQC_REQUIRE_MSL();
+  std::string dir = scratchDir("msl_saturating");
+  RunResult r = runEqc("simulate Modelica.Electrical.Analog.Examples.ShowSaturatingInductor --lib '" + msl +
+                           "' -o out.csv",
+                       dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  const double Lzer = 2, Lnom = 1, Inom = 1, Linf = 0.5;
+  auto g = [&](double ipar) { return ipar / Inom * (M_PI / 2 - std::atan(ipar / Inom)) - (Lnom - Linf) / (Lzer - Linf); };
+  double lo = 1e-6, hi = 10; // g(lo) < 0 < g(hi)
+  for (int k = 0; k < 200; ++k)
+    (g(0.5 * (lo + hi)) < 0 ? lo : hi) = 0.5 * (lo + hi);
+  const double ipar = 0.5 * (lo + hi);
+  Csv csv = readCsv(dir + "/out.csv");
+  for (size_t i = 0; i < csv.rows.size(); ++i) {
+    const double current = csv.at(i, "SaturatingInductance1.i");
+    const double expected = std::fabs(current / ipar) < 1e-10 ? Lzer : Linf + (Lzer - Linf) * std::atan(current / ipar) / (current / ipar);
+    EXPECT_NEAR(csv.at(i, "SaturatingInductance1.Lact"), expected, 1e-9) << "i = " << current;
   }
 }

@@ -25,6 +25,7 @@ enum class Type { Real, Integer, Boolean, String };
 const char *typeName(Type t);
 
 struct ClassInfo;
+struct FunctionArgument;
 
 /// A lowered expression: an array of scalar expression nodes (row-major) with its shape; a
 /// scalar has no dims. `ok` is false after an error (already reported).
@@ -41,6 +42,8 @@ struct Value {
   /// A value of a record class (MLS 3.5, 12.6): elems are its fields' scalars in declaration
   /// order (a constructor call, or a record component named whole); dims are empty.
   const ClassInfo *record = nullptr;
+  /// A function given as an argument to a functional input (MLS 3.5, 12.4.2); elems are empty.
+  std::shared_ptr<const FunctionArgument> function;
 
   static Value scalar(const Expr *e, Type t) {
     Value v;
@@ -52,6 +55,24 @@ struct Value {
   bool isScalar() const { return dims.empty(); }
   bool isNumeric() const { return type == Type::Real || type == Type::Integer; }
   size_t size() const { return elems.size(); }
+};
+
+/// A function as a value (MLS 3.5, 12.4.2): a function named, a partial application
+/// `function g(w = k)`, or a functional input passed on. The bound inputs' values that are not
+/// known when the model is compiled become hidden inputs of the function that receives it.
+struct FunctionArgument {
+  ClassInfo *target = nullptr;
+  /// The inputs the partial application binds, in the order of the target's inputs.
+  std::vector<std::pair<std::string, Value>> bound;
+  /// Whether bound value k is passed as hidden inputs (else it is a constant of the callee).
+  static bool passed(const Value &v) {
+    if (v.type == Type::String)
+      return false;
+    for (const Expr *e : v.elems)
+      if (!e->isConst())
+        return true;
+    return false;
+  }
 };
 
 /// eqc's limit on the scalars of one array, range or model (variables and component instances):
@@ -250,6 +271,9 @@ struct FunctionBuilder {
   std::map<std::string, double> values;
   /// String inputs the function is specialized to (their Locals have no slot).
   std::map<std::string, std::string> strings;
+  /// Functional inputs (MLS 3.5, 12.4.2): the function each one is specialized to, its bound
+  /// inputs read from hidden input slots or constants.
+  std::map<std::string, FunctionArgument> functions;
 
   const Local *find(const std::string &name) const {
     for (auto &[n, l] : vars)
@@ -443,7 +467,21 @@ public:
   Value lowerArray(const ast::Expr &e, Scope &scope);
   Value lowerMatrix(const ast::Expr &e, Scope &scope);
   Value lowerBuiltinCall(const ast::Expr &e, Scope &scope, bool &handled);
-  Value lowerUserCall(const ast::Expr &e, Scope &scope, ClassInfo *fn, int outputIndex, std::vector<Value> *allOutputs);
+  /// A call of function `fn`; `bound` the inputs a partial application fixed (a call of a
+  /// functional input), which the call's arguments skip.
+  Value lowerUserCall(const ast::Expr &e, Scope &scope, ClassInfo *fn, int outputIndex, std::vector<Value> *allOutputs,
+                      const FunctionArgument *bound = nullptr);
+  /// The argument `e` of the functional input `formal` (of type `type`) of function `fn`:
+  /// a function name, a partial application, or a functional input in scope, checked to be
+  /// function-compatible with `type` (MLS 3.5, 6.6); a failed Value after errors.
+  Value lowerFunctionArgument(const ast::Expr &e, Scope &scope, const ClassInfo &fn, const Element &formal,
+                              ClassInfo &type);
+  /// Whether function `target`, with the inputs in `bound` removed, is function-compatible with
+  /// the function type `type` (MLS 3.5, 6.6); `why` says how not.
+  bool functionCompatible(const ClassInfo &target, const std::set<std::string> &bound, const ClassInfo &type,
+                          std::string &why);
+  /// The function type an element of a function is declared with (a functional input), or null.
+  ClassInfo *functionType(const Element &el);
   Value lowerReduction(const ast::Expr &e, Scope &scope);
   /// The shape of an expression; for a plain name without building its elements.
   std::optional<std::vector<int>> shapeOf(const ast::Expr &e, Scope &scope);

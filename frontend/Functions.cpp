@@ -330,6 +330,151 @@ std::optional<std::map<std::string, double>> Flattener::sizingArguments(const Cl
   return values;
 }
 
+ClassInfo *Flattener::functionType(const Element &el) {
+  auto [name, from] = baseType(el);
+  Type primitive;
+  if (isPrimitive(name, primitive))
+    return nullptr;
+  ClassInfo *t = findClass(name, from);
+  return t && t->kind() == ast::ClassKind::Function ? t : nullptr;
+}
+
+bool Flattener::functionCompatible(const ClassInfo &target, const std::set<std::string> &bound, const ClassInfo &type,
+                                   std::string &why) {
+  // MLS 3.5, 6.6: the inputs (outputs) of the type are inputs (outputs) of the target of the same
+  // name, in the same order and before its other ones, of the same type and shape; an input the
+  // target has in addition has a default.
+  auto formals = [&](const ClassInfo &cls, ast::Causality causality, bool skipBound) {
+    std::vector<const Element *> out;
+    for (const Element &el : cls.elements)
+      if (el.decl->causality == causality && !el.decl->isProtected && !(skipBound && bound.count(el.comp->name)))
+        out.push_back(&el);
+    return out;
+  };
+  auto shape = [&](const Element &el) {
+    std::string text = baseTypeName(el);
+    for (const auto *subs : {&el.comp->dims, &el.decl->typeDims})
+      text += "[" + std::to_string(subs->size()) + "]";
+    return text;
+  };
+  for (ast::Causality causality : {ast::Causality::Input, ast::Causality::Output}) {
+    const char *what = causality == ast::Causality::Input ? "input" : "output";
+    std::vector<const Element *> want = formals(type, causality, false), have = formals(target, causality, true);
+    for (size_t k = 0; k < have.size(); ++k) {
+      if (k >= want.size()) {
+        if (causality == ast::Causality::Input && !have[k]->comp->binding) {
+          why = "its input '" + have[k]->comp->name + "' is not an input of '" + type.name + "' and has no default";
+          return false;
+        }
+        continue;
+      }
+      if (have[k]->comp->name != want[k]->comp->name) {
+        why = std::string("its ") + what + " " + std::to_string(k + 1) + " is '" + have[k]->comp->name + "' where '" +
+              type.name + "' has '" + want[k]->comp->name + "'";
+        return false;
+      }
+      if (shape(*have[k]) != shape(*want[k])) {
+        why = std::string("its ") + what + " '" + have[k]->comp->name + "' is a " + shape(*have[k]) + " where '" +
+              type.name + "' has a " + shape(*want[k]);
+        return false;
+      }
+    }
+    if (want.size() > have.size()) {
+      why = std::string("it has no ") + what + " '" + want[have.size()]->comp->name + "'" +
+            (bound.count(want[have.size()]->comp->name) ? " left: the partial application binds it" : "");
+      return false;
+    }
+  }
+  if (target.def->impure != type.def->impure) {
+    why = std::string("it is ") + (target.def->impure ? "impure" : "pure") + " and '" + type.name + "' is not";
+    return false;
+  }
+  return true;
+}
+
+Value Flattener::lowerFunctionArgument(const ast::Expr &e, Scope &scope, const ClassInfo &fn, const Element &formal,
+                                       ClassInfo &type) {
+  auto arg = std::make_shared<FunctionArgument>();
+  const std::string what = "argument '" + formal.comp->name + "' of '" + fn.name + "'";
+  const bool plainName = e.kind == ast::ExprKind::Name && e.ref.size() >= 1 &&
+                         std::all_of(e.ref.begin(), e.ref.end(), [](const auto &p) { return p.subscripts.empty(); });
+  if (plainName && scope.fn && e.ref.size() == 1 && scope.fn->functions.count(e.text)) {
+    *arg = scope.fn->functions.at(e.text); // a functional input passed on
+  } else if (e.kind == ast::ExprKind::Call && e.partialApplication) {
+    ClassInfo *target = scopedClass(e.text, scope);
+    if (!target || target->kind() != ast::ClassKind::Function) {
+      diags_.error(e.nameRange, "'" + e.text + "' in `function " + e.text + "(...)` is not a function");
+      return fail();
+    }
+    if (!resolveClass(*target))
+      return fail();
+    arg->target = target;
+    std::vector<std::pair<std::string, Value>> values;
+    for (size_t i = 0; i < e.args.size(); ++i) {
+      const std::string name = i < e.argNames.size() ? e.argNames[i] : std::string();
+      const Element *input = nullptr;
+      for (const Element &el : target->elements)
+        if (el.decl->causality == ast::Causality::Input && el.comp->name == name)
+          input = &el;
+      if (name.empty() || !input) {
+        diags_.error(e.args[i]->range, name.empty() ? "a partial application binds inputs by name (`function " + e.text +
+                                                          "(x = ...)`, MLS 3.5, 12.4.2.1)"
+                                                    : "function '" + target->name + "' has no input '" + name + "'");
+        return fail();
+      }
+      if (functionType(*input)) {
+        diags_.error(e.args[i]->range, "input '" + name + "' of '" + target->name +
+                                           "' is a function: eqc does not bind functions in a partial application");
+        return fail();
+      }
+      const bool text = baseTypeName(*input) == "String";
+      stringContext_ += text;
+      Value v = lower(*e.args[i], scope);
+      stringContext_ -= text;
+      if (!v.ok)
+        return fail();
+      if (v.function || (text != (v.type == Type::String))) {
+        diags_.error(e.args[i]->range, "input '" + name + "' of '" + target->name + "' must be " +
+                                           (text ? "a String" : "a value of type " + baseTypeName(*input)));
+        return fail();
+      }
+      for (auto &[n, other] : values)
+        if (n == name) {
+          diags_.error(e.args[i]->range, "input '" + name + "' of '" + target->name + "' is bound twice");
+          return fail();
+        }
+      values.emplace_back(name, std::move(v));
+    }
+    for (const Element &el : target->elements) // in the target's input order
+      for (auto &[n, v] : values)
+        if (n == el.comp->name && el.decl->causality == ast::Causality::Input)
+          arg->bound.emplace_back(n, v);
+  } else if (ClassInfo *target = plainName ? scopedClass(e.text, scope) : nullptr;
+             target && target->kind() == ast::ClassKind::Function) {
+    if (!resolveClass(*target))
+      return fail();
+    arg->target = target;
+  } else {
+    diags_.error(e.range, what + " must be a function: a function's name or `function f(name = value)` (MLS 3.5, 12.4.2)");
+    return fail();
+  }
+  if (!resolveClass(type))
+    return fail();
+  std::set<std::string> boundNames;
+  for (auto &[n, v] : arg->bound)
+    boundNames.insert(n);
+  std::string why;
+  if (!functionCompatible(*arg->target, boundNames, type, why)) {
+    diags_.error(e.range, what + ": function '" + arg->target->name + "' is not compatible with '" + type.name +
+                              "' (MLS 3.5, 6.6): " + why);
+    return fail();
+  }
+  Value v;
+  v.ok = true;
+  v.function = std::move(arg);
+  return v;
+}
+
 Value Flattener::lowerLocal(const ast::Expr &e, Scope &scope, bool &found) {
   if (e.kind == ast::ExprKind::Name && e.ref.size() == 1 && e.ref[0].subscripts.empty()) {
     auto known = scope.fn->values.find(e.ref[0].name);
@@ -364,20 +509,28 @@ Value Flattener::lowerLocal(const ast::Expr &e, Scope &scope, bool &found) {
 }
 
 Value Flattener::lowerUserCall(const ast::Expr &e, Scope &scope, ClassInfo *fn, int outputIndex,
-                               std::vector<Value> *allOutputs) {
+                               std::vector<Value> *allOutputs, const FunctionArgument *bound) {
   if (!resolveClass(*fn))
     return fail();
   std::vector<const Element *> inputs;
   for (const Element &el : fn->elements)
     if (el.decl->causality == ast::Causality::Input)
       inputs.push_back(&el);
-  // Positional arguments first, then named ones; defaults for the rest.
+  auto boundValue = [&](const std::string &name) -> const Value * {
+    if (bound)
+      for (const auto &[n, v] : bound->bound)
+        if (n == name)
+          return &v;
+    return nullptr;
+  };
+  // Positional arguments first (skipping the inputs a partial application bound), then named
+  // ones; defaults for the rest.
   std::vector<const ast::Expr *> given(inputs.size(), nullptr);
+  size_t positional = 0;
   for (size_t i = 0; i < e.args.size(); ++i) {
     const std::string &name = i < e.argNames.size() ? e.argNames[i] : std::string();
-    size_t slot = i;
+    size_t slot = inputs.size();
     if (!name.empty()) {
-      slot = inputs.size();
       for (size_t k = 0; k < inputs.size(); ++k)
         if (inputs[k]->comp->name == name)
           slot = k;
@@ -385,11 +538,24 @@ Value Flattener::lowerUserCall(const ast::Expr &e, Scope &scope, ClassInfo *fn, 
         diags_.error(e.args[i]->range, "function '" + fn->name + "' has no input '" + name + "'");
         return fail();
       }
-    } else if (i >= inputs.size()) {
-      diags_.error(e.nameRange, "function '" + fn->name + "' takes " + std::to_string(inputs.size()) + " argument" +
-                                    (inputs.size() == 1 ? "" : "s") + " but " + std::to_string(e.args.size()) +
-                                    (e.args.size() == 1 ? " was" : " were") + " given");
-      return fail();
+      if (boundValue(name)) {
+        diags_.error(e.args[i]->range, "input '" + name + "' of '" + fn->name +
+                                           "' is bound by the partial application and cannot be given again");
+        return fail();
+      }
+    } else {
+      while (positional < inputs.size() && boundValue(inputs[positional]->comp->name))
+        ++positional;
+      slot = positional++;
+      if (slot >= inputs.size()) {
+        size_t free = 0;
+        for (const Element *in : inputs)
+          free += boundValue(in->comp->name) == nullptr;
+        diags_.error(e.nameRange, "function '" + (bound ? e.text : fn->name) + "' takes " + std::to_string(free) +
+                                      " argument" + (free == 1 ? "" : "s") + " but " + std::to_string(e.args.size()) +
+                                      (e.args.size() == 1 ? " was" : " were") + " given");
+        return fail();
+      }
     }
     if (given[slot]) {
       diags_.error(e.args[i]->range, "input '" + inputs[slot]->comp->name + "' of '" + fn->name + "' is given twice");
@@ -399,6 +565,22 @@ Value Flattener::lowerUserCall(const ast::Expr &e, Scope &scope, ClassInfo *fn, 
   }
   std::vector<Value> args;
   for (size_t k = 0; k < inputs.size(); ++k) {
+    if (const Value *v = boundValue(inputs[k]->comp->name)) {
+      args.push_back(*v);
+      continue;
+    }
+    if (ClassInfo *type = functionType(*inputs[k])) {
+      if (given[k]) {
+        args.push_back(lowerFunctionArgument(*given[k], scope, *fn, *inputs[k], *type));
+      } else {
+        diags_.error(e.nameRange, "missing argument '" + inputs[k]->comp->name + "' of function '" + fn->name +
+                                      "' (a function)");
+        return fail();
+      }
+      if (!args.back().ok)
+        return fail();
+      continue;
+    }
     // A String input takes a String known when the model is compiled (the function is
     // specialized to it).
     const bool text = baseTypeName(*inputs[k]) == "String";
@@ -417,6 +599,11 @@ Value Flattener::lowerUserCall(const ast::Expr &e, Scope &scope, ClassInfo *fn, 
     stringContext_ -= text;
     if (!args.back().ok)
       return fail();
+    if (args.back().function) {
+      diags_.error(given[k]->range, "argument '" + inputs[k]->comp->name + "' of '" + fn->name +
+                                        "' is a value, not a function");
+      return fail();
+    }
     if (text && args.back().type != Type::String) {
       diags_.error(given[k] ? given[k]->range : e.nameRange, "argument '" + inputs[k]->comp->name + "' of '" + fn->name +
                                                                  "' must be a String, not " + typeName(args.back().type));
@@ -428,9 +615,15 @@ Value Flattener::lowerUserCall(const ast::Expr &e, Scope &scope, ClassInfo *fn, 
   if (id < 0)
     return fail();
   std::vector<const Expr *> flatArgs;
-  for (const Value &a : args)
-    if (a.type != Type::String) // known when compiled: the function is specialized to it
+  for (const Value &a : args) {
+    if (a.function) { // the bound values not known when compiled, as hidden inputs
+      for (const auto &[name, v] : a.function->bound)
+        if (FunctionArgument::passed(v))
+          flatArgs.insert(flatArgs.end(), v.elems.begin(), v.elems.end());
+    } else if (a.type != Type::String) { // known when compiled: the function is specialized to it
       flatArgs.insert(flatArgs.end(), a.elems.begin(), a.elems.end());
+    }
+  }
   if (outputs.empty()) {
     diags_.error(e.nameRange, "function '" + fn->name + "' has no output");
     return fail();
@@ -554,13 +747,15 @@ struct StatementLowering {
       return;
     }
     case ast::StatementKind::TupleAssign: {
-      ClassInfo *fn = f.findClass(st.value->text, scope.lexical);
+      auto functional = b.functions.find(st.value->text); // a functional input (MLS 3.5, 12.4.2)
+      const FunctionArgument *bound = functional != b.functions.end() ? &functional->second : nullptr;
+      ClassInfo *fn = bound ? bound->target : f.findClass(st.value->text, scope.lexical);
       if (!fn || fn->kind() != ast::ClassKind::Function) {
         f.diags_.error(st.value->nameRange, "'" + st.value->text + "' is not a function");
         return;
       }
       std::vector<Value> outputs;
-      if (!f.lowerUserCall(*st.value, scope, fn, 0, &outputs).ok)
+      if (!f.lowerUserCall(*st.value, scope, fn, 0, &outputs, bound).ok)
         return;
       if (st.target->args.size() > outputs.size()) {
         f.diags_.error(st.target->range, "'" + st.value->text + "' has " + std::to_string(outputs.size()) + " output(s)");
@@ -787,9 +982,28 @@ struct StatementLowering {
 int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args, SourceRange callRange,
                                   std::vector<OutputShape> &outputs) {
   std::string key = cls->name + "(";
-  for (const Value &a : args)
-    key += (a.record ? a.record->name : std::string(typeName(a.type))) + shapeText(a.dims) +
-           (a.type == Type::String ? "=" + std::to_string(a.text.size()) + ":" + a.text : "") + ",";
+  auto valueKey = [](const Value &a) {
+    std::string k = (a.record ? a.record->name : std::string(typeName(a.type))) + shapeText(a.dims);
+    if (a.type == Type::String)
+      k += "=" + std::to_string(a.text.size()) + ":" + a.text;
+    return k;
+  };
+  for (const Value &a : args) {
+    if (!a.function) {
+      key += valueKey(a) + ",";
+      continue;
+    }
+    // A functional input: specialized to the function and to the bound values known when compiled.
+    key += "function " + a.function->target->name + "(";
+    for (const auto &[name, v] : a.function->bound) {
+      key += name + ":" + valueKey(v);
+      if (!FunctionArgument::passed(v) && v.type != Type::String)
+        for (const Expr *x : v.elems)
+          key += "=" + formatNumber(x->value());
+      key += ";";
+    }
+    key += "),";
+  }
   key += ")";
   // Integer inputs that size arrays (`output Real c[order]`): the function is specialized to
   // their values too.
@@ -841,6 +1055,37 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
     const ast::Component &c = *el.comp;
     Type type;
     auto [typeName, from] = baseType(el);
+    if (ClassInfo *ftype = functionType(el)) {
+      if (d.causality != ast::Causality::Input || !c.dims.empty() || !d.typeDims.empty()) {
+        diags_.error(c.range, "function '" + cls->name + "': '" + c.name + "' of function type '" + ftype->name +
+                                  "' must be a scalar input (a functional input, MLS 3.5, 12.4.2)");
+        continue;
+      }
+      if (argIndex >= args.size())
+        continue;
+      const Value &a = args[argIndex++];
+      if (!a.function) {
+        diags_.error(callRange, "argument '" + c.name + "' of '" + cls->name + "' must be a function");
+        functions_.erase(key);
+        return -1;
+      }
+      // Its bound values: hidden inputs of this function, or constants.
+      FunctionArgument local{a.function->target, {}};
+      for (const auto &[name, v] : a.function->bound) {
+        Value inside = v;
+        if (FunctionArgument::passed(v)) {
+          inside.elems.clear();
+          for (size_t k = 0; k < v.elems.size(); ++k) {
+            int slot = b.newSlot(c.name + "." + variableName(name, v.dims, k), v.type == Type::Boolean);
+            fn->inputs.push_back(slot);
+            inside.elems.push_back(ctx().local(slot, v.type == Type::Boolean));
+          }
+        }
+        local.bound.emplace_back(name, std::move(inside));
+      }
+      b.functions[c.name] = std::move(local);
+      continue;
+    }
     if (typeName == "Real")
       type = Type::Real;
     else if (typeName == "Integer")

@@ -464,7 +464,8 @@ Value Flattener::lowerBuiltinCall(const ast::Expr &e, Scope &scope, bool &handle
     Value out = args[0];
     for (const Expr *&x : out.elems)
       x = c.call(b, {x});
-    out.type = keepsInteger && args[0].type == Type::Integer ? Type::Integer : Type::Real;
+    // sign(v) is an Integer for Real v too (MLS 3.5, 3.7.1: it returns -1, 0 or 1).
+    out.type = (keepsInteger && args[0].type == Type::Integer) || b == Builtin::Sign ? Type::Integer : Type::Real;
     return out;
   }
   Type t = keepsInteger ? numericType(args[0].type, args[1].type) : Type::Real;

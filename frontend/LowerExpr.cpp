@@ -1123,10 +1123,14 @@ Value Flattener::lowerDer(const ast::Expr &arg, Scope &scope, SourceRange range)
 
 Value Flattener::lowerCall(const ast::Expr &e, Scope &scope) {
   if (e.partialApplication) {
-    diags_.error(e.range, "functional arguments (`function " + e.text +
-                              "(...)`, MLS 3.5, 12.4.2) are not supported by eqc yet");
+    diags_.error(e.range, "`function " + e.text +
+                              "(...)` (a partial application) can only be the argument of a functional input of a "
+                              "function (MLS 3.5, 12.4.2.1)");
     return fail();
   }
+  if (scope.fn && e.ref.size() <= 1) // a call of a functional input (MLS 3.5, 12.4.2)
+    if (auto f = scope.fn->functions.find(e.text); f != scope.fn->functions.end())
+      return lowerUserCall(e, scope, f->second.target, 0, nullptr, &f->second);
   bool handled = false;
   Value v = lowerBuiltinCall(e, scope, handled);
   if (handled)

@@ -1,0 +1,52 @@
+// MSL 4.0.0's Modelica.Math.Nonlinear: functions passed as arguments (MLS 3.5, 12.4.2) to its
+// quadrature and root finder, checked against closed forms (skipped where the library is absent).
+#include "Msl.h"
+#include "Run.h"
+
+#include <cmath>
+
+using namespace eqc::test;
+
+// Math.Nonlinear.Examples.QuadratureLobatto3: s = quadratureLobatto(function fun7(A = A, w = ws),
+// 0, 1) = A (1 - cos ws)/ws with A = 1, ws = 2, computed when the model is compiled; the oscillator
+// q'' + wq q = 0 (wq = 3) from q = 1: x = s cos(sqrt(3) t).
+TEST(MslMath, QuadratureLobattoOfAPartialApplicationInAModel) {
+  EQC_REQUIRE_MSL();
+  std::string dir = scratchDir("msl_quadrature_lobatto3");
+  RunResult r = runEqc("simulate Modelica.Math.Nonlinear.Examples.QuadratureLobatto3 --lib '" + msl +
+                           "' -o out.csv --rtol 1e-9 --atol 1e-11",
+                       dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  const double s = (1 - std::cos(2.0)) / 2;
+  ASSERT_GT(csv.rows.size(), 10u);
+  for (size_t row = 0; row < csv.rows.size(); row += csv.rows.size() / 10) {
+    const double t = csv.at(row, "time");
+    EXPECT_NEAR(csv.at(row, "x"), s * std::cos(std::sqrt(3.0) * t), 1e-6) << "t = " << t;
+  }
+}
+
+// Math.Nonlinear.solveOneNonlinearEquation (Brent's method) and quadratureLobatto with partial
+// applications whose bound inputs change in time: the root of 3u - sin(w u) - 1 (fun2) against
+// its residual, and the integral of sin(w u) over [0, pi/2] (fun5) = (1 - cos(w pi/2))/w (not near
+// zero, where its relative tolerance would ask for ever finer intervals).
+TEST(MslMath, SolverAndQuadratureWithBoundInputsThatChangeInTime) {
+  EQC_REQUIRE_MSL();
+  std::string dir = scratchDir("msl_nonlinear_time");
+  writeFile(dir + "/m.mo", R"(model NonlinearInTime
+  import Modelica.Math.Nonlinear;
+  import Modelica.Math.Nonlinear.Examples.UtilityFunctions;
+  Real w = 1 + time;
+  Real u = Nonlinear.solveOneNonlinearEquation(function UtilityFunctions.fun2(w = w), 0, 5, 1e-13);
+  Real I = Nonlinear.quadratureLobatto(function UtilityFunctions.fun5(w = w), 0, Modelica.Constants.pi / 2, 1e-12);
+end NonlinearInTime;
+)");
+  RunResult r = runEqc("simulate m.mo --lib '" + msl + "' -o out.csv --t-end 2", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  for (size_t row = 0; row < csv.rows.size(); row += std::max<size_t>(1, csv.rows.size() / 8)) {
+    const double w = 1 + csv.at(row, "time"), u = csv.at(row, "u");
+    EXPECT_NEAR(3 * u - std::sin(w * u) - 1, 0, 1e-11) << "w = " << w;
+    EXPECT_NEAR(csv.at(row, "I"), (1 - std::cos(w * M_PI / 2)) / w, 1e-9) << "w = " << w;
+  }
+}

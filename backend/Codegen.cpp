@@ -683,26 +683,67 @@ private:
   }
 
   /// Emits the call of eqc_solve_block for one loop; the solved values are reloaded afterwards.
+  /// Newton on `loop` through eqc_solve_block. A torn loop whose iteration fails is solved again
+  /// whole (every unknown iterated, from the values the failed iteration left): tearing folds the
+  /// torn equations into the residuals, and from a poor start the smaller system can fail where
+  /// the whole one converges; the whole one costs its code only.
   void emitLoopSolve(FunctionEmitter &fe, Frame frame, const AlgebraicLoop &loop, llvm::Function *fn,
-                     int loopIndex) {
+                     int loopIndex, const std::string &name) {
     auto &b = fe.b();
-    int n = static_cast<int>(loop.vars.size());
     llvm::IRBuilder<> entry(&fe.function()->getEntryBlock(), fe.function()->getEntryBlock().begin());
     Value *env = entry.CreateAlloca(types.env);
-    Value *ptrs = entry.CreateAlloca(types.f64ptr, b.getInt32(n));
     Value *fields[] = {frame.t, frame.x, frame.dx, frame.a, frame.p};
     for (unsigned i = 0; i < 5; ++i)
       b.CreateStore(fields[i], b.CreateStructGEP(types.env, env, i));
-    for (int j = 0; j < n; ++j)
-      b.CreateStore(fe.address(loop.vars[j]), b.CreateConstGEP1_64(types.f64ptr, ptrs, j));
+    // The unknowns' addresses, all computed here (before any branch).
+    auto pointers = [&](const AlgebraicLoop &l) {
+      Value *ptrs = entry.CreateAlloca(types.f64ptr, b.getInt32(static_cast<int>(l.vars.size())));
+      for (size_t j = 0; j < l.vars.size(); ++j)
+        b.CreateStore(fe.address(l.vars[j]), b.CreateConstGEP1_64(types.f64ptr, ptrs, j));
+      return ptrs;
+    };
+    Value *ptrs = pointers(loop);
+    Value *wholePtrs = loop.untorn ? pointers(*loop.untorn) : nullptr;
     auto *solveType = llvm::FunctionType::get(
         types.i32, {types.i32, types.f64ptrptr, types.block->getPointerTo(), types.i8ptr, types.f64, types.i32}, false);
     llvm::Function *solve = declareExternal("eqc_solve_block", solveType);
-    Value *status = b.CreateCall(solve, {b.getInt32(n), ptrs, fn, b.CreateBitCast(env, types.i8ptr),
-                                         llvm::ConstantFP::get(types.f64, kNewtonTol), b.getInt32(kNewtonMaxIter)});
+    auto call = [&](const AlgebraicLoop &l, Value *p, llvm::Function *f) {
+      return b.CreateCall(solve, {b.getInt32(static_cast<int>(l.vars.size())), p, f, b.CreateBitCast(env, types.i8ptr),
+                                  llvm::ConstantFP::get(types.f64, kNewtonTol), b.getInt32(kNewtonMaxIter)});
+    };
+    // The tearing variables' values before the iteration: the whole loop starts from them again.
+    Value *saved = nullptr;
+    if (loop.untorn) {
+      saved = entry.CreateAlloca(types.f64, b.getInt32(static_cast<int>(loop.vars.size())));
+      for (size_t j = 0; j < loop.vars.size(); ++j)
+        b.CreateStore(b.CreateLoad(types.f64, fe.address(loop.vars[j])), b.CreateConstGEP1_64(types.f64, saved, j));
+    }
+    Value *status = call(loop, ptrs, fn);
+    if (loop.untorn) {
+      llvm::Function *wholeFn = emitLoopFunction(name + "_whole", *loop.untorn);
+      llvm::BasicBlock *from = b.GetInsertBlock();
+      llvm::BasicBlock *retry = llvm::BasicBlock::Create(ctx, "retry_whole", fe.function());
+      llvm::BasicBlock *done = llvm::BasicBlock::Create(ctx, "solved", fe.function());
+      b.CreateCondBr(b.CreateICmpNE(status, b.getInt32(0)), retry, done);
+      b.SetInsertPoint(retry);
+      for (size_t j = 0; j < loop.vars.size(); ++j)
+        b.CreateStore(b.CreateLoad(types.f64, b.CreateConstGEP1_64(types.f64, saved, j)),
+                      b.CreateLoad(types.f64ptr, b.CreateConstGEP1_64(types.f64ptr, ptrs, j)));
+      Value *second = call(*loop.untorn, wholePtrs, wholeFn);
+      llvm::BasicBlock *retried = b.GetInsertBlock();
+      b.CreateBr(done);
+      b.SetInsertPoint(done);
+      llvm::PHINode *phi = b.CreatePHI(types.i32, 2);
+      phi->addIncoming(status, from);
+      phi->addIncoming(second, retried);
+      status = phi;
+    }
     fe.returnIfFailed(status, b.getInt32(EQC_MODEL_LOOP_FAILURE_BASE + loopIndex));
     for (int var : loop.vars)
       fe.forget(var);
+    if (loop.untorn)
+      for (int var : loop.untorn->vars)
+        fe.forget(var);
   }
 
   llvm::FunctionType *invariantType() {
@@ -861,8 +902,9 @@ private:
         emitLinearSolve(fe, loop, step.loop);
         continue;
       }
-      llvm::Function *blockFn = emitLoopFunction(name + "_" + tag + "_loop" + std::to_string(step.loop), loop);
-      emitLoopSolve(fe, frame, loop, blockFn, step.loop);
+      const std::string loopName = name + "_" + tag + "_loop" + std::to_string(step.loop);
+      llvm::Function *blockFn = emitLoopFunction(loopName, loop);
+      emitLoopSolve(fe, frame, loop, blockFn, step.loop, loopName);
     }
     fe.b().CreateRet(fe.b().getInt32(0));
   }

@@ -87,9 +87,15 @@ static std::string loopDescription(const FlatSystem &flat, const CausalSystem &c
   std::string eqs;
   for (size_t i = 0; i < l.equations.size(); ++i)
     eqs += (i ? ", " : "") + sys.labels[l.equations[i]];
+  for (size_t i = 0; i < l.tornEquations.size(); ++i)
+    eqs += ", " + sys.labels[l.tornEquations[i]];
   if (l.linear)
     return "the linear equations " + eqs + " are singular in " + vars;
-  return "Newton's method did not converge solving " + eqs + " for " + vars;
+  std::string torn;
+  for (size_t i = 0; i < l.tornVars.size(); ++i)
+    torn += (i ? ", " : "") + flat.varName(l.tornVars[i]);
+  return "Newton's method did not converge solving " + eqs + " for " + vars +
+         (torn.empty() ? "" : " (with " + torn + " computed from them)");
 }
 
 std::string describeModelCode(const Compilation &c, const CausalSystem &cs, const EquationSystem &sys, int code) {

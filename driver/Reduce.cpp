@@ -1025,6 +1025,8 @@ private:
       const AlgebraicLoop &loop = ode.loops[step.loop];
       r_.para(r_.t("solve for ") + r_.vars(loop.vars) + r_.t(loop.vars.size() > 1 ? " together" : "") +
               r_.t(loop.linear ? " (linear: by LU):" : " (nonlinear: by Newton):"));
+      if (!loop.tornVars.empty())
+        r_.para(r_.t("with ") + r_.vars(loop.tornVars) + r_.t(" computed from them (tearing), as assigned below:"));
       for (size_t i = 0; i < loop.residuals.size(); ++i) {
         Formula f;
         f.label = sys.labels[loop.equations[i]];

@@ -253,6 +253,11 @@ void reportStatistics(Compilation &c, const SimulateOptions &opt, const eqc_opti
   for (auto &[phase, secs] : c.timings)
     err << "  " << phase << ": " << formatNumber(std::round(secs * 1e6) / 1e3) << " ms\n";
   err << "  initialization: " << formatNumber(std::round(times.init * 1e6) / 1e3) << " ms\n";
+  // Newton's systems before and after tearing, for the run and for the initialization.
+  for (auto [label, cs] : {std::pair<const char *, const CausalSystem *>{"loops (simulation)", &model.ode},
+                           std::pair<const char *, const CausalSystem *>{"loops (initialization)", &model.init}})
+    if (std::string summary = cs->tearingSummary(); !summary.empty())
+      err << "  " << label << ": " << summary << "\n";
   if (c.libraryFilesRead > 0)
     err << "  library path: " << c.libraryFilesRead << " file" << (c.libraryFilesRead == 1 ? "" : "s")
         << " read (the classes the model names)\n";

@@ -5,6 +5,8 @@
 
 #include <cmath>
 #include <ostream>
+#include <tuple>
+#include <unordered_map>
 #include <utility>
 
 namespace eqc {
@@ -110,7 +112,172 @@ std::pair<double, const Expr *> splitLinearTerm(ExprContext &ctx, const Expr *r,
   return {coefficient, ctx.add(std::move(rest))};
 }
 
+/// `r` solved for `var` when var occurs in it linearly with a constant non-zero coefficient
+/// (solving never divides by a value that may be zero), else null.
+const Expr *solveWithConstantCoefficient(ExprContext &ctx, Differentiator &d, const Expr *r, int var) {
+  if (auto [c, rest] = splitLinearTerm(ctx, r, var); rest)
+    return ctx.neg(ctx.div(rest, ctx.constant(c)));
+  if (!isLinearIn(r, var))
+    return nullptr;
+  const Expr *slope = d.diff(r, var);
+  if (!slope->isConst() || slope->isConst(0) || !std::isfinite(slope->value()))
+    return nullptr;
+  return ctx.neg(ctx.div(substitute(ctx, r, {{var, ctx.zero()}}), slope));
+}
+
+/// Whether `value` has a kink or jump (if-expression, abs, min, max, a step function) in one of
+/// `vars`: an assignment through it would fold the kink into Newton's residuals, where the
+/// iteration, linearizing across it, no longer sees the piece it is on.
+bool kinkedIn(const Expr *value, const std::unordered_map<int, int> &vars) {
+  bool kinked = false;
+  forEachNode(value, [&](const Expr *n) {
+    const bool kink = n->kind() == ExprKind::If ||
+                      (n->kind() == ExprKind::Call &&
+                       (builtinInfo(n->builtin()).events != BuiltinEvents::Smooth || n->builtin() == Builtin::Abs ||
+                        n->builtin() == Builtin::Min || n->builtin() == Builtin::Max));
+    if (!kink)
+      return Walk::Descend;
+    for (int v : collectVars(n))
+      if (vars.count(v)) {
+        kinked = true;
+        return Walk::Stop;
+      }
+    return Walk::Skip;
+  });
+  return kinked;
+}
+
+/// The Jacobian, linearity and (when linear) offsets of a loop whose vars and residuals are set.
+void finishLoop(ExprContext &ctx, Differentiator &d, AlgebraicLoop &loop) {
+  loop.jacobian.clear();
+  loop.offset.clear();
+  for (const Expr *r : loop.residuals)
+    for (int v : loop.vars)
+      loop.jacobian.push_back(d.diff(r, v));
+  loop.linear = true;
+  for (const Expr *r : loop.residuals)
+    for (int v : loop.vars)
+      loop.linear = loop.linear && isLinearIn(r, v);
+  for (const Expr *entry : loop.jacobian)
+    for (int v : loop.vars)
+      loop.linear = loop.linear && !dependsOn(entry, v);
+  if (loop.linear) {
+    std::unordered_map<int, const Expr *> zero;
+    for (int v : loop.vars)
+      zero[v] = ctx.zero();
+    for (const Expr *r : loop.residuals)
+      loop.offset.push_back(substitute(ctx, r, zero));
+  }
+}
+
 } // namespace
+
+void tearLoop(FlatSystem &flat, const EquationSystem &sys, const Matching &m, const std::vector<int> &block,
+              AlgebraicLoop &loop, std::vector<CausalStep> &assignments) {
+  ExprContext &ctx = *flat.ctx;
+  Differentiator d(ctx);
+  const size_t n = block.size();
+  std::vector<int> vars(n);
+  std::unordered_map<int, int> local; // variable -> its position in vars
+  for (size_t k = 0; k < n; ++k) {
+    vars[k] = sys.unknowns[m.rowToCol[block[k]]];
+    local[vars[k]] = static_cast<int>(k);
+  }
+  // The block's incidence: rowVars[i] the positions of the variables of row block[i].
+  std::vector<std::vector<int>> rowVars(n), varRows(n);
+  for (size_t i = 0; i < n; ++i) {
+    for (int v : collectVars(sys.residuals[block[i]]))
+      if (auto it = local.find(v); it != local.end())
+        rowVars[i].push_back(it->second);
+    std::sort(rowVars[i].begin(), rowVars[i].end());
+    rowVars[i].erase(std::unique(rowVars[i].begin(), rowVars[i].end()), rowVars[i].end());
+    for (int k : rowVars[i])
+      varRows[static_cast<size_t>(k)].push_back(static_cast<int>(i));
+  }
+  std::vector<int> open(n); // undetermined variables of each row
+  for (size_t i = 0; i < n; ++i)
+    open[i] = static_cast<int>(rowVars[i].size());
+  std::vector<bool> determined(n, false), used(n, false);
+  std::vector<int> ready; // rows with one undetermined variable
+  for (size_t i = 0; i < n; ++i)
+    if (open[i] == 1)
+      ready.push_back(static_cast<int>(i));
+  size_t count = 0;
+  auto determine = [&](int k) {
+    determined[static_cast<size_t>(k)] = true;
+    ++count;
+    for (int i : varRows[static_cast<size_t>(k)])
+      if (--open[static_cast<size_t>(i)] == 1)
+        ready.push_back(i);
+  };
+  struct Assignment {
+    int row, var;
+    const Expr *value;
+  };
+  std::vector<Assignment> order;
+  std::vector<int> tears;
+  while (count < n) {
+    while (!ready.empty()) {
+      const int i = ready.back();
+      ready.pop_back();
+      if (used[static_cast<size_t>(i)] || open[static_cast<size_t>(i)] != 1)
+        continue;
+      int k = -1;
+      for (int c : rowVars[static_cast<size_t>(i)])
+        if (!determined[static_cast<size_t>(c)])
+          k = c;
+      const Expr *value =
+          solveWithConstantCoefficient(ctx, d, sys.residuals[block[static_cast<size_t>(i)]], vars[static_cast<size_t>(k)]);
+      if (value && !kinkedIn(value, local)) {
+        used[static_cast<size_t>(i)] = true;
+        order.push_back({block[static_cast<size_t>(i)], vars[static_cast<size_t>(k)], value});
+        determine(k);
+      }
+    }
+    if (count == n)
+      break;
+    // A tearing variable: one with a start value (Newton starts from it), in the most rows left,
+    // preferring one that those rows cannot be solved for anyway.
+    int best = -1;
+    std::tuple<bool, int, int> bestScore{};
+    for (size_t k = 0; k < n; ++k) {
+      if (determined[k])
+        continue;
+      int rows = 0, unsolvable = 0;
+      for (int i : varRows[k])
+        if (!used[static_cast<size_t>(i)]) {
+          ++rows;
+          unsolvable += !isLinearIn(sys.residuals[block[static_cast<size_t>(i)]], vars[k]);
+        }
+      std::tuple<bool, int, int> score{flat.vars[vars[k]].hasStart, rows, unsolvable};
+      if (best < 0 || score > bestScore) {
+        best = static_cast<int>(k);
+        bestScore = score;
+      }
+    }
+    tears.push_back(vars[static_cast<size_t>(best)]);
+    determine(best);
+  }
+  // Newton's unknowns: the tearing variables; its residuals: the rows left, with the assignments
+  // substituted (in order, each into the next).
+  std::unordered_map<int, const Expr *> substituted;
+  for (const Assignment &a : order)
+    substituted[a.var] = substitute(ctx, a.value, substituted);
+  loop = AlgebraicLoop{};
+  std::sort(tears.begin(), tears.end(), [&](int a, int b) { return local[a] < local[b]; });
+  loop.vars = tears;
+  for (size_t i = 0; i < n; ++i)
+    if (!used[i]) {
+      loop.equations.push_back(block[i]);
+      loop.residuals.push_back(substitute(ctx, sys.residuals[block[i]], substituted));
+    }
+  assignments.clear();
+  for (const Assignment &a : order) {
+    loop.tornVars.push_back(a.var);
+    loop.tornEquations.push_back(a.row);
+    assignments.push_back({a.var, a.value, -1, a.row});
+  }
+}
 
 CausalSystem causalize(FlatSystem &flat, const EquationSystem &sys, const Matching &m,
                        const std::vector<std::vector<int>> &blocks) {
@@ -142,29 +309,44 @@ CausalSystem causalize(FlatSystem &flat, const EquationSystem &sys, const Matchi
       loop.vars.push_back(sys.unknowns[m.rowToCol[row]]);
       loop.residuals.push_back(sys.residuals[row]);
     }
-    for (const Expr *r : loop.residuals)
-      for (int v : loop.vars)
-        loop.jacobian.push_back(d.diff(r, v));
-    loop.linear = true;
-    for (const Expr *r : loop.residuals)
-      for (int v : loop.vars)
-        loop.linear = loop.linear && isLinearIn(r, v);
-    for (const Expr *entry : loop.jacobian)
-      for (int v : loop.vars)
-        loop.linear = loop.linear && !dependsOn(entry, v);
-    if (loop.linear) {
-      std::unordered_map<int, const Expr *> zero;
-      for (int v : loop.vars)
-        zero[v] = ctx.zero();
-      for (const Expr *r : loop.residuals)
-        loop.offset.push_back(substitute(ctx, r, zero));
+    finishLoop(ctx, d, loop);
+    std::vector<CausalStep> after;
+    if (!loop.linear && block.size() > 1) {
+      AlgebraicLoop torn;
+      tearLoop(flat, sys, m, block, torn, after);
+      if (torn.vars.size() < loop.vars.size()) {
+        finishLoop(ctx, d, torn);
+        torn.untorn = std::make_shared<const AlgebraicLoop>(std::move(loop));
+        loop = std::move(torn);
+      } else {
+        after.clear();
+      }
     }
     CausalStep step;
     step.loop = static_cast<int>(out.loops.size());
     out.loops.push_back(std::move(loop));
     out.steps.push_back(step);
+    out.steps.insert(out.steps.end(), after.begin(), after.end());
   }
   return out;
+}
+
+std::string CausalSystem::tearingSummary() const {
+  std::string before, after;
+  size_t count = 0;
+  for (const AlgebraicLoop &loop : loops) {
+    if (loop.linear && loop.tornVars.empty())
+      continue;
+    if (++count > 8)
+      continue;
+    before += (before.empty() ? "" : ", ") + std::to_string(loop.size());
+    after += (after.empty() ? "" : ", ") + std::to_string(loop.vars.size());
+  }
+  if (count == 0)
+    return "";
+  const char *more = count > 8 ? ", ..." : "";
+  return std::to_string(count) + " nonlinear loop" + (count == 1 ? "" : "s") + " of " + before + more + " unknowns -> " +
+         after + more + " tearing variable" + (count == 1 && after == "1" ? "" : "s");
 }
 
 void CausalSystem::print(std::ostream &os, const FlatSystem &flat, const EquationSystem &sys) const {
@@ -180,7 +362,14 @@ void CausalSystem::print(std::ostream &os, const FlatSystem &flat, const Equatio
     os << "  solve for {";
     for (size_t i = 0; i < loop.vars.size(); ++i)
       os << (i ? ", " : "") << flat.varName(loop.vars[i]);
-    os << (loop.linear ? "} by LU (linear):\n" : "} by Newton:\n");
+    os << (loop.linear ? "} by LU (linear)" : "} by Newton");
+    if (!loop.tornVars.empty()) {
+      os << ", tearing {";
+      for (size_t i = 0; i < loop.tornVars.size(); ++i)
+        os << (i ? ", " : "") << flat.varName(loop.tornVars[i]);
+      os << "} out";
+    }
+    os << ":\n";
     for (size_t i = 0; i < loop.residuals.size(); ++i)
       os << "    0 = " << toString(loop.residuals[i], namer) << ";  // from " << sys.labels[loop.equations[i]]
          << "\n";

@@ -6,6 +6,7 @@
 #include "middle/Matching.h"
 
 #include <iosfwd>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,6 +34,9 @@ std::optional<Matching> matchEquations(const FlatSystem &flat, const EquationSys
 
 /// An algebraic loop solved at run time: by one dense LU solve when it is linear in its unknowns
 /// (the usual case after index reduction), else by Newton's method with its symbolic Jacobian.
+/// A nonlinear loop is torn: Newton iterates on `vars` (the tearing variables) only; the loop's
+/// other unknowns (`tornVars`) are computed from them by explicit assignments, substituted into
+/// `residuals`, and assigned by the steps that follow the loop.
 struct AlgebraicLoop {
   std::vector<int> vars;
   std::vector<const Expr *> residuals;
@@ -40,6 +44,12 @@ struct AlgebraicLoop {
   std::vector<int> equations;         ///< rows of the EquationSystem
   bool linear = false;                ///< residual = jacobian·vars + offset, jacobian free of vars
   std::vector<const Expr *> offset;   ///< linear: the residuals at vars = 0
+  std::vector<int> tornVars;          ///< unknowns the loop computes from `vars`, in order
+  std::vector<int> tornEquations;     ///< the rows they are solved from
+  /// A torn loop: the loop whole (every unknown iterated), solved when Newton on the tearing
+  /// variables fails.
+  std::shared_ptr<const AlgebraicLoop> untorn;
+  size_t size() const { return vars.size() + tornVars.size(); }
 };
 
 /// One step of the evaluation sequence: an explicit assignment or an algebraic loop.
@@ -54,9 +64,22 @@ struct CausalStep {
 struct CausalSystem {
   std::vector<CausalStep> steps;
   std::vector<AlgebraicLoop> loops;
+  /// "2 nonlinear loops of 10, 4 unknowns → 2, 1 tearing variables" (--stats), or "".
+  std::string tearingSummary() const;
   /// Prints the sequence (`--dump-after=causalize`).
   void print(std::ostream &os, const FlatSystem &flat, const EquationSystem &sys) const;
 };
+
+/// Requires: `block` a BLT block of rows of `sys` matched by `m`, nonlinear. Ensures: a split of
+/// the block into tearing variables and explicit assignments: each assignment solves a row for
+/// a variable that occurs in it linearly with a constant coefficient (never dividing by a value
+/// that may be zero), so Newton's method sees only the tearing variables (a greedy choice in
+/// the manner of Cellier's heuristic: variables assigned as soon as a row determines them, and
+/// else the variable that occurs in most of the rows left torn). The loop's `vars`, `residuals`
+/// (with the assignments substituted), `tornVars`, `tornEquations` and `equations` are set;
+/// `assignments` receives the steps that follow the loop.
+void tearLoop(FlatSystem &flat, const EquationSystem &sys, const Matching &m, const std::vector<int> &block,
+              AlgebraicLoop &loop, std::vector<CausalStep> &assignments);
 
 /// Requires: a perfect matching and its BLT blocks. Ensures: scalar blocks whose unknown occurs
 /// linearly become assignments (solved symbolically); all other blocks become AlgebraicLoops with

@@ -153,7 +153,8 @@ end J;
 )");
   ASSERT_TRUE(m.jit) << m.messages.str();
   ASSERT_EQ(m.model->ode.loops.size(), 1u);
-  EXPECT_EQ(m.model->ode.loops[0].vars.size(), 2u);
+  EXPECT_EQ(m.model->ode.loops[0].size(), 2u);
+  EXPECT_EQ(m.model->ode.loops[0].vars.size(), 1u); // torn: Newton on a, b assigned from it
   const int n = 3;
   std::vector<double> p{1.3}, x{0.4, -0.7, 1.1}, dx(n), a(m.model->algebraics.size(), 0.3), jac(n * n);
   ASSERT_EQ(m.jit->rhs(0.0, x.data(), dx.data(), a.data(), p.data()), 0);

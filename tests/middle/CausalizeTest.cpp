@@ -372,16 +372,91 @@ TEST(CausalizeTest, LoopBetweenAssignmentsIsOrderedByItsInputsAndOutputs) {
   b.equation(ctx.add(bv, ctx.pow(cv, b.c(3))), a);
   b.equation(a, p);
   Causalized c = causalizeAll(b);
-  ASSERT_EQ(c.causal.steps.size(), 3u);
+  // The loop is torn: Newton on c (not solvable from b + c^3 = a), b assigned from it.
+  ASSERT_EQ(c.causal.steps.size(), 4u);
   ASSERT_EQ(c.causal.loops.size(), 1u);
   EXPECT_EQ(c.causal.steps[0].var, a->var());
   EXPECT_EQ(c.causal.steps[1].loop, 0);
-  EXPECT_EQ(c.causal.steps[2].var, d->var());
+  EXPECT_EQ(c.causal.loops[0].vars, std::vector<int>{cv->var()});
+  EXPECT_EQ(c.causal.loops[0].tornVars, std::vector<int>{bv->var()});
+  EXPECT_EQ(c.causal.steps[2].var, bv->var());
+  EXPECT_EQ(c.causal.steps[3].var, d->var());
   expectStepsInDependencyOrder(c);
   std::vector<double> values{2, 0, 0.5, 0.5, 0};
   execute(c.causal, values);
   EXPECT_NEAR(values[2], 1, 1e-12); // b + b^3 = 2
   EXPECT_NEAR(values[4], 1, 1e-12);
+}
+
+TEST(CausalizeTest, TearingIteratesOnTheVariablesWithStartValuesAndAssignsTheRest) {
+  // A resistor heated by its current (MSL's Analog.Examples.Resistor, flattened): v = R_T*i,
+  // R_T = R (1 + alpha (T - Tref)), P = v*i, Q = P, Q = G (T - Tamb). At v = 0 Newton on all five
+  // unknowns from zero is singular (∂(v - R_T i)/∂(R_T, i) = (-i, -R_T) = 0); torn, it iterates on
+  // i and T (the variables with start values), R_T, P and Q assigned from them with constant
+  // coefficients. The whole loop stays behind the torn one.
+  SystemBuilder b;
+  ExprContext &ctx = b.ctx();
+  const Expr *v = b.parameter("v", 220), *R = b.parameter("R", 100), *alpha = b.parameter("alpha", 1e-3);
+  const Expr *Tref = b.parameter("Tref", 293.15), *G = b.parameter("G", 50), *Tamb = b.parameter("Tamb", 293.15);
+  const Expr *i = b.unknown("i"), *RT = b.unknown("R_T"), *P = b.unknown("P"), *Q = b.unknown("Q");
+  const Expr *T = b.unknown("T");
+  b.flat.vars[static_cast<size_t>(i->var())].hasStart = true;
+  b.flat.vars[static_cast<size_t>(T->var())].hasStart = true;
+  b.equation(v, ctx.mul(RT, i));
+  b.equation(RT, ctx.mul(R, ctx.add(b.c(1), ctx.mul(alpha, ctx.sub(T, Tref)))));
+  b.equation(P, ctx.mul(v, i));
+  b.equation(Q, P);
+  b.equation(Q, ctx.mul(G, ctx.sub(T, Tamb)));
+  Causalized c = causalizeAll(b);
+  ASSERT_EQ(c.causal.loops.size(), 1u);
+  const AlgebraicLoop &loop = c.causal.loops[0];
+  std::set<int> tearing(loop.vars.begin(), loop.vars.end());
+  EXPECT_EQ(tearing, (std::set<int>{i->var(), T->var()}));
+  EXPECT_EQ(loop.tornVars.size(), 3u);
+  EXPECT_EQ(loop.size(), 5u);
+  ASSERT_TRUE(loop.untorn);
+  EXPECT_EQ(loop.untorn->vars.size(), 5u);
+  EXPECT_FALSE(loop.linear);
+  EXPECT_EQ(c.causal.tearingSummary(), "1 nonlinear loop of 5 unknowns -> 2 tearing variables");
+  expectStepsInDependencyOrder(c);
+  // From i = 0, T = 293.15: P = v^2/R_T and T = Tamb + P/G, so P solves P = v^2 / (R (1 + alpha P/G)).
+  std::vector<double> values(b.flat.vars.size(), 0.0);
+  for (size_t k = 0; k < b.flat.vars.size(); ++k)
+    if (b.flat.vars[k].role == VarRole::Parameter)
+      values[k] = b.flat.vars[k].binding->value();
+  values[static_cast<size_t>(T->var())] = 293.15;
+  execute(c.causal, values);
+  const double a2 = 1e-3 / 50, power = (-1 + std::sqrt(1 + 4 * a2 * 220.0 * 220 / 100)) / (2 * a2); // a2 P^2 + P = v^2/R
+  EXPECT_NEAR(values[static_cast<size_t>(P->var())], power, 1e-9 * power);
+  EXPECT_NEAR(values[static_cast<size_t>(T->var())], 293.15 + power / 50, 1e-9);
+  EXPECT_NEAR(values[static_cast<size_t>(i->var())] * values[static_cast<size_t>(RT->var())], 220, 1e-9);
+}
+
+TEST(CausalizeTest, TearingKeepsKinkedEquationsAsResiduals) {
+  // An amplifier with saturation in a feedback loop: y = clamp(V0 e), e = u - x, x = y/2. Solving
+  // the clamp's equation for y would fold its kink into the other residuals: it stays a residual,
+  // and no assignment of the torn loop has the kink.
+  SystemBuilder b;
+  ExprContext &ctx = b.ctx();
+  const Expr *u = b.parameter("u", 1), *V0 = b.parameter("V0", 1e4);
+  const Expr *y = b.unknown("y"), *e = b.unknown("e"), *x = b.unknown("x");
+  const Expr *ve = ctx.mul(V0, e);
+  b.equation(y, ctx.ifThenElse(ctx.lt(b.c(15), ve), b.c(15), ctx.ifThenElse(ctx.lt(ve, b.c(-15)), b.c(-15), ve)));
+  b.equation(e, ctx.sub(u, x));
+  b.equation(x, ctx.div(y, b.c(2)));
+  Causalized c = causalizeAll(b);
+  ASSERT_EQ(c.causal.loops.size(), 1u);
+  const AlgebraicLoop &loop = c.causal.loops[0];
+  EXPECT_EQ(loop.equations, std::vector<int>{0});
+  EXPECT_EQ(loop.vars.size(), 1u);
+  EXPECT_EQ(loop.tornVars.size(), 2u);
+  for (const CausalStep &step : c.causal.steps)
+    if (step.loop < 0)
+      forEachNode(step.value, [&](const Expr *n) {
+        EXPECT_NE(n->kind(), ExprKind::If) << "a kinked assignment of " << b.flat.vars[static_cast<size_t>(step.var)].name;
+        return Walk::Descend;
+      });
+  expectStepsInDependencyOrder(c);
 }
 
 TEST(CausalizeTest, RandomSparseLinearSystemsAreSolvedByTheSequence) {

@@ -112,6 +112,11 @@ std::pair<double, const Expr *> splitLinearTerm(ExprContext &ctx, const Expr *r,
   return {coefficient, ctx.add(std::move(rest))};
 }
 
+/// How many nonlinear assignments of a torn loop may nest in one another (see tearLoop).
+constexpr int kMaxNonlinearDepth = 16;
+/// The largest torn loop that keeps its whole form to fall back on.
+constexpr size_t kMaxWholeFallback = 64;
+
 /// `r` solved for `var` when var occurs in it linearly with a constant non-zero coefficient
 /// (solving never divides by a value that may be zero), else null.
 const Expr *solveWithConstantCoefficient(ExprContext &ctx, Differentiator &d, const Expr *r, int var) {
@@ -145,6 +150,24 @@ bool kinkedIn(const Expr *value, const std::unordered_map<int, int> &vars) {
     return Walk::Skip;
   });
   return kinked;
+}
+
+/// Whether the loop's residuals are linear in its unknowns (looking at the pairs that occur).
+bool linearLoop(Differentiator &d, const AlgebraicLoop &loop) {
+  std::unordered_map<int, bool> inLoop;
+  for (int v : loop.vars)
+    inLoop[v] = true;
+  for (const Expr *r : loop.residuals)
+    for (int v : collectVars(r)) {
+      if (!inLoop.count(v))
+        continue;
+      if (!isLinearIn(r, v))
+        return false;
+      for (int w : collectVars(d.diff(r, v)))
+        if (inLoop.count(w))
+          return false;
+    }
+  return true;
 }
 
 /// The Jacobian, linearity and (when linear) offsets of a loop whose vars and residuals are set.
@@ -198,6 +221,8 @@ void tearLoop(FlatSystem &flat, const EquationSystem &sys, const Matching &m, co
   for (size_t i = 0; i < n; ++i)
     open[i] = static_cast<int>(rowVars[i].size());
   std::vector<bool> determined(n, false), used(n, false);
+  std::vector<int> depth(n, 0); // nesting of nonlinear assignments (0 for tearing variables)
+  std::vector<int> blocked;     // rows left with one unknown that they cannot give
   std::vector<int> ready; // rows with one undetermined variable
   for (size_t i = 0; i < n; ++i)
     if (open[i] == 1)
@@ -228,7 +253,24 @@ void tearLoop(FlatSystem &flat, const EquationSystem &sys, const Matching &m, co
           k = c;
       const Expr *value =
           solveWithConstantCoefficient(ctx, d, sys.residuals[block[static_cast<size_t>(i)]], vars[static_cast<size_t>(k)]);
-      if (value && !kinkedIn(value, local)) {
+      if (!value || kinkedIn(value, local)) {
+        blocked.push_back(i);
+        continue;
+      }
+      // Its nesting of nonlinear functions of the assigned variables it reads: a chain of them
+      // substituted into a residual would make its derivative a product as long as the chain
+      // (quadratic in the loop's size, and ill-conditioned); beyond kMaxNonlinearDepth the row
+      // waits for a tearing variable.
+      int nesting = 0;
+      for (int v : collectVars(value))
+        if (auto at = local.find(v); at != local.end() && determined[static_cast<size_t>(at->second)])
+          nesting = std::max(nesting, depth[static_cast<size_t>(at->second)] + (isLinearIn(value, v) ? 0 : 1));
+      if (nesting > kMaxNonlinearDepth) {
+        blocked.push_back(i);
+        continue;
+      }
+      depth[static_cast<size_t>(k)] = nesting;
+      {
         used[static_cast<size_t>(i)] = true;
         order.push_back({block[static_cast<size_t>(i)], vars[static_cast<size_t>(k)], value});
         determine(k);
@@ -236,20 +278,36 @@ void tearLoop(FlatSystem &flat, const EquationSystem &sys, const Matching &m, co
     }
     if (count == n)
       break;
-    // A tearing variable: one with a start value (Newton starts from it), in the most rows left,
-    // preferring one that those rows cannot be solved for anyway.
+    // A tearing variable: the last unknown of a row that cannot give it, if there is one (the row
+    // becomes a residual and the assignments go on from there); among those, or else among all,
+    // one with a start value (Newton starts from it), in the most rows left, preferring one that
+    // those rows cannot be solved for anyway.
+    std::vector<char> candidate(n, 0);
+    bool anyBlocked = false;
+    for (int i : blocked)
+      if (!used[static_cast<size_t>(i)] && open[static_cast<size_t>(i)] == 1)
+        for (int c : rowVars[static_cast<size_t>(i)])
+          if (!determined[static_cast<size_t>(c)])
+            anyBlocked = candidate[static_cast<size_t>(c)] = 1;
+    blocked.clear();
+    // Cellier's measure first: the rows it would let give their last unknown.
     int best = -1;
-    std::tuple<bool, int, int> bestScore{};
+    std::tuple<bool, int, int, int> bestScore{};
     for (size_t k = 0; k < n; ++k) {
-      if (determined[k])
+      if (determined[k] || (anyBlocked && !candidate[k]))
         continue;
-      int rows = 0, unsolvable = 0;
+      int rows = 0, unsolvable = 0, enables = 0;
       for (int i : varRows[k])
         if (!used[static_cast<size_t>(i)]) {
+          const Expr *r = sys.residuals[block[static_cast<size_t>(i)]];
           ++rows;
-          unsolvable += !isLinearIn(sys.residuals[block[static_cast<size_t>(i)]], vars[k]);
+          unsolvable += !isLinearIn(r, vars[k]);
+          if (open[static_cast<size_t>(i)] == 2)
+            for (int c : rowVars[static_cast<size_t>(i)])
+              if (!determined[static_cast<size_t>(c)] && c != static_cast<int>(k) && isLinearIn(r, vars[static_cast<size_t>(c)]))
+                ++enables;
         }
-      std::tuple<bool, int, int> score{flat.vars[vars[k]].hasStart, rows, unsolvable};
+      std::tuple<bool, int, int, int> score{flat.vars[vars[k]].hasStart, enables, rows, unsolvable};
       if (best < 0 || score > bestScore) {
         best = static_cast<int>(k);
         bestScore = score;
@@ -309,18 +367,25 @@ CausalSystem causalize(FlatSystem &flat, const EquationSystem &sys, const Matchi
       loop.vars.push_back(sys.unknowns[m.rowToCol[row]]);
       loop.residuals.push_back(sys.residuals[row]);
     }
-    finishLoop(ctx, d, loop);
     std::vector<CausalStep> after;
-    if (!loop.linear && block.size() > 1) {
+    if (block.size() > 1 && !linearLoop(d, loop)) {
       AlgebraicLoop torn;
       tearLoop(flat, sys, m, block, torn, after);
       if (torn.vars.size() < loop.vars.size()) {
         finishLoop(ctx, d, torn);
-        torn.untorn = std::make_shared<const AlgebraicLoop>(std::move(loop));
+        // The whole loop to fall back on: its dense Jacobian is code quadratic in its size,
+        // which a large loop is torn to avoid.
+        if (block.size() <= kMaxWholeFallback) {
+          finishLoop(ctx, d, loop);
+          torn.untorn = std::make_shared<const AlgebraicLoop>(std::move(loop));
+        }
         loop = std::move(torn);
       } else {
         after.clear();
+        finishLoop(ctx, d, loop);
       }
+    } else {
+      finishLoop(ctx, d, loop);
     }
     CausalStep step;
     step.loop = static_cast<int>(out.loops.size());

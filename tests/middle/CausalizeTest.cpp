@@ -459,6 +459,38 @@ TEST(CausalizeTest, TearingKeepsKinkedEquationsAsResiduals) {
   expectStepsInDependencyOrder(c);
 }
 
+TEST(CausalizeTest, LongNonlinearChainIsTornIntoFewVariablesWithBoundedNesting) {
+  // x[i] = 0.3 sin(x[i+1]) + 0.01 i (i < N), x[N] = 0.2 x[1]^3: one loop of N = 200 unknowns.
+  // Assigning the whole chain from one tearing variable would nest 200 sines in one residual (a
+  // derivative that is a product of 200 factors): tearing stops every 17 assignments, so Newton
+  // iterates on N/17 + 1 variables, and the sequence solves the chain.
+  SystemBuilder b;
+  ExprContext &ctx = b.ctx();
+  const int n = 200;
+  std::vector<const Expr *> x;
+  for (int i = 1; i <= n; ++i)
+    x.push_back(b.unknown("x[" + std::to_string(i) + "]"));
+  for (int i = 0; i + 1 < n; ++i)
+    b.equation(x[static_cast<size_t>(i)], ctx.add(ctx.mul(b.c(0.3), ctx.call(Builtin::Sin, {x[static_cast<size_t>(i) + 1]})),
+                                                   b.c(0.01 * (i + 1))));
+  b.equation(x.back(), ctx.mul(b.c(0.2), ctx.pow(x[0], b.c(3))));
+  Causalized c = causalizeAll(b);
+  ASSERT_EQ(c.causal.loops.size(), 1u);
+  const AlgebraicLoop &loop = c.causal.loops[0];
+  EXPECT_EQ(loop.size(), static_cast<size_t>(n));
+  EXPECT_LE(loop.vars.size(), static_cast<size_t>(n / 17 + 2));
+  EXPECT_GE(loop.vars.size(), static_cast<size_t>(n / 17));
+  EXPECT_FALSE(loop.untorn) << "a loop this large keeps no whole form (its dense Jacobian)";
+  expectStepsInDependencyOrder(c);
+  std::vector<double> values(b.flat.vars.size(), 0.0);
+  execute(c.causal, values);
+  for (int i = 0; i + 1 < n; ++i)
+    EXPECT_NEAR(values[static_cast<size_t>(x[static_cast<size_t>(i)]->var())],
+                0.3 * std::sin(values[static_cast<size_t>(x[static_cast<size_t>(i) + 1]->var())]) + 0.01 * (i + 1), 1e-12);
+  EXPECT_NEAR(values[static_cast<size_t>(x.back()->var())], 0.2 * std::pow(values[static_cast<size_t>(x[0]->var())], 3),
+              1e-12);
+}
+
 TEST(CausalizeTest, RandomSparseLinearSystemsAreSolvedByTheSequence) {
   std::mt19937 rng(2024);
   int loops = 0, assignments = 0;

@@ -370,6 +370,8 @@ private:
     for (size_t b = 0; b < st.conditions.size(); ++b) {
       WhenBranch branch;
       branch.loc = st.conditions[b]->range;
+      // Each condition reads the values before the statement, not those an earlier branch assigns.
+      values_ = before;
       Value cond = f_.lowerBool(*st.conditions[b], scope);
       if (!cond.ok)
         return;

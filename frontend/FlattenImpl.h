@@ -406,6 +406,14 @@ public:
   /// parameters it reads as structural. nullopt after an error naming `what`.
   std::optional<double> structural(const Value &v, SourceRange range, const std::string &what);
   std::optional<double> evaluateStructural(const Expr *e, SourceRange range, const std::string &what);
+  /// Whether `e` reads time or a variable that is not a parameter.
+  bool changesInTime(const Expr *e);
+  /// The element of an array of shape `dims` (`element(k)` its k-th, row-major) that the
+  /// subscripts `varying[e]` (non-null: they change in time) select, the others fixed at the
+  /// flat position `flat` (varying ones counted at their first index): a selection among the
+  /// elements, NaN (false) out of bounds. `d` is the dimension to start from.
+  const Expr *selectElement(const std::function<const Expr *(size_t)> &element, const std::vector<int> &dims,
+                            const std::vector<const Expr *> &varying, bool isBool, size_t d, size_t flat);
   std::optional<std::vector<int>> dimensions(const std::vector<ast::Subscript> &subs, Scope &scope,
                                              const std::string &what);
   std::string variableName(const std::string &base, const std::vector<int> &dims, size_t flat);
@@ -488,9 +496,12 @@ public:
   Value lowerDer(const ast::Expr &arg, Scope &scope, SourceRange range);
   Value applySubscripts(const Value &v, const std::vector<ast::Subscript> &subs, Scope &scope, const std::string &name);
   /// The flat (row-major) indices that subscripts select from an array of shape `dims`, and the
-  /// shape of the selection; nullopt after an error.
+  /// shape of the selection; nullopt after an error. With `varying`, a scalar subscript that
+  /// changes in time (in equations and algorithms) is no error: it is stored there (at its
+  /// dimension) and counted at index 1 in the result.
   std::optional<std::vector<size_t>> subscriptIndices(const std::vector<int> &dims, const std::vector<ast::Subscript> &subs,
-                                                      Scope &scope, const std::string &name, std::vector<int> &outDims);
+                                                      Scope &scope, const std::string &name, std::vector<int> &outDims,
+                                                      std::vector<const Expr *> *varying = nullptr);
   /// Runs `body` for every combination of the iterators' values (the first outermost), each bound
   /// in scope.loops; `shape` receives the number of values of each iterator. False after an
   /// error or when `body` returns false.

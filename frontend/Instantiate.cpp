@@ -822,6 +822,8 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
     if (v.ok) {
       sym.kind = Symbol::Constant;
       v.type = prim == Type::Integer && v.type == Type::Integer ? Type::Integer : prim;
+      if (sym.enumeration) // a constant of an enumeration type: its values are of that type (4.8.5)
+        v.enumeration = sym.enumeration;
       sym.value = v;
     }
     sym.state = Symbol::Done;

@@ -400,6 +400,7 @@ Value Flattener::lowerName(const ast::Expr &e, Scope &scope) {
         // Scalar subscripts address one element directly (no array is built: x[i] in a loop is O(1)).
         bool allScalar = !part.subscripts.empty() && part.subscripts.size() == s.dims.size();
         std::vector<size_t> index;
+        std::vector<const Expr *> varying(part.subscripts.size(), nullptr); // subscripts that change in time
         for (size_t d = 0; allScalar && d < part.subscripts.size(); ++d) {
           const ast::Subscript &sub = part.subscripts[d];
           if (!sub.expr || sub.expr->kind == ast::ExprKind::Range) {
@@ -419,6 +420,16 @@ Value Flattener::lowerName(const ast::Expr &e, Scope &scope) {
             diags_.error(sub.range, std::string("a subscript must be an Integer, not a ") + typeName(iv.type));
             return fail();
           }
+          if (!iv.elems[0]->isConst() && changesInTime(iv.elems[0])) {
+            // An Integer subscript that changes at events (MLS 3.5, 10.5): the element it selects.
+            if (scope.context != Context::Equation && scope.context != Context::When) {
+              diags_.error(sub.range, "a subscript that changes in time is only allowed in equations and algorithms");
+              return fail();
+            }
+            varying[d] = iv.elems[0];
+            index.push_back(0);
+            continue;
+          }
           std::optional<double> n = iv.elems[0]->isConst() ? std::optional<double>(iv.elems[0]->value())
                                                             : structural(iv, sub.range, "a subscript");
           if (!n)
@@ -431,12 +442,14 @@ Value Flattener::lowerName(const ast::Expr &e, Scope &scope) {
           index.push_back(static_cast<size_t>(*n) - 1);
         }
         if (allScalar) {
-          size_t flat = 0;
-          for (size_t d = 0; d < index.size(); ++d)
-            flat = flat * s.dims[d] + index[d];
           result.type = s.type;
           result.enumeration = s.enumeration;
-          result.elems.push_back(ctx().var(s.firstVar + static_cast<int>(flat), isBool));
+          size_t flat = 0; // the fixed subscripts' part (a varying one counts as its first index)
+          for (size_t d = 0; d < index.size(); ++d)
+            flat = flat * static_cast<size_t>(s.dims[d]) + index[d];
+          const int first = s.firstVar;
+          result.elems.push_back(selectElement([&](size_t k) { return ctx().var(first + static_cast<int>(k), isBool); },
+                                               s.dims, varying, isBool, 0, flat));
           continue;
         }
         v.ok = true;
@@ -467,9 +480,44 @@ Value Flattener::lowerName(const ast::Expr &e, Scope &scope) {
   return fail();
 }
 
+bool Flattener::changesInTime(const Expr *e) {
+  bool changes = false;
+  forEachNode(e, [&](const Expr *n) {
+    if (n->kind() == ExprKind::Time || n->kind() == ExprKind::Pre ||
+        (n->kind() == ExprKind::Var && sys_.vars[n->var()].role != VarRole::Parameter)) {
+      changes = true;
+      return Walk::Stop;
+    }
+    return Walk::Descend;
+  });
+  return changes;
+}
+
+const Expr *Flattener::selectElement(const std::function<const Expr *(size_t)> &element, const std::vector<int> &dims,
+                                     const std::vector<const Expr *> &varying, bool isBool, size_t d, size_t flat) {
+  size_t stride = 1;
+  for (size_t e = d + 1; e < dims.size(); ++e)
+    stride *= static_cast<size_t>(dims[e]);
+  while (d < dims.size() && !varying[d]) {
+    ++d;
+    stride = d < dims.size() ? stride / static_cast<size_t>(dims[d]) : 1;
+  }
+  if (d == dims.size())
+    return element(flat);
+  // if i == 1 then a[1] elseif ... elseif i == n then a[n] else NaN (out of bounds: a run-time
+  // error at the variable it reaches, with the time).
+  const Expr *out = isBool ? ctx().boolean(false) : ctx().constant(std::nan(""));
+  for (int k = dims[d]; k >= 1; --k)
+    out = ctx().ifThenElse(ctx().eq(varying[d], ctx().constant(k)),
+                           selectElement(element, dims, varying, isBool, d + 1, flat + static_cast<size_t>(k - 1) * stride),
+                           out);
+  return out;
+}
+
 std::optional<std::vector<size_t>> Flattener::subscriptIndices(const std::vector<int> &dims,
                                                               const std::vector<ast::Subscript> &subs, Scope &scope,
-                                                              const std::string &name, std::vector<int> &outDims) {
+                                                              const std::string &name, std::vector<int> &outDims,
+                                                              std::vector<const Expr *> *varying) {
   if (subs.size() > dims.size()) {
     diags_.error(subs[0].range, "'" + name + "' is " + shapeText(dims) + ": too many subscripts (" +
                                     std::to_string(subs.size()) + ")");
@@ -500,6 +548,14 @@ std::optional<std::vector<size_t>> Flattener::subscriptIndices(const std::vector
     }
     if (!iv.isScalar())
       outDims.push_back(static_cast<int>(iv.size()));
+    if (varying && iv.isScalar() && !iv.elems[0]->isConst() && changesInTime(iv.elems[0]) &&
+        (scope.context == Context::Equation || scope.context == Context::When)) {
+      // An Integer subscript that changes at events (MLS 3.5, 10.5): selected by the caller.
+      varying->resize(dims.size(), nullptr);
+      (*varying)[d] = iv.elems[0];
+      picks[d].push_back(0);
+      continue;
+    }
     for (const Expr *x : iv.elems) {
       std::optional<double> n = x->isConst() ? std::optional<double>(x->value())
                                              : evaluateStructural(x, subs[d].range, "a subscript");
@@ -536,11 +592,24 @@ std::optional<std::vector<size_t>> Flattener::subscriptIndices(const std::vector
 Value Flattener::applySubscripts(const Value &v, const std::vector<ast::Subscript> &subs, Scope &scope,
                                  const std::string &name) {
   Value out;
-  auto picked = subscriptIndices(v.dims, subs, scope, name, out.dims);
+  std::vector<const Expr *> varying;
+  auto picked = subscriptIndices(v.dims, subs, scope, name, out.dims, &varying);
   if (!picked)
     return fail();
   out.ok = true;
   out.type = v.type;
+  out.enumeration = v.enumeration;
+  if (!varying.empty()) {
+    // Subscripts that change in time select among the elements; the others are fixed.
+    if (!out.dims.empty() || subs.size() != v.dims.size()) {
+      diags_.error(subs[0].range, "a subscript that changes in time must select one element of '" + name +
+                                      "' (with scalar subscripts for all its dimensions)");
+      return fail();
+    }
+    const bool isBool = v.type == Type::Boolean;
+    out.elems.push_back(selectElement([&](size_t k) { return v.elems[k]; }, v.dims, varying, isBool, 0, (*picked)[0]));
+    return out;
+  }
   out.elems.reserve(picked->size());
   for (size_t i : *picked)
     out.elems.push_back(v.elems[i]);

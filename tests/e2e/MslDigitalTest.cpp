@@ -1,0 +1,48 @@
+// MSL 4.0.0's Electrical.Digital: nine-valued logic (an enumeration) through the gates' truth
+// tables (constant tables indexed by signals, MLS 3.5, 10.5) and inertial delays (a when-statement
+// whose elsewhen fires at a scheduled time, 11.2.7), checked against Boolean algebra (skipped where
+// the library is absent).
+#include "Msl.h"
+#include "Run.h"
+
+#include <cmath>
+
+using namespace eqc::test;
+
+namespace {
+/// The value of column `name` at the output point nearest to `t`.
+double at(const Csv &csv, const std::string &name, double t) {
+  size_t best = 0;
+  for (size_t row = 0; row < csv.rows.size(); ++row)
+    if (std::fabs(csv.at(row, "time") - t) < std::fabs(csv.at(best, "time") - t))
+      best = row;
+  return csv.at(best, name);
+}
+} // namespace
+
+// Digital.Examples.HalfAdder: a = 1, 0, 1, 0 from t = 1, 2, 3, 4; b = 1 on [2, 4); sum s = a xor b
+// and carry c = a and b through gates with an inertial delay of 0.3 s. Logic values: '0' = 3,
+// '1' = 4 (the enumeration's literals in order U, X, 0, 1, ...); before the first delay both are
+// 'U' = 1 (the delays' start value), then '0'.
+TEST(MslDigital, HalfAdderAddsWithItsGateDelays) {
+  EQC_REQUIRE_MSL();
+  std::string dir = scratchDir("msl_digital_halfadder");
+  RunResult r = runEqc("simulate Modelica.Electrical.Digital.Examples.HalfAdder --lib '" + msl + "' -o out.csv", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  const double zero = 3, one = 4;
+  EXPECT_EQ(at(csv, "Adder.s", 0.1), 1);
+  struct Case {
+    double t, a, b;
+  } cases[] = {{0.5, 0, 0}, {1.5, 1, 0}, {2.5, 0, 1}, {3.5, 1, 1}, {4.5, 0, 0}};
+  for (const Case &k : cases) {
+    const bool a = k.a != 0, b = k.b != 0;
+    EXPECT_EQ(at(csv, "a.y", k.t), a ? one : zero) << "t = " << k.t;
+    EXPECT_EQ(at(csv, "b.y", k.t), b ? one : zero) << "t = " << k.t;
+    EXPECT_EQ(at(csv, "Adder.s", k.t), (a != b) ? one : zero) << "t = " << k.t;
+    EXPECT_EQ(at(csv, "Adder.c", k.t), (a && b) ? one : zero) << "t = " << k.t;
+  }
+  // The sum of 1 + 0 appears 0.3 s after a rises at t = 1, not before.
+  EXPECT_EQ(at(csv, "Adder.s", 1.2), zero);
+  EXPECT_EQ(at(csv, "Adder.s", 1.4), one);
+}

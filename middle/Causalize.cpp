@@ -195,146 +195,182 @@ void finishLoop(ExprContext &ctx, Differentiator &d, AlgebraicLoop &loop) {
 
 } // namespace
 
-void tearLoop(FlatSystem &flat, const EquationSystem &sys, const Matching &m, const std::vector<int> &block,
-              AlgebraicLoop &loop, std::vector<CausalStep> &assignments) {
-  ExprContext &ctx = *flat.ctx;
-  Differentiator d(ctx);
-  const size_t n = block.size();
-  std::vector<int> vars(n);
-  std::unordered_map<int, int> local; // variable -> its position in vars
-  for (size_t k = 0; k < n; ++k) {
-    vars[k] = sys.unknowns[m.rowToCol[block[k]]];
-    local[vars[k]] = static_cast<int>(k);
+namespace {
+
+/// The greedy tearing of one block (see tearLoop): positions k index the block's variables and
+/// rows i its rows.
+class Tearing {
+public:
+  Tearing(FlatSystem &flat, const EquationSystem &sys, const Matching &m, const std::vector<int> &block)
+      : flat_(flat), sys_(sys), block_(block), ctx_(*flat.ctx), d_(ctx_), n_(block.size()), vars_(n_), rowVars_(n_),
+        varRows_(n_), open_(n_), determined_(n_, false), used_(n_, false), depth_(n_, 0) {
+    for (size_t k = 0; k < n_; ++k) {
+      vars_[k] = sys.unknowns[m.rowToCol[block[k]]];
+      local_[vars_[k]] = static_cast<int>(k);
+    }
+    for (size_t i = 0; i < n_; ++i) {
+      for (int v : collectVars(residual(i)))
+        if (auto it = local_.find(v); it != local_.end())
+          rowVars_[i].push_back(it->second);
+      std::sort(rowVars_[i].begin(), rowVars_[i].end());
+      rowVars_[i].erase(std::unique(rowVars_[i].begin(), rowVars_[i].end()), rowVars_[i].end());
+      for (int k : rowVars_[i])
+        varRows_[static_cast<size_t>(k)].push_back(static_cast<int>(i));
+      open_[i] = static_cast<int>(rowVars_[i].size());
+      if (open_[i] == 1)
+        ready_.push_back(static_cast<int>(i));
+    }
   }
-  // The block's incidence: rowVars[i] the positions of the variables of row block[i].
-  std::vector<std::vector<int>> rowVars(n), varRows(n);
-  for (size_t i = 0; i < n; ++i) {
-    for (int v : collectVars(sys.residuals[block[i]]))
-      if (auto it = local.find(v); it != local.end())
-        rowVars[i].push_back(it->second);
-    std::sort(rowVars[i].begin(), rowVars[i].end());
-    rowVars[i].erase(std::unique(rowVars[i].begin(), rowVars[i].end()), rowVars[i].end());
-    for (int k : rowVars[i])
-      varRows[static_cast<size_t>(k)].push_back(static_cast<int>(i));
+
+  /// Assignments as long as rows give their last unknown, then a tearing variable, until every
+  /// variable is determined.
+  void run() {
+    while (true) {
+      assignReady();
+      if (count_ == n_)
+        return;
+      const int k = chooseTearingVariable();
+      tears_.push_back(vars_[static_cast<size_t>(k)]);
+      determine(k);
+    }
   }
-  std::vector<int> open(n); // undetermined variables of each row
-  for (size_t i = 0; i < n; ++i)
-    open[i] = static_cast<int>(rowVars[i].size());
-  std::vector<bool> determined(n, false), used(n, false);
-  std::vector<int> depth(n, 0); // nesting of nonlinear assignments (0 for tearing variables)
-  std::vector<int> blocked;     // rows left with one unknown that they cannot give
-  std::vector<int> ready; // rows with one undetermined variable
-  for (size_t i = 0; i < n; ++i)
-    if (open[i] == 1)
-      ready.push_back(static_cast<int>(i));
-  size_t count = 0;
-  auto determine = [&](int k) {
-    determined[static_cast<size_t>(k)] = true;
-    ++count;
-    for (int i : varRows[static_cast<size_t>(k)])
-      if (--open[static_cast<size_t>(i)] == 1)
-        ready.push_back(i);
-  };
+
+  void result(AlgebraicLoop &loop, std::vector<CausalStep> &assignments) {
+    // Newton's unknowns: the tearing variables; its residuals: the rows left, with the
+    // assignments substituted (in order, each into the next).
+    std::unordered_map<int, const Expr *> substituted;
+    for (const Assignment &a : order_)
+      substituted[a.var] = substitute(ctx_, a.value, substituted);
+    loop = AlgebraicLoop{};
+    std::sort(tears_.begin(), tears_.end(), [&](int a, int b) { return local_.at(a) < local_.at(b); });
+    loop.vars = tears_;
+    for (size_t i = 0; i < n_; ++i)
+      if (!used_[i]) {
+        loop.equations.push_back(block_[i]);
+        loop.residuals.push_back(substitute(ctx_, residual(i), substituted));
+      }
+    assignments.clear();
+    for (const Assignment &a : order_) {
+      loop.tornVars.push_back(a.var);
+      loop.tornEquations.push_back(a.row);
+      assignments.push_back({a.var, a.value, -1, a.row});
+    }
+  }
+
+private:
   struct Assignment {
     int row, var;
     const Expr *value;
   };
-  std::vector<Assignment> order;
-  std::vector<int> tears;
-  while (count < n) {
-    while (!ready.empty()) {
-      const int i = ready.back();
-      ready.pop_back();
-      if (used[static_cast<size_t>(i)] || open[static_cast<size_t>(i)] != 1)
+
+  const Expr *residual(size_t i) const { return sys_.residuals[block_[i]]; }
+
+  void determine(int k) {
+    determined_[static_cast<size_t>(k)] = true;
+    ++count_;
+    for (int i : varRows_[static_cast<size_t>(k)])
+      if (--open_[static_cast<size_t>(i)] == 1)
+        ready_.push_back(i);
+  }
+
+  /// Rows left with one unknown give it when they can: linearly with a constant coefficient,
+  /// through no kink, nesting nonlinear assignments at most kMaxNonlinearDepth deep (a chain of
+  /// them substituted into a residual would make its derivative a product as long as the chain:
+  /// quadratic in the loop's size, and ill-conditioned). The others wait for a tearing variable.
+  void assignReady() {
+    while (!ready_.empty()) {
+      const size_t i = static_cast<size_t>(ready_.back());
+      ready_.pop_back();
+      if (used_[i] || open_[i] != 1)
         continue;
       int k = -1;
-      for (int c : rowVars[static_cast<size_t>(i)])
-        if (!determined[static_cast<size_t>(c)])
+      for (int c : rowVars_[i])
+        if (!determined_[static_cast<size_t>(c)])
           k = c;
-      const Expr *value =
-          solveWithConstantCoefficient(ctx, d, sys.residuals[block[static_cast<size_t>(i)]], vars[static_cast<size_t>(k)]);
-      if (!value || kinkedIn(value, local)) {
-        blocked.push_back(i);
-        continue;
-      }
-      // Its nesting of nonlinear functions of the assigned variables it reads: a chain of them
-      // substituted into a residual would make its derivative a product as long as the chain
-      // (quadratic in the loop's size, and ill-conditioned); beyond kMaxNonlinearDepth the row
-      // waits for a tearing variable.
+      const Expr *value = solveWithConstantCoefficient(ctx_, d_, residual(i), vars_[static_cast<size_t>(k)]);
+      if (value && kinkedIn(value, local_))
+        value = nullptr;
       int nesting = 0;
-      for (int v : collectVars(value))
-        if (auto at = local.find(v); at != local.end() && determined[static_cast<size_t>(at->second)])
-          nesting = std::max(nesting, depth[static_cast<size_t>(at->second)] + (isLinearIn(value, v) ? 0 : 1));
-      if (nesting > kMaxNonlinearDepth) {
-        blocked.push_back(i);
+      if (value)
+        for (int v : collectVars(value))
+          if (auto at = local_.find(v); at != local_.end() && determined_[static_cast<size_t>(at->second)])
+            nesting = std::max(nesting, depth_[static_cast<size_t>(at->second)] + (isLinearIn(value, v) ? 0 : 1));
+      if (!value || nesting > kMaxNonlinearDepth) {
+        blocked_.push_back(static_cast<int>(i));
         continue;
       }
-      depth[static_cast<size_t>(k)] = nesting;
-      {
-        used[static_cast<size_t>(i)] = true;
-        order.push_back({block[static_cast<size_t>(i)], vars[static_cast<size_t>(k)], value});
-        determine(k);
-      }
+      depth_[static_cast<size_t>(k)] = nesting;
+      used_[i] = true;
+      order_.push_back({block_[i], vars_[static_cast<size_t>(k)], value});
+      determine(k);
     }
-    if (count == n)
-      break;
-    // A tearing variable: the last unknown of a row that cannot give it, if there is one (the row
-    // becomes a residual and the assignments go on from there); among those, or else among all,
-    // one with a start value (Newton starts from it), in the most rows left, preferring one that
-    // those rows cannot be solved for anyway.
-    std::vector<char> candidate(n, 0);
+  }
+
+  /// The last unknown of a row that cannot give it, if there is one (the row becomes a residual
+  /// and the assignments go on from there); among those, or else among all: one with a start
+  /// value (Newton starts from it), then by Cellier's measure (the rows it lets give their last
+  /// unknown), in the most rows left, preferring one that those rows cannot be solved for anyway.
+  int chooseTearingVariable() {
+    std::vector<char> candidate(n_, 0);
     bool anyBlocked = false;
-    for (int i : blocked)
-      if (!used[static_cast<size_t>(i)] && open[static_cast<size_t>(i)] == 1)
-        for (int c : rowVars[static_cast<size_t>(i)])
-          if (!determined[static_cast<size_t>(c)])
+    for (int i : blocked_)
+      if (!used_[static_cast<size_t>(i)] && open_[static_cast<size_t>(i)] == 1)
+        for (int c : rowVars_[static_cast<size_t>(i)])
+          if (!determined_[static_cast<size_t>(c)])
             anyBlocked = candidate[static_cast<size_t>(c)] = 1;
-    blocked.clear();
-    // Cellier's measure first: the rows it would let give their last unknown.
+    blocked_.clear();
     int best = -1;
     std::tuple<bool, int, int, int> bestScore{};
-    for (size_t k = 0; k < n; ++k) {
-      if (determined[k] || (anyBlocked && !candidate[k]))
+    for (size_t k = 0; k < n_; ++k) {
+      if (determined_[k] || (anyBlocked && !candidate[k]))
         continue;
       int rows = 0, unsolvable = 0, enables = 0;
-      for (int i : varRows[k])
-        if (!used[static_cast<size_t>(i)]) {
-          const Expr *r = sys.residuals[block[static_cast<size_t>(i)]];
-          ++rows;
-          unsolvable += !isLinearIn(r, vars[k]);
-          if (open[static_cast<size_t>(i)] == 2)
-            for (int c : rowVars[static_cast<size_t>(i)])
-              if (!determined[static_cast<size_t>(c)] && c != static_cast<int>(k) && isLinearIn(r, vars[static_cast<size_t>(c)]))
-                ++enables;
-        }
-      std::tuple<bool, int, int, int> score{flat.vars[vars[k]].hasStart, enables, rows, unsolvable};
+      for (int i : varRows_[k]) {
+        if (used_[static_cast<size_t>(i)])
+          continue;
+        const Expr *r = residual(static_cast<size_t>(i));
+        ++rows;
+        unsolvable += !isLinearIn(r, vars_[k]);
+        if (open_[static_cast<size_t>(i)] == 2)
+          for (int c : rowVars_[static_cast<size_t>(i)])
+            enables += !determined_[static_cast<size_t>(c)] && c != static_cast<int>(k) &&
+                       isLinearIn(r, vars_[static_cast<size_t>(c)]);
+      }
+      std::tuple<bool, int, int, int> score{flat_.vars[vars_[k]].hasStart, enables, rows, unsolvable};
       if (best < 0 || score > bestScore) {
         best = static_cast<int>(k);
         bestScore = score;
       }
     }
-    tears.push_back(vars[static_cast<size_t>(best)]);
-    determine(best);
+    return best;
   }
-  // Newton's unknowns: the tearing variables; its residuals: the rows left, with the assignments
-  // substituted (in order, each into the next).
-  std::unordered_map<int, const Expr *> substituted;
-  for (const Assignment &a : order)
-    substituted[a.var] = substitute(ctx, a.value, substituted);
-  loop = AlgebraicLoop{};
-  std::sort(tears.begin(), tears.end(), [&](int a, int b) { return local[a] < local[b]; });
-  loop.vars = tears;
-  for (size_t i = 0; i < n; ++i)
-    if (!used[i]) {
-      loop.equations.push_back(block[i]);
-      loop.residuals.push_back(substitute(ctx, sys.residuals[block[i]], substituted));
-    }
-  assignments.clear();
-  for (const Assignment &a : order) {
-    loop.tornVars.push_back(a.var);
-    loop.tornEquations.push_back(a.row);
-    assignments.push_back({a.var, a.value, -1, a.row});
-  }
+
+  FlatSystem &flat_;
+  const EquationSystem &sys_;
+  const std::vector<int> &block_;
+  ExprContext &ctx_;
+  Differentiator d_;
+  const size_t n_;
+  std::vector<int> vars_;
+  std::unordered_map<int, int> local_; ///< variable -> its position in vars_
+  std::vector<std::vector<int>> rowVars_, varRows_; ///< the block's incidence, by position
+  std::vector<int> open_;                           ///< undetermined variables of each row
+  std::vector<bool> determined_, used_;
+  std::vector<int> depth_;   ///< nesting of nonlinear assignments (0 for tearing variables)
+  std::vector<int> ready_;   ///< rows with one undetermined variable
+  std::vector<int> blocked_; ///< rows left with one unknown that they cannot give
+  size_t count_ = 0;
+  std::vector<Assignment> order_;
+  std::vector<int> tears_;
+};
+
+} // namespace
+
+void tearLoop(FlatSystem &flat, const EquationSystem &sys, const Matching &m, const std::vector<int> &block,
+              AlgebraicLoop &loop, std::vector<CausalStep> &assignments) {
+  Tearing tearing(flat, sys, m, block);
+  tearing.run();
+  tearing.result(loop, assignments);
 }
 
 CausalSystem causalize(FlatSystem &flat, const EquationSystem &sys, const Matching &m,

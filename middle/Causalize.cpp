@@ -316,8 +316,10 @@ private:
     for (int i : blocked_)
       if (!used_[static_cast<size_t>(i)] && open_[static_cast<size_t>(i)] == 1)
         for (int c : rowVars_[static_cast<size_t>(i)])
-          if (!determined_[static_cast<size_t>(c)])
-            anyBlocked = candidate[static_cast<size_t>(c)] = 1;
+          if (!determined_[static_cast<size_t>(c)]) {
+            candidate[static_cast<size_t>(c)] = 1;
+            anyBlocked = true;
+          }
     blocked_.clear();
     int best = -1;
     std::tuple<bool, int, int, int> bestScore{};

@@ -62,6 +62,8 @@ void addModifier(Flattener &f, Mod &parent, const ast::Modifier &m, const std::s
   }
   if (!child->range.valid())
     child->range = m.range;
+  if (m.each && dot == std::string::npos) // `each y(start = …)`: for its nested modifications too
+    child->each = true;
   if (m.redeclare && !child->redeclare) {
     child->redeclare = &m;
     child->redeclareLexical = lexical;
@@ -117,8 +119,11 @@ ModPtr Flattener::merge(const ModPtr &high, const ModPtr &low) {
 ModPtr Flattener::slice(const ModPtr &mod, int index, const std::vector<int> &shape) {
   if (!mod)
     return nullptr;
+  // `each` (MLS 3.5, 7.2.5) gives every component the whole modification, nested ones included.
+  if (mod->each)
+    return mod;
   auto out = std::make_shared<Mod>(*mod);
-  if (out->hasValue() && !out->each)
+  if (out->hasValue())
     out->slices.emplace_back(index, shape);
   for (auto &[name, c] : out->children)
     c = slice(c, index, shape);
@@ -1016,6 +1021,7 @@ std::optional<double> Flattener::evaluateStructural(const Expr *e, SourceRange r
     }
     case ExprKind::Pre:
     case ExprKind::Initial:
+    case ExprKind::Delay:
     case ExprKind::Local:
     case ExprKind::LocalAt:
       diags_.error(range, what + " must be known when the model is compiled");

@@ -142,7 +142,7 @@ private:
       ifStatement(st, scope);
       return;
     case ast::StatementKind::For:
-      forLoop(st, 0, scope);
+      forStatement(st, scope);
       return;
     case ast::StatementKind::When:
       if (!top || when_) {
@@ -155,7 +155,12 @@ private:
       f_.diags_.error(st.range, "while-loops are supported in functions only; call a function from the algorithm");
       return;
     case ast::StatementKind::Break:
-      f_.diags_.error(st.range, "break is supported in functions only");
+      // The innermost loop ends (MLS 3.5, 11.2.6): what follows in it runs under `not broken`.
+      if (!values_.count(kBroken)) {
+        f_.diags_.error(st.range, "break is only allowed inside a loop (MLS 3.5, 11.2.6)");
+        return;
+      }
+      values_[kBroken] = f_.ctx().boolean(true);
       return;
     case ast::StatementKind::Return:
       f_.diags_.error(st.range, "return is only allowed in functions (MLS 3.5, 11.2.5)");
@@ -193,8 +198,11 @@ private:
     std::vector<const Expr *> values;
     for (const Expr *e : value.elems)
       values.push_back(current(e)); // every value first: `x := {x[2], x[1]}` swaps
+    auto broken = values_.find(kBroken);
     for (size_t i = 0; i < target.size(); ++i) {
       const int var = target.elems[i]->var();
+      if (broken != values_.end()) // after a break the variable keeps its value
+        values[i] = f_.ctx().ifThenElse(broken->second, values_[var], values[i]);
       values_[var] = values[i];
       if (when_)
         when_->insert(var);
@@ -232,7 +240,12 @@ private:
     if (callAst.text == "assert") {
       const auto *saved = f_.algorithmValues_;
       f_.algorithmValues_ = &values_;
+      auto broken = values_.find(kBroken);
+      if (broken != values_.end()) // not checked once a break ended the loop
+        f_.assertGuards_.push_back(f_.ctx().logicalNot(broken->second));
       f_.lowerAssert(callAst, scope, section_.initial, when_ ? branch_ : nullptr);
+      if (broken != values_.end())
+        f_.assertGuards_.pop_back();
       f_.algorithmValues_ = saved;
       return;
     }
@@ -310,6 +323,18 @@ private:
           merged = f_.ctx().ifThenElse(conditions[b], after[b].at(var), merged);
       values_[var] = merged;
     }
+  }
+
+  /// A for-statement: its iterations unrolled, a break ending them under its condition.
+  void forStatement(const ast::Statement &st, Scope &scope) {
+    auto outer = values_.find(kBroken);
+    const Expr *saved = outer != values_.end() ? outer->second : nullptr;
+    values_[kBroken] = f_.ctx().boolean(false);
+    forLoop(st, 0, scope);
+    if (saved)
+      values_[kBroken] = saved;
+    else
+      values_.erase(kBroken);
   }
 
   void forLoop(const ast::Statement &st, size_t k, Scope &scope) {
@@ -411,6 +436,9 @@ private:
   std::unordered_map<int, SourceRange> targetRange_;
   std::unordered_set<int> whenTargets_, outsideWhen_, mixed_;
   std::unordered_map<int, const Expr *> values_;
+  /// The key in values_ of the condition that a break ended the innermost loop (present inside
+  /// loops only; no variable has it).
+  static constexpr int kBroken = -1;
   std::set<int> *when_ = nullptr; ///< inside a when-statement's branch: what it assigns
   WhenBranch *branch_ = nullptr;
 };

@@ -21,7 +21,7 @@ for t in "${targets[@]}"; do
   for f in examples/lib/*.eq; do cp -n "$f" "$corpus/lib_$(basename "$f")" 2>/dev/null || true; done
   echo "fuzz: $t for $seconds s"
   # A finding ends this target's run (libFuzzer stops at the first); the other targets still run.
-  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 LSAN_OPTIONS=suppressions=fuzz/lsan.supp \
     build-fuzz/fuzz/eqc_fuzz_"$t" -max_total_time="$seconds" -dict=fuzz/eqc.dict -max_len=4096 -timeout="$timeout" \
     -rss_limit_mb=4096 -artifact_prefix="$findings"/ -print_final_stats=1 "$corpus" 2>&1 | tail -25 || status=1
 done

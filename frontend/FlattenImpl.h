@@ -488,6 +488,9 @@ public:
   /// the function type `type` (MLS 3.5, 6.6); `why` says how not.
   bool functionCompatible(const ClassInfo &target, const std::set<std::string> &bound, const ClassInfo &type,
                           std::string &why);
+  /// The functional input `name` of function `b` given `given`: its bound values that are not
+  /// known when compiled become hidden inputs of `b` (slots `name.input`), the others stay constants.
+  FunctionArgument functionalInput(FunctionBuilder &b, const std::string &name, const FunctionArgument &given);
   /// The function type an element of a function is declared with (a functional input), or null.
   ClassInfo *functionType(const Element &el);
   Value lowerReduction(const ast::Expr &e, Scope &scope);

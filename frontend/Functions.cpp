@@ -979,6 +979,23 @@ struct StatementLowering {
 
 } // namespace
 
+FunctionArgument Flattener::functionalInput(FunctionBuilder &b, const std::string &name, const FunctionArgument &given) {
+  FunctionArgument local{given.target, {}};
+  for (const auto &[input, v] : given.bound) {
+    Value inside = v;
+    if (FunctionArgument::passed(v)) { // hidden inputs of the function, in the call's order
+      inside.elems.clear();
+      for (size_t k = 0; k < v.elems.size(); ++k) {
+        int slot = b.newSlot(name + "." + variableName(input, v.dims, k), v.type == Type::Boolean);
+        b.fn->inputs.push_back(slot);
+        inside.elems.push_back(ctx().local(slot, v.type == Type::Boolean));
+      }
+    }
+    local.bound.emplace_back(input, std::move(inside));
+  }
+  return local;
+}
+
 int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args, SourceRange callRange,
                                   std::vector<OutputShape> &outputs) {
   std::string key = cls->name + "(";
@@ -1069,21 +1086,7 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
         functions_.erase(key);
         return -1;
       }
-      // Its bound values: hidden inputs of this function, or constants.
-      FunctionArgument local{a.function->target, {}};
-      for (const auto &[name, v] : a.function->bound) {
-        Value inside = v;
-        if (FunctionArgument::passed(v)) {
-          inside.elems.clear();
-          for (size_t k = 0; k < v.elems.size(); ++k) {
-            int slot = b.newSlot(c.name + "." + variableName(name, v.dims, k), v.type == Type::Boolean);
-            fn->inputs.push_back(slot);
-            inside.elems.push_back(ctx().local(slot, v.type == Type::Boolean));
-          }
-        }
-        local.bound.emplace_back(name, std::move(inside));
-      }
-      b.functions[c.name] = std::move(local);
+      b.functions[c.name] = functionalInput(b, c.name, *a.function);
       continue;
     }
     if (typeName == "Real")

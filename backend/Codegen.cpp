@@ -20,6 +20,7 @@
 #include <cstring>
 #include <map>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace eqc {
 namespace {
@@ -150,6 +151,8 @@ public:
     emitInvariants(symbols.initialConstraints, model.initialConstraints.residuals);
     emitBind();
     emitStart();
+    if (!objectParameters(flat, model.params).empty())
+      emitObjects();
     if (!model.discretes.empty()) {
       emitEventIndicators();
       emitEventUpdate();
@@ -419,7 +422,9 @@ private:
         intArrays.emplace_back(&a, v);
       } else if (a.kind == ExternalArg::Value) {
         v = b.CreateLoad(f64, slot(a.slot));
-        if (a.type != CType::Double)
+        if (a.type == CType::Object) // an external object: the address whose bits the slot holds
+          v = b.CreateIntToPtr(b.CreateBitCast(v, b.getInt64Ty()), types.i8ptr);
+        else if (a.type != CType::Double)
           v = b.CreateFPToSI(v, types.i32);
       } else {
         switch (a.type) {
@@ -427,6 +432,7 @@ private:
         case CType::Int: v = b.getInt32(static_cast<int32_t>(a.number)); break;
         case CType::SizeT: v = b.getInt64(static_cast<uint64_t>(a.number)); break;
         case CType::String: v = b.CreateGlobalStringPtr(a.text); break;
+        case CType::Object: v = llvm::ConstantPointerNull::get(llvm::cast<llvm::PointerType>(types.i8ptr)); break;
         }
       }
       args.push_back(v);
@@ -434,6 +440,7 @@ private:
     }
     llvm::Type *result = call.resultSlot < 0                 ? llvm::Type::getVoidTy(ctx)
                          : call.resultType == CType::Double ? f64
+                         : call.resultType == CType::Object ? types.i8ptr
                                                               : types.i32;
     llvm::FunctionCallee callee = module->getOrInsertFunction(call.symbol, llvm::FunctionType::get(result, params, false));
     // The way back from ModelicaError.
@@ -451,7 +458,10 @@ private:
     Value *r = b.CreateCall(callee, args);
     b.CreateCall(declareExternal("eqc_external_leave", llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), false)));
     if (call.resultSlot >= 0)
-      b.CreateStore(call.resultType == CType::Double ? r : b.CreateSIToFP(r, f64), slot(call.resultSlot));
+      b.CreateStore(call.resultType == CType::Double   ? r
+                    : call.resultType == CType::Object ? b.CreateBitCast(b.CreatePtrToInt(r, b.getInt64Ty()), f64)
+                                                       : b.CreateSIToFP(r, f64),
+                    slot(call.resultSlot));
     for (auto &[a, array] : intArrays)
       if (a->written)
         for (int k = 0; k < a->count; ++k)
@@ -599,15 +609,26 @@ private:
         b.CreateCondBr(fires, body, end);
         b.SetInsertPoint(body);
         fe.inBranch([&]() -> Value * {
-          // Every value first, then the stores: the assignments of a branch are simultaneous.
-          std::vector<Value *> values;
-          for (auto &[v, e] : br.assignments)
-            values.push_back(asDouble(b, fe.emit(e)));
           std::vector<Value *> reinitValues;
-          for (auto &[v, e] : br.reinits)
-            reinitValues.push_back(fe.emit(e));
-          for (size_t i = 0; i < br.assignments.size(); ++i)
-            b.CreateStore(values[i], fe.address(br.assignments[i].first));
+          if (br.equations) {
+            // A when-equation's equations: each value after those it reads, which it sees.
+            for (size_t i : assignmentOrder(br)) {
+              const auto &[v, e] = br.assignments[i];
+              b.CreateStore(asDouble(b, fe.emit(e)), fe.address(v));
+              fe.clearMemo(); // what was computed from the variable's old value
+            }
+            for (auto &[v, e] : br.reinits)
+              reinitValues.push_back(fe.emit(e));
+          } else {
+            // An algorithm's values are in terms of those before it: all first, then the stores.
+            std::vector<Value *> values;
+            for (auto &[v, e] : br.assignments)
+              values.push_back(asDouble(b, fe.emit(e)));
+            for (auto &[v, e] : br.reinits)
+              reinitValues.push_back(fe.emit(e));
+            for (size_t i = 0; i < br.assignments.size(); ++i)
+              b.CreateStore(values[i], fe.address(br.assignments[i].first));
+          }
           for (size_t i = 0; i < br.reinits.size(); ++i) {
             // The value, and whether the branch fired (a NaN value must reach the state: the
             // integrator reports it).
@@ -763,19 +784,72 @@ private:
   }
 
   /// `i32 bind(const i8 *given, double *p)`: the dependent parameters from the others, in
-  /// dependency order; one marked in `given` keeps its value.
+  /// dependency order; one marked in `given` keeps its value. External objects and what reads
+  /// them are `objects`'s.
   void emitBind() {
+    std::vector<int> order = dependentParameters(flat, model.params), objects = objectParameters(flat, model.params);
+    std::unordered_set<int> made(objects.begin(), objects.end());
+    order.erase(std::remove_if(order.begin(), order.end(), [&](int k) { return made.count(k) > 0; }), order.end());
+    emitParameterFunction(symbols.bind, order);
+  }
+
+  /// `i32 objects(const i8 *given, double *p)` and `i32 release(double *p)` (eqc_model.h): the
+  /// external objects (MLS 3.5, 12.9.7) made anew (the old ones freed) with the parameters that
+  /// read them, and freed.
+  void emitObjects() {
+    emitParameterFunction(symbols.objects, objectParameters(flat, model.params));
+    auto *type = llvm::FunctionType::get(types.i32, {types.f64ptr}, false);
+    llvm::Function *f = newFunction(symbols.release, type, false);
+    Value *zero = llvm::ConstantFP::get(types.f64, 0.0);
+    Frame frame{zero, nullptr, nullptr, nullptr, &*f->arg_begin()};
+    FunctionEmitter fe(*this, f, frame);
+    std::vector<int> order = objectParameters(flat, model.params);
+    for (auto k = order.rbegin(); k != order.rend(); ++k) {
+      const int var = model.params[static_cast<size_t>(*k)];
+      if (flat.vars[var].object) {
+        emitDestroy(fe, var);
+        fe.b().CreateStore(zero, fe.address(var));
+      }
+    }
+    fe.b().CreateRet(fe.b().getInt32(0));
+  }
+
+  /// The destructor of external object `var` on the address p holds, when it holds one.
+  void emitDestroy(FunctionEmitter &fe, int var) {
+    llvm::IRBuilder<> &b = fe.b();
+    Value *old = b.CreateLoad(types.f64, fe.address(var));
+    fe.define(var, old); // the destructor's argument, read here where both paths see it
+    llvm::BasicBlock *destroy = llvm::BasicBlock::Create(ctx, "destroy", b.GetInsertBlock()->getParent());
+    llvm::BasicBlock *done = llvm::BasicBlock::Create(ctx, "destroyed", b.GetInsertBlock()->getParent());
+    b.CreateCondBr(b.CreateICmpNE(b.CreateBitCast(old, b.getInt64Ty()), b.getInt64(0)), destroy, done);
+    b.SetInsertPoint(destroy);
+    fe.callFunction(flat.vars[var].destructor, {flat.ctx->var(var)});
+    fe.b().CreateBr(done);
+    fe.b().SetInsertPoint(done);
+  }
+
+  /// `i32 name(const i8 *given, double *p)`: parameters `order` (positions in model.params) from
+  /// their bindings, in that order; one marked in `given` keeps its value, an external object is
+  /// made anew (the old one freed).
+  void emitParameterFunction(const std::string &name, const std::vector<int> &order) {
     auto *type = llvm::FunctionType::get(types.i32, {llvm::Type::getInt8PtrTy(ctx), types.f64ptr}, false);
-    llvm::Function *f = newFunction(symbols.bind, type, false);
+    llvm::Function *f = newFunction(name, type, false);
     auto args = f->arg_begin();
     Value *given = &*args;
     Value *zero = llvm::ConstantFP::get(types.f64, 0.0);
     Frame frame{zero, nullptr, nullptr, nullptr, &*(args + 1)};
     FunctionEmitter fe(*this, f, frame);
-    for (int k : dependentParameters(flat, model.params)) {
+    for (int k : order) {
       const int var = model.params[static_cast<size_t>(k)];
-      llvm::IRBuilder<> &b = fe.b();
       Value *cell = fe.address(var);
+      if (flat.vars[var].object) {
+        emitDestroy(fe, var);
+        Value *value = asDouble(fe.b(), fe.emit(flat.vars[var].binding));
+        fe.b().CreateStore(value, cell);
+        fe.define(var, value);
+        continue;
+      }
+      llvm::IRBuilder<> &b = fe.b();
       Value *kept = b.CreateICmpNE(b.CreateLoad(b.getInt8Ty(), b.CreateConstGEP1_64(b.getInt8Ty(), given, k)),
                                    b.getInt8(0));
       Value *value = b.CreateSelect(kept, b.CreateLoad(types.f64, cell), asDouble(b, fe.emit(flat.vars[var].binding)));

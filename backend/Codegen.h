@@ -24,6 +24,7 @@ struct ModelSymbols {
   std::string discreteStart; ///< models with events: the discrete variables' start values
   std::string asserts;       ///< models with assertions: their check (eqc_model_assert_fn)
   std::string delays;        ///< models with delay(): their expressions (eqc_model_delays_fn)
+  std::string objects, release; ///< external objects: made and freed (eqc_model.h)
   static ModelSymbols forPrefix(const std::string &prefix) {
     return {prefix + "rhs",
             prefix + "init",
@@ -39,7 +40,9 @@ struct ModelSymbols {
             prefix + "start",
             prefix + "discrete_start",
             prefix + "asserts",
-            prefix + "delays"};
+            prefix + "delays",
+            prefix + "objects",
+            prefix + "release"};
   }
 };
 

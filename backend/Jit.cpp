@@ -145,9 +145,16 @@ struct SimulationFunctions {
   eqc_model_discrete_start_fn discreteStart = nullptr;
   eqc_model_assert_fn asserts = nullptr;
   eqc_model_delays_fn delays = nullptr;
+  eqc_model_bind_fn objects = nullptr;
+  eqc_model_release_fn release = nullptr;
+
+  /// Which of the optional functions a model has.
+  struct Parts {
+    bool events = false, assertions = false, delayed = false, objects = false;
+  };
 
   /// Looks them up (compiling the module that holds them).
-  llvm::Error lookup(llvm::orc::LLJIT &jit, const ModelSymbols &symbols, bool events, bool assertions, bool delayed) {
+  llvm::Error lookup(llvm::orc::LLJIT &jit, const ModelSymbols &symbols, const Parts &parts) {
     auto get = [&](const std::string &name, auto &fn) -> llvm::Error {
       auto sym = jit.lookup(name);
       if (!sym)
@@ -167,7 +174,7 @@ struct SimulationFunctions {
       return err;
     if (auto err = get(symbols.start, start))
       return err;
-    if (events) {
+    if (parts.events) {
       if (auto err = get(symbols.zc, zc))
         return err;
       if (auto err = get(symbols.event, event))
@@ -175,12 +182,18 @@ struct SimulationFunctions {
       if (auto err = get(symbols.discreteStart, discreteStart))
         return err;
     }
-    if (assertions)
+    if (parts.assertions)
       if (auto err = get(symbols.asserts, asserts))
         return err;
-    if (delayed)
+    if (parts.delayed)
       if (auto err = get(symbols.delays, delays))
         return err;
+    if (parts.objects) {
+      if (auto err = get(symbols.objects, objects))
+        return err;
+      if (auto err = get(symbols.release, release))
+        return err;
+    }
     return llvm::Error::success();
   }
 
@@ -196,6 +209,8 @@ struct SimulationFunctions {
     m.discreteStart.store(discreteStart);
     m.asserts.store(asserts);
     m.delays.store(delays);
+    m.objects.store(objects);
+    m.release.store(release);
   }
 };
 
@@ -384,11 +399,13 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
       }
   start = Clock::now();
   auto result = std::make_unique<JitModel>();
-  const bool events = !model.discretes.empty();
-  const bool assertions = !flat.assertions.empty();
-  const bool delayed = model.delays > 0;
+  SimulationFunctions::Parts parts;
+  parts.events = !model.discretes.empty();
+  parts.assertions = !flat.assertions.empty();
+  parts.delayed = model.delays > 0;
+  parts.objects = !objectParameters(flat, model.params).empty();
   SimulationFunctions first;
-  if (auto err = first.lookup(**jit, symbols, events, assertions, delayed)) {
+  if (auto err = first.lookup(**jit, symbols, parts)) {
     error = llvm::toString(std::move(err));
     return nullptr;
   }
@@ -437,7 +454,7 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
     // The thread owns its context and module; it writes the JitModel's pointers, tierJit and the
     // outcome; ~Impl joins it before any of them is destroyed.
     ModelObjectCache *tierCache = cache.get();
-    auto work = [impl, target, symbols, events, assertions, delayed, tierCache, externals, ctx = std::move(tierContext),
+    auto work = [impl, target, symbols, parts, tierCache, externals, ctx = std::move(tierContext),
                  module = std::move(tierModule)]() mutable {
       auto begin = Clock::now();
       auto fail = [&](llvm::Error err) {
@@ -451,7 +468,7 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
       if (auto err = (*jit)->addIRModule(llvm::orc::ThreadSafeModule(std::move(module), own)))
         return fail(std::move(err));
       SimulationFunctions optimized;
-      if (auto err = optimized.lookup(**jit, symbols, events, assertions, delayed))
+      if (auto err = optimized.lookup(**jit, symbols, parts))
         return fail(std::move(err));
       impl->tierJit = std::move(*jit);
       optimized.publish(*target);

@@ -5,6 +5,8 @@
 #include "backend/Optimize.h"
 #include "runtime/include/eqc/eqc_model.h"
 
+#include <algorithm>
+
 #include <llvm/ADT/StringMap.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
@@ -102,6 +104,9 @@ public:
     // Delays (ABI 7).
     values.insert(values.end(), {int32(e.delays), int32(e.delays > 0 ? e.delayContext() : -1),
                                  e.delays > 0 ? function(symbols.delays) : null()});
+    // External objects (ABI 8).
+    const bool objects = std::find(d.paramKinds.begin(), d.paramKinds.end(), EQC_PARAM_OBJECT) != d.paramKinds.end();
+    values.insert(values.end(), {objects ? function(symbols.objects) : null(), objects ? function(symbols.release) : null()});
     std::vector<llvm::Type *> fields;
     for (Constant *v : values)
       fields.push_back(v->getType());

@@ -153,8 +153,10 @@ std::string fmuModelDescription(const ModelDescription &d, const FlatSystem &fla
   // Free parameters are settable; dependent ones are calculated from them (FMI 2.0:
   // calculatedParameter, an initial unknown); structural ones are constants.
   for (size_t i = 0; i < d.paramNames.size(); ++i) {
-    ++index;
     const unsigned char kind = i < d.paramKinds.size() ? d.paramKinds[i] : static_cast<unsigned char>(EQC_PARAM_FREE);
+    if (kind == EQC_PARAM_OBJECT) // an external object's address is no value of the model's
+      continue;
+    ++index;
     x << "    <ScalarVariable name=\"" << xmlEscape(d.paramNames[i]) << "\" valueReference=\"" << 2 * n + m + i
       << "\"" << describe(d.paramDescriptions, i);
     if (kind == EQC_PARAM_DEPENDENT) {

@@ -26,8 +26,13 @@ bool parseDouble(const std::string &text, double &out) {
 /// parameters bound to them are recomputed.
 bool evaluateParameters(const FlatSystem &flat, const OdeModel &model,
                         const std::vector<std::pair<std::string, std::string>> &parameters, std::vector<double> &values,
-                        Diagnostics &diags, std::ostream &err) {
-  std::vector<char> overridden(flat.vars.size(), 0);
+                        std::vector<char> &overridden, Diagnostics &diags, std::ostream &err) {
+  overridden.assign(flat.vars.size(), 0);
+  // External objects and what reads them exist only when the model runs: made by the model's
+  // `objects` (startPoint), 0 until then.
+  std::vector<char> runtime(flat.vars.size(), 0);
+  for (int k : objectParameters(flat, model.params))
+    runtime[static_cast<size_t>(model.params[static_cast<size_t>(k)])] = 1;
   for (const auto &[name, text] : parameters) {
     int found = -1;
     for (size_t i = 0; i < flat.vars.size(); ++i)
@@ -41,6 +46,11 @@ bool evaluateParameters(const FlatSystem &flat, const OdeModel &model,
           << (input ? "an input of model '" + flat.modelName + "': give its values with --input FILE.csv"
                     : "not a parameter of model '" + flat.modelName + "'")
           << "\n";
+      return false;
+    }
+    if (flat.vars[found].object) {
+      err << "eqc: error: -p " << name << "=" << text << ": '" << name
+          << "' is an external object (MLS 3.5, 12.9.7), made by its constructor when the model runs\n";
       return false;
     }
     if (flat.vars[found].structural) {
@@ -57,6 +67,9 @@ bool evaluateParameters(const FlatSystem &flat, const OdeModel &model,
     overridden[found] = 1;
   }
   std::vector<char> done(overridden);
+  for (size_t v = 0; v < runtime.size(); ++v)
+    if (runtime[v] && !done[v])
+      values[v] = 0, done[v] = 1;
   std::function<double(int)> value = [&](int v) -> double {
     if (!done[v]) {
       for (int dep : collectAllVars(flat.vars[v].binding))
@@ -68,7 +81,7 @@ bool evaluateParameters(const FlatSystem &flat, const OdeModel &model,
   };
   for (int v : model.params) {
     double x = value(v);
-    if (!std::isfinite(x)) {
+    if (!std::isfinite(x) && !runtime[static_cast<size_t>(v)]) {
       diags.error(flat.vars[v].loc, "parameter '" + flat.vars[v].name + "' evaluates to " + formatNumber(x));
       return false;
     }
@@ -172,7 +185,8 @@ ExitCode startPoint(Compilation &c, const std::vector<std::pair<std::string, std
   FlatSystem &flat = *c.flat;
   OdeModel &model = *c.model;
   std::vector<double> values(flat.vars.size(), 0.0);
-  if (!evaluateParameters(flat, model, parameters, values, *c.diags, err))
+  std::vector<char> overridden;
+  if (!evaluateParameters(flat, model, parameters, values, overridden, *c.diags, err))
     return parameters.empty() ? ExitSimulation : ExitUsage;
   ip.p.clear();
   for (int v : model.params)
@@ -180,6 +194,20 @@ ExitCode startPoint(Compilation &c, const std::vector<std::pair<std::string, std
   if (inputs)
     inputs->apply(t0, ip.p.data());
   ip.p.resize(model.pSize(), 0.0);
+  if (eqc_model_bind_fn objects = c.jit->objects) {
+    // The external objects, made here (and freed with the last copy of ip), and what reads them.
+    std::vector<unsigned char> given;
+    for (int v : model.params)
+      given.push_back(overridden[static_cast<size_t>(v)] ? 1 : 0);
+    int code = objects(given.data(), ip.p.data());
+    ip.objects = std::make_shared<ObjectRelease>(c.jit->release, ip.p);
+    if (code != 0) {
+      reportModelCode(c, model.ode, model.simulation, code, t0);
+      return ExitSimulation;
+    }
+    for (size_t k = 0; k < model.params.size(); ++k)
+      values[static_cast<size_t>(model.params[k])] = ip.p[k];
+  }
   ip.x.assign(model.states.size(), 0.0);
   ip.dx.assign(model.states.size(), 0.0);
   ip.a.assign(model.algebraics.size(), 0.0);

@@ -5,6 +5,7 @@
 #include "driver/Inputs.h"
 #include "driver/Invariants.h"
 #include "driver/Pipeline.h"
+#include "runtime/include/eqc/eqc_model.h"
 #include "runtime/include/eqc/eqc_runtime.h"
 
 #include <memory>
@@ -18,9 +19,27 @@ namespace eqc {
 /// Tolerance of the projection onto the hidden constraints (scaled as eqc_project documents).
 constexpr double kProjectionTol = EQC_PROJECTION_TOLERANCE; // eqc_sim projects with it too
 
+/// Frees the external objects (MLS 3.5, 12.9.7) that a copy of p holds, at its end.
+class ObjectRelease {
+public:
+  ObjectRelease(eqc_model_release_fn release, std::vector<double> p) : release_(release), p_(std::move(p)) {}
+  ~ObjectRelease() {
+    if (release_)
+      release_(p_.data());
+  }
+  ObjectRelease(const ObjectRelease &) = delete;
+  ObjectRelease &operator=(const ObjectRelease &) = delete;
+
+private:
+  eqc_model_release_fn release_;
+  std::vector<double> p_;
+};
+
 /// The run-time arrays at a consistent point.
 struct InitialPoint {
   std::vector<double> p, x, dx, a;
+  /// The external objects p holds: freed with the last copy of this point (null: none).
+  std::shared_ptr<ObjectRelease> objects;
 };
 
 /// Requires: a Compilation with its JIT model. Ensures: `ip` holds the parameters evaluated (with

@@ -37,6 +37,8 @@ static ModelDescription structure(const FlatSystem &flat, const OdeModel &m) {
       desc.paramKinds[i] = EQC_PARAM_STRUCTURAL;
     else if (flat.vars[m.params[i]].role == VarRole::Input)
       desc.paramKinds[i] = EQC_PARAM_INPUT;
+    else if (flat.vars[m.params[i]].object)
+      desc.paramKinds[i] = EQC_PARAM_OBJECT;
   // A state's start is held at initialization unless the (initial) equations determine it, as
   // eqc simulate's initialization moves only the free states.
   desc.stateFixed.assign(m.states.size(), 1);
@@ -63,6 +65,10 @@ static ModelDescription structure(const FlatSystem &flat, const OdeModel &m) {
 /// `desc` with the values of `point`.
 static void setValues(ModelDescription &desc, const OdeModel &m, const InitialPoint &point) {
   desc.params.assign(point.p.begin(), point.p.begin() + static_cast<long>(m.params.size()));
+  // External objects are the point's own: a table's simulations make theirs (eqc_model.objects).
+  for (size_t k = 0; k < desc.params.size() && k < desc.paramKinds.size(); ++k)
+    if (desc.paramKinds[k] == EQC_PARAM_OBJECT)
+      desc.params[k] = 0;
   desc.states = point.x;
   desc.algebraics = point.a;
 }
@@ -176,6 +182,8 @@ bool ModelTable::fill(const OdeModel &m, JitModel &jit, bool jacobian) {
   d.assert_kind = desc.assertKinds.data();
   d.asserts = d.n_asserts > 0 ? jit.asserts.load() : nullptr;
   d.delays = d.n_delays > 0 ? jit.delays.load() : nullptr;
+  d.objects = jit.objects;
+  d.release = jit.release;
   d.external_error = eqc_external_error; // the JIT's models share eqc's runtime
   d.rhs = jit.rhs;
   // Index-reduced models start from the projected point; their init only evaluates rhs.

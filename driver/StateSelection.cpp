@@ -188,6 +188,8 @@ bool nextAfterFailure(Compilation &c, DummyRun &d, const Mode &mode, double t, b
 class DummyDerivativesRun final : public EngineRun {
 public:
   using EngineRun::EngineRun;
+  /// The simulation first: it runs one of this run's tables, which must outlive it (eqc_sim_new).
+  ~DummyDerivativesRun() override { sim_.reset(); }
 
   ExitCode initialize(std::vector<double> &values, std::vector<double> &states, std::ostream &err) override {
     if (ExitCode e = EngineRun::initialize(values, states, err); e != ExitOk)

@@ -245,6 +245,10 @@ bool Flattener::resolveClass(ClassInfo &cls) {
     ClassInfo *base = findClass(ext.base, cls.parent ? cls.parent : nullptr);
     if (!base)
       base = findClass(ext.base, &cls);
+    if (!base && ext.base == "ExternalObject") { // the predefined class (MLS 3.5, 12.9.7)
+      cls.externalObject = true;
+      continue;
+    }
     if (!base) {
       std::string hint = suggestClass(ext.base, &cls);
       diags_.error(ext.range, "unknown class '" + ext.base + "' in extends" +
@@ -276,8 +280,49 @@ bool Flattener::resolveClass(ClassInfo &cls) {
     cls.algorithms.clear();
   for (const ast::AlgorithmSection &section : def.algorithms)
     cls.algorithms.push_back(AlgorithmSource{&section, &cls});
+  if (cls.externalObject && !checkExternalObject(cls))
+    cls.failed = true;
   cls.state = ClassInfo::Resolved;
   return !cls.failed;
+}
+
+bool Flattener::checkExternalObject(ClassInfo &cls) {
+  // MLS 3.5, 12.9.7: no elements but the functions `constructor` (one output of the class) and
+  // `destructor` (one input of the class, no output).
+  auto fail = [&](SourceRange at, const std::string &why) {
+    diags_.error(at, "external object class '" + cls.name + "': " + why + " (MLS 3.5, 12.9.7)");
+    return false;
+  };
+  const ast::ClassDef &def = *cls.def;
+  if (!def.declarations.empty())
+    return fail(def.declarations.front().components.empty() ? def.range : def.declarations.front().components.front().range,
+                "it has no components, only its functions constructor and destructor");
+  if (!def.equations.empty() || !def.algorithms.empty() || !def.initialEquations.empty())
+    return fail(def.range, "it has no equations or algorithms");
+  for (const auto &[name, nested] : cls.nested)
+    if (name != "constructor" && name != "destructor")
+      return fail(nested->def->range, "it has no classes but its functions constructor and destructor");
+  for (const char *name : {"constructor", "destructor"}) {
+    auto it = cls.nested.find(name);
+    if (it == cls.nested.end() || it->second->kind() != ast::ClassKind::Function)
+      return fail(def.range, std::string("it needs a function '") + name + "'");
+    const bool constructor = name == std::string("constructor");
+    int inputs = 0, outputs = 0, ofClass = 0;
+    for (const ast::Declaration &d : it->second->def->declarations)
+      for (const ast::Component &c : d.components) {
+        const bool in = d.causality == ast::Causality::Input, out = d.causality == ast::Causality::Output;
+        inputs += in;
+        outputs += out;
+        if ((constructor ? out : in) && findClass(d.typeName, it->second) == &cls)
+          ++ofClass;
+        (void)c;
+      }
+    if (constructor && (outputs != 1 || ofClass != 1))
+      return fail(it->second->def->range, "its constructor has exactly one output, of class '" + cls.name + "'");
+    if (!constructor && (inputs != 1 || outputs != 0 || ofClass != 1))
+      return fail(it->second->def->range, "its destructor has exactly one input, of class '" + cls.name + "', and no output");
+  }
+  return true;
 }
 
 } // namespace eqc::frontend

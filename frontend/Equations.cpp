@@ -655,6 +655,8 @@ void Flattener::lowerWhenEquation(const ast::Equation &eq, Scope &scope, int num
   }
   if (scope.inst)
     scope.inst->equations += first.size();
+  for (WhenBranch &branch : clause.branches)
+    branch.equations = true;
   sys_.whens.push_back(std::move(clause));
 }
 

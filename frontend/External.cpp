@@ -11,12 +11,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 extern char **environ;
 
@@ -98,14 +101,11 @@ char *ModelicaDuplicateStringWithErrorReturn(const char *s) {
 )";
 }
 
-int runCompiler(const std::vector<std::string> &args, std::string &output) {
-  const char *cc = std::getenv("CC");
-  std::vector<std::string> all{cc && *cc ? cc : "cc"};
-  all.insert(all.end(), args.begin(), args.end());
-  std::vector<char *> argv;
-  for (std::string &a : all)
-    argv.push_back(a.data());
-  argv.push_back(nullptr);
+int runProgram(std::vector<std::string> argv, std::string &output) {
+  std::vector<char *> args;
+  for (std::string &a : argv)
+    args.push_back(a.data());
+  args.push_back(nullptr);
   int pipeFds[2];
   if (pipe(pipeFds) != 0)
     return -1;
@@ -115,7 +115,7 @@ int runCompiler(const std::vector<std::string> &args, std::string &output) {
   posix_spawn_file_actions_adddup2(&actions, pipeFds[1], 2);
   posix_spawn_file_actions_addclose(&actions, pipeFds[0]);
   pid_t pid;
-  int spawned = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  int spawned = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   close(pipeFds[1]);
   char buffer[4096];
@@ -124,13 +124,20 @@ int runCompiler(const std::vector<std::string> &args, std::string &output) {
     output.append(buffer, static_cast<size_t>(n));
   close(pipeFds[0]);
   if (spawned != 0) {
-    output += std::string("cannot run '") + argv[0] + "': " + std::strerror(spawned);
+    output += std::string("cannot run '") + args[0] + "': " + std::strerror(spawned);
     return -1;
   }
   int status = 0;
   if (waitpid(pid, &status, 0) < 0)
     return -1;
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+int runCompiler(const std::vector<std::string> &args, std::string &output) {
+  const char *cc = std::getenv("CC");
+  std::vector<std::string> all{cc && *cc ? cc : "cc"};
+  all.insert(all.end(), args.begin(), args.end());
+  return runProgram(std::move(all), output);
 }
 
 namespace {
@@ -201,6 +208,59 @@ std::string compilerMessage(const std::string &output) {
 
 } // namespace
 
+ExternalCode::~ExternalCode() {
+  std::error_code ec;
+  for (const std::string &dir : temporaries_)
+    fs::remove_all(dir, ec);
+}
+
+std::string ExternalCode::build(const std::string &key, const std::string &product, const Builder &make,
+                                std::string &error) {
+  std::error_code ec;
+  fs::path dir;
+  const bool cached = !cacheDirectory_.empty();
+  if (cached) {
+    dir = fs::path(cacheDirectory_) / "external" / hashText(key);
+    // Reused when the same key was built and no file the build read has changed since.
+    if (readText(dir / "key") == key) {
+      std::istringstream stamps(readText(dir / "stamps"));
+      bool fresh = fs::exists(dir / product, ec);
+      for (std::string line; fresh && std::getline(stamps, line);)
+        fresh = fileStamp(line.substr(0, line.find(' '))) == line;
+      if (fresh)
+        return (dir / product).string();
+    }
+    fs::create_directories(dir.parent_path(), ec);
+  }
+  // Built in a fresh folder, then moved into place whole (another eqc may build the same).
+  std::string base = cached ? (dir.parent_path() / "build-XXXXXX").string()
+                            : (fs::temp_directory_path(ec) / "eqc-external-XXXXXX").string();
+  if (!mkdtemp(base.data())) {
+    error = "cannot create a folder for compiling it (" + base + "): " + std::strerror(errno);
+    return "";
+  }
+  fs::path work(base);
+  std::vector<std::string> depfiles;
+  if (!make(work, depfiles, error)) {
+    fs::remove_all(work, ec);
+    return "";
+  }
+  if (cached) {
+    std::string stamps;
+    for (const std::string &depfile : depfiles)
+      for (const std::string &file : dependencies(depfile, work))
+        stamps += fileStamp(file) + "\n";
+    writeText(work / "stamps", stamps);
+    writeText(work / "key", key);
+    fs::remove_all(dir, ec);
+    fs::rename(work, dir, ec);
+    if (!ec)
+      return (dir / product).string();
+  }
+  temporaries_.push_back(work.string()); // loaded or linked from there, removed at the end
+  return (work / product).string();
+}
+
 void *ExternalCode::compiled(const ExternalRequest &r, const std::vector<std::string> &libraries, std::string &error) {
   std::vector<std::string> flags{"-shared", "-fPIC", "-O2"};
   for (const std::string &dir : r.includeDirs)
@@ -228,76 +288,34 @@ void *ExternalCode::compiled(const ExternalRequest &r, const std::vector<std::st
   if (auto it = handles_.find(id); it != handles_.end())
     return it->second;
 
-  std::error_code ec;
-  fs::path dir;
-  bool cached = !cacheDirectory_.empty();
-  if (cached) {
-    dir = fs::path(cacheDirectory_) / "external" / hashText(key);
-    // Reused when the same source was built and no file it includes has changed since.
-    if (readText(dir / "key") == key) {
-      std::istringstream stamps(readText(dir / "stamps"));
-      bool fresh = fs::exists(dir / "code.so", ec);
-      for (std::string line; fresh && std::getline(stamps, line);)
-        fresh = fileStamp(line.substr(0, line.find(' '))) == line;
-      if (fresh) {
-        if (void *h = dlopen((dir / "code.so").c_str(), RTLD_NOW | RTLD_LOCAL)) {
-          if (auto bind = reinterpret_cast<void (*)(const eqc_external_utilities *)>(dlsym(h, "eqc_external_bind")))
-            bind(eqc_external_utilities_table());
-          return handles_[id] = h;
-        }
-      }
+  auto make = [&](const fs::path &work, std::vector<std::string> &depfiles, std::string &why) {
+    if (!writeText(work / "code.c", r.includeCode + "\n") ||
+        !writeText(work / "eqc_utilities.c", externalUtilitiesSource()) ||
+        !writeText(work / "ModelicaUtilities.h", modelicaUtilitiesHeader())) {
+      why = "cannot write its source in " + work.string();
+      return false;
     }
-    fs::create_directories(dir.parent_path(), ec);
-  }
-  // Built in a fresh folder, then moved into place whole (another eqc may build the same).
-  std::string base = cached ? (dir.parent_path() / "build-XXXXXX").string() : (fs::temp_directory_path(ec) / "eqc-external-XXXXXX").string();
-  if (!mkdtemp(base.data())) {
-    error = "cannot create a folder for compiling it (" + base + "): " + std::strerror(errno);
-    return nullptr;
-  }
-  fs::path work(base);
-  struct Cleanup {
-    fs::path p;
-    ~Cleanup() {
-      std::error_code e;
-      if (!p.empty())
-        fs::remove_all(p, e);
+    std::string output;
+    std::vector<std::string> utilities{"-c", "-fPIC", "-O2", "-o", (work / "eqc_utilities.o").string(),
+                                       (work / "eqc_utilities.c").string()};
+    std::vector<std::string> args = flags;
+    args.insert(args.end(), {"-I" + work.string(), "-MD", "-MF", (work / "code.d").string(), "-o",
+                             (work / "code.so").string(), (work / "code.c").string(),
+                             (work / "eqc_utilities.o").string()});
+    args.insert(args.end(), linkFlags.begin(), linkFlags.end());
+    if (runCompiler(utilities, output) != 0 || runCompiler(args, output) != 0) {
+      std::string command = std::getenv("CC") ? std::getenv("CC") : "cc";
+      for (const std::string &a : args)
+        command += " " + a;
+      why = "its Include code does not compile (" + command + "):\n" + compilerMessage(output);
+      return false;
     }
-  } cleanup{work};
-  if (!writeText(work / "code.c", r.includeCode + "\n") ||
-      !writeText(work / "eqc_utilities.c", externalUtilitiesSource()) ||
-      !writeText(work / "ModelicaUtilities.h", modelicaUtilitiesHeader())) {
-    error = "cannot write its source in " + work.string();
+    depfiles.push_back((work / "code.d").string());
+    return true;
+  };
+  std::string so = build(key, "code.so", make, error);
+  if (so.empty())
     return nullptr;
-  }
-  std::string output;
-  std::vector<std::string> utilities{"-c", "-fPIC", "-O2", "-o", (work / "eqc_utilities.o").string(),
-                                     (work / "eqc_utilities.c").string()};
-  std::vector<std::string> args = flags;
-  args.insert(args.end(), {"-I" + work.string(), "-MD", "-MF", (work / "code.d").string(), "-o",
-                           (work / "code.so").string(), (work / "code.c").string(), (work / "eqc_utilities.o").string()});
-  args.insert(args.end(), linkFlags.begin(), linkFlags.end());
-  if (runCompiler(utilities, output) != 0 || runCompiler(args, output) != 0) {
-    std::string command = std::getenv("CC") ? std::getenv("CC") : "cc";
-    for (const std::string &a : args)
-      command += " " + a;
-    error = "its Include code does not compile (" + command + "):\n" + compilerMessage(output);
-    return nullptr;
-  }
-  fs::path so = work / "code.so";
-  if (cached) {
-    std::string stamps;
-    for (const std::string &file : dependencies((work / "code.d").string(), work))
-      stamps += fileStamp(file) + "\n";
-    writeText(work / "stamps", stamps);
-    writeText(work / "key", key);
-    fs::remove_all(dir, ec);
-    fs::rename(work, dir, ec);
-    if (!ec) {
-      cleanup.p.clear();
-      so = dir / "code.so";
-    }
-  }
   void *h = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!h) {
     error = std::string("cannot load its compiled code: ") + dlerror();
@@ -308,10 +326,133 @@ void *ExternalCode::compiled(const ExternalRequest &r, const std::vector<std::st
   return handles_[id] = h;
 }
 
-void *ExternalCode::library(const std::string &name, const std::vector<std::string> &dirs, std::string &link,
-                            std::string &error) {
+namespace {
+
+/// The C files of library `name` in the source folder `dir`: those its readme.txt lists for it
+/// (the Modelica Standard Library's convention, Resources/C-Sources/readme.txt: a line
+/// "- name (...) containing:", then one indented file per line, `folder/*.c` for a folder's files,
+/// files "for ... Windows" skipped), else name.c and the C files of a folder `name`.
+std::vector<std::string> librarySources(const fs::path &dir, const std::string &name) {
   std::error_code ec;
-  for (const std::string &dir : dirs)
+  std::vector<std::string> files;
+  auto addGlob = [&](const fs::path &folder) {
+    std::vector<std::string> found;
+    for (const auto &entry : fs::directory_iterator(folder, ec))
+      if (entry.path().extension() == ".c" && entry.is_regular_file(ec))
+        found.push_back(entry.path().string());
+    std::sort(found.begin(), found.end());
+    files.insert(files.end(), found.begin(), found.end());
+  };
+  std::istringstream readme(readText(dir / "readme.txt"));
+  bool listed = false, inside = false;
+  for (std::string line; std::getline(readme, line);) {
+    if (!line.empty() && line.back() == '\r')
+      line.pop_back();
+    if (line.rfind("- ", 0) == 0) {
+      std::string head = line.substr(2);
+      inside = head.substr(0, head.find_first_of(" (:")) == name;
+      listed = listed || inside;
+      continue;
+    }
+    if (!inside)
+      continue;
+    if (line.empty() || (line[0] != ' ' && line[0] != '\t')) {
+      inside = false;
+      continue;
+    }
+    std::istringstream words(line);
+    std::string file;
+    words >> file;
+    if (line.find("Windows") != std::string::npos || file.size() < 3 || file.compare(file.size() - 2, 2, ".c") != 0)
+      continue;
+    if (file.size() > 4 && file.compare(file.size() - 4, 4, "/*.c") == 0)
+      addGlob(dir / file.substr(0, file.size() - 4));
+    else if (fs::is_regular_file(dir / file, ec))
+      files.push_back((dir / file).string());
+  }
+  if (listed)
+    return files;
+  if (fs::is_regular_file(dir / (name + ".c"), ec))
+    files.push_back((dir / (name + ".c")).string());
+  if (fs::is_directory(dir / name, ec))
+    addGlob(dir / name);
+  return files;
+}
+
+/// A macro name for a library: HAVE_ZLIB for "zlib".
+std::string haveMacro(const std::string &library) {
+  std::string macro = "HAVE_";
+  for (char c : library)
+    macro += std::isalnum(static_cast<unsigned char>(c)) ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : '_';
+  return macro;
+}
+
+} // namespace
+
+std::string ExternalCode::sourceLibrary(const ExternalRequest &r, const std::string &name, std::string &error) {
+  for (const std::string &dir : r.sourceDirs) {
+    std::vector<std::string> sources = librarySources(dir, name);
+    if (sources.empty())
+      continue;
+    // POSIX facts the sources may ask about and the tool's choices, as the Modelica Standard
+    // Library's build projects (Resources/BuildProjects) define them for a Unix (a dummy `usertab`
+    // for its tables: eqc has no user tables to link), and HAVE_<LIB> = 1 for the other libraries
+    // of the annotation (linked with this one).
+    std::vector<std::string> flags{"-c", "-fPIC", "-O2", "-w", "-DHAVE_UNISTD_H", "-DHAVE_STDARG_H",
+                                   "-DHAVE_MEMCPY", "-DHAVE_FSEEKO", "-DHAVE_FTELLO", "-DDUMMY_FUNCTION_USERTAB=1",
+                                   "-I" + dir};
+    for (const std::string &other : r.libraries)
+      if (other != name)
+        flags.push_back("-D" + haveMacro(other) + "=1");
+    std::string key = "eqc source library 1\n" + name + "\n";
+    const char *cc = std::getenv("CC");
+    key += std::string(cc ? cc : "cc") + "\n";
+    for (const auto *list : {&flags, &sources})
+      for (const std::string &f : *list)
+        key += f + "\n";
+    std::string archive = "lib" + name + ".a";
+    auto make = [&](const fs::path &work, std::vector<std::string> &depfiles, std::string &why) {
+      // One compiler per core.
+      std::vector<std::string> objects(sources.size()), outputs(sources.size());
+      std::vector<int> status(sources.size(), -1);
+      const size_t jobs = std::max(1u, std::thread::hardware_concurrency());
+      for (size_t first = 0; first < sources.size(); first += jobs) {
+        std::vector<std::thread> running;
+        for (size_t k = first; k < std::min(sources.size(), first + jobs); ++k) {
+          objects[k] = (work / (std::to_string(k) + "-" + fs::path(sources[k]).stem().string() + ".o")).string();
+          depfiles.push_back(objects[k] + ".d");
+          std::vector<std::string> args = flags;
+          args.insert(args.end(), {"-I" + fs::path(sources[k]).parent_path().string(), "-MD", "-MF",
+                                   objects[k] + ".d", "-o", objects[k], sources[k]});
+          running.emplace_back([&, k, args] { status[k] = runCompiler(args, outputs[k]); });
+        }
+        for (std::thread &t : running)
+          t.join();
+      }
+      for (size_t k = 0; k < sources.size(); ++k)
+        if (status[k] != 0) {
+          why = "library '" + name + "' does not compile from its source " + sources[k] + ":\n" +
+                compilerMessage(outputs[k]);
+          return false;
+        }
+      const char *ar = std::getenv("AR");
+      std::vector<std::string> args{ar && *ar ? ar : "ar", "rcs", (work / archive).string()};
+      args.insert(args.end(), objects.begin(), objects.end());
+      std::string output;
+      if (runProgram(args, output) != 0) {
+        why = "cannot make the archive of library '" + name + "': " + compilerMessage(output);
+        return false;
+      }
+      return true;
+    };
+    return build(key, archive, make, error);
+  }
+  return "";
+}
+
+void *ExternalCode::library(const std::string &name, const ExternalRequest &r, std::string &link, std::string &error) {
+  std::error_code ec;
+  for (const std::string &dir : r.libraryDirs)
     for (const char *platform : {"linux64/gcc", "linux64", ""})
       for (const char *suffix : {".so", ".a"}) {
         fs::path p = fs::path(dir) / platform / ("lib" + name + suffix);
@@ -327,6 +468,10 @@ void *ExternalCode::library(const std::string &name, const std::vector<std::stri
           return h ? handles_[link] = h : nullptr;
         }
       }
+  // Built from the library's C sources (a static archive, linked into compiled code).
+  link = sourceLibrary(r, name, error);
+  if (!link.empty() || !error.empty())
+    return nullptr;
   // A library of the system: its development link (libname.so), else a versioned one.
   link = "-l" + name;
   std::vector<std::string> candidates{"lib" + name + ".so"};
@@ -340,8 +485,10 @@ void *ExternalCode::library(const std::string &name, const std::vector<std::stri
     if (void *h = dlopen(c.c_str(), RTLD_NOW | RTLD_LOCAL))
       return handles_[c] = h;
   }
-  error = "library '" + name + "' is neither in " +
-          (dirs.empty() ? std::string("a library directory") : "'" + dirs.front() + "'") + " nor on the system";
+  std::string where = r.libraryDirs.empty() ? std::string("a library directory") : "'" + r.libraryDirs.front() + "'";
+  if (!r.sourceDirs.empty())
+    where += ", its sources in '" + r.sourceDirs.front() + "'";
+  error = "library '" + name + "' is neither in " + where + " nor on the system";
   return nullptr;
 }
 
@@ -351,11 +498,20 @@ void *ExternalCode::resolve(const ExternalRequest &r, std::vector<std::string> &
   bool archive = false;
   for (const std::string &name : r.libraries) {
     std::string link, why;
-    void *h = library(name, r.libraryDirs, link, why);
-    if (h)
+    void *h = library(name, r, link, why);
+    if (h) {
       handles.push_back(h);
-    else if (libraryError.empty())
-      libraryError = why;
+      linkLibraries.push_back(link);
+      continue;
+    }
+    if (link.empty()) { // its sources do not compile
+      error = why;
+      return nullptr;
+    } else if (!why.empty()) { // not found: left out (the function may still be found without it)
+      if (libraryError.empty())
+        libraryError = why;
+      continue;
+    }
     archive = archive || (link.size() > 2 && link.compare(link.size() - 2, 2, ".a") == 0);
     linkLibraries.push_back(link);
   }

@@ -31,7 +31,7 @@ bool strings(const ast::Expr &e, std::vector<std::string> &out) {
 /// address (12.9.1.1: outputs and protected variables are passed like outputs).
 ExternalArg formalArgument(const FunctionBuilder::Local &l) {
   ExternalArg a;
-  a.type = cType(l.type);
+  a.type = l.object ? CType::Object : cType(l.type);
   a.slot = l.slot;
   a.count = static_cast<int>(product(l.dims));
   a.written = l.kind != FunctionBuilder::Local::Input;
@@ -152,9 +152,14 @@ bool Flattener::lowerExternalCall(const ClassInfo &cls, FunctionBuilder &b, std:
       }
     }
   }
+  // External objects (12.9.7) travel as `void *`: into the C function by value, out as its result.
+  for (const ExternalArg &a : call->args)
+    if (a.type == CType::Object && a.kind != ExternalArg::Value)
+      return fail(ext.range, "an external object goes to a C function as an input, and comes back as the "
+                             "function's result (MLS 3.5, 12.9.7)");
   if (result) {
     call->resultSlot = result->slot;
-    call->resultType = cType(result->type);
+    call->resultType = result->object ? CType::Object : cType(result->type);
   }
 
   // "builtin" functions are eqc's own when it has them (Modelica.Math's sin, exp, ...).
@@ -180,8 +185,8 @@ bool Flattener::lowerExternalCall(const ClassInfo &cls, FunctionBuilder &b, std:
   ExternalRequest request;
   request.symbol = call->symbol;
   std::string top = cls.name.substr(0, cls.name.find('.'));
-  std::vector<std::string> includeDirs, libraryDirs;
-  bool includeDirGiven = false, libraryDirGiven = false;
+  std::vector<std::string> includeDirs, libraryDirs, sourceDirs;
+  bool includeDirGiven = false, libraryDirGiven = false, sourceDirGiven = false;
   for (const ast::Modifier &m : ext.annotation) {
     std::vector<std::string> values;
     bool known = m.name == "Include" || m.name == "Library" || m.name == "IncludeDirectory" ||
@@ -199,13 +204,23 @@ bool Flattener::lowerExternalCall(const ClassInfo &cls, FunctionBuilder &b, std:
         includeDirGiven = true, includeDirs.push_back(resolveUri(v, m.range));
       else if (m.name == "LibraryDirectory")
         libraryDirGiven = true, libraryDirs.push_back(resolveUri(v, m.range));
+      else if (m.name == "SourceDirectory")
+        sourceDirGiven = true, sourceDirs.push_back(resolveUri(v, m.range));
     }
   }
   if (!includeDirGiven)
     includeDirs.push_back(resolveUri("modelica://" + top + "/Resources/Include", ext.range));
   if (!libraryDirGiven)
     libraryDirs.push_back(resolveUri("modelica://" + top + "/Resources/Library", ext.range));
+  // A library's C sources: in its SourceDirectory (12.9.4), else next to its headers (the Modelica
+  // Standard Library keeps both in Resources/C-Sources).
+  if (!sourceDirGiven)
+    sourceDirs.push_back(resolveUri("modelica://" + top + "/Resources/Source", ext.range));
+  sourceDirs.insert(sourceDirs.end(), includeDirs.begin(), includeDirs.end());
   std::error_code ec;
+  for (const std::string &d : sourceDirs)
+    if (!d.empty() && std::filesystem::is_directory(d, ec))
+      request.sourceDirs.push_back(d);
   for (const std::string &d : includeDirs)
     if (!d.empty() && std::filesystem::is_directory(d, ec))
       request.includeDirs.push_back(d);

@@ -395,6 +395,7 @@ void Flattener::initialDiscreteValues() {
       continue;
     WhenBranch first;
     first.loc = w.branches[0].loc;
+    first.equations = w.branches[0].equations;
     first.conditions = {ctx().initial()};
     for (auto &[v, e] : w.branches[0].assignments) {
       auto it = values.find(v);

@@ -44,6 +44,9 @@ struct Value {
   const ClassInfo *record = nullptr;
   /// A function given as an argument to a functional input (MLS 3.5, 12.4.2); elems are empty.
   std::shared_ptr<const FunctionArgument> function;
+  /// External objects (MLS 3.5, 12.9.7): their class; each element holds an object's address
+  /// (the bits of a double, made when the model runs).
+  const ClassInfo *object = nullptr;
 
   static Value scalar(const Expr *e, Type t) {
     Value v;
@@ -148,6 +151,10 @@ struct ClassInfo {
   /// inherits).
   std::vector<AlgorithmSource> algorithms;
 
+  /// A class that extends the predefined ExternalObject (MLS 3.5, 12.9.7): its values are objects
+  /// of C code, made by its `constructor` function and freed by its `destructor`.
+  bool externalObject = false;
+
   ast::ClassKind kind() const { return def->kind; }
   int find(const std::string &element) const {
     auto it = index.find(element);
@@ -199,6 +206,7 @@ struct Symbol {
   std::vector<std::unique_ptr<Instance>> instances; ///< Component, row-major
   const ClassInfo *cls = nullptr;  ///< Component: its class; Variable: its connector or type class, if any
   const ClassInfo *enumeration = nullptr; ///< Variable: its enumeration type (Integer-valued)
+  const ClassInfo *object = nullptr;      ///< Variable: its external object class (MLS 3.5, 12.9.7)
   /// An `outer` element: the symbol of the `inner` element it is (MLS 3.5, 5.4); symbol() returns
   /// that one.
   Symbol *outer = nullptr;
@@ -247,6 +255,7 @@ struct OutputShape {
   Type type = Type::Real;
   std::vector<int> dims;
   const ClassInfo *record = nullptr; ///< a record output (MLS 3.5, 12.6): its fields' scalars
+  const ClassInfo *object = nullptr; ///< an external object output (a constructor's, 12.9.7)
   size_t count = 0;                  ///< scalars
 };
 
@@ -261,6 +270,10 @@ struct FunctionBuilder {
     /// A record variable: its fields are locals of their own ("r.x"), in slots slot..slot+size-1.
     const ClassInfo *record = nullptr;
     int size = 0;
+    /// An external object (MLS 3.5, 12.9.7): its class; the slot holds the object's address.
+    const ClassInfo *object = nullptr;
+    /// A variable of an enumeration type (Integer slots): the type.
+    const ClassInfo *enumeration = nullptr;
   };
   Function *fn = nullptr;
   const ClassInfo *cls = nullptr;
@@ -342,6 +355,8 @@ public:
   ClassInfo *topLevel(const std::string &name);
   /// Resolves extends clauses: elements, equations and algorithm of `cls`; false after errors.
   bool resolveClass(ClassInfo &cls);
+  /// The rules of an external object class (MLS 3.5, 12.9.7), reported at the place.
+  bool checkExternalObject(ClassInfo &cls);
   std::string suggestClass(const std::string &name, const ClassInfo *from);
 
   // ---- Instantiate.cpp ----
@@ -400,6 +415,9 @@ public:
   /// Attributes and parameter values of a variable, or (`bindings`) the equations of `Real x = e`.
   void lowerVariableAttributes(Instance &inst, int element, bool bindings);
   const Expr *parameterBinding(int var);
+  /// The binding of external object `var` of class `cls`: the call of its constructor (and its
+  /// destructor specialized), checked (MLS 3.5, 12.9.7).
+  const Expr *objectBinding(int var, const ClassInfo *cls);
   /// Sizes the per-variable tables to the variables (der() adds variables on the way).
   void growPerVariable();
   /// The compile-time value of an Integer/Real expression of parameters and constants; marks the
@@ -554,6 +572,13 @@ public:
   /// when it is none of them).
   Value lowerLocal(const ast::Expr &e, Scope &scope, bool &found);
   std::vector<std::pair<std::string, int>> localNames(const Scope &scope);
+  /// The external object class (MLS 3.5, 12.9.7) that `name` names from `from`, or null.
+  ClassInfo *externalObjectClass(const std::string &name, const ClassInfo *from);
+  /// An external object input, output or protected variable of the function being specialized
+  /// (its argument in args[argIndex] checked for an input); false after an error.
+  bool addObjectLocal(FunctionBuilder &b, const Element &el, const ClassInfo &object, const std::vector<Value> &args,
+                      size_t &argIndex, SourceRange callRange, std::vector<OutputShape> &outputs,
+                      std::vector<std::pair<int, const ast::Expr *>> &defaults);
   /// The function specialized to its argument shapes; -1 after errors.
   int specializeFunction(ClassInfo *cls, const std::vector<Value> &args, SourceRange callRange,
                          std::vector<OutputShape> &outputs);
@@ -628,6 +653,11 @@ public:
   Diagnostics &diags_;
   std::vector<const ast::File *> files_;
   ClassSource *library_ = nullptr;
+  /// External object parameters (MLS 3.5, 12.9.7): their class, by variable.
+  std::unordered_map<int, const ClassInfo *> objectClass_;
+  /// The constructor call being lowered as an external object's binding (the only place a call
+  /// of an external object class is allowed), or null.
+  const ast::Expr *constructorCall_ = nullptr;
   ExternalCode *external_ = nullptr; ///< loads external C code; null: external functions are refused
   /// The files' own classes, as registered (a `within` puts them into a library's package).
   std::vector<std::pair<const ast::ClassDef *, ClassInfo *>> fileClasses_;

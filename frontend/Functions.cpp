@@ -48,6 +48,8 @@ struct LocalRef {
   const Expr *offset = nullptr;
   bool isInput = false, isLoop = false;
   const ClassInfo *record = nullptr; ///< a record variable, whole (slots: its fields' scalars)
+  const ClassInfo *object = nullptr; ///< an external object variable (MLS 3.5, 12.9.7)
+  const ClassInfo *enumeration = nullptr; ///< a variable of an enumeration type
 };
 
 static LocalRef resolveLocal(Flattener &f, const ast::Expr &e, Scope &scope, bool &found) {
@@ -100,6 +102,8 @@ static LocalRef resolveLocal(Flattener &f, const ast::Expr &e, Scope &scope, boo
     subscripts = &e.ref.back().subscripts;
   }
   r.type = l->type;
+  r.object = l->object;
+  r.enumeration = l->enumeration;
   r.isInput = l->kind == FunctionBuilder::Local::Input;
   if (l->record) {
     if (!subscripts->empty()) {
@@ -272,7 +276,7 @@ std::pair<std::string, const ClassInfo *> Flattener::baseType(const Element &el)
   Type primitive;
   for (int hops = 0; hops < 50 && !isPrimitive(name, primitive); ++hops) {
     ClassInfo *t = findClass(name, from);
-    if (!t || !t->def->isShort)
+    if (!t || !t->def->isShort || t->def->isEnumeration)
       break;
     name = t->def->shortBase.typeName;
     from = t->parent;
@@ -498,6 +502,8 @@ Value Flattener::lowerLocal(const ast::Expr &e, Scope &scope, bool &found) {
   v.type = r.type;
   v.dims = r.dims;
   v.record = r.record;
+  v.object = r.object;
+  v.enumeration = r.enumeration;
   bool isBool = r.type == Type::Boolean;
   if (r.offset) {
     v.elems.push_back(ctx().localAt(r.base, r.extent, r.offset, isBool));
@@ -637,6 +643,7 @@ Value Flattener::lowerUserCall(const ast::Expr &e, Scope &scope, ClassInfo *fn, 
     v.type = out.type;
     v.dims = out.dims;
     v.record = out.record;
+    v.object = out.object;
     for (size_t j = 0; j < out.count; ++j) {
       const int k = offset + static_cast<int>(j);
       v.elems.push_back(ctx().fnCall(id, k, flatArgs, callee.slotIsBool[static_cast<size_t>(callee.outputs[static_cast<size_t>(k)])]));
@@ -713,6 +720,11 @@ struct StatementLowering {
         return true;
       f.diags_.error(range, "'" + targetAst.text + "' is " + (t.record ? "a '" + t.record->name + "' record" : "not a record") +
                                 " but the value is " + (v.record ? "a '" + v.record->name + "' record" : "not a record"));
+      return false;
+    }
+    if (t.object != v.object) {
+      f.diags_.error(range, "'" + targetAst.text + "' is " + (t.object ? "an external object of class '" + t.object->name + "'" : "not an external object") +
+                                " but the value is " + (v.object ? "one of class '" + v.object->name + "'" : "not an external object"));
       return false;
     }
     if (t.dims != v.dims) {
@@ -996,11 +1008,68 @@ FunctionArgument Flattener::functionalInput(FunctionBuilder &b, const std::strin
   return local;
 }
 
+ClassInfo *Flattener::externalObjectClass(const std::string &name, const ClassInfo *from) {
+  Type primitive;
+  if (isPrimitive(name, primitive))
+    return nullptr;
+  ClassInfo *cls = findClass(name, from);
+  // Only a `class` can extend ExternalObject (its restriction is class, MLS 3.5, 12.9.7).
+  if (!cls || cls->def->isShort || cls->kind() != ast::ClassKind::Class || !resolveClass(*cls))
+    return nullptr;
+  return cls->externalObject ? cls : nullptr;
+}
+
+bool Flattener::addObjectLocal(FunctionBuilder &b, const Element &el, const ClassInfo &object,
+                               const std::vector<Value> &args, size_t &argIndex, SourceRange callRange,
+                               std::vector<OutputShape> &outputs,
+                               std::vector<std::pair<int, const ast::Expr *>> &defaults) {
+  // MLS 3.5, 12.9.7: an external object is an input, the constructor's output, or a protected
+  // variable; one slot holds its address.
+  const ast::Declaration &d = *el.decl;
+  const ast::Component &c = *el.comp;
+  const std::string &fname = b.cls->name;
+  if (!c.dims.empty() || !d.typeDims.empty()) {
+    diags_.error(c.range, "function '" + fname + "': '" + c.name + "' is an array of external objects, which eqc does not support");
+    return false;
+  }
+  FunctionBuilder::Local local;
+  local.type = Type::Real;
+  local.object = &object;
+  local.kind = d.causality == ast::Causality::Input    ? FunctionBuilder::Local::Input
+               : d.causality == ast::Causality::Output ? FunctionBuilder::Local::Output
+                                                       : FunctionBuilder::Local::Protected;
+  if (local.kind == FunctionBuilder::Local::Input && argIndex < args.size()) {
+    const Value &a = args[argIndex++];
+    if (a.object != &object || !a.isScalar()) {
+      diags_.error(callRange, "argument '" + c.name + "' of '" + fname + "' must be an external object of class '" +
+                                  object.name + "', not " +
+                                  (a.object ? "one of class '" + a.object->name + "'"
+                                            : std::string("a ") + frontend::typeName(a.type) + " value"));
+      return false;
+    }
+  }
+  local.slot = b.fn->numSlots();
+  b.fn->slotNames.push_back(c.name);
+  b.fn->slotIsBool.push_back(false);
+  b.fn->runtimeOnly = true;
+  if (local.kind == FunctionBuilder::Local::Input)
+    b.fn->inputs.push_back(local.slot);
+  else if (local.kind == FunctionBuilder::Local::Output)
+    b.fn->outputs.push_back(local.slot);
+  if (local.kind == FunctionBuilder::Local::Output)
+    outputs.push_back(OutputShape{Type::Real, {}, nullptr, &object, 1});
+  if (local.kind != FunctionBuilder::Local::Input && c.binding)
+    defaults.emplace_back(static_cast<int>(b.vars.size()), c.binding.get());
+  b.vars.emplace_back(c.name, local);
+  return true;
+}
+
 int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args, SourceRange callRange,
                                   std::vector<OutputShape> &outputs) {
   std::string key = cls->name + "(";
   auto valueKey = [](const Value &a) {
-    std::string k = (a.record ? a.record->name : std::string(typeName(a.type))) + shapeText(a.dims);
+    std::string k = (a.record ? a.record->name : a.object ? a.object->name : std::string(typeName(a.type))) +
+                    shapeText(a.dims);
     if (a.type == Type::String)
       k += "=" + std::to_string(a.text.size()) + ":" + a.text;
     return k;
@@ -1089,10 +1158,21 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
       b.functions[c.name] = functionalInput(b, c.name, *a.function);
       continue;
     }
+    if (ClassInfo *object = externalObjectClass(typeName, from)) {
+      if (!addObjectLocal(b, el, *object, args, argIndex, callRange, outputs, defaults)) {
+        functions_.erase(key);
+        return -1;
+      }
+      continue;
+    }
+    const ClassInfo *enumeration = nullptr;
     if (typeName == "Real")
       type = Type::Real;
     else if (typeName == "Integer")
       type = Type::Integer;
+    else if (ClassInfo *e = isPrimitive(typeName, type) ? nullptr : findClass(typeName, from);
+             e && e->def->isEnumeration && !e->def->openEnumeration) // Integer-valued (MLS 3.5, 4.8.5)
+      type = Type::Integer, enumeration = e;
     else if (typeName == "Boolean")
       type = Type::Boolean;
     else if (typeName == "String" && d.causality == ast::Causality::Input && c.dims.empty() && d.typeDims.empty()) {
@@ -1138,7 +1218,7 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
           fn->outputs.push_back(local.slot + k);
       }
       if (kind == FunctionBuilder::Local::Output)
-        outputs.push_back(OutputShape{Type::Real, {}, record, static_cast<size_t>(local.size)});
+        outputs.push_back(OutputShape{Type::Real, {}, record, nullptr, static_cast<size_t>(local.size)});
       if (kind != FunctionBuilder::Local::Input && c.binding)
         defaults.emplace_back(static_cast<int>(b.vars.size()) - 1, c.binding.get());
       continue;
@@ -1150,6 +1230,7 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
     }
     FunctionBuilder::Local local;
     local.type = type;
+    local.enumeration = enumeration;
     local.kind = d.causality == ast::Causality::Input    ? FunctionBuilder::Local::Input
                  : d.causality == ast::Causality::Output ? FunctionBuilder::Local::Output
                                                          : FunctionBuilder::Local::Protected;
@@ -1179,6 +1260,12 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
         continue;
       const Value &a = args[argIndex++];
       bool wantBool = type == Type::Boolean;
+      if (a.object) {
+        diags_.error(callRange, "argument '" + c.name + "' of '" + cls->name + "' must be " + frontend::typeName(type) +
+                                    ", not an external object of class '" + a.object->name + "'");
+        functions_.erase(key);
+        return -1;
+      }
       // A wrong argument is the call's error: the function itself is not lowered for it.
       if ((a.type == Type::Boolean) != wantBool || (type == Type::Integer && a.type == Type::Real)) {
         diags_.error(callRange, "argument '" + c.name + "' of '" + cls->name + "' must be " + frontend::typeName(type) +
@@ -1212,7 +1299,7 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
         fn->outputs.push_back(local.slot + static_cast<int>(k));
     }
     if (local.kind == FunctionBuilder::Local::Output)
-      outputs.push_back(OutputShape{type, dims, nullptr, product(dims)});
+      outputs.push_back(OutputShape{type, dims, nullptr, nullptr, product(dims)});
     if (local.kind != FunctionBuilder::Local::Input && c.binding)
       defaults.emplace_back(static_cast<int>(b.vars.size()), c.binding.get());
     if (!c.modifiers.empty())

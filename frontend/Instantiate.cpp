@@ -581,6 +581,12 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
         sym.enumeration = found;
         break;
       }
+      if (ClassInfo *object = externalObjectClass(name, from)) { // MLS 3.5, 12.9.7
+        primitive = true;
+        prim = Type::Real;
+        sym.object = object;
+        break;
+      }
       if (found->def->isShort) {
         if (found->kind() == ast::ClassKind::Connector)
           sym.connector = true;
@@ -759,6 +765,12 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
   }
 
   sym.type = prim;
+  if (sym.object && (prefix != ast::Prefix::Parameter || d.causality != ast::Causality::None || flow)) {
+    diags_.error(c.range, "'" + path + "' is an external object of class '" + sym.object->name +
+                              "': declare it a parameter, bound to a call of its class (MLS 3.5, 12.9.7)");
+    sym.state = Symbol::Done;
+    return sym;
+  }
   if (prim == Type::String) {
     // String parameters and constants are values known at compilation (MLS 3.5, 3.7.1 and
     // 4.8.4): messages, conditions and modifications read them; the default is "".
@@ -860,9 +872,13 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
     v.loc = c.range;
     v.description = c.description;
     v.output = d.causality == ast::Causality::Output && !inst.parent && !inst.package;
+    v.object = sym.object != nullptr;
     sys_.vars.push_back(std::move(v));
   }
   growPerVariable();
+  if (sym.object)
+    for (size_t k = 0; k < count; ++k)
+      objectClass_[sym.firstVar + static_cast<int>(k)] = sym.object;
   for (size_t k = 0; k < count; ++k)
     bindings_[sym.firstVar + k] = PendingBinding{mod && mod->hasValue() ? mod : nullptr, k, PendingBinding::None, dims};
   if (role == VarRole::Unknown)
@@ -889,11 +905,17 @@ const Expr *Flattener::parameterBinding(int var) {
   const size_t element = bindings_[var].element;
   const std::vector<int> dims = bindings_[var].dims;
   const Expr *value = nullptr;
+  const auto object = objectClass_.find(var);
+  if (object != objectClass_.end())
+    return objectBinding(var, object->second);
   if (mod) {
     Value scratch; // the cached value is not copied per element of an array parameter
     const Value &val = modValueRef(*mod, Context::Parameter, scratch);
     const Variable &v = sys_.vars[var];
-    if (val.ok) {
+    if (val.ok && val.object) {
+      diags_.error(mod->range, "parameter '" + v.name + "' is not an external object, but its value is one of class '" +
+                                   val.object->name + "'");
+    } else if (val.ok) {
       bool wantBool = v.type == ValueType::Boolean;
       // A record's value holds fields of each type: the field's own element says.
       const bool isBool = val.record && element < val.size() ? val.elems[element]->isBool() : val.type == Type::Boolean;
@@ -917,6 +939,49 @@ const Expr *Flattener::parameterBinding(int var) {
   if (value)
     v.binding = value;
   return v.binding ? v.binding : ctx().zero();
+}
+
+const Expr *Flattener::objectBinding(int var, const ClassInfo *cls) {
+  // MLS 3.5, 12.9.7: an external object is made by a call of its class (its constructor) in its
+  // declaration, once per run, and freed by its destructor: the binding is that call, nothing else.
+  const ModPtr mod = bindings_[var].mod;
+  const size_t element = bindings_[var].element;
+  const std::vector<int> dims = bindings_[var].dims;
+  const std::string name = sys_.vars[var].name;
+  const SourceRange declared = sys_.vars[var].loc;
+  const Expr *value = nullptr;
+  if (!mod) {
+    diags_.error(declared, "external object '" + name + "' has no value: bind it to a call of '" + cls->name +
+                               "' (MLS 3.5, 12.9.7)");
+  } else if (mod->expr->kind != ast::ExprKind::Call || !dims.empty()) {
+    diags_.error(mod->range, "the value of external object '" + name + "' must be a call of '" + cls->name +
+                                 "' (its constructor; MLS 3.5, 12.9.7)");
+  } else {
+    const ast::Expr *saved = constructorCall_;
+    constructorCall_ = mod->expr;
+    Value scratch;
+    const Value &val = modValueRef(*mod, Context::Parameter, scratch);
+    constructorCall_ = saved;
+    if (val.ok && val.object != cls)
+      diags_.error(mod->range, "the value of external object '" + name + "' must be a call of '" + cls->name +
+                                   "' (its constructor; MLS 3.5, 12.9.7)");
+    else if (val.ok && element < val.size())
+      value = val.elems[element];
+  }
+  bindings_[var].state = PendingBinding::Done;
+  if (!value)
+    return ctx().zero();
+  // The destructor, called with the object when the run ends (or before it is made again).
+  Value self = Value::scalar(ctx().var(var), Type::Real);
+  self.object = cls;
+  std::vector<OutputShape> outputs;
+  ClassInfo *destructor = cls->nested.at("destructor");
+  int id = resolveClass(*destructor) ? specializeFunction(destructor, {self}, mod->range, outputs) : -1;
+  if (id < 0)
+    return ctx().zero();
+  sys_.vars[var].binding = value;
+  sys_.vars[var].destructor = id;
+  return value;
 }
 
 std::optional<double> Flattener::structural(const Value &v, SourceRange range, const std::string &what) {

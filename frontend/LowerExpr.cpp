@@ -444,6 +444,7 @@ Value Flattener::lowerName(const ast::Expr &e, Scope &scope) {
         if (allScalar) {
           result.type = s.type;
           result.enumeration = s.enumeration;
+          result.object = s.object;
           size_t flat = 0; // the fixed subscripts' part (a varying one counts as its first index)
           for (size_t d = 0; d < index.size(); ++d)
             flat = flat * static_cast<size_t>(s.dims[d]) + index[d];
@@ -455,6 +456,7 @@ Value Flattener::lowerName(const ast::Expr &e, Scope &scope) {
         v.ok = true;
         v.type = s.type;
         v.enumeration = s.enumeration;
+        v.object = s.object;
         v.dims = s.dims;
         size_t count = product(s.dims);
         v.elems.reserve(count);
@@ -471,6 +473,7 @@ Value Flattener::lowerName(const ast::Expr &e, Scope &scope) {
         result.type = v.type;
         result.text = v.text;
         result.enumeration = v.enumeration;
+        result.object = v.object;
         result.dims.insert(result.dims.end(), v.dims.begin(), v.dims.end());
       }
       result.elems.insert(result.elems.end(), v.elems.begin(), v.elems.end());
@@ -1209,6 +1212,14 @@ Value Flattener::lowerCall(const ast::Expr &e, Scope &scope) {
     return lowerUserCall(e, scope, fn, 0, nullptr);
   if (fn && fn->kind() == ast::ClassKind::Record && !fn->def->isShort)
     return lowerRecordConstructor(e, scope, fn);
+  if (fn && fn->kind() == ast::ClassKind::Class && resolveClass(*fn) && fn->externalObject) {
+    if (&e != constructorCall_) {
+      diags_.error(e.nameRange, "'" + fn->name + "' is an external object class: it is called only as the value of a "
+                                "parameter of its class, which it makes (MLS 3.5, 12.9.7)");
+      return fail();
+    }
+    return lowerUserCall(e, scope, fn->nested.at("constructor"), 0, nullptr);
+  }
   if (fn) {
     diags_.error(e.nameRange, "'" + e.text + "' is a " + ast::kindName(fn->kind()) + ", not a function");
     return fail();

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <unordered_map>
+#include <functional>
+#include <unordered_map>
 #include <unordered_set>
 #include <ostream>
 #include <sstream>
@@ -220,12 +222,61 @@ std::vector<int> dependentParameters(const FlatSystem &flat, const std::vector<i
         continue;
       }
       state[k] = 2;
-      if (dependent[k])
+      if (dependent[k] || flat.vars[params[k]].object)
         order.push_back(k);
       stack.pop_back();
     }
   }
   return order;
+}
+
+std::vector<size_t> assignmentOrder(const WhenBranch &br) {
+  const size_t n = br.assignments.size();
+  std::vector<size_t> order;
+  if (!br.equations) {
+    for (size_t i = 0; i < n; ++i)
+      order.push_back(i);
+    return order;
+  }
+  std::unordered_map<int, size_t> assigned;
+  for (size_t i = 0; i < n; ++i)
+    assigned.emplace(br.assignments[i].first, i);
+  // Depth first: an assignment after the ones it reads (those on the current path are a cycle
+  // and are not waited for).
+  std::vector<char> state(n, 0); // 0 new, 1 on the path, 2 placed
+  std::function<void(size_t)> place = [&](size_t i) {
+    state[i] = 1;
+    for (int v : collectVars(br.assignments[i].second))
+      if (auto it = assigned.find(v); it != assigned.end() && it->second != i && state[it->second] == 0)
+        place(it->second);
+    state[i] = 2;
+    order.push_back(i);
+  };
+  for (size_t i = 0; i < n; ++i)
+    if (state[i] == 0)
+      place(i);
+  return order;
+}
+
+std::vector<int> objectParameters(const FlatSystem &flat, const std::vector<int> &params) {
+  std::vector<int> order = dependentParameters(flat, params), result;
+  std::unordered_set<int> made; // variables of the result so far: the order puts what they read first
+  for (int k : order) {
+    const int var = params[static_cast<size_t>(k)];
+    bool reads = flat.vars[var].object;
+    if (!reads)
+      if (const Expr *b = flat.vars[var].binding)
+        for (int v : collectVars(b))
+          if (made.count(v)) {
+            reads = true;
+            break;
+          }
+    if (reads) {
+      made.insert(var);
+      result.push_back(k);
+    }
+  }
+  return result;
 }
 
 std::vector<int> parameterDependentStarts(const FlatSystem &flat, const std::vector<int> &states,

@@ -51,6 +51,11 @@ struct Variable {
   bool generated = false;
   /// A top-level `output` of the simulated model (an FMU's outputs are these when there are any).
   bool output = false;
+  /// Parameter: an external object (MLS 3.5, 12.9.7), made by its binding (a call of its
+  /// constructor) when the model runs, its address held as a double's bits; freed by function
+  /// `destructor` of the context.
+  bool object = false;
+  int destructor = -1;
 
   /// Parameters, discrete variables and inputs: not solved for (the first two are constant while
   /// the integrator runs; inputs are given functions of time).
@@ -92,8 +97,17 @@ struct WhenBranch {
   std::vector<std::pair<int, const Expr *>> reinits;     ///< state := value (at the end of the event)
   std::string terminate;                                 ///< terminate("message"): ends the run
   bool terminates = false;
+  /// Of a when-equation (MLS 3.5, 8.3.5): its equations hold together, so each assignment reads
+  /// the values the branch's others give (they are made in dependency order). Otherwise (a
+  /// when-statement of an algorithm, 11.2.7) the values are in terms of those before the branch.
+  bool equations = false;
   SourceRange loc;
 };
+
+/// The order in which branch `br`'s assignments are made: with `br.equations` each after those
+/// whose variables its value reads (a cycle keeps its members in their written order), else as
+/// written.
+std::vector<size_t> assignmentOrder(const WhenBranch &br);
 
 /// `when c then ... elsewhen d then ... end when;`
 struct WhenClause {
@@ -210,10 +224,15 @@ struct FlatSystem {
 };
 
 /// The positions in `params` (parameter variables, as OdeModel::params) of the parameters whose
-/// binding reads other parameters of `params`, each after the ones it reads: what a parameter
-/// binding function recomputes when parameters change. Requires: bindings without cycles (the
-/// frontend rejects cycles).
+/// binding reads other parameters of `params`, and of the external objects, each after the ones
+/// it reads: what a parameter binding function recomputes when parameters change. Requires:
+/// bindings without cycles (the frontend rejects cycles).
 std::vector<int> dependentParameters(const FlatSystem &flat, const std::vector<int> &params);
+
+/// Of dependentParameters(flat, params), in its order, the external objects (MLS 3.5, 12.9.7) and
+/// the parameters that read them, directly or through others: what exists only while the model
+/// runs (eqc_model.objects makes them); the rest is dependentParameters' remainder.
+std::vector<int> objectParameters(const FlatSystem &flat, const std::vector<int> &params);
 
 /// The positions in `states` (state variables, as OdeModel::states) whose start expression reads
 /// a parameter of `params`.

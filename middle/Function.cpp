@@ -376,10 +376,14 @@ private:
       case CType::Int: types[i] = &ffi_type_sint, ints[i] = static_cast<int>(v), values[i] = &ints[i]; break;
       case CType::SizeT: types[i] = &ffi_type_uint64, sizes[i] = static_cast<uint64_t>(v), values[i] = &sizes[i]; break;
       case CType::String: types[i] = &ffi_type_pointer, pointers[i] = a.text.c_str(), values[i] = &pointers[i]; break;
+      case CType::Object:
+        types[i] = &ffi_type_pointer, std::memcpy(&pointers[i], &v, sizeof v), values[i] = &pointers[i];
+        break;
       }
     }
     ffi_type *resultType = call.resultSlot < 0                   ? &ffi_type_void
                            : call.resultType == CType::Double ? &ffi_type_double
+                           : call.resultType == CType::Object ? &ffi_type_pointer
                                                                 : &ffi_type_sint;
     ffi_cif cif;
     if (ffi_prep_cif(&cif, FFI_DEFAULT_ABI, static_cast<unsigned>(n), resultType, types.data()) != FFI_OK)
@@ -387,6 +391,7 @@ private:
     union {
       double d;
       ffi_arg i;
+      void *p;
     } result{};
     if (!guardedCall(&cif, reinterpret_cast<void (*)()>(call.address), &result, values.data()))
       return fail("in function '" + f_.name + "': " + eqc_external_error());
@@ -395,7 +400,9 @@ private:
         for (int k = 0; k < call.args[i].count; ++k)
           slots_[call.args[i].slot + k] = intArrays[i][k];
     if (call.resultSlot >= 0)
-      slots_[call.resultSlot] = call.resultType == CType::Double ? result.d : static_cast<int>(result.i);
+      slots_[call.resultSlot] = call.resultType == CType::Double   ? result.d
+                                : call.resultType == CType::Object ? objectBits(result.p)
+                                                                   : static_cast<int>(result.i);
     return true;
   }
 
@@ -479,6 +486,7 @@ int derivativeFunction(ExprContext &ctx, int fn) {
   d->derivativeOf = fn;
   d->slotNames = f.slotNames;
   d->slotIsBool = f.slotIsBool;
+  d->runtimeOnly = f.runtimeOnly;
   for (int s = 0; s < n; ++s) {
     d->slotNames.push_back("der(" + f.slotNames[s] + ")");
     d->slotIsBool.push_back(f.slotIsBool[s]);
@@ -499,6 +507,10 @@ int derivativeFunction(ExprContext &ctx, int fn) {
 
 std::vector<double> callFunction(const Function &f, const std::vector<double> &args, std::string &error) {
   error.clear();
+  if (f.runtimeOnly) {
+    error = "function '" + f.name + "' uses an external object, which exists only when the model runs (MLS 3.5, 12.9.7)";
+    return std::vector<double>(f.outputs.size(), NAN);
+  }
   return Interpreter(f, error, 0).run(args);
 }
 

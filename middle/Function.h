@@ -5,6 +5,7 @@
 #include "middle/Expr.h"
 #include "support/Diagnostics.h"
 
+#include <cstring>
 #include <iosfwd>
 #include <memory>
 #include <string>
@@ -12,8 +13,17 @@
 
 namespace eqc {
 
-/// The C type a value travels in to an external function (MLS 3.5, 12.9.1).
-enum class CType : uint8_t { Double, Int, SizeT, String };
+/// The C type a value travels in to an external function (MLS 3.5, 12.9.1); Object: an external
+/// object (12.9.7), a `void *` whose bits its slot holds.
+enum class CType : uint8_t { Double, Int, SizeT, String, Object };
+
+/// An external object's address as the bits of a double (how slots and parameters hold it).
+inline double objectBits(const void *address) {
+  static_assert(sizeof(void *) == sizeof(double), "an address fits a double's bits");
+  double d;
+  std::memcpy(&d, &address, sizeof d);
+  return d;
+}
 
 /// One argument of an external call.
 struct ExternalArg {
@@ -84,6 +94,9 @@ struct Function {
   std::vector<FnStatement> body;
   int derivative = -1;   ///< the function of its directional derivative, once made
   int derivativeOf = -1; ///< for a derivative: the function it differentiates
+  /// Reads or makes an external object (MLS 3.5, 12.9.7): the object exists only while the model
+  /// runs, so the function is never evaluated while compiling.
+  bool runtimeOnly = false;
 
   int numSlots() const { return static_cast<int>(slotNames.size()); }
 };
@@ -95,7 +108,7 @@ int derivativeFunction(ExprContext &ctx, int fn);
 
 /// Runs `f` on `args` (numeric inputs in the order of Function::inputs) and returns its outputs.
 /// Ensures: `error` is empty, or says why the call failed (index out of bounds, failed
-/// assertion, too many iterations) and the outputs are NaN.
+/// assertion, too many iterations, a function that runs only with the model) and the outputs are NaN.
 std::vector<double> callFunction(const Function &f, const std::vector<double> &args, std::string &error);
 
 /// The function in a readable algorithm form (`--dump-after=flatten`).

@@ -689,6 +689,8 @@ fmi2Status fmi2SetReal(fmi2Component c, const fmi2ValueReference vr[], size_t nv
         return inst->fail(which + " is a calculated parameter (its binding computes it from the others)");
       if (inst->kindOf(param) == EQC_PARAM_STRUCTURAL)
         return inst->fail(which + " is a constant: it fixes the model's structure");
+      if (inst->kindOf(param) == EQC_PARAM_OBJECT)
+        return inst->fail(which + " is an external object of the model, not a value");
     }
     if (isParameter && !isInput && !beforeInit)
       return inst->fail(which + " is a fixed parameter: it can be set only before fmi2ExitInitializationMode");

@@ -57,6 +57,8 @@ bool modelValid(const eqc_model *m) {
     return false;
   if (m->n_asserts < 0 || (m->n_asserts > 0 && !m->asserts))
     return false;
+  if ((m->objects != nullptr) != (m->release != nullptr) || (m->objects && !m->param_kind))
+    return false;
   return (m->n_invariants == 0 || m->invariants) && eqc::rt::eventTableValid(*m);
 }
 
@@ -211,6 +213,22 @@ struct eqc_sim {
     bindDelays();
   }
   /// Points p at this simulation's delay histories (after a copy, or reading p from bytes).
+  ~eqc_sim() {
+    if (model->release)
+      model->release(p.data());
+  }
+  eqc_sim(const eqc_sim &) = default;
+  eqc_sim &operator=(const eqc_sim &) = delete;
+  /// A copy's (or a deserialized simulation's) own external objects: the entries zeroed (they are
+  /// another simulation's), then made anew from the parameters. Returns the model's code.
+  int remakeObjects() {
+    if (!model->objects)
+      return 0;
+    for (int i = 0; i < model->n_params; ++i)
+      if (model->param_kind[i] == EQC_PARAM_OBJECT)
+        p[static_cast<size_t>(i)] = 0;
+    return model->objects(paramGiven.data(), p.data());
+  }
   void bindDelays() {
     if (model->n_delays > 0 && model->delay_context >= 0 && static_cast<size_t>(model->delay_context) < p.size())
       p[static_cast<size_t>(model->delay_context)] = delays.contextBits();
@@ -755,6 +773,11 @@ struct eqc_sim {
         fail(where(t) + ": the dependent parameters cannot be computed: " + modelFailure(code), code);
         return EQC_ERR_RHS;
       }
+    if (model->objects) // the external objects made anew (MLS 3.5, 12.9.7), with what reads them
+      if (int code = model->objects(paramGiven.data(), p.data())) {
+        fail(where(t) + ": the external objects cannot be made: " + modelFailure(code), code);
+        return EQC_ERR_RHS;
+      }
     if (!started && model->start) {
       std::vector<double> starts(x);
       if (int code = model->start(p.data(), starts.data())) {
@@ -1109,6 +1132,14 @@ eqc_sim *eqc_sim_deserialize(const eqc_model *model, const unsigned char *bytes,
   sim->bindDelays();
   if (!r.ok || magic != SerialMagic || version != SerialVersion || r.used != size || sizes[0] != n ||
       sizes[1] != m || sizes[2] != na || sizes[3] != np) {
+    if (sim->model->objects) // the bytes' objects are not this simulation's
+      for (int i = 0; i < sim->model->n_params && static_cast<size_t>(i) < sim->p.size(); ++i)
+        if (sim->model->param_kind[i] == EQC_PARAM_OBJECT)
+          sim->p[static_cast<size_t>(i)] = 0;
+    eqc_sim_free(sim);
+    return nullptr;
+  }
+  if (sim->remakeObjects() != 0) {
     eqc_sim_free(sim);
     return nullptr;
   }
@@ -1121,6 +1152,10 @@ eqc_sim *eqc_sim_copy(const eqc_sim *sim) {
   try {
     auto *copy = new eqc_sim(*sim);
     copy->bindDelays();
+    if (copy->remakeObjects() != 0) {
+      eqc_sim_free(copy);
+      return nullptr;
+    }
     return copy;
   } catch (...) {
     return nullptr;
@@ -1169,6 +1204,11 @@ int eqc_sim_set_param(eqc_sim *sim, int index, double value) {
   if (sim->model->param_kind && sim->model->param_kind[index] == EQC_PARAM_INPUT) {
     sim->fail(std::string("eqc_sim_set_param: '") + sim->model->param_names[index] +
               "' is an input of the model: set it with eqc_sim_set_input");
+    return EQC_ERR_ARGUMENT;
+  }
+  if (sim->model->param_kind && sim->model->param_kind[index] == EQC_PARAM_OBJECT) {
+    sim->fail(std::string("eqc_sim_set_param: '") + sim->model->param_names[index] +
+              "' is an external object, made by its constructor when the simulation initializes");
     return EQC_ERR_ARGUMENT;
   }
   if (sim->model->param_kind && sim->model->param_kind[index] == EQC_PARAM_STRUCTURAL) {

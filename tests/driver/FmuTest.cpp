@@ -1050,3 +1050,131 @@ TEST(Fmu, DelaysAndTheTerminalEvent) {
   api.freeInstance(cs);
   dlclose(lib);
 }
+
+// External objects in an FMU (MLS 3.5, 12.9.7): the model's C library (built from its source) is
+// linked into the FMU; each instance makes its objects when it initializes, a copy of its state
+// (fmi2GetFMUstate) and a deserialized one make their own, and fmi2FreeFMUstate/fmi2FreeInstance
+// free them: every object the log names as made is freed exactly once. The object is not among
+// the FMU's variables; x' = k t^2 (x = k t^3 / 3) through the object's C function.
+TEST(Fmu, ExternalObjectsAreMadeAndFreedPerInstanceAndState) {
+  std::filesystem::path src = std::filesystem::path(EQC_SCRATCH_DIR) / "fmu_objects_src";
+  std::filesystem::path dir = std::filesystem::path(EQC_SCRATCH_DIR) / "fmu_objects";
+  std::filesystem::remove_all(src);
+  std::filesystem::create_directories(src / "Resources" / "Source");
+  const std::string log = (src / "objects.log").string();
+  std::ofstream(src / "Resources" / "Source" / "logtable.c") << R"(#include <stdio.h>
+#include <stdlib.h>
+typedef struct { double k; const char *log; } table;
+void *logtable_new(const char *log, double k) {
+  table *t = malloc(sizeof *t);
+  t->k = k;
+  t->log = log; /* a literal of the model: it lives as long as the FMU */
+  FILE *f = fopen(log, "a");
+  if (f) { fprintf(f, "new %p\n", (void *)t); fclose(f); }
+  return t;
+}
+void logtable_free(void *p) {
+  table *t = p;
+  FILE *f = fopen(t->log, "a");
+  if (f) { fprintf(f, "free %p\n", p); fclose(f); }
+  free(t);
+}
+double logtable_at(void *p, double u) { return ((table *)p)->k * u * u; }
+)";
+  std::ofstream(src / "Logged.mo") << R"(model Logged
+  class Table
+    extends ExternalObject;
+    function constructor
+      input String log;
+      input Real k;
+      output Table t;
+    external "C" t = logtable_new(log, k) annotation(Library = "logtable");
+    end constructor;
+    function destructor
+      input Table t;
+    external "C" logtable_free(t) annotation(Library = "logtable");
+    end destructor;
+  end Table;
+  function at
+    input Table t;
+    input Real u;
+    output Real y;
+  external "C" y = logtable_at(t, u) annotation(Library = "logtable");
+  end at;
+  parameter Real k = 1;
+  parameter Table tab = Table(")" + log + R"(", k);
+  Real x(start = 0, fixed = true);
+equation
+  der(x) = at(tab, time);
+end Logged;
+)";
+  std::string xml = buildFmu((src / "Logged.mo").string(), dir, "Logged");
+  ASSERT_FALSE(xml.empty());
+  EXPECT_EQ(xml.find("name=\"tab\""), std::string::npos) << "an object is no variable of the FMU";
+  std::filesystem::remove(log); // what compiling made
+  void *lib = dlopen((dir / "Logged.so").c_str(), RTLD_NOW | RTLD_LOCAL);
+  ASSERT_TRUE(lib) << dlerror();
+  const Fmi2Api api(lib);
+  typedef fmi2Status (*GetStateFn)(fmi2Component, void **);
+  typedef fmi2Status (*SetStateFn)(fmi2Component, void *);
+  typedef fmi2Status (*SizeFn)(fmi2Component, void *, size_t *);
+  typedef fmi2Status (*SerializeFn)(fmi2Component, void *, char *, size_t);
+  typedef fmi2Status (*DeserializeFn)(fmi2Component, const char *, size_t, void **);
+  auto getState = Fmi2Api::get<GetStateFn>(lib, "fmi2GetFMUstate");
+  auto setState = Fmi2Api::get<SetStateFn>(lib, "fmi2SetFMUstate");
+  auto freeState = Fmi2Api::get<GetStateFn>(lib, "fmi2FreeFMUstate");
+  auto sizeOf = Fmi2Api::get<SizeFn>(lib, "fmi2SerializedFMUstateSize");
+  auto serialize = Fmi2Api::get<SerializeFn>(lib, "fmi2SerializeFMUstate");
+  auto deserialize = Fmi2Api::get<DeserializeFn>(lib, "fmi2DeSerializeFMUstate");
+  static Callbacks callbacks{logger, nullptr, nullptr, nullptr, nullptr};
+  logged.clear();
+  const std::string guid = guidOf(xml);
+  fmi2Component cs = api.instantiate("cs", 1, guid.c_str(), "", &callbacks, 0, 0);
+  fmi2Component other = api.instantiate("other", 1, guid.c_str(), "", &callbacks, 0, 0);
+  ASSERT_TRUE(cs && other) << logged;
+  const fmi2ValueReference k = valueReference(xml, "k"), x = valueReference(xml, "x");
+  const double two = 2;
+  ASSERT_EQ(api.setReal(cs, &k, 1, &two), 0) << logged;
+  ASSERT_EQ(api.setup(cs, 1, 1e-10, 0.0, 0, 0.0), 0);
+  ASSERT_EQ(api.enterInit(cs), 0);
+  ASSERT_EQ(api.exitInit(cs), 0) << logged;
+  for (int s = 0; s < 10; ++s)
+    ASSERT_EQ(api.doStep(cs, 0.1 * s, 0.1, 1), 0) << logged;
+  double value = NAN;
+  ASSERT_EQ(api.getReal(cs, &x, 1, &value), 0);
+  EXPECT_NEAR(value, 2.0 / 3.0, 1e-8);
+  void *saved = nullptr;
+  ASSERT_EQ(getState(cs, &saved), 0) << logged;
+  ASSERT_EQ(api.doStep(cs, 1.0, 0.5, 1), 0) << logged;
+  ASSERT_EQ(setState(cs, saved), 0) << logged;
+  ASSERT_EQ(api.doStep(cs, 1.0, 1.0, 1), 0) << logged;
+  ASSERT_EQ(api.getReal(cs, &x, 1, &value), 0);
+  EXPECT_NEAR(value, 2.0 * 8 / 3, 1e-8) << "the restored state's object has k = 2";
+  size_t size = 0;
+  ASSERT_EQ(sizeOf(cs, saved, &size), 0);
+  std::vector<char> bytes(size);
+  ASSERT_EQ(serialize(cs, saved, bytes.data(), size), 0);
+  void *restored = nullptr;
+  ASSERT_EQ(deserialize(other, bytes.data(), bytes.size(), &restored), 0) << logged;
+  ASSERT_EQ(setState(other, restored), 0) << logged;
+  ASSERT_EQ(api.doStep(other, 1.0, 1.0, 1), 0) << logged;
+  ASSERT_EQ(api.getReal(other, &x, 1, &value), 0);
+  EXPECT_NEAR(value, 2.0 * 8 / 3, 1e-8) << "the deserialized state's object";
+  ASSERT_EQ(freeState(other, &restored), 0);
+  ASSERT_EQ(freeState(cs, &saved), 0);
+  api.freeInstance(cs);
+  api.freeInstance(other);
+  dlclose(lib);
+  std::ifstream in(log);
+  std::map<std::string, int> live;
+  int made = 0;
+  for (std::string what, address; in >> what >> address;) {
+    made += what == "new";
+    live[address] += what == "new" ? 1 : -1;
+    EXPECT_GE(live[address], 0) << "freed but not live: " << address;
+    EXPECT_LE(live[address], 1) << "made twice: " << address;
+  }
+  EXPECT_GE(made, 3); // cs, its saved state, the deserialized one
+  for (auto &[address, count] : live)
+    EXPECT_EQ(count, 0) << "not freed: " << address;
+}

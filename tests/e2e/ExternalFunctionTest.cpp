@@ -5,6 +5,9 @@
 // without C.
 #include "Run.h"
 
+#include <map>
+#include <sstream>
+
 using namespace eqc::test;
 
 namespace {
@@ -256,4 +259,156 @@ end Bad;
             std::string::npos)
       << r.stderrText;
   EXPECT_FALSE(std::filesystem::exists(dir + "/out.csv"));
+}
+
+namespace {
+
+/// The lines of a text file.
+std::vector<std::string> lines(const std::string &path) {
+  std::ifstream in(path);
+  std::vector<std::string> out;
+  for (std::string line; std::getline(in, line);)
+    out.push_back(line);
+  return out;
+}
+
+/// A model with an external object (MLS 3.5, 12.9.7) whose C code, a library built from its
+/// source (12.9.4), logs every object made and freed to the file the constructor is given.
+void writeLoggedTableModel(const std::string &dir) {
+  std::filesystem::create_directories(dir + "/Resources/Source");
+  writeFile(dir + "/Resources/Source/logtable.c", R"(#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+typedef struct { double k; char log[256]; int id; } table;
+static int made;
+void *logtable_new(const char *log, double k) {
+  table *t = malloc(sizeof *t);
+  t->k = k;
+  t->id = ++made;
+  strncpy(t->log, log, sizeof t->log - 1);
+  t->log[sizeof t->log - 1] = 0;
+  FILE *f = fopen(t->log, "a");
+  if (f) { fprintf(f, "new %p %g\n", (void *)t, k); fclose(f); }
+  return t;
+}
+void logtable_free(void *p) {
+  table *t = p;
+  FILE *f = fopen(t->log, "a");
+  if (f) { fprintf(f, "free %p\n", p); fclose(f); }
+  free(t);
+}
+double logtable_at(void *p, double u) { return ((table *)p)->k * u * u; }
+)");
+  writeFile(dir + "/Logged.mo", R"(model Logged
+  class Table
+    extends ExternalObject;
+    function constructor
+      input String log;
+      input Real k;
+      output Table t;
+    external "C" t = logtable_new(log, k) annotation(Library = "logtable");
+    end constructor;
+    function destructor
+      input Table t;
+    external "C" logtable_free(t) annotation(Library = "logtable");
+    end destructor;
+  end Table;
+  function at
+    input Table t;
+    input Real u;
+    output Real y;
+  external "C" y = logtable_at(t, u) annotation(Library = "logtable");
+  end at;
+  parameter Real k = 1;
+  parameter Table tab = Table("objects.log", k);
+  Real x(start = 0, fixed = true);
+equation
+  der(x) = at(tab, time); // x = k t^3 / 3
+end Logged;
+)");
+}
+
+/// Whether every object a log names as made is freed once, and how many there were.
+size_t balancedObjects(const std::vector<std::string> &log, std::string &why) {
+  std::map<std::string, int> live;
+  size_t made = 0;
+  for (const std::string &line : log) {
+    std::istringstream words(line);
+    std::string what, address;
+    words >> what >> address;
+    if (what == "new") {
+      ++made;
+      if (live[address]++ != 0)
+        why += "made twice without a free: " + address + "\n";
+    } else if (what == "free" && live[address]-- != 1) {
+      why += "freed but not live: " + address + "\n";
+    }
+  }
+  for (auto &[address, count] : live)
+    if (count != 0)
+      why += "not freed: " + address + "\n";
+  return made;
+}
+
+} // namespace
+
+// External objects end to end (MLS 3.5, 12.9.7): the constructor's C code, a library built from
+// its source in Resources/Source (12.9.4), runs when the model runs; a parameter change (-p)
+// reaches the object; every object made is freed (the destructor) by `eqc simulate`, whichever
+// method integrates; the FMU (an fmi2 importer's instantiate/free, here eqc's own co-simulation
+// wrapper) does the same.
+TEST(ExternalFunctions, ExternalObjectsAreMadeAndFreedByEveryRun) {
+  std::string dir = scratchDir("external_objects");
+  writeLoggedTableModel(dir);
+  for (const char *method : {"dopri5", "radau5"}) {
+    std::filesystem::remove(dir + "/objects.log");
+    RunResult r = runEqc(std::string("simulate Logged.mo -p k=3 -o out.csv --t-end 2 --method ") + method, dir);
+    ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+    Csv csv = readCsv(dir + "/out.csv");
+    const size_t last = csv.rows.size() - 1;
+    EXPECT_NEAR(csv.at(last, "x"), 3.0 * 8 / 3, 1e-5) << method;
+    std::vector<std::string> log = lines(dir + "/objects.log");
+    std::string why;
+    EXPECT_GE(balancedObjects(log, why), 1u) << method;
+    EXPECT_EQ(why, "") << method;
+    for (const std::string &line : log)
+      if (line.rfind("new", 0) == 0)
+        EXPECT_NE(line.find(" 3"), std::string::npos) << "the constructor sees -p k=3: " << line;
+  }
+}
+
+// A parameter of an external object class is not a value: -p refuses it with the reason.
+TEST(ExternalFunctions, AnExternalObjectIsNoParameterValue) {
+  std::string dir = scratchDir("external_objects_p");
+  writeLoggedTableModel(dir);
+  RunResult r = runEqc("simulate Logged.mo -p tab=1 -o out.csv", dir);
+  EXPECT_EQ(r.exitCode, 1) << r.stderrText; // a bad command line
+  EXPECT_NE(r.stderrText.find("-p tab=1: 'tab' is an external object (MLS 3.5, 12.9.7), made by its constructor when "
+                              "the model runs"),
+            std::string::npos)
+      << r.stderrText;
+}
+
+// A library whose C source does not compile is reported at the external clause, naming the source
+// file and the compiler's message.
+TEST(ExternalFunctions, ALibraryWhoseSourceDoesNotCompileIsReported) {
+  std::string dir = scratchDir("external_source_error");
+  std::filesystem::create_directories(dir + "/Resources/Source");
+  writeFile(dir + "/Resources/Source/broken.c", "double eqc_test_broken(double x) { return x + not_declared; }\n");
+  writeFile(dir + "/m.mo", R"(model Broken
+  function f
+    input Real x;
+    output Real y;
+  external "C" y = eqc_test_broken(x) annotation(Library = "broken");
+  end f;
+  Real y = f(time);
+end Broken;
+)");
+  RunResult r = runEqc("simulate m.mo -o out.csv", dir);
+  EXPECT_EQ(r.exitCode, 3) << r.stderrText;
+  EXPECT_NE(r.stderrText.find("m.mo:5:3: error: external function 'Broken.f': library 'broken' does not compile from "
+                              "its source Resources/Source/broken.c"),
+            std::string::npos)
+      << r.stderrText;
+  EXPECT_NE(r.stderrText.find("not_declared"), std::string::npos) << r.stderrText;
 }

@@ -69,3 +69,54 @@ TEST(MslBlocks, InverseModelStartsInSteadyStateAndTracks) {
   }
   EXPECT_NEAR(worst, 0.02 / std::sqrt(1.0004), 2e-4);
 }
+
+// MSL's tables (Blocks.Sources.CombiTimeTable, Blocks.Tables.CombiTable1Ds and CombiTable2Ds)
+// are external objects of MSL's C library ModelicaStandardTables (MLS 3.5, 12.9.7), built from
+// the library's Resources/C-Sources with ModelicaIO, ModelicaMatIO and zlib (12.9.4). Values
+// against the interpolations their documentation defines: linear segments of the time table
+// (y(2.5) = 6.5 on t -> t^2 sampled at 0..3, time events at the sample points), constant segments
+// (y(1.5) = 1), Akima's spline through its points (y(1) = 2), bilinear interpolation (exact for
+// u1 + 2 u2), and a table read from a text file (ModelicaIO: "double tab1(4, 2)"), linear between
+// its rows (y(1.5) = 2.5). ModelicaExternalC's Strings.length gives a parameter.
+TEST(MslBlocks, TablesAreExternalObjectsOfTheLibrarysCCode) {
+  EQC_REQUIRE_MSL();
+  std::string dir = scratchDir("msl_tables");
+  writeFile(dir + "/tab.txt", "#1\ndouble tab1(4,2)  # x, x^2\n0 0\n1 1\n2 4\n3 9\n");
+  writeFile(dir + "/m.mo", R"(model Tables
+  import Modelica.Blocks.Types.Smoothness;
+  Modelica.Blocks.Sources.CombiTimeTable linear(table = [0, 0; 1, 1; 2, 4; 3, 9], smoothness = Smoothness.LinearSegments);
+  Modelica.Blocks.Sources.CombiTimeTable steps(table = [0, 0; 1, 1; 2, 4; 3, 9], smoothness = Smoothness.ConstantSegments);
+  Modelica.Blocks.Tables.CombiTable1Ds akima(table = [0, 0; 1, 2; 2, 3; 3, 7], smoothness = Smoothness.ContinuousDerivative);
+  Modelica.Blocks.Tables.CombiTable2Ds plane(table = [0, 0, 1, 2; 0, 0, 2, 4; 1, 1, 3, 5; 3, 3, 5, 7]);
+  Modelica.Blocks.Tables.CombiTable1Ds file(tableOnFile = true, tableName = "tab1", fileName = "tab.txt");
+  parameter Integer n = Modelica.Utilities.Strings.length("hello");
+  Real y2 = plane.y;
+equation
+  akima.u = time;
+  plane.u1 = 0.5 * time;
+  plane.u2 = 0.25 * time;
+  file.u = time;
+end Tables;
+)");
+  RunResult r = runEqc("simulate m.mo --lib '" + msl + "' -o out.csv --t-end 3 --interval 0.5 --vars linear.y[1],steps.y[1],akima.y[1],y2,file.y[1],n", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  auto at = [&](double t, const std::string &name) -> double {
+    for (size_t i = csv.rows.size(); i-- > 0;) // the last row at t (after its event)
+      if (std::fabs(csv.at(i, "time") - t) < 1e-12)
+        return csv.at(i, name);
+    ADD_FAILURE() << "no row at " << t;
+    return NAN;
+  };
+  EXPECT_NEAR(at(2.5, "linear.y[1]"), 6.5, 1e-12);
+  EXPECT_NEAR(at(0.5, "linear.y[1]"), 0.5, 1e-12);
+  EXPECT_NEAR(at(1.5, "steps.y[1]"), 1.0, 1e-12);
+  EXPECT_NEAR(at(2.5, "steps.y[1]"), 4.0, 1e-12);
+  EXPECT_NEAR(at(1.0, "akima.y[1]"), 2.0, 1e-12);
+  EXPECT_NEAR(at(2.0, "akima.y[1]"), 3.0, 1e-12);
+  for (double t : {0.5, 1.5, 2.5}) // bilinear reproduces f = u1 + 2 u2 exactly
+    EXPECT_NEAR(at(t, "y2"), 0.5 * t + 2 * 0.25 * t, 1e-12) << t;
+  EXPECT_NEAR(at(1.5, "file.y[1]"), 2.5, 1e-12);
+  EXPECT_NEAR(at(3.0, "file.y[1]"), 9.0, 1e-12);
+  EXPECT_EQ(at(0.0, "n"), 5);
+}

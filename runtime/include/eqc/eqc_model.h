@@ -102,8 +102,10 @@ enum {
   EQC_PARAM_FREE = 0,       /**< set by the caller, or its default */
   EQC_PARAM_DEPENDENT = 1,  /**< computed by bind from the others (may still be set: then it is kept) */
   EQC_PARAM_STRUCTURAL = 2, /**< fixes array sizes, loop ranges or which equations exist: not settable */
-  EQC_PARAM_INPUT = 3       /**< a top-level input of the model: a function of time, set with
+  EQC_PARAM_INPUT = 3,      /**< a top-level input of the model: a function of time, set with
                                  eqc_sim_set_input or eqc_sim_set_input_function (its default is its start value) */
+  EQC_PARAM_OBJECT = 4      /**< an external object (MLS 3.5, 12.9.7): the address of an object of
+                                 C code, made by eqc_model.objects; not settable */
 };
 
 /**
@@ -127,8 +129,12 @@ struct eqc_delay_context {
 typedef int (*eqc_model_delays_fn)(double t, const double *x, const double *dx, const double *a, const double *p,
                                    double *values);
 
+/** Frees the external objects that p holds (entries of kind EQC_PARAM_OBJECT that are not 0)
+ *  and sets their entries to 0. */
+typedef int (*eqc_model_release_fn)(double *p);
+
 /** The version of eqc_model this header describes; a model with another version is refused. */
-#define EQC_MODEL_ABI_VERSION 7
+#define EQC_MODEL_ABI_VERSION 8
 
 /**
  * A compiled model: sizes, names, defaults and functions. Everything is constant and owned by
@@ -225,6 +231,15 @@ typedef struct eqc_model {
   int n_delays;
   int delay_context;
   eqc_model_delays_fn delays; /**< required with n_delays > 0 */
+  /* External objects (ABI 8; MLS 3.5, 12.9.7): the parameters of kind EQC_PARAM_OBJECT hold the
+   * address of an object of C code as the bits of a double (0: none; their defaults are 0).
+   * objects(given, p) frees the objects p holds, makes them anew from the parameters (their
+   * constructors) and recomputes the parameters that read them (one marked in `given` keeps its
+   * value), after bind; release(p) frees them (their destructors). eqc_sim calls objects at every
+   * initialization and release when it is freed; a copy or a deserialized simulation makes its
+   * own. Both NULL: the model has none. */
+  eqc_model_bind_fn objects;
+  eqc_model_release_fn release;
 } eqc_model;
 
 /** A simulation of one model: its parameters, state, options and statistics. */

@@ -284,8 +284,29 @@ private:
       }
       return;
     }
-    // Any other call has no effect (functions have no side effects); its arguments are checked.
+    // A function without outputs runs for its assertions; any other call has no effect
+    // (functions have no side effects), its arguments are checked.
+    ClassInfo *fn = f_.findClass(callAst.text, scope.lexical);
+    if (fn && fn->kind() == ast::ClassKind::Function && f_.resolveClass(*fn) && !hasOutputs(*fn)) {
+      const auto *saved = f_.algorithmValues_;
+      f_.algorithmValues_ = &values_;
+      auto broken = values_.find(kBroken);
+      if (broken != values_.end())
+        f_.assertGuards_.push_back(f_.ctx().logicalNot(broken->second));
+      f_.lowerEffectCall(callAst, scope, section_.initial, when_ ? branch_ : nullptr);
+      if (broken != values_.end())
+        f_.assertGuards_.pop_back();
+      f_.algorithmValues_ = saved;
+      return;
+    }
     f_.lower(callAst, scope);
+  }
+
+  static bool hasOutputs(const ClassInfo &fn) {
+    for (const Element &el : fn.elements)
+      if (el.decl->causality == ast::Causality::Output)
+        return true;
+    return false;
   }
 
   void ifStatement(const ast::Statement &st, Scope &scope) {

@@ -184,8 +184,6 @@ void Flattener::lowerAssert(const ast::Expr &call, Scope &scope, bool initial, W
   const Expr *condition = scalar(cond, *(*bound)[0], "the condition of an assert must be a scalar");
   if (!condition)
     return;
-  if (algorithmValues_)
-    condition = substitute(ctx(), condition, *algorithmValues_);
   if (cond.type != Type::Boolean) {
     diags_.error((*bound)[0]->range, "the condition of an assert must be a Boolean, not " +
                                          std::string(typeName(cond.type)));
@@ -202,6 +200,35 @@ void Flattener::lowerAssert(const ast::Expr &call, Scope &scope, bool initial, W
       return;
     }
   }
+  addAssertion(std::move(a), condition, call.range, atEvent);
+}
+
+void Flattener::lowerEffectCall(const ast::Expr &call, Scope &scope, bool initial, WhenBranch *atEvent) {
+  // MLS 3.5, 12.1: a function called as a statement runs for its effects; eqc's functions have
+  // none but their assertions (and their C code's): the call is checked where an assert would be,
+  // its failure stopping the run with the function's message.
+  ++statementCall_;
+  Value done = lower(call, scope);
+  --statementCall_;
+  if (!done.ok)
+    return;
+  if (!done.isScalar() || done.size() != 1) {
+    diags_.error(call.range, "'" + call.text + "' has outputs: a call of it as a statement has no effect; use its value");
+    return;
+  }
+  Assertion a;
+  a.loc = call.range;
+  a.initialOnly = initial;
+  a.origin = origin(scope);
+  MessagePart text;
+  text.text = "function '" + call.text + "' failed";
+  a.message.push_back(text);
+  addAssertion(std::move(a), ctx().lt(ctx().zero(), done.elems[0]), call.range, atEvent);
+}
+
+void Flattener::addAssertion(Assertion a, const Expr *condition, SourceRange range, WhenBranch *atEvent) {
+  if (algorithmValues_)
+    condition = substitute(ctx(), condition, *algorithmValues_);
   // Inside the branches of if-equations whose conditions change in time, the assertion holds
   // where its branch is not taken.
   for (const Expr *guard : assertGuards_)
@@ -217,14 +244,14 @@ void Flattener::lowerAssert(const ast::Expr &call, Scope &scope, bool initial, W
       v.name = name + "." + what;
       v.role = VarRole::Discrete;
       v.type = type;
-      v.loc = call.range;
+      v.loc = range;
       v.binding = start;
       v.hasStart = true;
       v.generated = true;
       sys_.vars.push_back(v);
       const int k = static_cast<int>(sys_.vars.size()) - 1;
       atEvent->assignments.emplace_back(k, value);
-      whenAssigned_.emplace(k, call.range);
+      whenAssigned_.emplace(k, range);
       eventAssertVars_.insert(k);
       return ctx().var(k, type == ValueType::Boolean);
     };

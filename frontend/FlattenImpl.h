@@ -470,6 +470,11 @@ public:
   /// the condition is taken when the branch fires, into a hidden discrete Boolean that the
   /// assertion checks from then on.
   void lowerAssert(const ast::Expr &call, Scope &scope, bool initial, WhenBranch *atEvent = nullptr);
+  /// A call statement of a function without outputs (its assertions): checked as an assert is.
+  void lowerEffectCall(const ast::Expr &call, Scope &scope, bool initial, WhenBranch *atEvent = nullptr);
+  /// Adds assertion `a` with `condition` (of the algorithm's values, under the guards; at an
+  /// event its condition and message values are held as the branch makes them).
+  void addAssertion(Assertion a, const Expr *condition, SourceRange range, WhenBranch *atEvent);
   std::set<int> eventAssertVars_; ///< the hidden variables of asserts in when-clauses
   /// A message of string literals, '+' and String(...): its parts appended to `out`.
   bool lowerMessage(const ast::Expr &e, Scope &scope, std::vector<MessagePart> &out);
@@ -658,6 +663,8 @@ public:
   /// The constructor call being lowered as an external object's binding (the only place a call
   /// of an external object class is allowed), or null.
   const ast::Expr *constructorCall_ = nullptr;
+  /// Inside lowerEffectCall: a function without outputs gives its hidden output.
+  int statementCall_ = 0;
   ExternalCode *external_ = nullptr; ///< loads external C code; null: external functions are refused
   /// The files' own classes, as registered (a `within` puts them into a library's package).
   std::vector<std::pair<const ast::ClassDef *, ClassInfo *>> fileClasses_;

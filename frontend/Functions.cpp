@@ -630,8 +630,10 @@ Value Flattener::lowerUserCall(const ast::Expr &e, Scope &scope, ClassInfo *fn, 
       flatArgs.insert(flatArgs.end(), a.elems.begin(), a.elems.end());
     }
   }
+  if (outputs.empty() && statementCall_) // its hidden output, 1 once it ran (specializeFunction)
+    return Value::scalar(ctx().fnCall(id, 0, flatArgs, false), Type::Real);
   if (outputs.empty()) {
-    diags_.error(e.nameRange, "function '" + fn->name + "' has no output");
+    diags_.error(e.nameRange, "function '" + fn->name + "' has no output: it can only be called as a statement");
     return fail();
   }
   std::vector<Value> values;
@@ -1309,6 +1311,20 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
     b.vars.emplace_back(c.name, local);
   }
   functions_[key].outputs = outputs;
+  if (fn->outputs.empty()) {
+    // A function without outputs is called for its effects (its assertions, its C code): a hidden
+    // output, 1 once it ran, is what its call statement checks (Algorithms.cpp).
+    const int done = fn->numSlots();
+    fn->slotNames.push_back("(done)");
+    fn->slotIsBool.push_back(false);
+    fn->outputs.push_back(done);
+    FnStatement ran;
+    ran.kind = FnStatement::Assign;
+    ran.loc = cls->def->range;
+    ran.slot = done;
+    ran.value = ctx().one();
+    fn->body.push_back(std::move(ran));
+  }
   StatementLowering lowering{*this, b};
   for (auto &[index, binding] : defaults) {
     auto &[name, local] = b.vars[index];

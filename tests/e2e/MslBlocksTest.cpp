@@ -120,3 +120,28 @@ end Tables;
   EXPECT_NEAR(at(3.0, "file.y[1]"), 9.0, 1e-12);
   EXPECT_EQ(at(0.0, "n"), 5);
 }
+
+// Blocks.Examples.LogicalNetwork1: BooleanTables (each an external table object behind a
+// CombiTimeTable, their time instants checked by a function called as a statement) toggle at
+// {2, 4, 6, 8} (table1) and {1, 3, 5, 7} (table2); Or1.y = table1 or (not table2 and pre(Or1.y))
+// is a latch set by table1 and reset by table2: false until 2, true until table2 resets it at 5,
+// true again from 6.
+TEST(MslBlocks, LogicalNetworkLatchesOnItsBooleanTables) {
+  EQC_REQUIRE_MSL();
+  std::string dir = scratchDir("msl_logical_network");
+  RunResult r = runEqc("simulate Modelica.Blocks.Examples.LogicalNetwork1 --lib '" + msl +
+                           "' -o out.csv --interval 0.5 --vars Or1.y,table1.y,table2.y",
+                       dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  for (size_t i = 0; i < csv.rows.size(); ++i) {
+    const double t = csv.at(i, "time");
+    if (t == std::floor(t))
+      continue; // both limits of the events are rows
+    const bool table1 = (t > 2 && t < 4) || (t > 6 && t < 8), table2 = (t > 1 && t < 3) || (t > 5 && t < 7);
+    const bool latch = (t > 2 && t < 5) || t > 6;
+    EXPECT_EQ(csv.at(i, "table1.y"), table1) << t;
+    EXPECT_EQ(csv.at(i, "table2.y"), table2) << t;
+    EXPECT_EQ(csv.at(i, "Or1.y"), latch) << t;
+  }
+}

@@ -331,7 +331,7 @@ bool Flattener::addScalarEquation(const Expr *l, const Expr *r, bool isBool, Sou
     sys_.discreteEquations.push_back(DiscreteEquation{target->var(), target == l ? r : l, range, number, originId});
     return true;
   }
-  if (isBool) {
+  if (isBool && !collect_) { // in an if-equation's branch the if-equation decides (lowerIfEquation)
     diags_.error(range, "a Boolean equation must have a Boolean variable alone on one side, e.g. 'open = v < 0'");
     return false;
   }
@@ -463,6 +463,11 @@ void Flattener::lowerIfEquation(const ast::Equation &eq, Scope &scope, int numbe
       if (!addScalarEquation(branches[0][k].first, value, value->isBool(), eq.range, number, originId, initial))
         return;
       continue;
+    }
+    if (branches[0][k].first->isBool() || branches[0][k].second->isBool()) {
+      diags_.error(eq.range, "equation " + std::to_string(k + 1) + " of this if-equation's branches is Boolean: each "
+                             "branch must give the same Boolean variable alone on one side, e.g. 'y = v < 0'");
+      return;
     }
     const Expr *residual = ctx().sub(branches.back()[k].first, branches.back()[k].second);
     for (size_t b = conds.size(); b-- > 0;)

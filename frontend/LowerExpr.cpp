@@ -1101,57 +1101,74 @@ Value Flattener::lowerArray(const ast::Expr &e, Scope &scope) {
   return out;
 }
 
+namespace {
+
+/// cat(d, a, b) of arrays of the same number of dimensions (row-major): their sizes but dimension d
+/// agree; "" or why not.
+std::string concatenate(Value &a, const Value &b, size_t d) {
+  for (size_t k = 0; k < a.dims.size(); ++k)
+    if (k != d && a.dims[k] != b.dims[k])
+      return std::string(d == 0 ? "the rows of a matrix constructor must agree in every size but the first"
+                                : "the items of a matrix row must agree in every size but the second") +
+             " (" + shapeText(a.dims) + " and " + shapeText(b.dims) + ")";
+  size_t outer = 1, inner = 1;
+  for (size_t k = 0; k < d; ++k)
+    outer *= static_cast<size_t>(a.dims[k]);
+  for (size_t k = d + 1; k < a.dims.size(); ++k)
+    inner *= static_cast<size_t>(a.dims[k]);
+  const size_t blockA = static_cast<size_t>(a.dims[d]) * inner, blockB = static_cast<size_t>(b.dims[d]) * inner;
+  std::vector<const Expr *> elems;
+  elems.reserve(a.elems.size() + b.elems.size());
+  for (size_t o = 0; o < outer; ++o) {
+    elems.insert(elems.end(), a.elems.begin() + static_cast<long>(o * blockA), a.elems.begin() + static_cast<long>((o + 1) * blockA));
+    elems.insert(elems.end(), b.elems.begin() + static_cast<long>(o * blockB), b.elems.begin() + static_cast<long>((o + 1) * blockB));
+  }
+  a.elems = std::move(elems);
+  a.dims[d] += b.dims[d];
+  a.type = numericType(a.type, b.type);
+  return "";
+}
+
+} // namespace
+
 Value Flattener::lowerMatrix(const ast::Expr &e, Scope &scope) {
-  // [a, b; c, d]: scalars are 1x1, vectors columns; rows concatenate horizontally, then vertically.
-  std::vector<Value> rows;
+  // MLS 3.5, 10.4.2: [a, b; c, d] is cat(1, cat(2, a, b), cat(2, c, d)) of the items promoted to
+  // n = max(2, their dimensions) dimensions (scalars are 1x1, vectors columns, trailing sizes 1).
+  std::vector<std::vector<Value>> rows;
+  size_t n = 2;
   for (const auto &row : e.args) {
-    Value acc;
+    rows.emplace_back();
     for (const auto &item : row->args) {
       Value v = lowerReal(*item, scope);
       if (!v.ok)
         return fail();
-      if (v.dims.size() > 2) {
-        diags_.error(item->range, "a matrix constructor takes scalars, vectors and matrices, not " + shapeText(v.dims));
-        return fail();
-      }
-      if (v.dims.empty())
-        v.dims = {1, 1};
-      else if (v.dims.size() == 1)
-        v.dims = {v.dims[0], 1};
+      n = std::max(n, v.dims.size());
+      rows.back().push_back(std::move(v));
+    }
+  }
+  std::vector<Value> joined;
+  for (size_t r = 0; r < rows.size(); ++r) {
+    Value acc;
+    for (size_t k = 0; k < rows[r].size(); ++k) {
+      Value &v = rows[r][k];
+      v.dims.resize(n, 1);
       if (!acc.ok) {
-        acc = v;
+        acc = std::move(v);
         continue;
       }
-      if (acc.dims[0] != v.dims[0]) {
-        diags_.error(item->range, "the items of a matrix row must have the same number of rows (" +
-                                      std::to_string(acc.dims[0]) + " and " + std::to_string(v.dims[0]) + ")");
+      if (std::string why = concatenate(acc, v, 1); !why.empty()) {
+        diags_.error(e.args[r]->args[k]->range, why);
         return fail();
       }
-      Value joined;
-      joined.ok = true;
-      joined.type = numericType(acc.type, v.type);
-      joined.dims = {acc.dims[0], acc.dims[1] + v.dims[1]};
-      for (int r = 0; r < acc.dims[0]; ++r) {
-        for (int k = 0; k < acc.dims[1]; ++k)
-          joined.elems.push_back(acc.elems[r * acc.dims[1] + k]);
-        for (int k = 0; k < v.dims[1]; ++k)
-          joined.elems.push_back(v.elems[r * v.dims[1] + k]);
-      }
-      acc = std::move(joined);
     }
-    rows.push_back(std::move(acc));
+    joined.push_back(std::move(acc));
   }
-  Value out = rows[0];
-  for (size_t i = 1; i < rows.size(); ++i) {
-    if (rows[i].dims[1] != out.dims[1]) {
-      diags_.error(e.range, "the rows of a matrix must have the same number of columns (" +
-                                std::to_string(out.dims[1]) + " and " + std::to_string(rows[i].dims[1]) + ")");
+  Value out = std::move(joined[0]);
+  for (size_t r = 1; r < joined.size(); ++r)
+    if (std::string why = concatenate(out, joined[r], 0); !why.empty()) {
+      diags_.error(e.args[r]->range, why);
       return fail();
     }
-    out.dims[0] += rows[i].dims[0];
-    out.type = numericType(out.type, rows[i].type);
-    out.elems.insert(out.elems.end(), rows[i].elems.begin(), rows[i].elems.end());
-  }
   return out;
 }
 

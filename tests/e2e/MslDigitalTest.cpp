@@ -46,3 +46,25 @@ TEST(MslDigital, HalfAdderAddsWithItsGateDelays) {
   EXPECT_EQ(at(csv, "Adder.s", 1.2), zero);
   EXPECT_EQ(at(csv, "Adder.s", 1.4), one);
 }
+
+// Digital.Examples.MUX2x1: a multiplexer (its table MUX2x1Table[R, R, R] a matrix constructor of
+// one three-dimensional item, MLS 3.5, 10.4.2) passes in0 while sel = '0' (until 7 s), then in1;
+// the inputs step through '1', 'X', '0', ... every 2 s from 2 s and end at 'U' from 12 s; no delay.
+// Logic values: 'U' = 1, 'X' = 2, '0' = 3, '1' = 4.
+TEST(MslDigital, MultiplexerPassesTheSelectedInput) {
+  EQC_REQUIRE_MSL();
+  std::string dir = scratchDir("msl_digital_mux");
+  RunResult r = runEqc("simulate Modelica.Electrical.Digital.Examples.MUX2x1 --lib '" + msl + "' -o out.csv", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  const double U = 1, X = 2, zero = 3, one = 4;
+  struct Case {
+    double t, out;
+  } cases[] = {{3, one}, {5, X}, {6.5, zero}, {7.5, one}, {9, zero}, {11, X}, {13, U}};
+  for (const Case &k : cases) {
+    const double selected = at(csv, k.t < 7 ? "Mux2x1.in0" : "Mux2x1.in1", k.t);
+    EXPECT_EQ(at(csv, "Mux2x1.sel", k.t), k.t < 7 ? zero : one) << "t = " << k.t;
+    EXPECT_EQ(selected, k.out) << "t = " << k.t;
+    EXPECT_EQ(at(csv, "Mux2x1.out", k.t), k.out) << "t = " << k.t;
+  }
+}

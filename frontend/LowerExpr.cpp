@@ -311,7 +311,14 @@ Value Flattener::lowerName(const ast::Expr &e, Scope &scope) {
       return fail();
     }
     const bool last = p + 1 == parts.size();
-    if (insts[0]->symbols.size() > static_cast<size_t>(idx) && insts[0]->symbols[idx].state == Symbol::Visiting) {
+    // A component whose instances all exist may be named while its elements are being made (a
+    // sibling's binding reads one of its variables: MSL's RadioButtonSource `start(reset =
+    // {stop.on})` and `stop(reset = {start.on})`); anything else being made is a cycle.
+    auto madeWhileVisited = [](const Symbol &s) {
+      return s.kind == Symbol::Component && s.instances.size() == product(s.dims);
+    };
+    if (insts[0]->symbols.size() > static_cast<size_t>(idx) && insts[0]->symbols[idx].state == Symbol::Visiting &&
+        !madeWhileVisited(insts[0]->symbols[idx])) {
       bool isConstant = cls->elements[idx].decl->prefix == ast::Prefix::Constant;
       diags_.error(part.range, std::string(isConstant ? "constant" : "parameter") + " '" + path +
                                    "' is defined in terms of itself");

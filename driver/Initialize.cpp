@@ -10,6 +10,7 @@
 #include "driver/RunState.h"
 #include "middle/ExprOps.h"
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 
@@ -252,12 +253,19 @@ ExitCode consistentInitialPoint(Compilation &c, const std::vector<std::pair<std:
   OdeModel &model = *c.model;
   if (ExitCode e = startPoint(c, parameters, t0, ip, err, inputs); e != ExitOk)
     return e;
-  // The discrete variables' start values (the generated discrete_start, as every table's).
-  if (model.hasEventPart())
+  // The discrete variables' start values (the generated discrete_start, as every table's), and
+  // the when-clauses that initial() fires done once on the start values (as eqc_sim does, before
+  // anything reads what they give; only discrete values are kept, a failure is none).
+  if (model.hasEventPart()) {
     if (int code = c.jit->discreteStart.load()(ip.p.data())) {
       reportModelCode(c, model.ode, model.simulation, code, t0);
       return ExitSimulation;
     }
+    std::vector<double> xs(ip.x), dxs(ip.dx), as(ip.a), ps(ip.p);
+    if (c.jit->event.load()(t0, xs.data(), dxs.data(), as.data(), ps.data()) == 0)
+      std::copy(ps.begin() + static_cast<long>(model.params.size()), ps.end(),
+                ip.p.begin() + static_cast<long>(model.params.size()));
+  }
   std::vector<double> &x = ip.x, &dx = ip.dx;
 
   if (!model.invariants.residuals.empty()) {

@@ -28,7 +28,7 @@ ast::Expr wholeVariable(const ast::Expr &target) {
 class AlgorithmLowering {
 public:
   AlgorithmLowering(Flattener &f, const ast::AlgorithmSection &section, Scope &scope)
-      : f_(f), section_(section), scope_(scope) {}
+      : f_(f), section_(section), scope_(scope), id_(f.algorithmCount_++) {}
 
   void run() {
     const unsigned errors = f_.diags_.errorCount();
@@ -408,6 +408,7 @@ private:
     WhenClause clause;
     clause.loc = st.range;
     clause.origin = f_.origin(scope);
+    clause.algorithm = id_;
     Scope inner = scope;
     inner.context = Context::When;
     const std::unordered_map<int, const Expr *> before = values_;
@@ -453,6 +454,7 @@ private:
   Flattener &f_;
   const ast::AlgorithmSection &section_;
   Scope &scope_;
+  const int id_; ///< this section's number among the model's algorithm sections (WhenClause::algorithm)
   std::vector<int> assigned_; ///< in the order of their first assignment in the text
   std::unordered_map<int, SourceRange> targetRange_;
   std::unordered_set<int> whenTargets_, outsideWhen_, mixed_;

@@ -273,6 +273,7 @@ void Flattener::classifyDiscrete() {
   // Each discrete variable is defined once: by one when-equation or one discrete equation.
   std::vector<int> definitions(sys_.vars.size(), 0);
   std::vector<SourceRange> where(sys_.vars.size());
+  std::vector<int> definingAlgorithm(sys_.vars.size(), -1); // the when-statements of one section are one definition
   for (const DiscreteEquation &eq : sys_.discreteEquations) {
     if (definitions[eq.var]++ && where[eq.var].valid()) {
       diags_.error(eq.loc, "discrete variable '" + sys_.vars[eq.var].name + "' is defined twice");
@@ -286,6 +287,9 @@ void Flattener::classifyDiscrete() {
       if (std::find(assigned.begin(), assigned.end(), v) == assigned.end())
         assigned.push_back(v);
     for (int v : assigned) {
+      if (w.algorithm >= 0 && definingAlgorithm[v] == w.algorithm)
+        continue;
+      definingAlgorithm[v] = w.algorithm;
       if (definitions[v]++) {
         diags_.error(w.loc, "discrete variable '" + sys_.vars[v].name + "' is defined twice");
         if (where[v].valid())

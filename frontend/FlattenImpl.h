@@ -665,6 +665,8 @@ public:
   const ast::Expr *constructorCall_ = nullptr;
   /// Inside lowerEffectCall: a function without outputs gives its hidden output.
   int statementCall_ = 0;
+  /// Algorithm sections lowered so far (each instance's own number).
+  int algorithmCount_ = 0;
   ExternalCode *external_ = nullptr; ///< loads external C code; null: external functions are refused
   /// The files' own classes, as registered (a `within` puts them into a library's package).
   std::vector<std::pair<const ast::ClassDef *, ClassInfo *>> fileClasses_;

@@ -114,6 +114,11 @@ struct WhenClause {
   std::vector<WhenBranch> branches;
   SourceRange loc;
   int origin = -1;
+  /// A when-statement: the number of its algorithm section, -1 for a when-equation. The
+  /// when-statements of one section may assign the same variables: at an event they run in
+  /// their order (FlatSystem::whens keeps it), each reading what the earlier ones assigned
+  /// (MLS 3.5, 11.1.2).
+  int algorithm = -1;
 };
 
 /// A discrete variable defined outside when-clauses, e.g. `open = v < 0;`.

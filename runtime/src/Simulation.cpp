@@ -764,6 +764,17 @@ struct eqc_sim {
     return 0;
   }
 
+  /// The when-clauses that initial() fires, done once on the start values before anything reads
+  /// what they give (a discrete value the equations divide by, an external object they prepare,
+  /// as MSL's CombiTimeTable computes its next time event before its value): the event iteration
+  /// does them again at the consistent point. Only discrete values are kept; a failure here is
+  /// none (the start values are guesses).
+  void initialWhenClauses() {
+    std::vector<double> xs(x), dxs(dx), as(a), ps(p);
+    if (model->event(t, xs.data(), dxs.data(), as.data(), ps.data()) == 0)
+      std::copy(ps.begin() + model->n_params, ps.end(), p.begin() + model->n_params);
+  }
+
   int initialize() {
     error.clear();
     stiff = false;
@@ -802,6 +813,7 @@ struct eqc_sim {
         return EQC_ERR_RHS;
       }
       terminated = false;
+      initialWhenClauses();
     }
     if (model->init) {
       if (int code = model->init(t, x.data(), dx.data(), a.data(), p.data())) {

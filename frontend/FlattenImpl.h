@@ -257,6 +257,7 @@ struct OutputShape {
   const ClassInfo *record = nullptr; ///< a record output (MLS 3.5, 12.6): its fields' scalars
   const ClassInfo *object = nullptr; ///< an external object output (a constructor's, 12.9.7)
   size_t count = 0;                  ///< scalars
+  const ClassInfo *enumeration = nullptr; ///< an output of an enumeration type
 };
 
 /// A function being lowered: its variables (slots) and the loop variables in scope (Functions.cpp,
@@ -492,6 +493,8 @@ public:
   const Expr *scalar(const Value &v, const ast::Expr &e, const char *message);
   Value lowerName(const ast::Expr &e, Scope &scope);
   Value lowerCall(const ast::Expr &e, Scope &scope);
+  /// E(i): the literal of enumeration `type` numbered i (MLS 3.5, 4.8.5.2).
+  Value lowerEnumerationConversion(const ast::Expr &e, Scope &scope, const ClassInfo &type);
   Value lowerBinary(const ast::Expr &e, Scope &scope);
   Value lowerIf(const ast::Expr &e, Scope &scope);
   Value lowerRange(const ast::Expr &e, Scope &scope);

@@ -646,6 +646,7 @@ Value Flattener::lowerUserCall(const ast::Expr &e, Scope &scope, ClassInfo *fn, 
     v.dims = out.dims;
     v.record = out.record;
     v.object = out.object;
+    v.enumeration = out.enumeration;
     for (size_t j = 0; j < out.count; ++j) {
       const int k = offset + static_cast<int>(j);
       v.elems.push_back(ctx().fnCall(id, k, flatArgs, callee.slotIsBool[static_cast<size_t>(callee.outputs[static_cast<size_t>(k)])]));
@@ -1301,7 +1302,7 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
         fn->outputs.push_back(local.slot + static_cast<int>(k));
     }
     if (local.kind == FunctionBuilder::Local::Output)
-      outputs.push_back(OutputShape{type, dims, nullptr, nullptr, product(dims)});
+      outputs.push_back(OutputShape{type, dims, nullptr, nullptr, product(dims), enumeration});
     if (local.kind != FunctionBuilder::Local::Input && c.binding)
       defaults.emplace_back(static_cast<int>(b.vars.size()), c.binding.get());
     if (!c.modifiers.empty())

@@ -75,6 +75,8 @@ void LibraryPath::addPackageDirectory(const std::string &directory) {
 }
 
 const ast::ClassDef *LibraryPath::topLevel(const std::string &name) {
+  if (name.empty())
+    return nullptr;
   auto key = std::make_pair(std::string(), name);
   if (auto it = looked_.find(key); it != looked_.end())
     return it->second;
@@ -93,7 +95,7 @@ const ast::ClassDef *LibraryPath::topLevel(const std::string &name) {
 const ast::ClassDef *LibraryPath::member(const ast::ClassDef &package, const std::string &qualifiedPackage,
                                          const std::string &name) {
   auto dir = directoryOf_.find(&package);
-  if (dir == directoryOf_.end())
+  if (dir == directoryOf_.end() || name.empty()) // no name: no file (not the package's own folder)
     return nullptr;
   auto key = std::make_pair(dir->second, name);
   if (auto it = looked_.find(key); it != looked_.end())

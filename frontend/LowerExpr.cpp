@@ -1217,6 +1217,32 @@ Value Flattener::lowerDer(const ast::Expr &arg, Scope &scope, SourceRange range)
   return v;
 }
 
+Value Flattener::lowerEnumerationConversion(const ast::Expr &e, Scope &scope, const ClassInfo &type) {
+  // MLS 3.5, 4.8.5.2: E(i) is the literal numbered i (1 .. the number of literals).
+  const size_t n = type.def->literals.size();
+  if (e.args.size() != 1 || !e.args[0] || (!e.argNames.empty() && !e.argNames[0].empty())) {
+    diags_.error(e.nameRange, "'" + type.name + "'(i) takes one Integer, the number of a literal");
+    return fail();
+  }
+  Value v = lower(*e.args[0], scope);
+  if (!v.ok)
+    return fail();
+  if (v.type != Type::Integer || v.enumeration) {
+    diags_.error(e.args[0]->range, "'" + type.name + "'(i) takes an Integer, not " +
+                                       (v.enumeration ? "a value of enumeration '" + v.enumeration->name + "'"
+                                                      : std::string(typeName(v.type))));
+    return fail();
+  }
+  for (const Expr *x : v.elems)
+    if (x->isConst() && (x->value() < 1 || x->value() > static_cast<double>(n))) {
+      diags_.error(e.args[0]->range, "enumeration '" + type.name + "' has " + std::to_string(n) +
+                                         " literals: there is no literal " + formatNumber(x->value()));
+      return fail();
+    }
+  v.enumeration = &type;
+  return v;
+}
+
 Value Flattener::lowerCall(const ast::Expr &e, Scope &scope) {
   if (e.partialApplication) {
     diags_.error(e.range, "`function " + e.text +
@@ -1236,6 +1262,8 @@ Value Flattener::lowerCall(const ast::Expr &e, Scope &scope) {
     return lowerUserCall(e, scope, fn, 0, nullptr);
   if (fn && fn->kind() == ast::ClassKind::Record && !fn->def->isShort)
     return lowerRecordConstructor(e, scope, fn);
+  if (fn && fn->def->isEnumeration && !fn->def->openEnumeration)
+    return lowerEnumerationConversion(e, scope, *fn);
   if (fn && fn->kind() == ast::ClassKind::Class && resolveClass(*fn) && fn->externalObject) {
     if (&e != constructorCall_) {
       diags_.error(e.nameRange, "'" + fn->name + "' is an external object class: it is called only as the value of a "

@@ -145,3 +145,29 @@ TEST(MslBlocks, LogicalNetworkLatchesOnItsBooleanTables) {
     EXPECT_EQ(csv.at(i, "Or1.y"), latch) << t;
   }
 }
+
+// Blocks.Examples.Interaction1: two RadioButtonSources whose reset inputs read each other's
+// output (start(reset = {stop.on}), stop(reset = {start.on})), each setting `on` in one
+// when-statement and clearing it in another of the same algorithm; an IntegerTable (a
+// CombiTimeTable whose first value the initial when-clause prepares) and a BooleanTable. The
+// buttons are pressed at {1, 3} (start) and {2, 4} (stop): pressing one releases the other.
+TEST(MslBlocks, RadioButtonsReleaseEachOtherAndTablesHoldTheirValues) {
+  EQC_REQUIRE_MSL();
+  std::string dir = scratchDir("msl_interaction");
+  RunResult r = runEqc("simulate Modelica.Blocks.Examples.Interaction1 --lib '" + msl +
+                           "' -o out.csv --interval 0.5 --vars start.on,stop.on,integerTable.y,booleanTable.y",
+                       dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  const double integers[] = {0, 2, 4, 6, 4, 4, 2, 2, 2, 2}; // table [0, 0; 1, 2; 2, 4; 3, 6; 4, 4; 6, 2]
+  for (size_t i = 0; i < csv.rows.size(); ++i) {
+    const double t = csv.at(i, "time");
+    if (t == std::floor(t))
+      continue; // both limits of the events are rows
+    const int second = static_cast<int>(t);
+    EXPECT_EQ(csv.at(i, "start.on"), second == 1 || second == 3) << t;
+    EXPECT_EQ(csv.at(i, "stop.on"), second == 2 || second >= 4) << t;
+    EXPECT_EQ(csv.at(i, "integerTable.y"), integers[second]) << t;
+    EXPECT_EQ(csv.at(i, "booleanTable.y"), second % 2 == 1) << t; // toggles at 1, 2, ..., 9
+  }
+}

@@ -85,21 +85,6 @@ std::string runtimeLibrary(const std::string &file = "libeqcrt.a") {
   return "";
 }
 
-/// Runs argv[0] (looked up in PATH) with its arguments, no shell; returns its exit status or -1.
-int runProgram(const std::vector<std::string> &args) {
-  std::vector<char *> argv;
-  for (const std::string &a : args)
-    argv.push_back(const_cast<char *>(a.c_str()));
-  argv.push_back(nullptr);
-  pid_t pid;
-  if (posix_spawnp(&pid, argv[0], nullptr, nullptr, argv.data(), environ) != 0)
-    return -1;
-  int status = 0;
-  if (waitpid(pid, &status, 0) < 0)
-    return -1;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 /// A fresh temporary name next to `path` (the file is created empty, 0600).
 std::string temporaryNear(const std::string &path) {
   std::string name = path + ".tmp-XXXXXX";
@@ -153,7 +138,10 @@ bool linkShared(const std::string &object, const std::vector<std::string> &exter
   // libstdc++ stays shared: linked in statically, its unwinder would need glibc 2.35
   // (_dl_find_object) instead of 2.29 (README: Embedding).
   args.insert(args.end(), {"-lstdc++", "-lm"});
-  int status = runProgram(args);
+  // The linker's output is shown when it fails (warnings of a library's own code are not the
+  // user's business).
+  std::string linkerOutput;
+  int status = runProgram(args, linkerOutput);
   if (fmi)
     std::remove(versionScript.c_str());
   if (status != 0 || std::rename(temp.c_str(), output.c_str()) != 0) {
@@ -161,7 +149,8 @@ bool linkShared(const std::string &object, const std::vector<std::string> &exter
     for (const std::string &a : args)
       command += (command.empty() ? "" : " ") + a;
     err << "eqc: error: linking the shared library failed (" << command << ": "
-        << (status < 0 ? "cannot run" : "exit status " + std::to_string(status)) << ")\n";
+        << (status < 0 ? "cannot run" : "exit status " + std::to_string(status)) << ")\n"
+        << linkerOutput;
     std::remove(temp.c_str());
     return false;
   }

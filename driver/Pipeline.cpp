@@ -287,7 +287,7 @@ ExitCode runPipeline(const std::string &path, const PipelineOptions &options, Co
     for (const ast::File &f : files)
       all.push_back(&f);
     // External C code is built into the compiled-model cache (a temporary folder without it).
-    c.external = std::make_unique<ExternalCode>(options.cache ? defaultCacheDirectory() : "");
+    c.external = std::make_unique<ExternalCode>(options.externalCache ? defaultCacheDirectory() : "");
     c.flat = flattenModel(all, modelName, diags, &library, c.external.get());
     c.libraryFilesRead = library.filesRead();
     for (ast::File &f : library.takeFiles())

@@ -31,6 +31,9 @@ struct PipelineOptions {
   int optLevel = -1;      ///< -1: automatic (O2, or two tiers for large models, backend/Jit.h)
   /// The compiled-model cache (backend/ObjectCache.h) in defaultCacheDirectory(); `--no-cache`.
   bool cache = false;
+  /// External C code (Include code, libraries built from their sources) kept in the cache's
+  /// `external` folder, for every command (`eqc compile` too); false with `--no-cache`.
+  bool externalCache = true;
   ReductionOptions reduction;
   bool stabilizationGiven = false, etaGiven = false, omegaGiven = false; ///< on the command line
   bool sigmaMethod = false; ///< run the Σ-method on the flat system before index reduction (`eqc reduce`)

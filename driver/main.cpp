@@ -411,6 +411,7 @@ int parseArgs(int argc, char **argv, Args &args) {
     }
   }
   args.pipeline.cache = sim && !noCache;
+  args.pipeline.externalCache = !noCache;
   // --stabilize is about the invariants form; alone it selects that form.
   if (args.stabilizeGiven && !args.reductionGiven)
     args.pipeline.reductionForm = "invariants";

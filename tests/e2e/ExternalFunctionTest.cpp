@@ -412,3 +412,44 @@ end Broken;
       << r.stderrText;
   EXPECT_NE(r.stderrText.find("not_declared"), std::string::npos) << r.stderrText;
 }
+
+// A library built from the sources its folder's readme.txt lists for it (the Modelica Standard
+// Library's convention, Resources/C-Sources/readme.txt): its files and a folder's `*.c`, not the
+// file "for Visual C++ on Windows" (which does not compile here), not another library's file; the
+// sources sit next to the headers of IncludeDirectory.
+TEST(ExternalFunctions, ALibraryIsBuiltFromTheFilesItsReadmeLists) {
+  std::string dir = scratchDir("external_readme");
+  const std::string src = dir + "/Resources/C-Sources";
+  std::filesystem::create_directories(src + "/parts");
+  writeFile(src + "/readme.txt", R"(All *.c files in this directory are compiled to these libraries
+
+- EqcMain (.lib, .dll, .a, .so, depending on tool and OS) containing:
+  main_a.c
+  parts/*.c
+  win_only.c (for Visual C++ on Windows)
+
+- EqcOther (.a) containing:
+  other.c
+)");
+  writeFile(src + "/eqc_main.h", "double eqc_main_a(double x);\ndouble eqc_main_b(double x);\n");
+  writeFile(src + "/main_a.c", "#include \"eqc_main.h\"\ndouble eqc_main_a(double x) { return eqc_main_b(x) + 1; }\n");
+  writeFile(src + "/parts/b.c", "double eqc_main_b(double x) { return 3 * x; }\n");
+  writeFile(src + "/win_only.c", "#include <windows.h>\n");
+  writeFile(src + "/other.c", "this is not C\n");
+  writeFile(dir + "/Lib.mo", R"(package Lib
+  function a
+    input Real x;
+    output Real y;
+  external "C" y = eqc_main_a(x) annotation(Include = "#include \"eqc_main.h\"",
+    IncludeDirectory = "modelica://Lib/Resources/C-Sources", Library = "EqcMain");
+  end a;
+  model M
+    Real y = a(time);
+  end M;
+end Lib;
+)");
+  RunResult r = runEqc("simulate Lib.M --lib . -o out.csv --t-end 1", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  EXPECT_DOUBLE_EQ(csv.at(csv.rows.size() - 1, "y"), 4.0);
+}

@@ -262,7 +262,7 @@ ExitCode consistentInitialPoint(Compilation &c, const std::vector<std::pair<std:
       return ExitSimulation;
     }
     std::vector<double> xs(ip.x), dxs(ip.dx), as(ip.a), ps(ip.p);
-    if (c.jit->event.load()(t0, xs.data(), dxs.data(), as.data(), ps.data()) == 0)
+    if (eqc_model_event_fn event = c.jit->event; event && event(t0, xs.data(), dxs.data(), as.data(), ps.data()) == 0)
       std::copy(ps.begin() + static_cast<long>(model.params.size()), ps.end(),
                 ip.p.begin() + static_cast<long>(model.params.size()));
   }

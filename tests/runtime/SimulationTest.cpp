@@ -29,7 +29,7 @@ const double oscillatorStart[] = {1.0, 0.0};
 const eqc_model oscillatorModel = {EQC_MODEL_ABI_VERSION, "Oscillator", 2, 1, 1, 0, oscillatorStates,
                                    oscillatorAlgebraics, oscillatorParams, oscillatorDefaults, oscillatorStart,
                                    nullptr, oscillatorRhs, nullptr, nullptr, nullptr, nullptr, nullptr,
-                                   nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, 0, nullptr, nullptr, 0.0, 0, 0, nullptr, nullptr, 0, nullptr, nullptr, 0, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, 0, nullptr, nullptr, nullptr};
+                                   nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, 0, nullptr, nullptr, 0.0, 0, 0, nullptr, nullptr, 0, nullptr, nullptr, 0, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, 0, nullptr, nullptr, nullptr, 0, -1, nullptr, nullptr, nullptr};
 
 // y' = -r y: y = exp(-r t).
 int decayRhs(double, const double *x, double *dx, double *, const double *p) {
@@ -42,7 +42,7 @@ const double decayDefaults[] = {0.5};
 const double decayStart[] = {2.0};
 const eqc_model decayModel = {EQC_MODEL_ABI_VERSION, "Decay", 1, 0, 1, 0, decayStates, nullptr, decayParams,
                               decayDefaults, decayStart, nullptr, decayRhs, nullptr, nullptr, nullptr, nullptr,
-                              nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, 0, nullptr, nullptr, 0.0, 0, 0, nullptr, nullptr, 0, nullptr, nullptr, 0, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, 0, nullptr, nullptr, nullptr};
+                              nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, 0, nullptr, nullptr, 0.0, 0, 0, nullptr, nullptr, 0, nullptr, nullptr, 0, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, 0, nullptr, nullptr, nullptr, 0, -1, nullptr, nullptr, nullptr};
 
 // The pendulum as an ODE with invariants (index reduced by hand): lambda from
 // the twice-differentiated length constraint.
@@ -75,7 +75,7 @@ const double pendulumStart[] = {0.6, -0.8, 0.0, 0.0};
 const eqc_model pendulumModel = {EQC_MODEL_ABI_VERSION, "Pendulum", 4, 1, 2, 2, pendulumStates,
                                  pendulumAlgebraics, pendulumParams, pendulumDefaults, pendulumStart,
                                  nullptr, pendulumRhs, nullptr, nullptr, nullptr, pendulumInvariants,
-                                 pendulumInvariantJacobian, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, 0, nullptr, nullptr, 0.0, 0, 0, nullptr, nullptr, 0, nullptr, nullptr, 0, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, 0, nullptr, nullptr, nullptr};
+                                 pendulumInvariantJacobian, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, 0, nullptr, nullptr, 0.0, 0, 0, nullptr, nullptr, 0, nullptr, nullptr, 0, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, 0, nullptr, nullptr, nullptr, 0, -1, nullptr, nullptr, nullptr};
 
 struct Sim {
   eqc_sim *sim;
@@ -274,7 +274,7 @@ struct HeatTable {
     model = {EQC_MODEL_ABI_VERSION, "Heat", HeatSize, 0, 1, 0, namePointers.data(), nullptr, paramNames, &k,
              start.data(), nullptr, heatRhs, nullptr, withJacobian ? heatJac : nullptr,
              withJacobian ? &pattern : nullptr, nullptr, nullptr, nullptr, nullptr,
-             nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, 0, nullptr, nullptr, 0.0, 0, 0, nullptr, nullptr, 0, nullptr, nullptr, 0, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, 0, nullptr, nullptr, nullptr};
+             nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, 0, nullptr, nullptr, 0.0, 0, 0, nullptr, nullptr, 0, nullptr, nullptr, 0, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, 0, nullptr, nullptr, nullptr, 0, -1, nullptr, nullptr, nullptr};
   }
   /// The exact solution's mode at time t, state i.
   double exact(double t, int i) const {
@@ -394,7 +394,7 @@ TEST(Simulation, FailuresAreReportedWithTimeAndVariable) {
 
   eqc_model nan = {EQC_MODEL_ABI_VERSION, "BlowUp", 2, 0, 0, 0, blowUpStates, nullptr, nullptr, nullptr,
                    blowUpStart, nullptr, blowUp, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
-                   nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, 0, nullptr, nullptr, 0.0, 0, 0, nullptr, nullptr, 0, nullptr, nullptr, 0, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, 0, nullptr, nullptr, nullptr};
+                   nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, 0, nullptr, nullptr, 0.0, 0, 0, nullptr, nullptr, 0, nullptr, nullptr, 0, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, 0, nullptr, nullptr, nullptr, 0, -1, nullptr, nullptr, nullptr};
   Sim f(nan);
   eqc_options o = dopri(1e-6, 0.1);
   eqc_sim_set_options(f.sim, &o);

@@ -149,10 +149,11 @@ public:
     }
     emitInvariants(symbols.invariants, model.invariants.residuals);
     emitInvariants(symbols.initialConstraints, model.initialConstraints.residuals);
-    emitBind();
+    const std::vector<int> objects = objectParameters(flat, model.params);
+    emitBind(objects);
     emitStart();
-    if (!objectParameters(flat, model.params).empty())
-      emitObjects();
+    if (!objects.empty())
+      emitObjects(objects);
     if (!model.discretes.empty()) {
       emitEventIndicators();
       emitEventUpdate();
@@ -785,25 +786,26 @@ private:
 
   /// `i32 bind(const i8 *given, double *p)`: the dependent parameters from the others, in
   /// dependency order; one marked in `given` keeps its value. External objects and what reads
-  /// them are `objects`'s.
-  void emitBind() {
-    std::vector<int> order = dependentParameters(flat, model.params), objects = objectParameters(flat, model.params);
-    std::unordered_set<int> made(objects.begin(), objects.end());
-    order.erase(std::remove_if(order.begin(), order.end(), [&](int k) { return made.count(k) > 0; }), order.end());
+  /// them (`objects`, objectParameters' positions) are emitObjects's.
+  void emitBind(const std::vector<int> &objects) {
+    std::vector<int> order = dependentParameters(flat, model.params);
+    if (!objects.empty()) {
+      std::unordered_set<int> made(objects.begin(), objects.end());
+      order.erase(std::remove_if(order.begin(), order.end(), [&](int k) { return made.count(k) > 0; }), order.end());
+    }
     emitParameterFunction(symbols.bind, order);
   }
 
   /// `i32 objects(const i8 *given, double *p)` and `i32 release(double *p)` (eqc_model.h): the
   /// external objects (MLS 3.5, 12.9.7) made anew (the old ones freed) with the parameters that
   /// read them, and freed.
-  void emitObjects() {
-    emitParameterFunction(symbols.objects, objectParameters(flat, model.params));
+  void emitObjects(const std::vector<int> &order) {
+    emitParameterFunction(symbols.objects, order);
     auto *type = llvm::FunctionType::get(types.i32, {types.f64ptr}, false);
     llvm::Function *f = newFunction(symbols.release, type, false);
     Value *zero = llvm::ConstantFP::get(types.f64, 0.0);
     Frame frame{zero, nullptr, nullptr, nullptr, &*f->arg_begin()};
     FunctionEmitter fe(*this, f, frame);
-    std::vector<int> order = objectParameters(flat, model.params);
     for (auto k = order.rbegin(); k != order.rend(); ++k) {
       const int var = model.params[static_cast<size_t>(*k)];
       if (flat.vars[var].object) {

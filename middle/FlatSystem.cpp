@@ -259,7 +259,10 @@ std::vector<size_t> assignmentOrder(const WhenBranch &br) {
 }
 
 std::vector<int> objectParameters(const FlatSystem &flat, const std::vector<int> &params) {
-  std::vector<int> order = dependentParameters(flat, params), result;
+  std::vector<int> result;
+  if (std::none_of(params.begin(), params.end(), [&](int v) { return flat.vars[v].object; }))
+    return result; // most models: no dependency order to compute
+  std::vector<int> order = dependentParameters(flat, params);
   std::unordered_set<int> made; // variables of the result so far: the order puts what they read first
   for (int k : order) {
     const int var = params[static_cast<size_t>(k)];

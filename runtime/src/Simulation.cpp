@@ -224,10 +224,15 @@ struct eqc_sim {
   int remakeObjects() {
     if (!model->objects)
       return 0;
-    for (int i = 0; i < model->n_params; ++i)
-      if (model->param_kind[i] == EQC_PARAM_OBJECT)
-        p[static_cast<size_t>(i)] = 0;
+    forgetObjects();
     return model->objects(paramGiven.data(), p.data());
+  }
+  /// Zeroes the entries of the external objects (they are another simulation's, or none).
+  void forgetObjects() {
+    if (model->objects)
+      for (int i = 0; i < model->n_params && static_cast<size_t>(i) < p.size(); ++i)
+        if (model->param_kind[i] == EQC_PARAM_OBJECT)
+          p[static_cast<size_t>(i)] = 0;
   }
   void bindDelays() {
     if (model->n_delays > 0 && model->delay_context >= 0 && static_cast<size_t>(model->delay_context) < p.size())
@@ -1144,10 +1149,7 @@ eqc_sim *eqc_sim_deserialize(const eqc_model *model, const unsigned char *bytes,
   sim->bindDelays();
   if (!r.ok || magic != SerialMagic || version != SerialVersion || r.used != size || sizes[0] != n ||
       sizes[1] != m || sizes[2] != na || sizes[3] != np) {
-    if (sim->model->objects) // the bytes' objects are not this simulation's
-      for (int i = 0; i < sim->model->n_params && static_cast<size_t>(i) < sim->p.size(); ++i)
-        if (sim->model->param_kind[i] == EQC_PARAM_OBJECT)
-          sim->p[static_cast<size_t>(i)] = 0;
+    sim->forgetObjects(); // the bytes' objects are not this simulation's
     eqc_sim_free(sim);
     return nullptr;
   }

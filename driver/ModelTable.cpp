@@ -117,23 +117,27 @@ std::unique_ptr<ModelTable> ModelTable::forRun(const FlatSystem &flat, const Ode
   return table;
 }
 
-void ModelTable::followTier() {
+void ModelTable::followTier() { model_ = current(); }
+
+eqc_model ModelTable::current() const {
+  eqc_model m = model_;
   if (!jit_)
-    return;
-  model_.rhs = jit_->rhs;
-  model_.zc = jit_->zc;
-  model_.event = jit_->event;
-  model_.discrete_start = jit_->discreteStart;
-  if (model_.asserts)
-    model_.asserts = jit_->asserts;
-  if (model_.delays)
-    model_.delays = jit_->delays;
-  if (model_.init)
-    model_.init = jit_->init;
-  if (model_.invariants) {
-    model_.invariants = jit_->invariants;
-    model_.initial_constraints = jit_->initialConstraints;
+    return m;
+  m.rhs = jit_->rhs;
+  m.zc = jit_->zc;
+  m.event = jit_->event;
+  m.discrete_start = jit_->discreteStart;
+  if (m.asserts)
+    m.asserts = jit_->asserts;
+  if (m.delays)
+    m.delays = jit_->delays;
+  if (m.init)
+    m.init = jit_->init;
+  if (m.invariants) {
+    m.invariants = jit_->invariants;
+    m.initial_constraints = jit_->initialConstraints;
   }
+  return m;
 }
 
 bool ModelTable::fill(const OdeModel &m, JitModel &jit, bool jacobian) {

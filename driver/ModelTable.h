@@ -40,6 +40,9 @@ public:
   /// Points the functions at the JIT's tier in use now (the optimized one once it is ready;
   /// both compute the same bits). Call between steps, never during an evaluation.
   void followTier();
+  /// The table with the functions of the tier in use now: a copy for a simulation started on
+  /// another thread while the tier may change (its arrays are this table's).
+  eqc_model current() const;
 
   const eqc_model &model() const { return model_; }
   const ModelDescription &description() const { return desc_; }

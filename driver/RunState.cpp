@@ -116,13 +116,8 @@ int writeRow(RunState &rs, double t, const double *x, const double *dx, const do
   appendNumber(s->line, t);
   s->row.push_back(t);
   for (size_t k = 0; k < s->columns.size(); ++k) {
-    const Slot &col = (*s->slots)[s->columns[k]];
     s->line += ',';
-    double v = col.storage == Storage::State        ? x[col.index]
-               : col.storage == Storage::Derivative ? dx[col.index]
-               : col.storage == Storage::Algebraic  ? a[col.index]
-               : col.storage == Storage::Discrete   ? p[s->discreteOffset + col.index]
-                                                    : p[col.index];
+    double v = slotValue((*s->slots)[s->columns[k]], x, dx, a, p, s->discreteOffset);
     appendNumber(s->line, v);
     s->row.push_back(v);
     if (s->recordForPlot)

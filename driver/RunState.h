@@ -124,6 +124,17 @@ inline void gather(const OdeModel &m, const double *x, const double *dx, const d
   gather(m, x, dx, a, p.data(), values);
 }
 
+/// The value of a variable that lives in `slot`, from a model's run-time arrays (p with its
+/// discrete part at discreteOffset).
+inline double slotValue(const Slot &slot, const double *x, const double *dx, const double *a, const double *p,
+                        size_t discreteOffset) {
+  return slot.storage == Storage::State        ? x[slot.index]
+         : slot.storage == Storage::Derivative ? dx[slot.index]
+         : slot.storage == Storage::Algebraic  ? a[slot.index]
+         : slot.storage == Storage::Discrete   ? p[discreteOffset + slot.index]
+                                               : p[slot.index];
+}
+
 /// One output row of s.columns at t from the run-time arrays of the model of s.slots (p with its
 /// discrete part at s.discreteOffset); also the progress line, --every and --plot. Returns 0, or
 /// 1 when writing failed (s.writeFailed).

@@ -70,101 +70,6 @@ bool readInputs(const FlatSystem &flat, const OdeModel &model, const SimulateOpt
   return true;
 }
 
-/// The integrator's options from the command line and the model's experiment annotation.
-ExitCode runOptions(const Experiment &ex, const SimulateOptions &opt, eqc_options &o, eqc_linear_solver &linearSolver,
-                    std::ostream &err) {
-  eqc_options_default(&o);
-  if (!selectMethod(opt.method, o.method)) {
-    err << "eqc: error: unknown method '" << opt.method << "' (known: euler, heun, rk4, beuler, dopri5, dop853, radau5, auto)\n";
-    return ExitUsage;
-  }
-  if (opt.linearSolver == "dense")
-    linearSolver = EQC_LINEAR_DENSE;
-  else if (opt.linearSolver == "sparse")
-    linearSolver = EQC_LINEAR_SPARSE;
-  else if (opt.linearSolver != "auto") {
-    err << "eqc: error: unknown linear solver '" << opt.linearSolver << "' (known: auto, dense, sparse)\n";
-    return ExitUsage;
-  }
-  o.t_start = !std::isnan(opt.tStart) ? opt.tStart : ex.hasStartTime ? ex.startTime : 0.0;
-  o.t_end = !std::isnan(opt.tEnd) ? opt.tEnd : ex.stopTime > 0 ? ex.stopTime : o.t_start + 1.0;
-  if (!(o.t_end > o.t_start)) {
-    err << "eqc: error: the stop time " << formatNumber(o.t_end) << " must be after the start time "
-        << formatNumber(o.t_start) << "\n";
-    return ExitUsage;
-  }
-  o.interval = !std::isnan(opt.interval) ? opt.interval
-               : ex.interval > 0         ? ex.interval
-                                         : (o.t_end - o.t_start) / 500;
-  o.rtol = !std::isnan(opt.rtol) ? opt.rtol : ex.tolerance > 0 ? ex.tolerance : 1e-6;
-  o.atol = !std::isnan(opt.atol) ? opt.atol : o.rtol;
-  o.dt = !std::isnan(opt.dt) ? opt.dt : std::min(o.interval, (o.t_end - o.t_start) / 100);
-  if (opt.maxSteps > 0)
-    o.max_steps = opt.maxSteps;
-  if (!(o.interval > 0) || !(o.dt > 0) || !(o.rtol > 0) || !(o.atol >= 0)) {
-    err << "eqc: error: --interval, --dt and --rtol must be positive and --atol non-negative\n";
-    return ExitUsage;
-  }
-
-  return ExitOk;
-}
-
-/// The variables written (--vars, or the declared unknowns, inputs and discrete variables) and
-/// the header line's names.
-ExitCode outputColumns(const FlatSystem &flat, const SimulateOptions &opt, std::vector<int> &columns,
-                       std::vector<std::string> &header, std::ostream &err) {
-  header = {"time"};
-  if (opt.vars.empty()) {
-    // The declared unknowns and discrete variables (not eqc's conditions).
-    for (size_t i = 0; i < flat.vars.size(); ++i)
-      if (flat.vars[i].role == VarRole::Unknown || flat.vars[i].role == VarRole::Input ||
-          (flat.vars[i].role == VarRole::Discrete && !flat.vars[i].generated)) {
-        columns.push_back(static_cast<int>(i));
-        header.push_back(flat.vars[i].name);
-      }
-  } else {
-    for (const std::string &name : opt.vars) {
-      std::vector<int> found;
-      for (size_t i = 0; i < flat.vars.size(); ++i)
-        if (flat.varName(static_cast<int>(i)) == name)
-          found.push_back(static_cast<int>(i));
-      // An array or a component: every variable under that name (`x` is x[1], x[2], ...; `m.s`
-      // is m[1].s, m[2].s, ... for an array of components m).
-      auto withoutSubscripts = [](const std::string &v) {
-        std::string out;
-        int depth = 0;
-        for (char ch : v) {
-          depth += ch == '[';
-          if (!depth)
-            out += ch;
-          depth -= ch == ']';
-        }
-        return out;
-      };
-      if (found.empty())
-        for (size_t i = 0; i < flat.vars.size(); ++i) {
-          const std::string &v = flat.vars[i].name;
-          if (flat.vars[i].role == VarRole::Parameter || flat.vars[i].generated)
-            continue;
-          bool under = v.size() > name.size() && v.compare(0, name.size(), name) == 0 &&
-                       (v[name.size()] == '[' || v[name.size()] == '.');
-          if (under || withoutSubscripts(v) == name)
-            found.push_back(static_cast<int>(i));
-        }
-      if (found.empty()) {
-        err << "eqc: error: --vars: model '" << flat.modelName << "' has no variable '" << name << "'\n";
-        return ExitUsage;
-      }
-      for (int v : found) {
-        columns.push_back(v);
-        header.push_back(flat.vars[v].name);
-      }
-    }
-  }
-
-  return ExitOk;
-}
-
 /// nominal = ... scales the absolute tolerance of a variable, as Modelica tools do: per flat
 /// variable atol * |nominal| (`values` at the initial point) in `atol`, left empty when no
 /// variable declares one.
@@ -406,6 +311,98 @@ void reportFailure(Compilation &c, const eqc_options &o, const RunOutcome &r) {
 }
 
 } // namespace
+
+ExitCode runOptions(const Experiment &ex, const SimulateOptions &opt, eqc_options &o, eqc_linear_solver &linearSolver,
+                    std::ostream &err) {
+  eqc_options_default(&o);
+  if (!selectMethod(opt.method, o.method)) {
+    err << "eqc: error: unknown method '" << opt.method << "' (known: euler, heun, rk4, beuler, dopri5, dop853, radau5, auto)\n";
+    return ExitUsage;
+  }
+  if (opt.linearSolver == "dense")
+    linearSolver = EQC_LINEAR_DENSE;
+  else if (opt.linearSolver == "sparse")
+    linearSolver = EQC_LINEAR_SPARSE;
+  else if (opt.linearSolver != "auto") {
+    err << "eqc: error: unknown linear solver '" << opt.linearSolver << "' (known: auto, dense, sparse)\n";
+    return ExitUsage;
+  }
+  o.t_start = !std::isnan(opt.tStart) ? opt.tStart : ex.hasStartTime ? ex.startTime : 0.0;
+  o.t_end = !std::isnan(opt.tEnd) ? opt.tEnd : ex.stopTime > 0 ? ex.stopTime : o.t_start + 1.0;
+  if (!(o.t_end > o.t_start)) {
+    err << "eqc: error: the stop time " << formatNumber(o.t_end) << " must be after the start time "
+        << formatNumber(o.t_start) << "\n";
+    return ExitUsage;
+  }
+  o.interval = !std::isnan(opt.interval) ? opt.interval
+               : ex.interval > 0         ? ex.interval
+                                         : (o.t_end - o.t_start) / 500;
+  o.rtol = !std::isnan(opt.rtol) ? opt.rtol : ex.tolerance > 0 ? ex.tolerance : 1e-6;
+  o.atol = !std::isnan(opt.atol) ? opt.atol : o.rtol;
+  o.dt = !std::isnan(opt.dt) ? opt.dt : std::min(o.interval, (o.t_end - o.t_start) / 100);
+  if (opt.maxSteps > 0)
+    o.max_steps = opt.maxSteps;
+  if (!(o.interval > 0) || !(o.dt > 0) || !(o.rtol > 0) || !(o.atol >= 0)) {
+    err << "eqc: error: --interval, --dt and --rtol must be positive and --atol non-negative\n";
+    return ExitUsage;
+  }
+
+  return ExitOk;
+}
+
+ExitCode outputColumns(const FlatSystem &flat, const SimulateOptions &opt, std::vector<int> &columns,
+                       std::vector<std::string> &header, std::ostream &err) {
+  header = {"time"};
+  if (opt.vars.empty()) {
+    // The declared unknowns and discrete variables (not eqc's conditions).
+    for (size_t i = 0; i < flat.vars.size(); ++i)
+      if (flat.vars[i].role == VarRole::Unknown || flat.vars[i].role == VarRole::Input ||
+          (flat.vars[i].role == VarRole::Discrete && !flat.vars[i].generated)) {
+        columns.push_back(static_cast<int>(i));
+        header.push_back(flat.vars[i].name);
+      }
+  } else {
+    for (const std::string &name : opt.vars) {
+      std::vector<int> found;
+      for (size_t i = 0; i < flat.vars.size(); ++i)
+        if (flat.varName(static_cast<int>(i)) == name)
+          found.push_back(static_cast<int>(i));
+      // An array or a component: every variable under that name (`x` is x[1], x[2], ...; `m.s`
+      // is m[1].s, m[2].s, ... for an array of components m).
+      auto withoutSubscripts = [](const std::string &v) {
+        std::string out;
+        int depth = 0;
+        for (char ch : v) {
+          depth += ch == '[';
+          if (!depth)
+            out += ch;
+          depth -= ch == ']';
+        }
+        return out;
+      };
+      if (found.empty())
+        for (size_t i = 0; i < flat.vars.size(); ++i) {
+          const std::string &v = flat.vars[i].name;
+          if (flat.vars[i].role == VarRole::Parameter || flat.vars[i].generated)
+            continue;
+          bool under = v.size() > name.size() && v.compare(0, name.size(), name) == 0 &&
+                       (v[name.size()] == '[' || v[name.size()] == '.');
+          if (under || withoutSubscripts(v) == name)
+            found.push_back(static_cast<int>(i));
+        }
+      if (found.empty()) {
+        err << "eqc: error: --vars: model '" << flat.modelName << "' has no variable '" << name << "'\n";
+        return ExitUsage;
+      }
+      for (int v : found) {
+        columns.push_back(v);
+        header.push_back(flat.vars[v].name);
+      }
+    }
+  }
+
+  return ExitOk;
+}
 
 ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err) {
   FlatSystem &flat = *c.flat;

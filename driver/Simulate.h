@@ -29,6 +29,15 @@ struct SimulateOptions {
   long every = 1;      ///< keep every N-th output row (and the last)
 };
 
+/// The integrator's options from the command line and the model's experiment annotation; a
+/// usage error (reported) for an unknown method or solver or bad times and tolerances.
+ExitCode runOptions(const Experiment &ex, const SimulateOptions &opt, eqc_options &o, eqc_linear_solver &linearSolver,
+                    std::ostream &err);
+/// The variables written (--vars, or the declared unknowns, inputs and discrete variables) and
+/// the header line's names (time first).
+ExitCode outputColumns(const FlatSystem &flat, const SimulateOptions &opt, std::vector<int> &columns,
+                       std::vector<std::string> &header, std::ostream &err);
+
 /// Requires: a Compilation for which runPipeline returned ExitOk.
 /// Ensures: the CSV is written whole under its name (via a temporary file and rename), or, on a
 /// failure during integration, the rows computed so far are under `<output>.partial`, the

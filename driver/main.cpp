@@ -4,6 +4,7 @@
 #include "driver/RunState.h"
 #include "driver/Reduce.h"
 #include "driver/Simulate.h"
+#include "driver/Sweep.h"
 #include "middle/ExprOps.h"
 
 #include <cstdio>
@@ -26,6 +27,7 @@ const char *kUsage = R"(usage: eqc <command> [options] model.eq
 commands:
   check       parse and check the model, print the flat system
   simulate    compile the model (JIT) and simulate it, write CSV
+  sweep       compile once, simulate an ensemble (grids, Monte Carlo) on every core, write HDF5
   compile     compile the model to an object file and a C header (or assembly, LLVM IR)
   reduce      show the index reduction: Σ-method, Pantelides, hidden constraints, the final ODE
   help CMD    show the options of a command
@@ -105,6 +107,40 @@ index-reduced models (differential index > 1):
   --eta E, --omega W   Baumgarte damping ratio (default 1) and frequency (default 10)
 )";
 
+const char *kSweepHelp = R"(usage: eqc sweep [options] model.eq
+
+Compiles the model once and simulates every run of a study through the runtime (one eqc_sim per
+run, on every core); writes one HDF5 file: the parameter table, each run's status, message and
+statistics, the variables' trajectories on the common output grid (runs x time per variable), their
+end values, and summary statistics across the successful runs per variable and time. A failed run
+is recorded and the others go on. Interrupted (Ctrl-C), the finished runs stay in FILE.partial.
+
+the runs (the Cartesian product of the blocks below, the last fastest):
+  -p NAME=V            a parameter (or a state's start value) held at V for every run
+  -p NAME=V1,V2,...    a list of values
+  -p NAME=A:STEP:B     a range (B included when on the grid); A:B steps by 1
+  -p NAME~DIST(a,b)    a random parameter, one of:
+@DISTRIBUTIONS@  --samples N          Monte Carlo samples of the random parameters (drawn jointly)
+  --seed S             the random numbers' seed (default 1): the same seed, the same runs
+  --lhs                Latin hypercube sampling: each of N equally likely bins of every random
+                       parameter once
+  --runs FILE.csv      parameter sets: a header of names, one run per row
+
+options:
+  -o, --output FILE    the HDF5 file (default: <Model>-sweep.h5)
+  -j, --jobs N         worker threads (default: every core)
+  --vars a,b,der(x)    the variables recorded (default: all unknowns)
+  --final-only         keep only each run's end values (for very large ensembles)
+  --quantiles Q,...    the summary's quantile levels (default 0.05,0.5,0.95; linear
+                       interpolation between order statistics, as R's and NumPy's default)
+  --summary            print the runs' counts and each variable's statistics at the stop time
+  --resume             continue the interrupted study in FILE.partial (same model and options)
+  --stats              print the runs' throughput to stderr
+  --quiet              no progress line
+  --method, --linear-solver, --dt, --t-start, --t-end, --interval, --rtol, --atol,
+  --max-steps, --reduction, --stabilize, --eta, --omega, -O0..-O3, --no-cache: as for simulate
+)";
+
 const char *kReduceHelp = R"(usage: eqc reduce [options] model.eq
 
 Prints the index-reduction derivation of the model: the signature matrix of Pryce's Σ-method with
@@ -123,6 +159,7 @@ struct Args {
   std::string command, file;
   PipelineOptions pipeline;
   SimulateOptions simulate;
+  SweepOptions sweep;
   CompileOptions compile;
   ReportFormat format = ReportFormat::Text;
 };
@@ -175,10 +212,64 @@ void printHelp(const std::string &command) {
     std::cout << kSimulateHelp << kCommonHelp;
   else if (command == "reduce")
     std::cout << kReduceHelp << kCommonHelp;
+  else if (command == "sweep") {
+    std::string help = kSweepHelp;
+    help.replace(help.find("@DISTRIBUTIONS@"), 15, distributionHelp());
+    std::cout << help << kCommonHelp;
+  }
   else if (command == "compile")
     std::cout << kCompileHelp << kCommonHelp;
   else
     std::cout << kUsage;
+}
+
+/// The options of eqc sweep alone: true when `a` is one (with `error` set when its value is bad).
+template <typename Next> bool sweepOption(const std::string &a, Next &next, SweepOptions &opt, std::string &error) {
+  const char *v = nullptr;
+  auto count = [&](const char *what, double &out) {
+    if (!next(v) || !number(a, v, out, error))
+      return;
+    if (out < 1 || out != std::floor(out) || out > 1e9)
+      error = a + " expects a whole number of " + what + " (1 or more), got '" + v + "'";
+  };
+  double n = 0;
+  if (a == "--samples") {
+    count("samples", n);
+    opt.design.samples = static_cast<long>(n);
+  } else if (a == "--seed") {
+    if (next(v) && number(a, v, n, error) && (n < 0 || n != std::floor(n) || n > 9e15))
+      error = "--seed expects a whole number from 0, got '" + std::string(v) + "'";
+    opt.design.seed = static_cast<std::uint64_t>(n);
+  } else if (a == "--lhs") {
+    opt.design.latinHypercube = true;
+  } else if (a == "--runs") {
+    if (next(v))
+      opt.design.runsFile = v;
+  } else if (a == "-j" || a == "--jobs") {
+    count("workers", n);
+    opt.jobs = static_cast<int>(std::min(n, 4096.0));
+  } else if (a == "--final-only") {
+    opt.finalOnly = true;
+  } else if (a == "--summary") {
+    opt.summary = true;
+  } else if (a == "--resume") {
+    opt.resume = true;
+  } else if (a == "--quantiles") {
+    if (!next(v))
+      return true;
+    opt.quantiles.clear();
+    std::stringstream ss(v);
+    std::string item;
+    while (error.empty() && std::getline(ss, item, ',')) {
+      double q;
+      if (number(a, item.c_str(), q, error) && !(q > 0 && q < 1))
+        error = "--quantiles: " + item + " is not in (0, 1)";
+      opt.quantiles.push_back(q);
+    }
+  } else {
+    return false;
+  }
+  return true;
 }
 
 /// Parses argv; returns -1 to continue, else an exit code.
@@ -199,9 +290,11 @@ int parseArgs(int argc, char **argv, Args &args) {
     return ExitOk;
   }
   if (args.command != "check" && args.command != "simulate" && args.command != "reduce" &&
-      args.command != "compile")
+      args.command != "compile" && args.command != "sweep")
     return usageError("unknown command '" + args.command + "'");
-  bool sim = args.command == "simulate";
+  bool sw = args.command == "sweep";
+  bool sim = args.command == "simulate" || sw; // sweep takes simulate's options of a run
+  bool simOnly = args.command == "simulate";
   bool comp = args.command == "compile";
   bool red = args.command == "reduce";
   bool noCache = false;
@@ -327,6 +420,13 @@ int parseArgs(int argc, char **argv, Args &args) {
           break;
         assignment = v;
       }
+      if (sw) {
+        Factor factor;
+        if (!parseFactor(assignment, factor, error))
+          break;
+        args.sweep.design.factors.push_back(std::move(factor));
+        continue;
+      }
       size_t eq = assignment.find('=');
       if (eq == std::string::npos || eq == 0) {
         error = "-p expects NAME=VALUE, got '" + assignment + "'";
@@ -373,15 +473,15 @@ int parseArgs(int argc, char **argv, Args &args) {
       if (!num(args.pipeline.reduction.omega))
         break;
       args.pipeline.omegaGiven = true;
-    } else if (sim && a == "--input") {
+    } else if (simOnly && a == "--input") {
       if (!next(v))
         break;
       args.simulate.input = v;
-    } else if (sim && a == "--plot") {
+    } else if (simOnly && a == "--plot") {
       if (!next(v))
         break;
       args.simulate.plot = v;
-    } else if (sim && a == "--every") {
+    } else if (simOnly && a == "--every") {
       double n;
       if (!num(n))
         break;
@@ -390,8 +490,11 @@ int parseArgs(int argc, char **argv, Args &args) {
         break;
       }
       args.simulate.every = static_cast<long>(n);
-    } else if (sim && a == "--binary") {
+    } else if (simOnly && a == "--binary") {
       args.simulate.binary = true;
+    } else if (sw && sweepOption(a, next, args.sweep, error)) {
+      if (!error.empty())
+        break;
     } else if (sim && a == "--quiet") {
       args.simulate.quiet = true;
     } else if (sim && a == "--no-cache") {
@@ -433,7 +536,7 @@ int run(int argc, char **argv) {
   int early = parseArgs(argc, argv, args);
   if (early >= 0)
     return early;
-  bool sim = args.command == "simulate";
+  bool sim = args.command == "simulate" || args.command == "sweep";
   // reduce compiles too: the dummy-derivative selection needs the consistent initial point.
   // compile too: the function table holds the consistent initial point.
   args.pipeline.jit = sim || args.command == "reduce" || args.command == "compile";
@@ -469,7 +572,12 @@ int run(int argc, char **argv) {
     args.compile.optLevel = args.pipeline.optLevel < 0 ? 2 : args.pipeline.optLevel;
     code = compileModel(c, args.compile, std::cerr);
   }
-  if (code == ExitOk && sim) {
+  if (code == ExitOk && args.command == "sweep") {
+    if (args.simulate.output.empty())
+      args.simulate.output = c.flat->modelName + "-sweep.h5";
+    code = sweep(c, args.simulate, args.sweep, std::cout, std::cerr);
+  }
+  if (code == ExitOk && args.command == "simulate") {
     if (args.simulate.output.empty())
       args.simulate.output = c.flat->modelName + (args.simulate.binary ? ".eqcres" : ".csv");
     const std::string &o = args.simulate.output;

@@ -1,0 +1,473 @@
+// The HDF5 file of a study (Debian's libhdf5, C API): created whole, written per batch, summarized.
+#include "driver/SweepFile.h"
+
+#include <hdf5.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <sstream>
+
+namespace eqc {
+namespace {
+
+/// An HDF5 identifier closed by its own function.
+class Handle {
+public:
+  Handle() = default;
+  Handle(hid_t id, herr_t (*close)(hid_t)) : id_(id), close_(close) {}
+  Handle(const Handle &) = delete;
+  Handle &operator=(const Handle &) = delete;
+  Handle(Handle &&o) noexcept : id_(o.id_), close_(o.close_) { o.id_ = -1; }
+  Handle &operator=(Handle &&o) noexcept {
+    reset();
+    id_ = o.id_;
+    close_ = o.close_;
+    o.id_ = -1;
+    return *this;
+  }
+  ~Handle() { reset(); }
+  void reset() {
+    if (id_ >= 0 && close_)
+      close_(id_);
+    id_ = -1;
+  }
+  operator hid_t() const { return id_; }
+  bool ok() const { return id_ >= 0; }
+
+private:
+  hid_t id_ = -1;
+  herr_t (*close_)(hid_t) = nullptr;
+};
+
+Handle space(std::initializer_list<hsize_t> dims) {
+  std::vector<hsize_t> d(dims);
+  return {H5Screate_simple(static_cast<int>(d.size()), d.data(), nullptr), H5Sclose};
+}
+
+Handle stringType() {
+  Handle t(H5Tcopy(H5T_C_S1), H5Tclose);
+  H5Tset_size(t, H5T_VARIABLE);
+  H5Tset_cset(t, H5T_CSET_UTF8);
+  return t;
+}
+
+/// A dataset path component for a variable name ('/' is HDF5's separator).
+std::string component(const std::string &name) {
+  std::string out;
+  for (char ch : name)
+    out += ch == '/' ? std::string("%2F") : ch == '%' ? std::string("%25") : std::string(1, ch);
+  return out;
+}
+
+bool attrString(hid_t obj, const char *name, const std::string &value) {
+  Handle type = stringType(), sp(H5Screate(H5S_SCALAR), H5Sclose);
+  Handle a(H5Acreate2(obj, name, type, sp, H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+  const char *p = value.c_str();
+  return a.ok() && H5Awrite(a, type, &p) >= 0;
+}
+
+bool attrU64(hid_t obj, const char *name, std::uint64_t value) {
+  Handle sp(H5Screate(H5S_SCALAR), H5Sclose);
+  Handle a(H5Acreate2(obj, name, H5T_NATIVE_UINT64, sp, H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+  return a.ok() && H5Awrite(a, H5T_NATIVE_UINT64, &value) >= 0;
+}
+
+bool readAttrU64(hid_t obj, const char *name, std::uint64_t &value) {
+  if (H5Aexists(obj, name) <= 0)
+    return false;
+  Handle a(H5Aopen(obj, name, H5P_DEFAULT), H5Aclose);
+  return a.ok() && H5Aread(a, H5T_NATIVE_UINT64, &value) >= 0;
+}
+
+bool writeStrings(hid_t loc, const char *name, const std::vector<std::string> &strings) {
+  Handle type = stringType(), sp = space({std::max<hsize_t>(strings.size(), 0)});
+  Handle d(H5Dcreate2(loc, name, type, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose);
+  std::vector<const char *> ptrs;
+  for (const std::string &s : strings)
+    ptrs.push_back(s.c_str());
+  return d.ok() && (strings.empty() || H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, ptrs.data()) >= 0);
+}
+
+bool writeDoubles(hid_t loc, const char *name, const std::vector<double> &values, std::vector<hsize_t> dims) {
+  Handle sp(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), H5Sclose);
+  Handle d(H5Dcreate2(loc, name, H5T_NATIVE_DOUBLE, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose);
+  return d.ok() && (values.empty() || H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) >= 0);
+}
+
+/// The deflate level of every compressed dataset: level 1 packs smooth trajectories nearly as
+/// well as higher ones at a fraction of the time.
+constexpr int kDeflateLevel = 1;
+
+/// A chunked, shuffled and deflated dataset of doubles (NaN where nothing was written).
+Handle createCompressed(hid_t loc, const std::string &name, std::vector<hsize_t> dims, std::vector<hsize_t> chunk) {
+  Handle sp(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), H5Sclose);
+  Handle dcpl(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
+  double nan = NAN;
+  H5Pset_chunk(dcpl, static_cast<int>(chunk.size()), chunk.data());
+  H5Pset_shuffle(dcpl);
+  H5Pset_deflate(dcpl, kDeflateLevel);
+  H5Pset_fill_value(dcpl, H5T_NATIVE_DOUBLE, &nan);
+  return {H5Dcreate2(loc, name.c_str(), H5T_NATIVE_DOUBLE, sp, H5P_DEFAULT, dcpl, H5P_DEFAULT), H5Dclose};
+}
+
+/// Writes rows [first, first + count) of a 2-D dataset (or elements of a 1-D one).
+bool writeRows(hid_t d, hsize_t first, hsize_t count, hsize_t width, const void *data, hid_t type) {
+  Handle file(H5Dget_space(d), H5Sclose);
+  int rank = H5Sget_simple_extent_ndims(file);
+  hsize_t start[2] = {first, 0}, n[2] = {count, width};
+  H5Sselect_hyperslab(file, H5S_SELECT_SET, start, nullptr, n, nullptr);
+  Handle mem(H5Screate_simple(rank, n, nullptr), H5Sclose);
+  return H5Dwrite(d, type, mem, file, H5P_DEFAULT, data) >= 0;
+}
+
+/// The quantile q of the values by linear interpolation between order statistics (Hyndman and
+/// Fan's type 7, the default of R and NumPy), by selection: the values are reordered.
+double quantile(std::vector<double> &values, double q) {
+  double h = (static_cast<double>(values.size()) - 1) * q;
+  size_t lo = static_cast<size_t>(std::floor(h));
+  std::nth_element(values.begin(), values.begin() + static_cast<long>(lo), values.end());
+  double low = values[lo];
+  if (lo + 1 >= values.size())
+    return low;
+  double high = *std::min_element(values.begin() + static_cast<long>(lo) + 1, values.end());
+  return low + (h - static_cast<double>(lo)) * (high - low);
+}
+
+} // namespace
+
+struct SweepFile::Impl {
+  Handle file;
+  const SweepLayout *layout = nullptr;
+  std::vector<Handle> trajectories, finals; ///< per variable
+  Handle state, status, message, statistics;
+  std::vector<signed char> states; ///< per run, as in /runs/state once flushed
+  std::vector<size_t> unflushed;   ///< runs written whose state is not yet in the file
+};
+
+std::uint64_t SweepLayout::fingerprint() const {
+  std::uint64_t h = 1469598103934665603ull; // FNV-1a
+  auto bytes = [&h](const void *p, size_t n) {
+    for (size_t i = 0; i < n; ++i)
+      h = (h ^ static_cast<const unsigned char *>(p)[i]) * 1099511628211ull;
+  };
+  auto str = [&](const std::string &s) { bytes(s.c_str(), s.size() + 1); };
+  str(model);
+  for (auto &s : parameters)
+    str(s);
+  for (auto &row : *runs)
+    bytes(row.data(), row.size() * sizeof(double));
+  for (auto &s : variables)
+    str(s);
+  bytes(time.data(), time.size() * sizeof(double));
+  bytes(&finalOnly, sizeof finalOnly);
+  return h;
+}
+
+SweepFile::~SweepFile() { close(); }
+
+void SweepFile::close() {
+  if (!impl_)
+    return;
+  if (impl_->file.ok()) {
+    std::ostringstream ignored; // closing after a failure: nothing more to say
+    flush(ignored);
+  }
+  impl_.reset();
+}
+
+/// The file access: HDF5's messages off (eqc reports its own), a chunk cache for the batches of
+/// end values and statistics between flushes.
+Handle fileAccess() {
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+  H5Pset_cache(fapl, 0, 10007, 16u << 20, 0.75);
+  return fapl;
+}
+
+std::unique_ptr<SweepFile> SweepFile::create(const std::string &path, const SweepLayout &layout, std::ostream &err) {
+  const std::string partial = path + ".partial";
+  const hsize_t runs = layout.runs->size(), params = layout.parameters.size(), nt = layout.time.size();
+  Handle file(H5Fcreate(partial.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fileAccess()), H5Fclose);
+  if (!file.ok()) {
+    err << "eqc: error: cannot create '" << partial << "' (HDF5)\n";
+    return nullptr;
+  }
+  bool ok = attrString(file, "model", layout.model) && attrString(file, "generator", "eqc sweep") &&
+            attrU64(file, "fingerprint", layout.fingerprint());
+  ok = ok && writeDoubles(file, "time", layout.time, {nt});
+  ok = ok && writeStrings(file, "variables", layout.variables);
+  Handle runsGroup(H5Gcreate2(file, "runs", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+  ok = ok && runsGroup.ok() && writeStrings(runsGroup, "parameter_names", layout.parameters);
+  std::vector<double> table;
+  for (auto &row : *layout.runs)
+    table.insert(table.end(), row.begin(), row.end());
+  ok = ok && writeDoubles(runsGroup, "parameters", table, {runs, params});
+  ok = ok && writeStrings(runsGroup, "statistics_names",
+                          {"seconds", "steps", "rejected steps", "rhs evaluations", "events", "end time"});
+  std::vector<signed char> pending(runs, static_cast<signed char>(RunState8::Pending));
+  ok = ok && writeRows(Handle(H5Dcreate2(runsGroup, "state", H5T_NATIVE_SCHAR, space({runs}), H5P_DEFAULT,
+                                         H5P_DEFAULT, H5P_DEFAULT),
+                              H5Dclose),
+                       0, runs, 1, pending.data(), H5T_NATIVE_SCHAR);
+  std::vector<int> zeros(runs, 0);
+  ok = ok && writeRows(Handle(H5Dcreate2(runsGroup, "status", H5T_NATIVE_INT, space({runs}), H5P_DEFAULT,
+                                         H5P_DEFAULT, H5P_DEFAULT),
+                              H5Dclose),
+                       0, runs, 1, zeros.data(), H5T_NATIVE_INT);
+  ok = ok && Handle(H5Dcreate2(runsGroup, "message", stringType(), space({runs}), H5P_DEFAULT, H5P_DEFAULT,
+                               H5P_DEFAULT),
+                    H5Dclose)
+                 .ok();
+  ok = ok && createCompressed(runsGroup, "statistics", {runs, 6}, {std::min<hsize_t>(runs, 1024), 6}).ok();
+  Handle traj, fin(H5Gcreate2(file, "final", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+  if (!layout.finalOnly)
+    traj = Handle(H5Gcreate2(file, "trajectories", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+  for (const std::string &v : layout.variables) {
+    ok = ok && createCompressed(fin, component(v), {runs}, {std::min<hsize_t>(runs, 4096)}).ok();
+    // A chunk per run, compressed by the worker that ran it (pack) and written as it is.
+    if (traj.ok())
+      ok = ok && createCompressed(traj, component(v), {runs, nt}, {1, nt}).ok();
+  }
+  fin.reset();
+  traj.reset();
+  runsGroup.reset();
+  if (!ok || H5Fflush(file, H5F_SCOPE_GLOBAL) < 0) {
+    err << "eqc: error: writing '" << partial << "' failed (HDF5)\n";
+    return nullptr;
+  }
+  file.reset();
+  std::vector<char> done;
+  return resume(path, layout, done, err);
+}
+
+std::unique_ptr<SweepFile> SweepFile::resume(const std::string &path, const SweepLayout &layout,
+                                             std::vector<char> &done, std::ostream &err) {
+  auto f = std::unique_ptr<SweepFile>(new SweepFile);
+  f->path_ = path;
+  f->partial_ = path + ".partial";
+  f->impl_ = std::make_unique<Impl>();
+  Impl &m = *f->impl_;
+  m.layout = &layout;
+  m.file = Handle(H5Fopen(f->partial_.c_str(), H5F_ACC_RDWR, fileAccess()), H5Fclose);
+  if (!m.file.ok()) {
+    err << "eqc: error: --resume: '" << f->partial_ << "' cannot be opened as the HDF5 file of an interrupted "
+        << "study\n";
+    return nullptr;
+  }
+  std::uint64_t print = 0;
+  if (!readAttrU64(m.file, "fingerprint", print) || print != layout.fingerprint()) {
+    err << "eqc: error: --resume: '" << f->partial_ << "' holds another study (model, parameter sets, variables "
+        << "or output grid differ); run without --resume to start anew\n";
+    return nullptr;
+  }
+  auto open = [&](const std::string &name) { return Handle(H5Dopen2(m.file, name.c_str(), H5P_DEFAULT), H5Dclose); };
+  m.state = open("runs/state");
+  m.status = open("runs/status");
+  m.message = open("runs/message");
+  m.statistics = open("runs/statistics");
+  bool ok = m.state.ok() && m.status.ok() && m.message.ok() && m.statistics.ok();
+  for (const std::string &v : layout.variables) {
+    m.finals.push_back(open("final/" + component(v)));
+    ok = ok && m.finals.back().ok();
+    if (!layout.finalOnly) {
+      m.trajectories.push_back(open("trajectories/" + component(v)));
+      ok = ok && m.trajectories.back().ok();
+    }
+  }
+  m.states.assign(layout.runs->size(), 0);
+  ok = ok && H5Dread(m.state, H5T_NATIVE_SCHAR, H5S_ALL, H5S_ALL, H5P_DEFAULT, m.states.data()) >= 0;
+  if (!ok) {
+    err << "eqc: error: '" << f->partial_ << "' is damaged (a dataset of the study is missing)\n";
+    return nullptr;
+  }
+  done.assign(m.states.size(), 0);
+  for (size_t r = 0; r < m.states.size(); ++r)
+    done[r] = m.states[r] != static_cast<signed char>(RunState8::Pending);
+  return f;
+}
+
+void SweepFile::pack(RunResult &result, size_t timePoints) {
+  // HDF5's shuffle filter (byte k of every value together), then its deflate filter (a zlib
+  // stream): the pipeline the datasets declare, so that every reader decompresses them.
+  const size_t nv = timePoints ? result.values.size() / timePoints : 0, bytes = timePoints * sizeof(double);
+  std::vector<unsigned char> shuffled(bytes);
+  result.packed.assign(nv, {});
+  for (size_t v = 0; v < nv; ++v) {
+    const auto *in = reinterpret_cast<const unsigned char *>(result.values.data() + v * timePoints);
+    for (size_t i = 0; i < timePoints; ++i)
+      for (size_t b = 0; b < sizeof(double); ++b)
+        shuffled[b * timePoints + i] = in[i * sizeof(double) + b];
+    uLongf size = compressBound(bytes);
+    std::vector<unsigned char> &out = result.packed[v];
+    out.resize(size);
+    compress2(out.data(), &size, shuffled.data(), bytes, kDeflateLevel);
+    out.resize(size);
+  }
+  result.values = {};
+}
+
+bool SweepFile::write(std::vector<RunResult> &batch, std::ostream &err) {
+  Impl &m = *impl_;
+  const SweepLayout &layout = *m.layout;
+  const size_t nv = layout.variables.size();
+  std::sort(batch.begin(), batch.end(), [](const RunResult &a, const RunResult &b) { return a.run < b.run; });
+  bool ok = true;
+  // Contiguous runs in one write per dataset.
+  for (size_t i = 0; i < batch.size() && ok;) {
+    size_t j = i + 1;
+    while (j < batch.size() && batch[j].run == batch[j - 1].run + 1)
+      ++j;
+    const hsize_t first = batch[i].run, count = j - i;
+    std::vector<double> buffer, stats;
+    std::vector<int> status;
+    std::vector<signed char> state;
+    std::vector<const char *> messages;
+    for (size_t k = i; k < j; ++k) {
+      const RunResult &r = batch[k];
+      stats.insert(stats.end(), {r.seconds, r.steps, r.rejected, r.rhsEvaluations, r.events, r.endTime});
+      status.push_back(r.status);
+      state.push_back(static_cast<signed char>(r.ok ? RunState8::Done : RunState8::Failed));
+      messages.push_back(r.message.c_str());
+    }
+    for (size_t v = 0; v < nv && ok; ++v) {
+      buffer.clear();
+      for (size_t k = i; k < j; ++k)
+        buffer.push_back(batch[k].finals[v]);
+      ok = writeRows(m.finals[v], first, count, 1, buffer.data(), H5T_NATIVE_DOUBLE);
+      for (size_t k = i; k < j && ok && !layout.finalOnly; ++k) {
+        const std::vector<unsigned char> &chunk = batch[k].packed[v];
+        hsize_t offset[2] = {batch[k].run, 0};
+        ok = H5Dwrite_chunk(m.trajectories[v], H5P_DEFAULT, 0, offset, chunk.size(), chunk.data()) >= 0;
+      }
+    }
+    Handle type = stringType();
+    ok = ok && writeRows(m.statistics, first, count, 6, stats.data(), H5T_NATIVE_DOUBLE) &&
+         writeRows(m.status, first, count, 1, status.data(), H5T_NATIVE_INT) &&
+         writeRows(m.message, first, count, 1, messages.data(), type);
+    for (size_t k = i; k < j; ++k) {
+      m.states[batch[k].run] = state[k - i];
+      m.unflushed.push_back(batch[k].run);
+    }
+    i = j;
+  }
+  if (!ok) {
+    err << "eqc: error: writing '" << partial_ << "' failed (HDF5)\n";
+    return false;
+  }
+  return true;
+}
+
+bool SweepFile::flush(std::ostream &err) {
+  Impl &m = *impl_;
+  // The values first, then the runs' states: a run counts as finished only once its values are
+  // in the file.
+  bool ok = H5Fflush(m.file, H5F_SCOPE_GLOBAL) >= 0;
+  std::sort(m.unflushed.begin(), m.unflushed.end());
+  for (size_t i = 0; i < m.unflushed.size() && ok;) {
+    size_t j = i + 1;
+    while (j < m.unflushed.size() && m.unflushed[j] == m.unflushed[j - 1] + 1)
+      ++j;
+    ok = writeRows(m.state, m.unflushed[i], j - i, 1, &m.states[m.unflushed[i]], H5T_NATIVE_SCHAR);
+    i = j;
+  }
+  m.unflushed.clear();
+  if (!ok || H5Fflush(m.file, H5F_SCOPE_GLOBAL) < 0) {
+    err << "eqc: error: writing '" << partial_ << "' failed (HDF5)\n";
+    return false;
+  }
+  return true;
+}
+
+bool SweepFile::finish(Summary &summary, std::ostream &err) {
+  if (!flush(err))
+    return false;
+  Impl &m = *impl_;
+  const SweepLayout &layout = *m.layout;
+  const hsize_t runs = layout.runs->size();
+  const size_t nt = layout.finalOnly ? 1 : layout.time.size(), nq = layout.quantiles.size();
+  Handle group(H5Gcreate2(m.file, "summary", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+  bool ok = group.ok() && writeDoubles(group, "quantile_levels", layout.quantiles, {nq}) &&
+            writeDoubles(group, "time", layout.finalOnly ? std::vector<double>{layout.time.back()} : layout.time, {nt});
+  std::vector<std::vector<double>> &final = summary.final;
+  final.assign(layout.variables.size(), {});
+  for (signed char st : m.states)
+    (st == static_cast<signed char>(RunState8::Done) ? summary.ok : summary.failed) += 1;
+  // Columns of time points at a time, at most ~32 MB of values in memory.
+  const size_t block = std::max<size_t>(1, std::min<size_t>(nt, (4u << 20) / std::max<hsize_t>(runs, 1)));
+  std::vector<double> values, byTime, sorted; // sorted: the successful runs' values, reordered by selection
+  for (size_t v = 0; v < layout.variables.size() && ok; ++v) {
+    std::vector<double> mean(nt), stdev(nt), lo(nt), hi(nt), count(nt), q(nq * nt);
+    for (size_t t0 = 0; t0 < nt && ok; t0 += block) {
+      const size_t width = std::min(block, nt - t0);
+      values.assign(runs * width, NAN);
+      hid_t d = layout.finalOnly ? m.finals[v] : m.trajectories[v];
+      Handle file(H5Dget_space(d), H5Sclose);
+      hsize_t start[2] = {0, t0}, n[2] = {runs, width};
+      int rank = layout.finalOnly ? 1 : 2;
+      H5Sselect_hyperslab(file, H5S_SELECT_SET, start, nullptr, n, nullptr);
+      Handle mem(H5Screate_simple(rank, n, nullptr), H5Sclose);
+      ok = runs == 0 || H5Dread(d, H5T_NATIVE_DOUBLE, mem, file, H5P_DEFAULT, values.data()) >= 0;
+      // Time-major, in tiles that stay in the cache: each time point's values contiguous.
+      byTime.resize(values.size());
+      for (size_t r0 = 0; r0 < runs; r0 += 64)
+        for (size_t c0 = 0; c0 < width; c0 += 64)
+          for (size_t r = r0; r < std::min<size_t>(r0 + 64, runs); ++r)
+            for (size_t t = c0; t < std::min(c0 + 64, width); ++t)
+              byTime[t * runs + r] = values[r * width + t];
+      for (size_t t = 0; t < width && ok; ++t) {
+        sorted.clear();
+        const double *column = byTime.data() + t * runs;
+        for (hsize_t r = 0; r < runs; ++r)
+          if (m.states[r] == static_cast<signed char>(RunState8::Done) && std::isfinite(column[r]))
+            sorted.push_back(column[r]);
+        const size_t at = t0 + t;
+        count[at] = static_cast<double>(sorted.size());
+        if (sorted.empty()) {
+          mean[at] = stdev[at] = lo[at] = hi[at] = NAN;
+          for (size_t k = 0; k < nq; ++k)
+            q[k * nt + at] = NAN;
+          continue;
+        }
+        // Welford's update: no cancellation for large means.
+        double mu = 0, m2 = 0;
+        for (size_t k = 0; k < sorted.size(); ++k) {
+          double delta = sorted[k] - mu;
+          mu += delta / static_cast<double>(k + 1);
+          m2 += delta * (sorted[k] - mu);
+        }
+        mean[at] = mu;
+        stdev[at] = sorted.size() > 1 ? std::sqrt(m2 / static_cast<double>(sorted.size() - 1)) : 0.0;
+        auto [low, high] = std::minmax_element(sorted.begin(), sorted.end());
+        lo[at] = *low;
+        hi[at] = *high;
+        for (size_t k = 0; k < nq; ++k)
+          q[k * nt + at] = quantile(sorted, layout.quantiles[k]);
+      }
+    }
+    Handle g(H5Gcreate2(group, component(layout.variables[v]).c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+             H5Gclose);
+    ok = ok && g.ok() && writeDoubles(g, "mean", mean, {nt}) && writeDoubles(g, "std", stdev, {nt}) &&
+         writeDoubles(g, "min", lo, {nt}) && writeDoubles(g, "max", hi, {nt}) &&
+         writeDoubles(g, "count", count, {nt}) && writeDoubles(g, "quantiles", q, {nq, nt});
+    final[v] = {mean[nt - 1], stdev[nt - 1], lo[nt - 1], hi[nt - 1]};
+    for (size_t k = 0; k < nq; ++k)
+      final[v].push_back(q[k * nt + nt - 1]);
+  }
+  group.reset();
+  if (!ok) {
+    err << "eqc: error: writing the summary to '" << partial_ << "' failed (HDF5)\n";
+    return false;
+  }
+  impl_.reset(); // closes every handle, then the file
+  if (std::rename(partial_.c_str(), path_.c_str()) != 0) {
+    err << "eqc: error: cannot rename '" << partial_ << "' to '" << path_ << "': " << std::strerror(errno) << "\n";
+    return false;
+  }
+  return true;
+}
+
+} // namespace eqc

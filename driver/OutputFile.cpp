@@ -3,6 +3,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -29,15 +30,32 @@ bool OutputFile::open(const std::string &path, std::ostream &err) {
     }
     return false;
   }
+  pending_ = true;
   return true;
+}
+
+void OutputFile::release() {
+  if (file_ && file_ != stdout)
+    std::fclose(file_);
+  file_ = nullptr;
 }
 
 bool OutputFile::commit(const std::string &finalPath, std::ostream &err) {
   if (file_ == stdout)
     return std::fflush(stdout) == 0;
-  bool ok = std::fflush(file_) == 0 && fsync(fileno(file_)) == 0;
-  ok = std::fclose(file_) == 0 && ok;
-  file_ = nullptr;
+  bool ok;
+  if (file_) {
+    ok = std::fflush(file_) == 0 && fsync(fileno(file_)) == 0;
+    ok = std::fclose(file_) == 0 && ok;
+    file_ = nullptr;
+  } else {
+    // Written by a library through its name (release()).
+    int fd = ::open(tmp_.c_str(), O_RDONLY);
+    ok = fd >= 0 && fsync(fd) == 0;
+    if (fd >= 0)
+      close(fd);
+  }
+  pending_ = false;
   if (!ok || std::rename(tmp_.c_str(), finalPath.c_str()) != 0) {
     err << "eqc: error: cannot write '" << finalPath << "': " << std::strerror(errno) << "\n";
     std::remove(tmp_.c_str());
@@ -47,10 +65,10 @@ bool OutputFile::commit(const std::string &finalPath, std::ostream &err) {
 }
 
 OutputFile::~OutputFile() {
-  if (file_ && file_ != stdout) {
+  if (file_ && file_ != stdout)
     std::fclose(file_);
+  if (pending_)
     std::remove(tmp_.c_str());
-  }
 }
 
 } // namespace eqc

@@ -19,12 +19,17 @@ public:
   /// Creates the temporary file (in the target's directory, so that rename is atomic).
   bool open(const std::string &path, std::ostream &err);
   std::FILE *get() { return file_; }
+  /// Closes the stream and keeps the temporary, for a library that writes the file by its name
+  /// (libmatio, libhdf5); commit() then syncs and renames it.
+  void release();
+  const std::string &temporary() const { return tmp_; }
   /// Flushes, syncs and moves the temporary into place under `finalPath`.
   bool commit(const std::string &finalPath, std::ostream &err);
 
 private:
   std::string tmp_;
   std::FILE *file_ = nullptr;
+  bool pending_ = false; ///< the temporary exists and is neither renamed nor removed
 };
 
 } // namespace eqc

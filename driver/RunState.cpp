@@ -111,22 +111,28 @@ int writeRow(RunState &rs, double t, const double *x, const double *dx, const do
   // --every N: keep every N-th output row, and always the last one.
   if (s->every > 1 && (s->outputIndex++ % s->every) != 0 && t < s->tEnd)
     return 0;
+  const bool text = !s->binary && !s->kept;
   s->line.clear();
   s->row.clear();
-  appendNumber(s->line, t);
+  if (text)
+    appendNumber(s->line, t);
   s->row.push_back(t);
   for (size_t k = 0; k < s->columns.size(); ++k) {
-    s->line += ',';
     double v = slotValue((*s->slots)[s->columns[k]], x, dx, a, p, s->discreteOffset);
-    appendNumber(s->line, v);
+    if (text) {
+      s->line += ',';
+      appendNumber(s->line, v);
+    }
     s->row.push_back(v);
     if (s->recordForPlot)
       s->plotColumns[k].push_back(v);
   }
   if (s->recordForPlot)
     s->plotTime.push_back(t);
-  bool ok;
-  if (s->binary) {
+  bool ok = true;
+  if (s->kept) {
+    s->kept->insert(s->kept->end(), s->row.begin(), s->row.end());
+  } else if (s->binary) {
     ok = std::fwrite(s->row.data(), sizeof(double), s->row.size(), s->file) == s->row.size();
   } else {
     s->line += '\n';

@@ -41,6 +41,9 @@ struct RunState {
   std::string line;
   std::vector<double> row;
   bool binary = false;      ///< the .eqcres format (README.md) instead of CSV
+  /// Rows kept in memory (time, then the columns), for a file written whole at the end (MAT,
+  /// HDF5) instead of `file`; null: written as they come.
+  std::vector<double> *kept = nullptr;
   long every = 1, outputIndex = 0;
   bool writeFailed = false;
   bool recordForPlot = false;            ///< keep the written rows for --plot

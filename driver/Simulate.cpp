@@ -6,6 +6,7 @@
 #include "driver/Invariants.h"
 #include "driver/Interrupt.h"
 #include "driver/OutputFile.h"
+#include "driver/ResultFile.h"
 #include "driver/Run.h"
 #include "driver/RunState.h"
 #include "driver/SvgPlot.h"
@@ -310,6 +311,46 @@ void reportFailure(Compilation &c, const eqc_options &o, const RunOutcome &r) {
   }
 }
 
+/// A variable's description in a result file: its description string and, where it has one, its
+/// unit in brackets (as OpenModelica's result files give it).
+std::string resultDescription(const Variable &v) {
+  return v.description + (v.unit.empty() ? "" : (v.description.empty() ? "[" : " [") + v.unit + "]");
+}
+
+/// The names, descriptions and parameters of a MAT or HDF5 result (the run keeps its rows).
+void describeResult(const FlatSystem &flat, const std::vector<int> &columns, const std::vector<std::string> &header,
+                    const std::vector<double> &values, const eqc_options &o, ResultTable &t) {
+  t.model = flat.modelName;
+  t.names.assign(header.begin() + 1, header.end());
+  for (int v : columns)
+    t.descriptions.push_back(resultDescription(flat.vars[static_cast<size_t>(v)]));
+  for (size_t v = 0; v < flat.vars.size(); ++v) {
+    const Variable &var = flat.vars[v];
+    if (var.role != VarRole::Parameter || var.object || var.generated)
+      continue;
+    t.paramNames.push_back(var.name);
+    t.paramDescriptions.push_back(resultDescription(var));
+    t.paramValues.push_back(v < values.size() ? values[v] : NAN);
+  }
+  t.tStart = o.t_start;
+  t.tEnd = o.t_end;
+}
+
+/// Moves the result into place under `path`; a MAT or HDF5 file is written whole first.
+bool commitResult(OutputFile &out, ResultFormat format, ResultTable &table, const std::string &path,
+                  std::ostream &err) {
+  if (format == ResultFormat::Mat || format == ResultFormat::Hdf5) {
+    const size_t columns = 1 + table.names.size();
+    if (table.rows.size() >= columns)
+      table.tEnd = table.rows[table.rows.size() - columns]; // where the run ended
+    bool ok = format == ResultFormat::Mat ? writeMat(out.temporary(), table, err)
+                                          : writeHdf5(out.temporary(), table, err);
+    if (!ok)
+      return false;
+  }
+  return out.commit(path, err);
+}
+
 } // namespace
 
 ExitCode runOptions(const Experiment &ex, const SimulateOptions &opt, eqc_options &o, eqc_linear_solver &linearSolver,
@@ -441,13 +482,26 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
   s.plotColumns.assign(s.columns.size(), {});
   // From here on an interrupt stops the run cleanly (the output file is about to exist).
   installInterruptHandlers();
+  const ResultFormat format = opt.binary ? ResultFormat::EqcRes : resultFormatOf(opt.output);
+  const bool whole = format == ResultFormat::Mat || format == ResultFormat::Hdf5;
+  if (whole && opt.output == "-") {
+    err << "eqc: error: a MAT or HDF5 result cannot be written to stdout\n";
+    return ExitUsage;
+  }
   OutputFile out;
   if (!out.open(opt.output, err))
     return ExitOutput;
-  s.file = out.get();
   s.every = opt.every;
   s.binary = opt.binary;
-  writeHeader(s, header);
+  ResultTable table;
+  if (whole) {
+    out.release();
+    describeResult(flat, s.columns, header, values, o, table);
+    s.kept = &table.rows;
+  } else {
+    s.file = out.get();
+    writeHeader(s, header);
+  }
 
   t0 = Clock::now();
   // The optimized tier is worth a core only for a run that lasts longer than the first tier took
@@ -474,7 +528,7 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
     return ExitOutput;
   }
   if (status == EQC_OK) {
-    if (!out.commit(opt.output, err))
+    if (!commitResult(out, format, table, opt.output, err))
       return ExitOutput;
     if (!opt.plot.empty()) {
       std::vector<PlotSeries> series;
@@ -493,7 +547,7 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
         << brief(o.t_end) << "\n";
     if (opt.output != "-") {
       std::string partial = opt.output + ".partial";
-      if (out.commit(partial, err))
+      if (commitResult(out, format, table, partial, err))
         err << "eqc: note: the results up to time " << brief(stats.t_reached) << " are in '" << partial
             << "'; '" << opt.output << "' is unchanged\n";
     }
@@ -502,7 +556,7 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
   reportFailure(c, o, r);
   if (opt.output != "-") {
     std::string partial = opt.output + ".partial";
-    if (out.commit(partial, err))
+    if (commitResult(out, format, table, partial, err))
       err << "eqc: note: the results up to time " << brief(stats.t_reached) << " are in '" << partial
           << "'\n";
   }

@@ -61,7 +61,8 @@ Compiles the model to native code (LLVM ORC JIT) and integrates it; writes a CSV
 row (time and every unknown by default). Defaults come from annotation(experiment(...)).
 
 options:
-  -o, --output FILE    CSV output file, '-' for stdout (default: <Model>.csv)
+  -o, --output FILE    the result: CSV ('-' for stdout; default <Model>.csv), or by extension
+                       .mat (MAT v4 as Dymola and OpenModelica write it), .h5 (HDF5), .eqcres
   --method M           auto (default: dopri5, switching to radau5 where stiffness is detected) |
                        euler | heun | rk4 | beuler (fixed step; beuler: backward Euler with the
                        generated Jacobian, for stiff models) | dopri5 | dop853 (variable step,

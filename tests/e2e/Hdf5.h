@@ -40,8 +40,9 @@ public:
     for (hsize_t s : shape)
       n *= s;
     out.resize(n);
-    if (n)
+    if (n) {
       EXPECT_GE(H5Dread(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()), 0) << path;
+    }
     if (dims)
       *dims = shape;
     H5Sclose(sp);

@@ -268,8 +268,9 @@ bool runAll(Study &s, int jobs, SweepFile &file, size_t alreadyDone, size_t tota
 /// --summary: the runs' counts and each variable's statistics at the stop time.
 void printSummary(const SweepLayout &layout, const std::vector<std::vector<double>> &final, size_t ok,
                   size_t failed, std::ostream &out) {
-  out << "runs: " << ok + failed << " (" << ok << " ok, " << failed << " failed); at time "
-      << brief(layout.time.back()) << " over the successful runs:\n";
+  out << "runs: " << ok + failed << " (" << ok << " ok, " << failed << " failed); "
+      << (layout.finalOnly ? std::string("where each ended") : "at time " + brief(layout.time.back()))
+      << ", over the successful runs:\n";
   size_t width = 8;
   for (const std::string &v : layout.variables)
     width = std::max(width, v.size());

@@ -17,6 +17,7 @@ packages=(
   qemu-user                        # tests/: FMUs run on an older CPU (qemu-x86_64 -cpu Nehalem)
   libgtest-dev libgmock-dev        # tests/
   python3                          # bench/run.py and bench/gen_models.py (their smoke test runs in ctest)
+  python3-h5py python3-scipy       # tests/: the HDF5 and MAT files read back as Python users do
 )
 if [ $# -gt 0 ]; then
   packages=("$@")

@@ -5,6 +5,7 @@
 #include "driver/ModelTable.h"
 #include "driver/RunState.h"
 #include "driver/SweepFile.h"
+#include "driver/SweepMpi.h"
 #include "runtime/include/eqc/eqc_model.h"
 
 #include <algorithm>
@@ -220,14 +221,53 @@ void work(Study &s) {
   s.changed.notify_one();
 }
 
-/// Runs the study's runs on `jobs` workers, writing finished runs in batches (every 64 runs or
-/// every second) and flushing the file every second. False when writing failed.
+/// Rank 0 under MPI: answers the requests of the other ranks that have arrived. Their results
+/// join `batch`; each gets its next share of the runs left (a quarter of an even share, so that
+/// slow runs do not idle the others), or none once nothing is left or the study stops, and is then
+/// done. Returns the number of ranks still working.
+int serveRanks(Study &s, int working, std::vector<RunResult> &batch, std::string &rankErrors) {
+  mpi::Request request;
+  while (working > 0 && mpi::poll(request)) {
+    for (RunResult &r : request.results)
+      batch.push_back(std::move(r));
+    if (!request.error.empty())
+      rankErrors += "eqc: error: rank " + std::to_string(request.from) + ": " + request.error + "\n";
+    std::vector<std::uint64_t> runs;
+    if (!request.stopping && !pendingInterrupt()) {
+      size_t next = s.next.load(), left = next < s.todo.size() ? s.todo.size() - next : 0;
+      size_t share = std::clamp<size_t>(left / (4 * static_cast<size_t>(mpi::size())), 1, 256);
+      size_t first = s.next.fetch_add(share);
+      for (size_t k = first; k < std::min(first + share, s.todo.size()); ++k)
+        runs.push_back(s.todo[k]);
+    }
+    mpi::reply(request.from, runs);
+    working -= runs.empty();
+  }
+  return working;
+}
+
+/// Rank 0 when the study cannot go on: every other rank is told, at its next request, to stop.
+void releaseRanks(Study &s) {
+  s.next = s.todo.size();
+  std::vector<RunResult> ignored;
+  std::string errors;
+  for (int working = mpi::size() - 1; working > 0;) {
+    working = serveRanks(s, working, ignored, errors);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
+/// Runs the study's runs on `jobs` workers (and, under MPI, on the other ranks), writing finished
+/// runs in batches (every 64 runs or every second) and flushing the file every second. False
+/// when writing failed.
 bool runAll(Study &s, int jobs, SweepFile &file, size_t alreadyDone, size_t total, bool progress,
             const std::function<void()> &whileWaiting, std::ostream &err) {
   std::vector<std::thread> workers;
   s.working = jobs;
   for (int j = 0; j < jobs; ++j)
     workers.emplace_back(work, std::ref(s));
+  int ranksWorking = mpi::size() - 1;
+  std::string rankErrors;
   size_t written = alreadyDone;
   bool ok = true;
   auto lastFlush = Clock::now();
@@ -236,10 +276,14 @@ bool runAll(Study &s, int jobs, SweepFile &file, size_t alreadyDone, size_t tota
     bool last;
     {
       std::unique_lock<std::mutex> lock(s.mutex);
-      s.changed.wait_for(lock, std::chrono::seconds(1), [&] { return s.finished.size() >= kBatch || s.working == 0; });
+      // Other ranks' requests are polled every millisecond while they work.
+      auto wait = ranksWorking > 0 ? std::chrono::milliseconds(1) : std::chrono::milliseconds(1000);
+      s.changed.wait_for(lock, wait, [&] { return s.finished.size() >= kBatch || s.working == 0; });
       batch.swap(s.finished);
       last = s.working == 0;
     }
+    ranksWorking = serveRanks(s, ranksWorking, batch, rankErrors);
+    last = last && ranksWorking == 0;
     whileWaiting();
     if (!batch.empty() && ok) {
       for (const RunResult &r : batch)
@@ -262,7 +306,33 @@ bool runAll(Study &s, int jobs, SweepFile &file, size_t alreadyDone, size_t tota
     w.join();
   if (progress)
     std::fprintf(stderr, "\r\033[K");
+  err << rankErrors;
   return ok;
+}
+
+/// A rank other than 0 under MPI: the runs rank 0 hands out, on `jobs` workers, their results
+/// sent back with the next request, until rank 0 hands out none.
+ExitCode workForRankZero(Study &s, int jobs) {
+  std::vector<RunResult> results;
+  bool stopping = false;
+  for (;;) {
+    std::vector<std::uint64_t> runs = mpi::request(results, stopping, "");
+    results.clear();
+    if (runs.empty())
+      break;
+    s.todo.assign(runs.begin(), runs.end());
+    s.next = 0;
+    const int n = static_cast<int>(std::min<size_t>(static_cast<size_t>(jobs), runs.size()));
+    s.working = n;
+    std::vector<std::thread> workers;
+    for (int j = 0; j < n; ++j)
+      workers.emplace_back(work, std::ref(s));
+    for (std::thread &w : workers)
+      w.join();
+    results.swap(s.finished);
+    stopping = pendingInterrupt() != 0;
+  }
+  return stopping ? static_cast<ExitCode>(128 + pendingInterrupt()) : ExitOk;
 }
 
 /// --summary: the runs' counts and each variable's statistics at the stop time.
@@ -343,18 +413,30 @@ ExitCode sweep(Compilation &c, const SimulateOptions &sim, const SweepOptions &o
   layout.quantiles = opt.quantiles;
   // From here on an interrupt keeps the finished runs (the file is about to exist).
   installInterruptHandlers();
+  int jobs = opt.jobs > 0 ? opt.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  if (mpi::size() > 1) {
+    // Every rank made the same study (the same command); rank 0 hands out its runs.
+    std::uint64_t print = mpi::broadcast(layout.fingerprint());
+    if (mpi::rank() != 0) {
+      if (print == layout.fingerprint())
+        return workForRankZero(s, jobs);
+      mpi::request({}, true, "its study differs from rank 0's (another model or options)");
+      return ExitUsage;
+    }
+  }
   std::vector<char> done;
   std::unique_ptr<SweepFile> file = opt.resume ? SweepFile::resume(sim.output, layout, done, err)
                                                : SweepFile::create(sim.output, layout, err);
-  if (!file)
+  if (!file) {
+    releaseRanks(s);
     return ExitOutput;
+  }
   done.resize(design.runs.size(), 0);
   for (size_t r = 0; r < design.runs.size(); ++r)
     if (!done[r])
       s.todo.push_back(r);
   const size_t total = design.runs.size(), alreadyDone = total - s.todo.size();
 
-  int jobs = opt.jobs > 0 ? opt.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   jobs = static_cast<int>(std::min<size_t>(static_cast<size_t>(jobs), std::max<size_t>(s.todo.size(), 1)));
   // The optimized tier once the study has lasted as long as the first tier took to compile.
   double tierAfter = 0.02;
@@ -392,7 +474,11 @@ ExitCode sweep(Compilation &c, const SimulateOptions &sim, const SweepOptions &o
   if (sim.stats) {
     double seconds = secondsSince(runsStart);
     err << "sweep: " << s.todo.size() << " runs in " << brief(seconds, 4) << " s on " << jobs << " worker"
-        << (jobs == 1 ? "" : "s") << " (" << brief(static_cast<double>(s.todo.size()) / seconds, 4)
+        << (jobs == 1 ? "" : "s")
+        << (mpi::size() > 1 ? " of rank 0 and " + std::to_string(mpi::size() - 1) + " more rank" +
+                                  (mpi::size() > 2 ? "s" : "")
+                            : std::string())
+        << " (" << brief(static_cast<double>(s.todo.size()) / seconds, 4)
         << " runs/s, the summary included); set-up after compilation "
         << brief(std::chrono::duration<double>(runsStart - started).count(), 4) << " s\n";
   }

@@ -5,6 +5,7 @@
 #include "driver/Reduce.h"
 #include "driver/Simulate.h"
 #include "driver/Sweep.h"
+#include "driver/SweepMpi.h"
 #include "middle/ExprOps.h"
 
 #include <cstdio>
@@ -115,6 +116,8 @@ run, on every core); writes one HDF5 file: the parameter table, each run's statu
 statistics, the variables' trajectories on the common output grid (runs x time per variable), their
 end values, and summary statistics across the successful runs per variable and time. A failed run
 is recorded and the others go on. Interrupted (Ctrl-C), the finished runs stay in FILE.partial.
+Under `mpirun -n N` (eqc built with MPI) the runs spread over the ranks, each on its -j workers,
+and rank 0 writes the file: the same runs, bit for bit.
 
 the runs (the Cartesian product of the blocks below, the last fastest):
   -p NAME=V            a parameter (or a state's start value) held at V for every run
@@ -546,8 +549,23 @@ int run(int argc, char **argv) {
   if (args.command == "compile")
     if (ExitCode bad = checkCompileOptions(args.compile, std::cerr); bad != ExitOk)
       return bad;
+  // eqc sweep under mpirun: rank 0 compiles first (into the compiled-model cache, which the other
+  // ranks then read) and reports; the other ranks report nothing rank 0 reports too.
+  int rank = 0, ranks = 1;
+  if (args.command == "sweep")
+    mpi::start(rank, ranks);
+  std::ostringstream quiet;
+  std::ostream &err = rank == 0 ? std::cerr : quiet;
+  if (rank != 0)
+    mpi::maxOf(0);
   Compilation c;
-  ExitCode code = runPipeline(args.file, args.pipeline, c, std::cerr);
+  ExitCode code = runPipeline(args.file, args.pipeline, c, err);
+  if (rank == 0 && ranks > 1)
+    mpi::maxOf(0);
+  if (ranks > 1 && mpi::maxOf(code) != ExitOk) {
+    mpi::stop();
+    return code != ExitOk ? code : ExitModel;
+  }
   if (code == ExitOk && args.command == "reduce" && args.pipeline.dumpAfter.empty()) {
     if (c.reduced->differentiated()) {
       const Experiment &ex = c.flat->experiment;
@@ -576,7 +594,8 @@ int run(int argc, char **argv) {
   if (code == ExitOk && args.command == "sweep") {
     if (args.simulate.output.empty())
       args.simulate.output = c.flat->modelName + "-sweep.h5";
-    code = sweep(c, args.simulate, args.sweep, std::cout, std::cerr);
+    code = sweep(c, args.simulate, args.sweep, std::cout, err);
+    mpi::stop();
   }
   if (code == ExitOk && args.command == "simulate") {
     if (args.simulate.output.empty())

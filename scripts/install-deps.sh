@@ -14,6 +14,7 @@ packages=(
   libffi-dev                       # middle/: calls of external C functions at translation time
   libhdf5-dev zlib1g-dev           # driver/: eqc sweep's results file, compressed; -o run.h5
   libmatio-dev                     # driver/: eqc simulate -o run.mat (the MAT v4 layout of Modelica tools)
+  libopenmpi-dev openmpi-bin       # driver/: mpirun -n N eqc sweep (optional: eqc builds without it)
   qemu-user                        # tests/: FMUs run on an older CPU (qemu-x86_64 -cpu Nehalem)
   libgtest-dev libgmock-dev        # tests/
   python3                          # bench/run.py and bench/gen_models.py (their smoke test runs in ctest)

@@ -316,6 +316,19 @@ class Suite:
             self.md.append("| %s | %s | %s | %.0f |" % (name, fmt(tc), fmt(tw), rss))
         self.md.append("")
 
+    # -- workload 8 -------------------------------------------------------------------------------
+    def workload_sweep(self):
+        """Ensembles: bench/sweep_bench.py (eqc sweep against a shell loop and SciPy's loop)."""
+        cmd = ["/usr/bin/python3", os.path.join(HERE, "sweep_bench.py"), "--build", self.a.build,
+               "--csv", os.path.join(self.a.out, "sweep.csv")] + (["--smoke"] if self.a.smoke else [])
+        print("sweep: %s" % " ".join(cmd), flush=True)
+        os.makedirs(self.a.out, exist_ok=True)
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=self.a.timeout)
+        if p.returncode != 0:
+            raise Failure("sweep_bench.py failed (exit %d):\n%s" % (p.returncode, p.stdout[-3000:]))
+        self.md.extend(l for l in p.stdout.splitlines() if not l.startswith("sweep "))
+        self.md.append("")
+
     def write(self):
         os.makedirs(self.a.out, exist_ok=True)
         csv_path = os.path.join(self.a.out, "results.csv")
@@ -340,7 +353,7 @@ def main():
     ap.add_argument("--sizes", default="100,1000,10000,100000",
                     help="numbers of equations (each family's N is chosen to match)")
     ap.add_argument("--families", default=",".join(gen_models.FAMILIES))
-    ap.add_argument("--workloads", default="compile,rhs,wp,sparse,sparse_stiff,first")
+    ap.add_argument("--workloads", default="compile,rhs,wp,sparse,sparse_stiff,first,sweep")
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--reps-first", type=int, default=5)
     ap.add_argument("--timeout", type=float, default=1800)
@@ -378,6 +391,8 @@ def main():
                               "7. Large sparse stiff problem: BRUSS-2D, radau5 against CVODE BDF with KLU")
         if "first" in workloads:
             s.workload_first()
+        if "sweep" in workloads:
+            s.workload_sweep()
     except Failure as e:
         print("bench: error: %s" % e, file=sys.stderr)
         return 1

@@ -1,6 +1,8 @@
 // parse → flatten → causalize → codegen → optimize → jit, with --dump-after and --time-passes.
 #include "driver/Pipeline.h"
 
+#include "middle/Sensitivities.h"
+
 #include <pthread.h>
 #include "backend/Jit.h"
 
@@ -301,6 +303,11 @@ ExitCode runPipeline(const std::string &path, const PipelineOptions &options, Co
   }
   if (!c.flat)
     return ExitModel;
+  if (!options.sensitivities.empty()) {
+    PassTimer t(c, "sensitivities");
+    if (!addSensitivities(*c.flat, options.sensitivities, diags))
+      return ExitUsage;
+  }
   if (dumping("flatten"))
     c.flat->print(std::cout);
   if (ExitCode e = reduceAndCausalize(options, c, diags); e != ExitOk)

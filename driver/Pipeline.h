@@ -42,6 +42,8 @@ struct PipelineOptions {
   std::string reductionForm;
   /// Reduce by rows (the seeds' procedure) for the report even when the form is "dummy" (`eqc reduce`).
   bool rowReport = false;
+  /// Parameters whose forward sensitivities are added to the model (`--sensitivities`).
+  std::vector<std::string> sensitivities;
 };
 
 /// Everything the pipeline produced; later stages are empty when an earlier one failed.

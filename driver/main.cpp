@@ -84,6 +84,9 @@ options:
                        with non-decreasing times, interpolated linearly (a time given twice is a
                        jump); the end values hold outside; inputs not named keep their start value
   --stats              print solver statistics and the time of each phase to stderr
+  --sensitivities p,q  also integrate the forward sensitivities d(x)/d(p) of every unknown x to
+                       these parameters (the sensitivity equations generated symbolically with
+                       the model; written as columns d(x)/d(p); models without events)
   --plot FILE.svg      also draw the written columns against time as an SVG line plot
   --quiet              no progress bar (shown on a terminal for runs longer than a second)
   --every N            keep every N-th output row (and the last)
@@ -116,9 +119,7 @@ run, on every core); writes one HDF5 file: the parameter table, each run's statu
 statistics, the variables' trajectories on the common output grid (runs x time per variable), their
 end values, and summary statistics across the successful runs per variable and time. A failed run
 is recorded and the others go on. Interrupted (Ctrl-C), the finished runs stay in FILE.partial.
-Under `mpirun -n N` (eqc built with MPI) the runs spread over the ranks, each on its -j workers,
-and rank 0 writes the file: the same runs, bit for bit.
-
+@MPI@
 the runs (the Cartesian product of the blocks below, the last fastest):
   -p NAME=V            a parameter (or a state's start value) held at V for every run
   -p NAME=V1,V2,...    a list of values
@@ -219,6 +220,10 @@ void printHelp(const std::string &command) {
   else if (command == "sweep") {
     std::string help = kSweepHelp;
     help.replace(help.find("@DISTRIBUTIONS@"), 15, distributionHelp());
+    help.replace(help.find("@MPI@"), 5,
+                 mpi::available() ? "Under `mpirun -n N` the runs spread over the ranks, each on its -j workers, and rank\n"
+                                    "0 writes the file: the same runs, bit for bit.\n"
+                                  : "This eqc is built without MPI: under mpirun each rank would run the whole study.\n");
     std::cout << help << kCommonHelp;
   }
   else if (command == "compile")
@@ -499,6 +504,14 @@ int parseArgs(int argc, char **argv, Args &args) {
     } else if (sw && sweepOption(a, next, args.sweep, error)) {
       if (!error.empty())
         break;
+    } else if (sim && a == "--sensitivities") {
+      if (!next(v))
+        break;
+      std::stringstream ss(v);
+      std::string item;
+      while (std::getline(ss, item, ','))
+        if (!item.empty())
+          args.pipeline.sensitivities.push_back(item);
     } else if (sim && a == "--quiet") {
       args.simulate.quiet = true;
     } else if (sim && a == "--no-cache") {

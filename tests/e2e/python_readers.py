@@ -38,8 +38,8 @@ def check(condition, message):
         print("FAIL:", message)
 
 
-def run(args, cwd):
-    r = subprocess.run(args, cwd=cwd, capture_output=True, text=True)
+def run(args, cwd, env=None):
+    r = subprocess.run(args, cwd=cwd, capture_output=True, text=True, env=env)
     if r.returncode != 0:
         print(r.stdout, r.stderr)
     check(r.returncode == 0, f"{' '.join(args)} exited with {r.returncode}")
@@ -108,7 +108,10 @@ check(mat["data_1"][0, 1] == 10.0, "data_1: the stop time")
 mpirun = os.environ.get("EQC_MPIRUN")
 if mpirun:
     run(study + ["-j", "2", "-o", "threads.h5"], SCRATCH)
-    run(mpirun.split() + ["-n", "2"] + study + ["-j", "1", "-o", "ranks.h5"], SCRATCH)
+    # In the sanitizer build, LeakSanitizer is off for the ranks: OpenMPI keeps allocations of its
+    # components until exit and unloads them, so they cannot even be named in a suppression.
+    env = dict(os.environ, ASAN_OPTIONS=os.environ.get("ASAN_OPTIONS", "") + ":detect_leaks=0")
+    run(mpirun.split() + ["-n", "2"] + study + ["-j", "1", "-o", "ranks.h5"], SCRATCH, env)
     with h5py.File(os.path.join(SCRATCH, "threads.h5"), "r") as a, h5py.File(os.path.join(SCRATCH, "ranks.h5"), "r") as b:
         check(np.array_equal(a["runs/parameters"][()], b["runs/parameters"][()]), "MPI: the same parameter sets")
         check(np.array_equal(a["final/T"][()], b["final/T"][()]), "MPI: the same periods, bit for bit")

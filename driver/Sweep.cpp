@@ -98,6 +98,7 @@ struct Study {
   size_t discreteOffset = 0;
   std::vector<double> grid;
   bool finalOnly = false;
+  bool keepValues = false; ///< results keep their values for a summary made in memory
   std::vector<size_t> todo; ///< the runs still to do, in order
   std::atomic<size_t> next{0};
   std::mutex mutex;
@@ -210,7 +211,7 @@ void work(Study &s) {
     if (!runOne(s, s.todo[k], result))
       break;
     if (!s.finalOnly)
-      SweepFile::pack(result, s.grid.size());
+      SweepFile::pack(result, s.grid.size(), s.keepValues);
     std::lock_guard<std::mutex> lock(s.mutex);
     s.finished.push_back(std::move(result));
     if (s.finished.size() >= kBatch)
@@ -411,6 +412,7 @@ ExitCode sweep(Compilation &c, const SimulateOptions &sim, const SweepOptions &o
   layout.time = s.grid;
   layout.finalOnly = opt.finalOnly;
   layout.quantiles = opt.quantiles;
+  s.keepValues = SweepFile::summarizesInMemory(layout, opt.resume);
   // From here on an interrupt keeps the finished runs (the file is about to exist).
   installInterruptHandlers();
   int jobs = opt.jobs > 0 ? opt.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <thread>
 #include <sstream>
 
 namespace eqc {
@@ -24,6 +25,16 @@ bool readAttrU64(hid_t obj, const char *name, std::uint64_t &value) {
   Handle a(H5Aopen(obj, name, H5P_DEFAULT), H5Aclose);
   return a.ok() && H5Aread(a, H5T_NATIVE_UINT64, &value) >= 0;
 }
+
+/// Trajectories are stored in chunks of one run and this many time points, so that the summary
+/// reads blocks of time points without decompressing whole trajectories again and again.
+constexpr size_t kChunkPoints = 1024;
+size_t chunkPoints(size_t timePoints) { return std::min(timePoints, kChunkPoints); }
+
+/// The summary is computed from values kept in memory while the study runs when they take at
+/// most this many bytes (else the file is read back in blocks of that size): memory stays
+/// bounded whatever the number of runs.
+constexpr size_t kSummaryBytes = 32u << 20;
 
 /// The deflate level of every compressed dataset: level 1 packs smooth trajectories nearly as
 /// well as higher ones at a fraction of the time.
@@ -73,6 +84,9 @@ struct SweepFile::Impl {
   Handle state, status, message, statistics;
   std::vector<signed char> states; ///< per run, as in /runs/state once flushed
   std::vector<size_t> unflushed;   ///< runs written whose state is not yet in the file
+  /// summarizesInMemory: per variable, its values time-major (time points x runs), for the
+  /// summary; empty otherwise.
+  std::vector<std::vector<double>> memory;
 };
 
 std::uint64_t SweepLayout::fingerprint() const {
@@ -106,12 +120,12 @@ void SweepFile::close() {
   impl_.reset();
 }
 
-/// The file access: HDF5's messages off (eqc reports its own), a chunk cache for the batches of
-/// end values and statistics between flushes.
+/// The file access: HDF5's messages off (eqc reports its own), a small chunk cache (for the
+/// batches of end values and statistics between flushes; trajectories bypass it).
 Handle fileAccess() {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
   Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
-  H5Pset_cache(fapl, 0, 10007, 16u << 20, 0.75);
+  H5Pset_cache(fapl, 0, 521, 1u << 20, 0.75);
   return fapl;
 }
 
@@ -155,9 +169,9 @@ std::unique_ptr<SweepFile> SweepFile::create(const std::string &path, const Swee
     traj = Handle(H5Gcreate2(file, "trajectories", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
   for (const std::string &v : layout.variables) {
     ok = ok && createCompressed(fin, component(v), {runs}, {std::min<hsize_t>(runs, 4096)}).ok();
-    // A chunk per run, compressed by the worker that ran it (pack) and written as it is.
+    // Chunks of one run, compressed by the worker that ran it (pack) and written as they are.
     if (traj.ok())
-      ok = ok && createCompressed(traj, component(v), {runs, nt}, {1, nt}).ok();
+      ok = ok && createCompressed(traj, component(v), {runs, nt}, {1, chunkPoints(nt)}).ok();
   }
   fin.reset();
   traj.reset();
@@ -168,7 +182,10 @@ std::unique_ptr<SweepFile> SweepFile::create(const std::string &path, const Swee
   }
   file.reset();
   std::vector<char> done;
-  return resume(path, layout, done, err);
+  std::unique_ptr<SweepFile> f = resume(path, layout, done, err);
+  if (f && summarizesInMemory(layout, false))
+    f->impl_->memory.assign(layout.variables.size(), std::vector<double>(runs * nt, NAN));
+  return f;
 }
 
 std::unique_ptr<SweepFile> SweepFile::resume(const std::string &path, const SweepLayout &layout,
@@ -217,30 +234,44 @@ std::unique_ptr<SweepFile> SweepFile::resume(const std::string &path, const Swee
   return f;
 }
 
-void SweepFile::pack(RunResult &result, size_t timePoints) {
+bool SweepFile::summarizesInMemory(const SweepLayout &layout, bool resumed) {
+  return !resumed && !layout.finalOnly &&
+         layout.runs->size() * layout.time.size() * layout.variables.size() * sizeof(double) <= kSummaryBytes;
+}
+
+void SweepFile::pack(RunResult &result, size_t timePoints, bool keepValues) {
   // HDF5's shuffle filter (byte k of every value together), then its deflate filter (a zlib
-  // stream): the pipeline the datasets declare, so that every reader decompresses them.
-  const size_t nv = timePoints ? result.values.size() / timePoints : 0, bytes = timePoints * sizeof(double);
+  // stream): the pipeline the datasets declare, so that every reader decompresses them. An edge
+  // chunk is whole in the file: padded with NaN (the datasets' fill value).
+  const size_t width = chunkPoints(timePoints), chunks = (timePoints + width - 1) / std::max<size_t>(width, 1);
+  const size_t nv = timePoints ? result.values.size() / timePoints : 0, bytes = width * sizeof(double);
+  std::vector<double> block(width);
   std::vector<unsigned char> shuffled(bytes);
-  result.packed.assign(nv, {});
-  for (size_t v = 0; v < nv; ++v) {
-    const auto *in = reinterpret_cast<const unsigned char *>(result.values.data() + v * timePoints);
-    for (size_t i = 0; i < timePoints; ++i)
-      for (size_t b = 0; b < sizeof(double); ++b)
-        shuffled[b * timePoints + i] = in[i * sizeof(double) + b];
-    uLongf size = compressBound(bytes);
-    std::vector<unsigned char> &out = result.packed[v];
-    out.resize(size);
-    compress2(out.data(), &size, shuffled.data(), bytes, kDeflateLevel);
-    out.resize(size);
-  }
-  result.values = {};
+  result.packed.assign(nv * chunks, {});
+  for (size_t v = 0; v < nv; ++v)
+    for (size_t c = 0; c < chunks; ++c) {
+      const double *from = result.values.data() + v * timePoints + c * width;
+      const size_t n = std::min(width, timePoints - c * width);
+      std::copy(from, from + n, block.begin());
+      std::fill(block.begin() + static_cast<long>(n), block.end(), NAN);
+      const auto *in = reinterpret_cast<const unsigned char *>(block.data());
+      for (size_t i = 0; i < width; ++i)
+        for (size_t b = 0; b < sizeof(double); ++b)
+          shuffled[b * width + i] = in[i * sizeof(double) + b];
+      uLongf size = compressBound(bytes);
+      std::vector<unsigned char> &out = result.packed[v * chunks + c];
+      out.resize(size);
+      compress2(out.data(), &size, shuffled.data(), bytes, kDeflateLevel);
+      out.resize(size);
+    }
+  if (!keepValues)
+    result.values = {};
 }
 
 bool SweepFile::write(std::vector<RunResult> &batch, std::ostream &err) {
   Impl &m = *impl_;
   const SweepLayout &layout = *m.layout;
-  const size_t nv = layout.variables.size();
+  const size_t nv = layout.variables.size(), nt = layout.time.size(), runs = layout.runs->size();
   std::sort(batch.begin(), batch.end(), [](const RunResult &a, const RunResult &b) { return a.run < b.run; });
   bool ok = true;
   // Contiguous runs in one write per dataset.
@@ -266,11 +297,23 @@ bool SweepFile::write(std::vector<RunResult> &batch, std::ostream &err) {
         buffer.push_back(batch[k].finals[v]);
       ok = writeRows(m.finals[v], first, count, 1, buffer.data(), H5T_NATIVE_DOUBLE);
       for (size_t k = i; k < j && ok && !layout.finalOnly; ++k) {
-        const std::vector<unsigned char> &chunk = batch[k].packed[v];
-        hsize_t offset[2] = {batch[k].run, 0};
-        ok = H5Dwrite_chunk(m.trajectories[v], H5P_DEFAULT, 0, offset, chunk.size(), chunk.data()) >= 0;
+        const size_t chunks = batch[k].packed.size() / nv;
+        for (size_t c = 0; c < chunks && ok; ++c) {
+          const std::vector<unsigned char> &chunk = batch[k].packed[v * chunks + c];
+          hsize_t offset[2] = {batch[k].run, c * chunkPoints(nt)};
+          ok = H5Dwrite_chunk(m.trajectories[v], H5P_DEFAULT, 0, offset, chunk.size(), chunk.data()) >= 0;
+        }
       }
     }
+    if (!m.memory.empty())
+      for (size_t k = i; k < j; ++k) {
+        // Time-major per variable: each time point's values across the runs contiguous.
+        const std::vector<double> &values = batch[k].values;
+        for (size_t v = 0; v < nv && values.size() == nv * nt; ++v)
+          for (size_t t = 0; t < nt; ++t)
+            m.memory[v][t * runs + batch[k].run] = values[v * nt + t];
+        batch[k].values = {};
+      }
     Handle type = stringType();
     ok = ok && writeRows(m.statistics, first, count, 6, stats.data(), H5T_NATIVE_DOUBLE) &&
          writeRows(m.status, first, count, 1, status.data(), H5T_NATIVE_INT) &&
@@ -309,80 +352,133 @@ bool SweepFile::flush(std::ostream &err) {
   return true;
 }
 
+namespace {
+
+/// The summary of one variable: per time point over the successful runs.
+struct VariableSummary {
+  std::vector<double> mean, stdev, lo, hi, count, q; ///< q: quantiles x time points
+  VariableSummary(size_t nt, size_t nq) : mean(nt), stdev(nt), lo(nt), hi(nt), count(nt), q(nq * nt) {}
+
+  /// Time points [t0, t0 + width) from `byTime` (width x runs, time-major) with `states` per run.
+  void columns(const double *byTime, size_t runs, size_t t0, size_t width, const std::vector<signed char> &states,
+               const std::vector<double> &levels, std::vector<double> &scratch) {
+    const size_t nt = mean.size();
+    for (size_t t = 0; t < width; ++t) {
+      scratch.clear();
+      const double *column = byTime + t * runs;
+      for (size_t r = 0; r < runs; ++r)
+        if (states[r] == static_cast<signed char>(RunState8::Done) && std::isfinite(column[r]))
+          scratch.push_back(column[r]);
+      const size_t at = t0 + t;
+      count[at] = static_cast<double>(scratch.size());
+      if (scratch.empty()) {
+        mean[at] = stdev[at] = lo[at] = hi[at] = NAN;
+        for (size_t k = 0; k < levels.size(); ++k)
+          q[k * nt + at] = NAN;
+        continue;
+      }
+      // Welford's update: no cancellation for large means.
+      double mu = 0, m2 = 0;
+      for (size_t k = 0; k < scratch.size(); ++k) {
+        double delta = scratch[k] - mu;
+        mu += delta / static_cast<double>(k + 1);
+        m2 += delta * (scratch[k] - mu);
+      }
+      mean[at] = mu;
+      stdev[at] = scratch.size() > 1 ? std::sqrt(m2 / static_cast<double>(scratch.size() - 1)) : 0.0;
+      auto [low, high] = std::minmax_element(scratch.begin(), scratch.end());
+      lo[at] = *low;
+      hi[at] = *high;
+      for (size_t k = 0; k < levels.size(); ++k)
+        q[k * nt + at] = quantile(scratch, levels[k]);
+    }
+  }
+};
+
+/// sum.columns over [t0, t0 + width) of a time-major block, the time points split over the cores.
+void summarizeBlock(VariableSummary &sum, const double *byTime, size_t runs, size_t t0, size_t width,
+                    const std::vector<signed char> &states, const std::vector<double> &levels) {
+  const size_t threads = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 16);
+  std::vector<std::thread> pool;
+  for (size_t w = 0; w < std::min(threads, width); ++w)
+    pool.emplace_back([&, w] {
+      std::vector<double> scratch;
+      for (size_t t = w; t < width; t += threads)
+        sum.columns(byTime + t * runs, runs, t0 + t, 1, states, levels, scratch);
+    });
+  for (std::thread &t : pool)
+    t.join();
+}
+
+} // namespace
+
+bool SweepFile::summarizeFromFile(size_t v, VariableSummaryRef out) {
+  Impl &m = *impl_;
+  const SweepLayout &layout = *m.layout;
+  VariableSummary &sum = *static_cast<VariableSummary *>(out);
+  const hsize_t runs = layout.runs->size();
+  const size_t nt = sum.mean.size();
+  // Blocks of time points within the memory budget: whole chunks where a chunk of every run
+  // fits, else part of a chunk (each chunk is then decompressed once per block it spans).
+  const size_t chunk = layout.finalOnly ? 1 : chunkPoints(nt);
+  const size_t budget = std::max<size_t>(1, kSummaryBytes / sizeof(double) / std::max<hsize_t>(runs, 1));
+  const size_t block = std::min(nt, budget >= chunk ? budget / chunk * chunk : budget);
+  std::vector<double> values, byTime;
+  hid_t d = layout.finalOnly ? m.finals[v] : m.trajectories[v];
+  Handle file(H5Dget_space(d), H5Sclose);
+  for (size_t t0 = 0; t0 < nt; t0 += block) {
+    const size_t width = std::min(block, nt - t0);
+    byTime.assign(runs * width, NAN);
+    // A few hundred runs per read: HDF5's bookkeeping grows with the chunks a read touches.
+    for (size_t r0 = 0; r0 < runs; r0 += 256) {
+      const size_t rows = std::min<size_t>(256, runs - r0);
+      values.resize(rows * width);
+      hsize_t start[2] = {r0, t0}, n[2] = {rows, width};
+      H5Sselect_hyperslab(file, H5S_SELECT_SET, start, nullptr, n, nullptr);
+      Handle mem(H5Screate_simple(layout.finalOnly ? 1 : 2, n, nullptr), H5Sclose);
+      if (H5Dread(d, H5T_NATIVE_DOUBLE, mem, file, H5P_DEFAULT, values.data()) < 0)
+        return false;
+      // Time-major, in tiles that stay in the cache: each time point's values contiguous.
+      for (size_t c0 = 0; c0 < width; c0 += 64)
+        for (size_t r = 0; r < rows; ++r)
+          for (size_t t = c0; t < std::min(c0 + 64, width); ++t)
+            byTime[t * runs + r0 + r] = values[r * width + t];
+    }
+    summarizeBlock(sum, byTime.data(), runs, t0, width, m.states, layout.quantiles);
+  }
+  return true;
+}
+
 bool SweepFile::finish(Summary &summary, std::ostream &err) {
   if (!flush(err))
     return false;
   Impl &m = *impl_;
   const SweepLayout &layout = *m.layout;
-  const hsize_t runs = layout.runs->size();
+  const size_t runs = layout.runs->size(), nv = layout.variables.size();
   const size_t nt = layout.finalOnly ? 1 : layout.time.size(), nq = layout.quantiles.size();
-  Handle group(H5Gcreate2(m.file, "summary", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
-  bool ok = group.ok() && writeDoubles(group, "quantile_levels", layout.quantiles, {nq}) &&
-            writeDoubles(group, "time", layout.finalOnly ? std::vector<double>{layout.time.back()} : layout.time, {nt});
-  std::vector<std::vector<double>> &final = summary.final;
-  final.assign(layout.variables.size(), {});
   for (signed char st : m.states)
     (st == static_cast<signed char>(RunState8::Done) ? summary.ok : summary.failed) += 1;
-  // Columns of time points at a time, at most ~32 MB of values in memory.
-  const size_t block = std::max<size_t>(1, std::min<size_t>(nt, (4u << 20) / std::max<hsize_t>(runs, 1)));
-  std::vector<double> values, byTime, sorted; // sorted: the successful runs' values, reordered by selection
-  for (size_t v = 0; v < layout.variables.size() && ok; ++v) {
-    std::vector<double> mean(nt), stdev(nt), lo(nt), hi(nt), count(nt), q(nq * nt);
-    for (size_t t0 = 0; t0 < nt && ok; t0 += block) {
-      const size_t width = std::min(block, nt - t0);
-      values.assign(runs * width, NAN);
-      hid_t d = layout.finalOnly ? m.finals[v] : m.trajectories[v];
-      Handle file(H5Dget_space(d), H5Sclose);
-      hsize_t start[2] = {0, t0}, n[2] = {runs, width};
-      int rank = layout.finalOnly ? 1 : 2;
-      H5Sselect_hyperslab(file, H5S_SELECT_SET, start, nullptr, n, nullptr);
-      Handle mem(H5Screate_simple(rank, n, nullptr), H5Sclose);
-      ok = runs == 0 || H5Dread(d, H5T_NATIVE_DOUBLE, mem, file, H5P_DEFAULT, values.data()) >= 0;
-      // Time-major, in tiles that stay in the cache: each time point's values contiguous.
-      byTime.resize(values.size());
-      for (size_t r0 = 0; r0 < runs; r0 += 64)
-        for (size_t c0 = 0; c0 < width; c0 += 64)
-          for (size_t r = r0; r < std::min<size_t>(r0 + 64, runs); ++r)
-            for (size_t t = c0; t < std::min(c0 + 64, width); ++t)
-              byTime[t * runs + r] = values[r * width + t];
-      for (size_t t = 0; t < width && ok; ++t) {
-        sorted.clear();
-        const double *column = byTime.data() + t * runs;
-        for (hsize_t r = 0; r < runs; ++r)
-          if (m.states[r] == static_cast<signed char>(RunState8::Done) && std::isfinite(column[r]))
-            sorted.push_back(column[r]);
-        const size_t at = t0 + t;
-        count[at] = static_cast<double>(sorted.size());
-        if (sorted.empty()) {
-          mean[at] = stdev[at] = lo[at] = hi[at] = NAN;
-          for (size_t k = 0; k < nq; ++k)
-            q[k * nt + at] = NAN;
-          continue;
-        }
-        // Welford's update: no cancellation for large means.
-        double mu = 0, m2 = 0;
-        for (size_t k = 0; k < sorted.size(); ++k) {
-          double delta = sorted[k] - mu;
-          mu += delta / static_cast<double>(k + 1);
-          m2 += delta * (sorted[k] - mu);
-        }
-        mean[at] = mu;
-        stdev[at] = sorted.size() > 1 ? std::sqrt(m2 / static_cast<double>(sorted.size() - 1)) : 0.0;
-        auto [low, high] = std::minmax_element(sorted.begin(), sorted.end());
-        lo[at] = *low;
-        hi[at] = *high;
-        for (size_t k = 0; k < nq; ++k)
-          q[k * nt + at] = quantile(sorted, layout.quantiles[k]);
-      }
-    }
+  std::vector<VariableSummary> sums(nv, VariableSummary(nt, nq));
+  bool ok = true;
+  for (size_t v = 0; v < nv && ok; ++v)
+    if (!m.memory.empty())
+      summarizeBlock(sums[v], m.memory[v].data(), runs, 0, nt, m.states, layout.quantiles);
+    else
+      ok = summarizeFromFile(v, &sums[v]);
+  Handle group(H5Gcreate2(m.file, "summary", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+  ok = ok && group.ok() && writeDoubles(group, "quantile_levels", layout.quantiles, {nq}) &&
+       writeDoubles(group, "time", layout.finalOnly ? std::vector<double>{layout.time.back()} : layout.time, {nt});
+  summary.final.assign(nv, {});
+  for (size_t v = 0; v < nv && ok; ++v) {
+    const VariableSummary &sum = sums[v];
     Handle g(H5Gcreate2(group, component(layout.variables[v]).c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
              H5Gclose);
-    ok = ok && g.ok() && writeDoubles(g, "mean", mean, {nt}) && writeDoubles(g, "std", stdev, {nt}) &&
-         writeDoubles(g, "min", lo, {nt}) && writeDoubles(g, "max", hi, {nt}) &&
-         writeDoubles(g, "count", count, {nt}) && writeDoubles(g, "quantiles", q, {nq, nt});
-    final[v] = {mean[nt - 1], stdev[nt - 1], lo[nt - 1], hi[nt - 1]};
+    ok = g.ok() && writeDoubles(g, "mean", sum.mean, {nt}) && writeDoubles(g, "std", sum.stdev, {nt}) &&
+         writeDoubles(g, "min", sum.lo, {nt}) && writeDoubles(g, "max", sum.hi, {nt}) &&
+         writeDoubles(g, "count", sum.count, {nt}) && writeDoubles(g, "quantiles", sum.q, {nq, nt});
+    summary.final[v] = {sum.mean[nt - 1], sum.stdev[nt - 1], sum.lo[nt - 1], sum.hi[nt - 1]};
     for (size_t k = 0; k < nq; ++k)
-      final[v].push_back(q[k * nt + nt - 1]);
+      summary.final[v].push_back(sum.q[k * nt + nt - 1]);
   }
   group.reset();
   if (!ok) {

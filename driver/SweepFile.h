@@ -55,8 +55,12 @@ public:
   /// flag (finished, ok or failed). nullptr with the reason (no such file, another study).
   static std::unique_ptr<SweepFile> resume(const std::string &path, const SweepLayout &layout,
                                            std::vector<char> &done, std::ostream &err);
-  /// Compresses a run's trajectories for write() (thread-safe; frees `values`).
-  static void pack(RunResult &result, size_t timePoints);
+  /// Whether the summary comes from values kept in memory while a study of this layout runs
+  /// (they fit the memory budget, and the study is not resumed), so write() wants them.
+  static bool summarizesInMemory(const SweepLayout &layout, bool resumed);
+  /// Compresses a run's trajectories for write() (thread-safe); frees `values` unless kept for
+  /// the summary.
+  static void pack(RunResult &result, size_t timePoints, bool keepValues);
   /// Writes finished runs (they count as finished in the file once flushed). False with the reason.
   bool write(std::vector<RunResult> &batch, std::ostream &err);
   /// Makes the file valid on disk with every run written so far. False with the reason.
@@ -75,6 +79,9 @@ public:
   const std::string &partialPath() const { return partial_; }
 
 private:
+  using VariableSummaryRef = void *;
+  /// The summary of variable v from the file, read back in blocks of time points.
+  bool summarizeFromFile(size_t v, VariableSummaryRef out);
   struct Impl;
   std::unique_ptr<Impl> impl_;
   std::string path_, partial_;

@@ -65,6 +65,7 @@ public:
   for (double v : {r.seconds, r.steps, r.rejected, r.rhsEvaluations, r.events, r.endTime})
     b.put(v);
   b.putVector(r.finals);
+  b.putVector(r.values); // only when rank 0 summarizes in memory (else freed by pack)
   b.put<std::uint64_t>(r.packed.size());
   for (const auto &chunk : r.packed)
     b.putVector(chunk);
@@ -79,6 +80,7 @@ public:
   for (double *v : {&r.seconds, &r.steps, &r.rejected, &r.rhsEvaluations, &r.events, &r.endTime})
     *v = b.get<double>();
   r.finals = b.getVector<double>();
+  r.values = b.getVector<double>();
   r.packed.resize(static_cast<size_t>(b.get<std::uint64_t>()));
   for (auto &chunk : r.packed)
     chunk = b.getVector<unsigned char>();

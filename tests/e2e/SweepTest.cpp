@@ -356,3 +356,45 @@ TEST(Sweep, RunsEqualEqcSimulateOfTheSameParameters) {
 
 } // namespace
 } // namespace eqc::test
+
+namespace eqc::test {
+namespace {
+
+TEST(Sweep, ASummaryBeyondTheMemoryBudgetIsReadBackFromTheFile) {
+  // 720 runs x 6,001 points = 4.3 M values, beyond the 32 MB kept in memory: the summary reads
+  // the trajectories back in blocks; the same statistics as computed here from them.
+  std::string dir = scratchDir("sweep_budget");
+  std::ofstream(dir + "/decay.mo") << R"(model Decay
+  parameter Real k = 1;
+  Real x(start = 1, fixed = true);
+equation
+  der(x) = -k*x;
+  annotation(experiment(StopTime = 6, Interval = 0.001, Tolerance = 1e-8));
+end Decay;
+)";
+  RunResult r = runEqc("sweep decay.mo -p 'k~uniform(0.5,1.5)' --samples 720 --quantiles 0.1,0.5 -o d.h5 --quiet", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  H5File f(dir + "/d.h5");
+  std::vector<hsize_t> dims;
+  std::vector<double> x = f.doubles("trajectories/x", &dims), k = f.doubles("runs/parameters");
+  ASSERT_EQ(dims, (std::vector<hsize_t>{720, 6001}));
+  std::vector<double> mean = f.doubles("summary/x/mean"), q = f.doubles("summary/x/quantiles");
+  for (size_t t : {size_t(0), size_t(1023), size_t(1024), size_t(3000), size_t(6000)}) {
+    std::vector<double> column;
+    double sum = 0;
+    for (size_t run = 0; run < 720; ++run) {
+      column.push_back(x[run * 6001 + t]);
+      sum += column.back();
+    }
+    EXPECT_NEAR(x[5 * 6001 + t], std::exp(-k[5] * 0.001 * static_cast<double>(t)), 1e-6);
+    EXPECT_NEAR(mean[t], sum / 720, 1e-13) << t;
+    std::sort(column.begin(), column.end());
+    double h = 719 * 0.1;
+    size_t lo = static_cast<size_t>(h);
+    EXPECT_NEAR(q[t], column[lo] + (h - static_cast<double>(lo)) * (column[lo + 1] - column[lo]), 1e-15) << t;
+    EXPECT_NEAR(q[6001 + t], 0.5 * (column[359] + column[360]), 1e-15) << t;
+  }
+}
+
+} // namespace
+} // namespace eqc::test

@@ -462,8 +462,10 @@ ExitCode sweep(Compilation &c, const SimulateOptions &sim, const SweepOptions &o
     return static_cast<ExitCode>(128 + signal);
   }
   SweepFile::Summary summary;
+  const auto summaryStart = Clock::now();
   if (!file->finish(summary, err))
     return ExitOutput;
+  const double summarySeconds = secondsSince(summaryStart);
   if (summary.failed) {
     err << "eqc: warning: " << summary.failed << " of " << total << " runs failed (their messages are in "
         << "/runs/message of '" << sim.output << "')";
@@ -481,7 +483,7 @@ ExitCode sweep(Compilation &c, const SimulateOptions &sim, const SweepOptions &o
                                   (mpi::size() > 2 ? "s" : "")
                             : std::string())
         << " (" << brief(static_cast<double>(s.todo.size()) / seconds, 4)
-        << " runs/s, the summary included); set-up after compilation "
+        << " runs/s; the summary " << brief(summarySeconds, 3) << " s of it); set-up after compilation "
         << brief(std::chrono::duration<double>(runsStart - started).count(), 4) << " s\n";
   }
   return ExitOk;

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <atomic>
 #include <map>
 #include <thread>
 #include <sstream>
@@ -410,6 +411,57 @@ void summarizeBlock(VariableSummary &sum, const double *byTime, size_t runs, siz
     t.join();
 }
 
+/// Time points [t0, t0 + width) of every run of a trajectories dataset, time-major into byTime
+/// (NaN where a run left none): the compressed chunks read as they are stored (one thread), then
+/// inflated and unshuffled on every core, so that reading back costs no more than writing did.
+bool readBlock(hid_t d, size_t runs, size_t nt, size_t t0, size_t width, std::vector<double> &byTime) {
+  const size_t chunk = chunkPoints(nt), first = t0 / chunk, last = (t0 + width - 1) / chunk;
+  const size_t per = last - first + 1;
+  std::vector<std::vector<unsigned char>> raw(runs * per);
+  for (size_t r = 0; r < runs; ++r)
+    for (size_t c = first; c <= last; ++c) {
+      hsize_t offset[2] = {r, c * chunk}, bytes = 0;
+      if (H5Dget_chunk_storage_size(d, offset, &bytes) < 0 || bytes == 0)
+        continue; // never written: the run failed before any output, or did not run
+      std::vector<unsigned char> &buf = raw[r * per + (c - first)];
+      buf.resize(bytes);
+      uint32_t filters = 0;
+      if (H5Dread_chunk(d, H5P_DEFAULT, offset, &filters, buf.data()) < 0 || filters != 0)
+        return false;
+    }
+  const size_t threads = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 16);
+  std::atomic<bool> ok{true};
+  std::vector<std::thread> pool;
+  for (size_t w = 0; w < std::min(threads, runs); ++w)
+    pool.emplace_back([&, w] {
+      std::vector<unsigned char> shuffled(chunk * sizeof(double));
+      std::vector<double> values(chunk);
+      for (size_t r = w; r < runs; r += threads)
+        for (size_t c = first; c <= last; ++c) {
+          const std::vector<unsigned char> &buf = raw[r * per + (c - first)];
+          if (buf.empty())
+            continue;
+          uLongf size = shuffled.size();
+          if (uncompress(shuffled.data(), &size, buf.data(), buf.size()) != Z_OK || size != shuffled.size()) {
+            ok = false;
+            return;
+          }
+          auto *out = reinterpret_cast<unsigned char *>(values.data());
+          for (size_t i = 0; i < chunk; ++i)
+            for (size_t b = 0; b < sizeof(double); ++b)
+              out[i * sizeof(double) + b] = shuffled[b * chunk + i];
+          for (size_t i = 0; i < chunk; ++i) {
+            const size_t t = c * chunk + i;
+            if (t >= t0 && t < t0 + width)
+              byTime[(t - t0) * runs + r] = values[i];
+          }
+        }
+    });
+  for (std::thread &t : pool)
+    t.join();
+  return ok;
+}
+
 } // namespace
 
 bool SweepFile::summarizeFromFile(size_t v, VariableSummaryRef out) {
@@ -429,20 +481,11 @@ bool SweepFile::summarizeFromFile(size_t v, VariableSummaryRef out) {
   for (size_t t0 = 0; t0 < nt; t0 += block) {
     const size_t width = std::min(block, nt - t0);
     byTime.assign(runs * width, NAN);
-    // A few hundred runs per read: HDF5's bookkeeping grows with the chunks a read touches.
-    for (size_t r0 = 0; r0 < runs; r0 += 256) {
-      const size_t rows = std::min<size_t>(256, runs - r0);
-      values.resize(rows * width);
-      hsize_t start[2] = {r0, t0}, n[2] = {rows, width};
-      H5Sselect_hyperslab(file, H5S_SELECT_SET, start, nullptr, n, nullptr);
-      Handle mem(H5Screate_simple(layout.finalOnly ? 1 : 2, n, nullptr), H5Sclose);
-      if (H5Dread(d, H5T_NATIVE_DOUBLE, mem, file, H5P_DEFAULT, values.data()) < 0)
+    if (layout.finalOnly) {
+      if (runs && H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, byTime.data()) < 0)
         return false;
-      // Time-major, in tiles that stay in the cache: each time point's values contiguous.
-      for (size_t c0 = 0; c0 < width; c0 += 64)
-        for (size_t r = 0; r < rows; ++r)
-          for (size_t t = c0; t < std::min(c0 + 64, width); ++t)
-            byTime[t * runs + r0 + r] = values[r * width + t];
+    } else if (!readBlock(d, runs, nt, t0, width, byTime)) {
+      return false;
     }
     summarizeBlock(sum, byTime.data(), runs, t0, width, m.states, layout.quantiles);
   }

@@ -369,12 +369,14 @@ void printSummary(const SweepLayout &layout, const std::vector<std::vector<doubl
 
 } // namespace
 
-ExitCode sweep(Compilation &c, const SimulateOptions &sim, const SweepOptions &opt, std::ostream &out,
-               std::ostream &err) {
+namespace {
+
+/// The study of `c` for these options: the runs, the model table, where each name goes, what is
+/// recorded on which grid, and the file's layout. A usage or model error, reported, otherwise.
+ExitCode prepareStudy(Compilation &c, const SimulateOptions &sim, const SweepOptions &opt, Study &s, Design &design,
+                      std::unique_ptr<ModelTable> &table, SweepLayout &layout, std::ostream &err) {
   const FlatSystem &flat = *c.flat;
   const OdeModel &model = *c.model;
-  const auto started = Clock::now();
-  Study s;
   if (ExitCode e = runOptions(flat.experiment, sim, s.options, s.solver, err); e != ExitOk)
     return e;
   for (double q : opt.quantiles)
@@ -382,7 +384,6 @@ ExitCode sweep(Compilation &c, const SimulateOptions &sim, const SweepOptions &o
       err << "eqc: error: --quantiles: " << brief(q) << " is not in (0, 1)\n";
       return ExitUsage;
     }
-  Design design;
   if (!makeDesign(opt.design, design, err))
     return ExitUsage;
   s.design = &design;
@@ -390,7 +391,7 @@ ExitCode sweep(Compilation &c, const SimulateOptions &sim, const SweepOptions &o
   std::vector<std::string> header;
   if (ExitCode e = outputColumns(flat, sim, columns, header, err); e != ExitOk)
     return e;
-  std::unique_ptr<ModelTable> table = ModelTable::build(c, s.options.t_start, err);
+  table = ModelTable::build(c, s.options.t_start, err);
   if (!table)
     return ExitModel;
   s.table = table.get();
@@ -403,8 +404,6 @@ ExitCode sweep(Compilation &c, const SimulateOptions &sim, const SweepOptions &o
     s.projection = model.stabilization == Stabilization::Projection;
   s.grid = outputGrid(s.options);
   s.finalOnly = opt.finalOnly;
-
-  SweepLayout layout;
   layout.model = flat.modelName;
   layout.parameters = design.names;
   layout.runs = &design.runs;
@@ -413,6 +412,43 @@ ExitCode sweep(Compilation &c, const SimulateOptions &sim, const SweepOptions &o
   layout.finalOnly = opt.finalOnly;
   layout.quantiles = opt.quantiles;
   s.keepValues = SweepFile::summarizesInMemory(layout, opt.resume);
+  return ExitOk;
+}
+
+/// What a finished study tells: failed runs (stderr), --summary (stdout), --stats (stderr).
+void reportStudy(const Study &s, const SweepLayout &layout, const SweepFile::Summary &summary, const SimulateOptions &sim,
+                 const SweepOptions &opt, int jobs, double setUp, double runSeconds, double summarySeconds,
+                 std::ostream &out, std::ostream &err) {
+  if (summary.failed) {
+    err << "eqc: warning: " << summary.failed << " of " << summary.ok + summary.failed
+        << " runs failed (their messages are in /runs/message of '" << sim.output << "')";
+    if (!s.firstFailure.empty())
+      err << "; the first: " << s.firstFailure;
+    err << "\n";
+  }
+  if (opt.summary)
+    printSummary(layout, summary.final, summary.ok, summary.failed, out);
+  if (sim.stats)
+    err << "sweep: " << s.todo.size() << " runs in " << brief(runSeconds, 4) << " s on " << jobs << " worker"
+        << (jobs == 1 ? "" : "s")
+        << (mpi::size() > 1 ? " of rank 0 and " + std::to_string(mpi::size() - 1) + " more rank" +
+                                  (mpi::size() > 2 ? "s" : "")
+                            : std::string())
+        << " (" << brief(static_cast<double>(s.todo.size()) / runSeconds, 4) << " runs/s; the summary "
+        << brief(summarySeconds, 3) << " s of it); set-up after compilation " << brief(setUp, 4) << " s\n";
+}
+
+} // namespace
+
+ExitCode sweep(Compilation &c, const SimulateOptions &sim, const SweepOptions &opt, std::ostream &out,
+               std::ostream &err) {
+  const auto started = Clock::now();
+  Study s;
+  Design design;
+  std::unique_ptr<ModelTable> table;
+  SweepLayout layout;
+  if (ExitCode e = prepareStudy(c, sim, opt, s, design, table, layout, err); e != ExitOk)
+    return e;
   // From here on an interrupt keeps the finished runs (the file is about to exist).
   installInterruptHandlers();
   int jobs = opt.jobs > 0 ? opt.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -438,7 +474,6 @@ ExitCode sweep(Compilation &c, const SimulateOptions &sim, const SweepOptions &o
     if (!done[r])
       s.todo.push_back(r);
   const size_t total = design.runs.size(), alreadyDone = total - s.todo.size();
-
   jobs = static_cast<int>(std::min<size_t>(static_cast<size_t>(jobs), std::max<size_t>(s.todo.size(), 1)));
   // The optimized tier once the study has lasted as long as the first tier took to compile.
   double tierAfter = 0.02;
@@ -453,7 +488,6 @@ ExitCode sweep(Compilation &c, const SimulateOptions &sim, const SweepOptions &o
   bool progress = !sim.quiet && isatty(STDERR_FILENO);
   if (!runAll(s, jobs, *file, alreadyDone, total, progress, startTier, err))
     return ExitOutput;
-
   if (int signal = pendingInterrupt()) {
     std::string partial = file->partialPath();
     file->close();
@@ -465,27 +499,8 @@ ExitCode sweep(Compilation &c, const SimulateOptions &sim, const SweepOptions &o
   const auto summaryStart = Clock::now();
   if (!file->finish(summary, err))
     return ExitOutput;
-  const double summarySeconds = secondsSince(summaryStart);
-  if (summary.failed) {
-    err << "eqc: warning: " << summary.failed << " of " << total << " runs failed (their messages are in "
-        << "/runs/message of '" << sim.output << "')";
-    if (!s.firstFailure.empty())
-      err << "; the first: " << s.firstFailure;
-    err << "\n";
-  }
-  if (opt.summary)
-    printSummary(layout, summary.final, summary.ok, summary.failed, out);
-  if (sim.stats) {
-    double seconds = secondsSince(runsStart);
-    err << "sweep: " << s.todo.size() << " runs in " << brief(seconds, 4) << " s on " << jobs << " worker"
-        << (jobs == 1 ? "" : "s")
-        << (mpi::size() > 1 ? " of rank 0 and " + std::to_string(mpi::size() - 1) + " more rank" +
-                                  (mpi::size() > 2 ? "s" : "")
-                            : std::string())
-        << " (" << brief(static_cast<double>(s.todo.size()) / seconds, 4)
-        << " runs/s; the summary " << brief(summarySeconds, 3) << " s of it); set-up after compilation "
-        << brief(std::chrono::duration<double>(runsStart - started).count(), 4) << " s\n";
-  }
+  reportStudy(s, layout, summary, sim, opt, jobs, std::chrono::duration<double>(runsStart - started).count(),
+              secondsSince(runsStart), secondsSince(summaryStart), out, err);
   return ExitOk;
 }
 

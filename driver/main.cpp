@@ -143,7 +143,8 @@ options:
   --stats              print the runs' throughput to stderr
   --quiet              no progress line
   --method, --linear-solver, --dt, --t-start, --t-end, --interval, --rtol, --atol,
-  --max-steps, --reduction, --stabilize, --eta, --omega, -O0..-O3, --no-cache: as for simulate
+  --max-steps, --reduction, --stabilize, --eta, --omega, --sensitivities, -O0..-O3,
+  --no-cache: as for simulate
 )";
 
 const char *kReduceHelp = R"(usage: eqc reduce [options] model.eq

@@ -398,3 +398,42 @@ end Decay;
 
 } // namespace
 } // namespace eqc::test
+
+namespace eqc::test {
+namespace {
+
+TEST(Sweep, InputsAreHeldAtTheirSweptValueAndOtherNamesAreRefused) {
+  std::string dir = scratchDir("sweep_inputs");
+  std::ofstream(dir + "/ramp.mo") << R"(model Ramp
+  input Real u(start = 1);
+  parameter Integer n = 2;
+  Real x[n](each start = 0, each fixed = true);
+  Real y;
+equation
+  for i in 1:n loop
+    der(x[i]) = i*u;
+  end for;
+  y = x[1] + x[2];
+  annotation(experiment(StopTime = 2, Interval = 0.5));
+end Ramp;
+)";
+  RunResult r = runEqc("sweep ramp.mo -p u=0.5,3 --final-only -o r.h5", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  H5File f(dir + "/r.h5");
+  std::vector<double> y = f.doubles("final/y");
+  ASSERT_EQ(y.size(), 2u);
+  EXPECT_NEAR(y[0], 3 * 0.5 * 2, 1e-9); // y = (1 + 2) u t
+  EXPECT_NEAR(y[1], 3 * 3.0 * 2, 1e-9);
+  r = runEqc("sweep ramp.mo -p y=1,2 -o e.h5", dir);
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.stderrText.find("'y' of model 'Ramp' is neither a parameter nor a state"), std::string::npos)
+      << r.stderrText;
+  r = runEqc("sweep ramp.mo -p n=3,4 -o e.h5", dir);
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.stderrText.find("parameter 'n' cannot vary in a sweep: it fixes array sizes"), std::string::npos)
+      << r.stderrText;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/e.h5"));
+}
+
+} // namespace
+} // namespace eqc::test

@@ -23,6 +23,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+from run import run_wait4  # noqa: E402 (the suite's process runner: wall time and peak RSS by wait4)
 
 # name, example, the varied parameter, its distribution, extra eqc options, the rtol/atol eqc uses
 PROBLEMS = [
@@ -34,19 +36,11 @@ PROBLEMS = [
 
 
 def wall(cmd, env=None):
-    """Seconds, peak RSS (MB), stdout and stderr of a whole process."""
-    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
-        t0 = time.perf_counter()
-        p = subprocess.Popen(cmd, stdout=out, stderr=err, env=env)
-        _, status, usage = os.wait4(p.pid, 0)
-        secs = time.perf_counter() - t0
-        p.returncode = os.waitstatus_to_exitcode(status)
-        out.seek(0)
-        err.seek(0)
-        stdout, stderr = out.read(), err.read()
-    if p.returncode != 0:
-        raise RuntimeError("%s: exit %d\n%s" % (" ".join(cmd), p.returncode, stderr[-2000:]))
-    return secs, usage.ru_maxrss / 1024, stdout, stderr
+    """Seconds, peak RSS (MB), stdout and stderr of a whole process (run.py's run_wait4)."""
+    secs, rss, stdout, stderr, code = run_wait4(cmd, env=env)
+    if code != 0:
+        raise RuntimeError("%s: exit %d\n%s" % (" ".join(cmd), code, stderr[-2000:]))
+    return secs, rss, stdout, stderr
 
 
 def runs_seconds(stderr):

@@ -233,6 +233,15 @@ void printHelp(const std::string &command) {
     std::cout << kUsage;
 }
 
+/// Appends the non-empty items of a comma-separated list (`--vars a,b`, `--sensitivities p,q`).
+void appendList(const char *text, std::vector<std::string> &out) {
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ','))
+    if (!item.empty())
+      out.push_back(item);
+}
+
 /// The options of eqc sweep alone: true when `a` is one (with `error` set when its value is bad).
 template <typename Next> bool sweepOption(const std::string &a, Next &next, SweepOptions &opt, std::string &error) {
   const char *v = nullptr;
@@ -418,11 +427,7 @@ int parseArgs(int argc, char **argv, Args &args) {
     } else if (sim && a == "--vars") {
       if (!next(v))
         break;
-      std::stringstream ss(v);
-      std::string item;
-      while (std::getline(ss, item, ','))
-        if (!item.empty())
-          args.simulate.vars.push_back(item);
+      appendList(v, args.simulate.vars);
     } else if (sim && a.rfind("-p", 0) == 0) {
       std::string assignment = a.size() > 2 ? a.substr(2) : "";
       if (assignment.empty()) {
@@ -508,11 +513,7 @@ int parseArgs(int argc, char **argv, Args &args) {
     } else if (sim && a == "--sensitivities") {
       if (!next(v))
         break;
-      std::stringstream ss(v);
-      std::string item;
-      while (std::getline(ss, item, ','))
-        if (!item.empty())
-          args.pipeline.sensitivities.push_back(item);
+      appendList(v, args.pipeline.sensitivities);
     } else if (sim && a == "--quiet") {
       args.simulate.quiet = true;
     } else if (sim && a == "--no-cache") {

@@ -19,6 +19,7 @@
 #include <cmath>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -180,7 +181,9 @@ public:
   /// variables rhs just computed.
   void emitDelays() {
     auto *type = llvm::FunctionType::get(types.i32, {types.f64, types.f64ptr, types.f64ptr, types.f64ptr, types.f64ptr, types.f64ptr}, false);
-    llvm::Function *f = newFunction(symbols.delays, type, false);
+    llvm::Function *f = newRoot(symbols.delays, type);
+    if (f->isDeclaration())
+      return;
     auto args = f->arg_begin();
     Frame frame{&*args, &*(args + 1), &*(args + 2), &*(args + 3), &*(args + 4)};
     Value *values = &*(args + 5);
@@ -240,8 +243,10 @@ public:
   const ModelSymbols &symbols;
   std::unique_ptr<llvm::Module> module;
   Differentiator diff;
+  ModuleSplit split; ///< which part of the model this module holds
 
 private:
+  std::size_t rootsMade_ = 0; ///< roots made so far (newRoot)
   std::unordered_map<int, llvm::Function *> userFunctions_;
   std::unordered_map<const Expr *, bool> hasCall_;
   llvm::GlobalVariable *callDepth_ = nullptr;
@@ -473,7 +478,9 @@ private:
   /// z(t, x, dx, a, p): the event indicator of every condition, after rhs at the same point.
   void emitEventIndicators() {
     auto *type = llvm::FunctionType::get(types.i32, {types.f64, types.f64ptr, types.f64ptr, types.f64ptr, types.f64ptr, types.f64ptr}, false);
-    llvm::Function *f = newFunction(symbols.zc, type, false);
+    llvm::Function *f = newRoot(symbols.zc, type);
+    if (f->isDeclaration())
+      return;
     auto args = f->arg_begin();
     Frame frame{&*args, &*(args + 1), &*(args + 2), &*(args + 3), &*(args + 4)};
     Value *z = &*(args + 5);
@@ -498,7 +505,9 @@ private:
                                          {types.f64, types.f64ptr, types.f64ptr, types.f64ptr, types.f64ptr, types.i8ptr,
                                           types.i32->getPointerTo(), types.i8ptr, i64},
                                          false);
-    llvm::Function *f = newFunction(symbols.asserts, type, false);
+    llvm::Function *f = newRoot(symbols.asserts, type);
+    if (f->isDeclaration())
+      return;
     auto args = f->arg_begin();
     Frame frame{&*args, &*(args + 1), &*(args + 2), &*(args + 3), &*(args + 4)};
     Value *skip = &*(args + 5), *failed = &*(args + 6), *message = &*(args + 7), *size = &*(args + 8);
@@ -570,7 +579,9 @@ private:
   /// contains initial()), then the reinits.
   void emitEventUpdate() {
     auto *type = llvm::FunctionType::get(types.i32, {types.f64, types.f64ptr, types.f64ptr, types.f64ptr, types.f64ptr}, false);
-    llvm::Function *f = newFunction(symbols.event, type, false);
+    llvm::Function *f = newRoot(symbols.event, type);
+    if (f->isDeclaration())
+      return;
     auto args = f->arg_begin();
     Frame frame{&*args, &*(args + 1), &*(args + 2), &*(args + 3), &*(args + 4)};
     FunctionEmitter fe(*this, f, frame);
@@ -656,6 +667,26 @@ private:
       b.CreateStore(b.CreateSelect(set, b.CreateLoad(f64, r.value), b.CreateLoad(f64, addr)), addr);
     }
     b.CreateRet(b.CreateLoad(types.i32, terminate));
+  }
+
+  /// A function that other functions of the model call across parts (an entry point or a part of
+  /// one): defined here when this module's part owns it (roots are dealt round-robin in the order
+  /// they are made, the same in every part), else declared. Callers emit a body only into a
+  /// definition (`!f->isDeclaration()`). Unsplit, `internal` roots keep internal linkage; split,
+  /// they are external and hidden (their names are unique to the model).
+  llvm::Function *newRoot(const std::string &name, llvm::FunctionType *type, bool internal = false) {
+    const bool owned = split.count <= 1 || rootsMade_++ % split.count == split.index;
+    if (!owned) {
+      llvm::Function *f = llvm::Function::Create(type, llvm::Function::ExternalLinkage, name, module.get());
+      f->setDoesNotThrow();
+      if (internal)
+        f->setVisibility(llvm::GlobalValue::HiddenVisibility);
+      return f;
+    }
+    llvm::Function *f = newFunction(name, type, internal && split.count <= 1);
+    if (internal && split.count > 1)
+      f->setVisibility(llvm::GlobalValue::HiddenVisibility);
+    return f;
   }
 
   llvm::Function *newFunction(const std::string &name, llvm::FunctionType *type, bool internal) {
@@ -772,16 +803,61 @@ private:
     return llvm::FunctionType::get(types.i32, {types.f64, types.f64ptr, types.f64ptr, types.f64ptr}, false);
   }
 
+  /// The frame of a function with the invariants' signature `(t, x, p, out)`.
+  static Frame invariantFrame(llvm::Function *f) {
+    auto args = f->arg_begin();
+    return Frame{&*args, &*(args + 1), nullptr, nullptr, &*(args + 2)};
+  }
+
   /// g(t, x, p): the hidden constraints, which involve states, parameters and time only.
   void emitInvariants(const std::string &name, const std::vector<const Expr *> &residuals) {
-    llvm::Function *f = newFunction(name, invariantType(), false);
-    auto args = f->arg_begin();
-    Frame frame{&*args, &*(args + 1), nullptr, nullptr, &*(args + 2)};
-    Value *g = &*(args + 3);
-    FunctionEmitter fe(*this, f, frame);
-    for (size_t i = 0; i < residuals.size(); ++i)
+    llvm::Function *f = newRoot(name, invariantType());
+    emitInParts(f, residuals.size(), kItemsPerFunction, invariantFrame, [&](FunctionEmitter &fe, size_t i) {
+      Value *g = &*(fe.function()->arg_begin() + 3);
       fe.b().CreateStore(fe.emit(residuals[i]), fe.b().CreateConstGEP1_64(types.f64, g, i));
-    fe.b().CreateRet(fe.b().getInt32(0));
+    });
+  }
+
+  /// Items (residuals, start values, Jacobian rows) per function of emitInParts: LLVM's code
+  /// generation is superlinear in the size of one function (one function of the 10^5-equation
+  /// pendula's 8·10^4 invariants took most of the JIT's 29 s).
+  static constexpr size_t kItemsPerFunction = 256;
+
+  /// Fills `f` (just created, empty) with `n` items, `emit(fe, k)` emitting item k: in f itself
+  /// when n <= perPart, else in internal noinline functions of f's signature of `perPart` items
+  /// each, which f calls in order with its own arguments, returning the first non-zero status.
+  /// `frameOf` gives a function's frame from its arguments.
+  template <typename FrameOf, typename Emit>
+  void emitInParts(llvm::Function *f, size_t n, size_t perPart, FrameOf frameOf, Emit emit) {
+    auto emitRange = [&](llvm::Function *into, size_t begin, size_t end) {
+      FunctionEmitter fe(*this, into, frameOf(into));
+      for (size_t k = begin; k < end; ++k)
+        emit(fe, k);
+      fe.b().CreateRet(fe.b().getInt32(0));
+    };
+    const bool owned = !f->isDeclaration();
+    if (n <= perPart) {
+      if (owned)
+        emitRange(f, 0, n);
+      return;
+    }
+    std::optional<llvm::IRBuilder<>> b;
+    std::vector<Value *> args;
+    if (owned) {
+      b.emplace(&f->getEntryBlock());
+      for (auto &a : f->args())
+        args.push_back(&a);
+    }
+    for (size_t begin = 0, part = 0; begin < n; begin += perPart, ++part) {
+      llvm::Function *chunk = newRoot(f->getName().str() + "_part" + std::to_string(part), f->getFunctionType(), true);
+      chunk->addFnAttr(llvm::Attribute::NoInline);
+      if (!chunk->isDeclaration())
+        emitRange(chunk, begin, std::min(n, begin + perPart));
+      if (owned)
+        emitCallOrReturn(*b, f, chunk, args);
+    }
+    if (owned)
+      b->CreateRet(b->getInt32(0));
   }
 
   /// `i32 bind(const i8 *given, double *p)`: the dependent parameters from the others, in
@@ -802,7 +878,9 @@ private:
   void emitObjects(const std::vector<int> &order) {
     emitParameterFunction(symbols.objects, order);
     auto *type = llvm::FunctionType::get(types.i32, {types.f64ptr}, false);
-    llvm::Function *f = newFunction(symbols.release, type, false);
+    llvm::Function *f = newRoot(symbols.release, type);
+    if (f->isDeclaration())
+      return;
     Value *zero = llvm::ConstantFP::get(types.f64, 0.0);
     Frame frame{zero, nullptr, nullptr, nullptr, &*f->arg_begin()};
     FunctionEmitter fe(*this, f, frame);
@@ -835,7 +913,9 @@ private:
   /// made anew (the old one freed).
   void emitParameterFunction(const std::string &name, const std::vector<int> &order) {
     auto *type = llvm::FunctionType::get(types.i32, {llvm::Type::getInt8PtrTy(ctx), types.f64ptr}, false);
-    llvm::Function *f = newFunction(name, type, false);
+    llvm::Function *f = newRoot(name, type);
+    if (f->isDeclaration())
+      return;
     auto args = f->arg_begin();
     Value *given = &*args;
     Value *zero = llvm::ConstantFP::get(types.f64, 0.0);
@@ -865,7 +945,9 @@ private:
   /// eqc_model_discrete_start_fn).
   void emitDiscreteStart() {
     auto *type = llvm::FunctionType::get(types.i32, {types.f64ptr}, false);
-    llvm::Function *f = newFunction(symbols.discreteStart, type, false);
+    llvm::Function *f = newRoot(symbols.discreteStart, type);
+    if (f->isDeclaration())
+      return;
     Value *zero = llvm::ConstantFP::get(types.f64, 0.0);
     Frame frame{zero, nullptr, nullptr, nullptr, &*f->arg_begin()};
     FunctionEmitter fe(*this, f, frame);
@@ -886,31 +968,29 @@ private:
   /// `i32 start(const double *p, double *x)`: the start values that read parameters.
   void emitStart() {
     auto *type = llvm::FunctionType::get(types.i32, {types.f64ptr, types.f64ptr}, false);
-    llvm::Function *f = newFunction(symbols.start, type, false);
-    auto args = f->arg_begin();
+    llvm::Function *f = newRoot(symbols.start, type);
     Value *zero = llvm::ConstantFP::get(types.f64, 0.0);
-    Frame frame{zero, &*(args + 1), nullptr, nullptr, &*args};
-    FunctionEmitter fe(*this, f, frame);
-    for (int i : parameterDependentStarts(flat, model.states, model.params)) {
-      const int var = model.states[static_cast<size_t>(i)];
+    const std::vector<int> starts = parameterDependentStarts(flat, model.states, model.params);
+    auto frameOf = [zero](llvm::Function *fn) {
+      auto args = fn->arg_begin();
+      return Frame{zero, &*(args + 1), nullptr, nullptr, &*args};
+    };
+    emitInParts(f, starts.size(), kItemsPerFunction, frameOf, [&](FunctionEmitter &fe, size_t k) {
+      const int var = model.states[static_cast<size_t>(starts[k])];
       fe.b().CreateStore(asDouble(fe.b(), fe.emit(flat.vars[var].binding)), fe.address(var));
-    }
-    fe.b().CreateRet(fe.b().getInt32(0));
+    });
   }
 
   /// G = ∂g/∂x as the values of constraintJacobianPattern (one store per entry, 0 where the
   /// partial derivative vanishes).
   void emitInvariantJacobian(const std::string &name, const std::vector<const Expr *> &residuals) {
-    llvm::Function *f = newFunction(name, invariantType(), false);
-    auto args = f->arg_begin();
-    Frame frame{&*args, &*(args + 1), nullptr, nullptr, &*(args + 2)};
-    Value *values = &*(args + 3);
-    FunctionEmitter fe(*this, f, frame);
-    auto &b = fe.b();
+    llvm::Function *f = newRoot(name, invariantType());
     const SparsityPattern pattern = constraintJacobianPattern(model, residuals);
     // Where entry (i, j) is: the next unfilled place of column j (rows are visited in order).
     std::vector<int> next(pattern.colStart.begin(), pattern.colStart.end() - (pattern.colStart.empty() ? 0 : 1));
-    for (size_t i = 0; i < residuals.size(); ++i)
+    emitInParts(f, residuals.size(), kItemsPerFunction, invariantFrame, [&](FunctionEmitter &fe, size_t i) {
+      auto &b = fe.b();
+      Value *values = &*(fe.function()->arg_begin() + 3);
       for (int v : collectVars(residuals[i])) {
         if (model.slots[v].storage != Storage::State)
           continue;
@@ -919,7 +999,7 @@ private:
         b.CreateStore(partial->isConst(0) ? llvm::ConstantFP::get(types.f64, 0.0) : fe.emit(partial),
                       b.CreateConstGEP1_64(types.f64, values, static_cast<uint64_t>(k)));
       }
-    b.CreateRet(b.getInt32(0));
+    });
   }
 
   /// A linear block A w = -offset: A and the right-hand side on the stack, one call of eqc_linsolve.
@@ -945,13 +1025,59 @@ private:
 
   /// `name(args) { return target(args); }`, with target kept out of line so its body is compiled once.
   void emitForwarder(const std::string &name, llvm::Function *target) {
-    llvm::Function *f = newFunction(name, target->getFunctionType(), false);
+    llvm::Function *f = newRoot(name, target->getFunctionType());
     target->addFnAttr(llvm::Attribute::NoInline);
+    if (f->isDeclaration())
+      return;
     llvm::IRBuilder<> b(&f->getEntryBlock());
     std::vector<Value *> args;
     for (auto &a : f->args())
       args.push_back(&a);
     b.CreateRet(b.CreateCall(target, args));
+  }
+
+  /// Copies above this many are a loop over a constant table instead of straight-line code.
+  static constexpr size_t kStraightCopies = 64;
+
+  /// dx[to] = x[from] for the model's chain copies (der(x) = v with v a state): straight-line when
+  /// few, else a loop over a constant table of (to, from) pairs, so that the code's size (and its
+  /// compile time) does not grow with the model.
+  void emitChainCopies(llvm::IRBuilder<> &b, Value *x, Value *dx) {
+    const auto &copies = model.chainCopies;
+    if (copies.size() <= kStraightCopies) {
+      for (auto [to, from] : copies)
+        b.CreateStore(b.CreateLoad(types.f64, b.CreateConstGEP1_64(types.f64, x, from)),
+                      b.CreateConstGEP1_64(types.f64, dx, to));
+      return;
+    }
+    std::vector<uint32_t> pairs;
+    pairs.reserve(2 * copies.size());
+    for (auto [to, from] : copies) {
+      pairs.push_back(static_cast<uint32_t>(to));
+      pairs.push_back(static_cast<uint32_t>(from));
+    }
+    llvm::Constant *data = llvm::ConstantDataArray::get(ctx, pairs);
+    auto *table = new llvm::GlobalVariable(*module, data->getType(), true, llvm::GlobalValue::PrivateLinkage, data,
+                                           "chain_copies");
+    llvm::Function *f = b.GetInsertBlock()->getParent();
+    llvm::BasicBlock *before = b.GetInsertBlock();
+    llvm::BasicBlock *body = llvm::BasicBlock::Create(ctx, "copy", f);
+    llvm::BasicBlock *done = llvm::BasicBlock::Create(ctx, "copied", f);
+    b.CreateBr(body);
+    b.SetInsertPoint(body);
+    llvm::PHINode *k = b.CreatePHI(b.getInt64Ty(), 2);
+    k->addIncoming(b.getInt64(0), before);
+    auto entry = [&](Value *index) {
+      Value *cell = b.CreateGEP(data->getType(), table, {b.getInt64(0), index});
+      return b.CreateZExt(b.CreateLoad(b.getInt32Ty(), cell), b.getInt64Ty());
+    };
+    Value *to = entry(b.CreateShl(k, 1));
+    Value *from = entry(b.CreateAdd(b.CreateShl(k, 1), b.getInt64(1)));
+    b.CreateStore(b.CreateLoad(types.f64, b.CreateGEP(types.f64, x, from)), b.CreateGEP(types.f64, dx, to));
+    Value *next = b.CreateAdd(k, b.getInt64(1));
+    k->addIncoming(next, body);
+    b.CreateCondBr(b.CreateICmpULT(next, b.getInt64(copies.size())), body, done);
+    b.SetInsertPoint(done);
   }
 
   /// Emits steps [begin, end) of a causal sequence into a function with the rhs signature.
@@ -961,10 +1087,7 @@ private:
     Frame frame{&*args, &*(args + 1), &*(args + 2), &*(args + 3), &*(args + 4)};
     FunctionEmitter fe(*this, f, frame);
     if (copies)
-      for (auto [to, from] : model.chainCopies) {
-        Value *v = fe.b().CreateLoad(types.f64, fe.b().CreateConstGEP1_64(types.f64, frame.x, from));
-        fe.b().CreateStore(v, fe.b().CreateConstGEP1_64(types.f64, frame.dx, to));
-      }
+      emitChainCopies(fe.b(), frame.x, frame.dx);
     for (size_t k = begin; k < end; ++k) {
       const CausalStep &step = cs.steps[k];
       if (step.loop < 0) {
@@ -998,27 +1121,32 @@ private:
                                        const std::string &tag) {
     (void)sys;
     auto *type = llvm::FunctionType::get(types.i32, {types.f64, types.f64ptr, types.f64ptr, types.f64ptr, types.f64ptr}, false);
-    llvm::Function *f = newFunction(name, type, false);
+    llvm::Function *f = newRoot(name, type);
+    const bool owned = !f->isDeclaration();
     size_t n = cs.steps.size();
     if (n <= kStepsPerFunction) {
-      emitSteps(f, cs, 0, n, name, tag, true);
+      if (owned)
+        emitSteps(f, cs, 0, n, name, tag, true);
       return f;
     }
-    llvm::IRBuilder<> b(&f->getEntryBlock());
+    std::optional<llvm::IRBuilder<>> b;
     std::vector<Value *> args;
-    for (auto &a : f->args())
-      args.push_back(&a);
-    for (auto [to, from] : model.chainCopies) {
-      Value *v = b.CreateLoad(types.f64, b.CreateConstGEP1_64(types.f64, args[1], from));
-      b.CreateStore(v, b.CreateConstGEP1_64(types.f64, args[2], to));
+    if (owned) {
+      b.emplace(&f->getEntryBlock());
+      for (auto &a : f->args())
+        args.push_back(&a);
+      emitChainCopies(*b, args[1], args[2]);
     }
     for (size_t begin = 0, part = 0; begin < n; begin += kStepsPerFunction, ++part) {
-      llvm::Function *chunk = newFunction(name + "_" + tag + "_part" + std::to_string(part), type, true);
+      llvm::Function *chunk = newRoot(name + "_" + tag + "_part" + std::to_string(part), type, true);
       chunk->addFnAttr(llvm::Attribute::NoInline);
-      emitSteps(chunk, cs, begin, std::min(n, begin + kStepsPerFunction), name, tag, false);
-      emitCallOrReturn(b, f, chunk, args);
+      if (!chunk->isDeclaration())
+        emitSteps(chunk, cs, begin, std::min(n, begin + kStepsPerFunction), name, tag, false);
+      if (owned)
+        emitCallOrReturn(*b, f, chunk, args);
     }
-    b.CreateRet(b.getInt32(0));
+    if (owned)
+      b->CreateRet(b->getInt32(0));
     return f;
   }
 
@@ -1482,8 +1610,12 @@ Value *FunctionEmitter::compute(const Expr *e) {
 
 std::unique_ptr<llvm::Module> generateModelIR(FlatSystem &flat, const OdeModel &model, llvm::LLVMContext &context,
                                               const ModelSymbols &symbols, ModelPart part,
-                                              SparsityPattern *jacobianPattern) {
-  std::unique_ptr<llvm::Module> m = ModuleEmitter(flat, model, context, symbols).run(part, jacobianPattern);
+                                              SparsityPattern *jacobianPattern, ModuleSplit split) {
+  if (split.count > 1 && (part != ModelPart::Simulation || model.delays > 0))
+    llvm::report_fatal_error("eqc internal error: only the simulation functions of a model without delays split");
+  ModuleEmitter emitter(flat, model, context, symbols);
+  emitter.split = split;
+  std::unique_ptr<llvm::Module> m = emitter.run(part, jacobianPattern);
   std::string err;
   llvm::raw_string_ostream os(err);
   if (llvm::verifyModule(*m, &os)) {

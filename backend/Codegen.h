@@ -52,12 +52,22 @@ struct ModelSymbols {
 /// object files hold all of them.
 enum class ModelPart { Simulation, Jacobian, ConstraintJacobians, All };
 
-/// Requires: a causalized OdeModel. Ensures: a verified module defining the functions of
+/// One of `count` modules that together hold a model's simulation functions (so that they
+/// compile on several threads, each in a context of its own): the entry points and their parts
+/// are dealt round-robin over the modules, each defined in one and declared in the others (the
+/// parts then external and hidden); the helpers they call (user functions, the residuals of
+/// nonlinear blocks) are defined, internal, in each module that calls them.
+struct ModuleSplit {
+  unsigned index = 0, count = 1;
+};
+
+/// Requires: a causalized OdeModel; a split only for ModelPart::Simulation of a model without
+/// delays. Ensures: a verified module defining the functions of
 /// backend/ModelAbi.h under `symbols` (rhs and init, or jac and the invariant Jacobians), which
 /// call eqc_solve_block and eqc_linsolve of the runtime; for ModelPart::Jacobian and All,
 /// `*jacobianPattern` (when given) receives the pattern whose values jac writes.
 std::unique_ptr<llvm::Module> generateModelIR(FlatSystem &flat, const OdeModel &model, llvm::LLVMContext &context,
                                               const ModelSymbols &symbols, ModelPart part,
-                                              SparsityPattern *jacobianPattern = nullptr);
+                                              SparsityPattern *jacobianPattern = nullptr, ModuleSplit split = {});
 
 } // namespace eqc

@@ -5,6 +5,7 @@
 #include "backend/Codegen.h"
 #include "backend/ObjectCache.h"
 #include "backend/Optimize.h"
+#include "backend/SplitCompile.h"
 #include "middle/Function.h"
 #include "runtime/include/eqc/eqc_external.h"
 #include "runtime/include/eqc/eqc_runtime.h"
@@ -133,6 +134,59 @@ void setTarget(llvm::Module &m, const llvm::DataLayout &layout, const std::strin
   m.setTargetTriple(triple);
 }
 
+/// How a large model's simulation functions are compiled: `modules` modules on `threads` threads
+/// at `optLevel`; `digest`, when not empty, the whole module's (the tier's) cache digest.
+struct SplitPlan {
+  unsigned modules, threads;
+  int optLevel;
+  std::string digest;
+};
+
+/// Generates the simulation functions as plan.modules modules (backend/Codegen.h, ModuleSplit),
+/// each handed to a ParallelCompiler's workers as soon as it is written, and adds the objects to
+/// `jit`. With a cache and a digest, each module's key follows from the digest: when all are
+/// cached, none is generated. Adds the time spent generating to `codegenSeconds` and the IR
+/// passes' to `optimizeSeconds`.
+llvm::Error addSplitSimulation(llvm::orc::LLJIT &jit, FlatSystem &flat, const OdeModel &model,
+                               const ModelSymbols &symbols, const SplitPlan &plan, ModelObjectCache *cache,
+                               const llvm::DataLayout &layout, const std::string &triple, double &codegenSeconds,
+                               double &optimizeSeconds) {
+  auto start = Clock::now();
+  auto target = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!target)
+    return target.takeError();
+  target->setCodeGenOptLevel(plan.optLevel <= 0 ? llvm::CodeGenOpt::None : llvm::CodeGenOpt::Default);
+  const bool keyed = cache && !plan.digest.empty();
+  std::vector<std::string> keys(plan.modules);
+  bool allCached = keyed;
+  for (unsigned k = 0; k < plan.modules && keyed; ++k) {
+    keys[k] = ModelObjectCache::key(
+        plan.digest + "|module " + std::to_string(k) + " of " + std::to_string(plan.modules), plan.optLevel);
+    allCached = allCached && cache->prepare(keys[k]);
+  }
+  ParallelCompiler compiler(std::move(*target), plan.optLevel, cache, allCached ? 1 : plan.threads);
+  for (unsigned k = 0; k < plan.modules; ++k) {
+    if (allCached) {
+      compiler.add(nullptr, nullptr, keys[k]);
+      continue;
+    }
+    auto context = std::make_unique<llvm::LLVMContext>();
+    std::unique_ptr<llvm::Module> part = generateModelIR(flat, model, *context, symbols, ModelPart::Simulation,
+                                                         nullptr, ModuleSplit{k, plan.modules});
+    setTarget(*part, layout, triple);
+    compiler.add(std::move(context), std::move(part), keys[k]); // no key: hashed on the worker
+  }
+  codegenSeconds += secondsSince(start); // the workers compiled meanwhile
+  auto objects = compiler.finish();
+  if (!objects)
+    return objects.takeError();
+  for (auto &object : *objects)
+    if (auto err = jit.addObjectFile(std::move(object)))
+      return err;
+  optimizeSeconds += compiler.optimizeSeconds();
+  return llvm::Error::success();
+}
+
 /// The simulation functions of one tier.
 struct SimulationFunctions {
   eqc_model_rhs_fn rhs = nullptr;
@@ -218,6 +272,7 @@ struct SimulationFunctions {
 
 struct JitModel::Impl {
   std::shared_ptr<ModelObjectCache> cache; ///< first: it outlives both LLJITs, which point to it
+  unsigned modules = 1, threads = 1;       ///< how the simulation functions were compiled
   std::unique_ptr<llvm::orc::LLJIT> jit;
   std::string jacSymbol, invariantJacSymbol, initialJacSymbol;
   eqc_model_jac_fn jac = nullptr;
@@ -300,6 +355,8 @@ void JitModel::waitForTier() {
   if (impl->tierThread.joinable())
     impl->tierThread.join();
 }
+unsigned JitModel::modules() const { return impl->modules; }
+unsigned JitModel::threads() const { return impl->threads; }
 int JitModel::cacheHits() const { return impl->cache ? impl->cache->hits() : 0; }
 int JitModel::cacheStores() const { return impl->cache ? impl->cache->stores() : 0; }
 std::string JitModel::cacheError() const { return impl->cache ? impl->cache->lastError() : std::string(); }
@@ -313,19 +370,11 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
   });
 
   auto start = Clock::now();
-  auto context = std::make_unique<llvm::LLVMContext>();
   ModelSymbols symbols = ModelSymbols::forPrefix("eqc_" + flat.modelName + "_");
-  std::unique_ptr<llvm::Module> simulation = generateModelIR(flat, model, *context, symbols, ModelPart::Simulation);
-  // The Jacobian modules are generated now only when their IR is to be printed, else on first use.
-  std::unique_ptr<llvm::Module> jacobian, constraintJacobians;
-  SparsityPattern pattern;
-  if (options.dumpIR) {
-    jacobian = generateModelIR(flat, model, *context, symbols, ModelPart::Jacobian, &pattern);
-    constraintJacobians = generateModelIR(flat, model, *context, symbols, ModelPart::ConstraintJacobians);
-  }
   // The main LLJIT's level (the first tier and the Jacobians), and whether an -O2 tier follows.
   int optLevel = options.optLevel;
   bool tiered = false;
+  const unsigned threads = options.threads > 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
   if (optLevel < 0) {
     // Automatic: two tiers; -O2 alone without a second hardware thread or when the optimized IR is
     // to be printed.
@@ -337,46 +386,57 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
   }
   // The compiled-model cache (not when the optimized IR is to be printed: a cached module is not
   // optimized again). A cached -O2 simulation module makes the first tier unnecessary; otherwise
-  // the first tier's -O0 object comes from the cache or is stored in it at once (a run that ends
+  // the first tier's -O0 objects come from the cache or are stored in it at once (a run that ends
   // before the -O2 tier does not wait for it, driver/main.cpp).
   std::shared_ptr<ModelObjectCache> cache;
   if (!options.cacheDirectory.empty() && !options.dumpOptimizedIR)
     cache = std::make_shared<ModelObjectCache>(options.cacheDirectory);
-  std::string tierKey;
-  if (cache) {
-    if (tiered) {
-      const std::string digest = ModelObjectCache::digest(*simulation);
-      tierKey = ModelObjectCache::key(digest, 2);
-      if (cache->prepare(tierKey)) {
-        tiered = false;
-        simulation->setModuleIdentifier(tierKey);
-      } else {
-        simulation->setModuleIdentifier(ModelObjectCache::key(digest, optLevel));
-      }
-    } else {
-      simulation->setModuleIdentifier(ModelObjectCache::key(*simulation, optLevel));
-    }
-    for (llvm::Module *m : {jacobian.get(), constraintJacobians.get()})
-      if (m)
-        m->setModuleIdentifier(ModelObjectCache::key(*m, optLevel));
-  }
-  // The optimized tier's module: the same IR generated again in a context of its own (generation
-  // is a few percent of the compile time; LLVM compiles in parallel only across contexts).
+  // A large model's simulation functions are written as several modules, compiled on every
+  // hardware thread while the next is written (backend/SplitCompile.h); not when IR is printed.
+  unsigned modules = options.dumpIR || options.dumpOptimizedIR ? 1 : modulesFor(model, threads);
+
+  auto context = std::make_unique<llvm::LLVMContext>();
+  std::unique_ptr<llvm::Module> simulation; // unless split
+  // The optimized tier's module: the same IR in a context of its own, generated first so that,
+  // with a cache, its digest keys both tiers.
   std::unique_ptr<llvm::LLVMContext> tierContext;
   std::unique_ptr<llvm::Module> tierModule;
+  std::string digest, tierKey;
   if (tiered) {
     tierContext = std::make_unique<llvm::LLVMContext>();
     tierModule = generateModelIR(flat, model, *tierContext, symbols, ModelPart::Simulation);
-    if (cache)
+    if (cache) {
+      digest = ModelObjectCache::digest(*tierModule);
+      tierKey = ModelObjectCache::key(digest, 2);
       tierModule->setModuleIdentifier(tierKey);
+      if (cache->prepare(tierKey)) { // the optimized code is cached: it is the only tier
+        tiered = false;
+        simulation = std::move(tierModule);
+        context = std::move(tierContext);
+        modules = 1;
+      }
+    }
   }
-  if (options.timePhase)
-    options.timePhase("codegen", secondsSince(start));
+  if (!simulation && modules <= 1) {
+    simulation = generateModelIR(flat, model, *context, symbols, ModelPart::Simulation);
+    if (cache)
+      simulation->setModuleIdentifier(digest.empty() ? ModelObjectCache::key(*simulation, optLevel)
+                                                     : ModelObjectCache::key(digest, optLevel));
+  }
+  // The Jacobian modules are generated now only when their IR is to be printed, else on first use.
+  std::unique_ptr<llvm::Module> jacobian, constraintJacobians;
+  SparsityPattern pattern;
   if (options.dumpIR) {
+    jacobian = generateModelIR(flat, model, *context, symbols, ModelPart::Jacobian, &pattern);
+    constraintJacobians = generateModelIR(flat, model, *context, symbols, ModelPart::ConstraintJacobians);
+    for (llvm::Module *m : {jacobian.get(), constraintJacobians.get()})
+      if (cache)
+        m->setModuleIdentifier(ModelObjectCache::key(*m, optLevel));
     options.dumpIR(printModule(*simulation));
     options.dumpIR(printModule(*jacobian));
     options.dumpIR(printModule(*constraintJacobians));
   }
+  double codegenSeconds = secondsSince(start);
 
   auto optimizeSeconds = std::make_shared<double>(0.0);
   ExternalSymbols externals = externalSymbols(flat);
@@ -390,6 +450,19 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
   for (llvm::Module *m : {simulation.get(), jacobian.get(), constraintJacobians.get(), tierModule.get()})
     if (m)
       setTarget(*m, layout, triple);
+  start = Clock::now(); // the JIT's phase: from here, less the split modules' generation
+  double splitOptimizeSeconds = 0;
+  if (!simulation) {
+    const double generatedBefore = codegenSeconds;
+    if (auto err = addSplitSimulation(**jit, flat, model, symbols, SplitPlan{modules, threads, optLevel, digest},
+                                      cache.get(), layout, triple, codegenSeconds, splitOptimizeSeconds)) {
+      error = llvm::toString(std::move(err));
+      return nullptr;
+    }
+    start += std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(codegenSeconds - generatedBefore));
+  }
+  if (options.timePhase)
+    options.timePhase("codegen", codegenSeconds);
   llvm::orc::ThreadSafeContext tsc(std::move(context));
   for (auto *m : {&simulation, &jacobian, &constraintJacobians})
     if (*m)
@@ -397,7 +470,6 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
         error = llvm::toString(std::move(err));
         return nullptr;
       }
-  start = Clock::now();
   auto result = std::make_unique<JitModel>();
   SimulationFunctions::Parts parts;
   parts.events = !model.discretes.empty();
@@ -411,11 +483,14 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
   }
   first.publish(*result);
   if (options.timePhase) {
-    options.timePhase("optimize", *optimizeSeconds);
-    options.timePhase("jit", secondsSince(start) - *optimizeSeconds);
+    const double optimized = *optimizeSeconds + splitOptimizeSeconds;
+    options.timePhase("optimize", optimized);
+    options.timePhase("jit", secondsSince(start) - optimized);
   }
   result->impl = std::make_unique<JitModel::Impl>();
   result->impl->cache = cache;
+  result->impl->modules = modules;
+  result->impl->threads = modules > 1 ? threads : 1;
   result->impl->jit = std::move(*jit);
   result->impl->jacSymbol = symbols.jac;
   result->impl->invariantJacSymbol = symbols.invariantJac;

@@ -31,6 +31,9 @@ struct BackendOptions {
   std::function<void(const char *phase, double seconds)> timePhase;
   /// The compiled-model cache's directory (backend/ObjectCache.h); empty: no cache.
   std::string cacheDirectory;
+  /// Threads that compile the first tier of a large model (backend/SplitCompile.h); 0: every
+  /// hardware thread.
+  unsigned threads = 0;
 };
 
 /// A compiled model: function pointers valid for the lifetime of this object. With two tiers the
@@ -65,6 +68,10 @@ public:
   /// Starts the optimized tier if needed and blocks until it is done (compiled and, with a cache,
   /// stored); at once when there is none.
   void waitForTier();
+  /// How many modules the simulation functions were compiled as (more than one: on `threads()`
+  /// threads at once, backend/SplitCompile.h).
+  unsigned modules() const;
+  unsigned threads() const;
   int cacheHits() const;
   int cacheStores() const;
   std::string cacheError() const;

@@ -3,6 +3,7 @@
 #include "backend/Jit.h"
 
 #include <llvm/ADT/StringExtras.h>
+#include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/Config/llvm-config.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/Host.h>
@@ -29,14 +30,13 @@ namespace fs = std::filesystem;
 
 /// Bumped whenever the path from IR to machine code changes in eqc (backend/Optimize.cpp, the
 /// JIT's target options): entries of other formats are never read.
-constexpr const char *kFormat = "eqc-object-cache-1";
+constexpr const char *kFormat = "eqc-object-cache-2";
 constexpr const char *kPrefix = "eqc-cache-";
 constexpr char kMagic[8] = {'E', 'Q', 'C', 'O', 'B', 'J', '1', '\n'};
 constexpr size_t kHeader = sizeof kMagic + 8 + 20;
 
-/// A stream that hashes what is printed into it (the module's text is never held whole), in
-/// 64 KiB chunks: unbuffered, every token printed was an update of the hash (0.63 s instead of
-/// 0.42 s for the 10^5-state cascade's module). The digest is of the same bytes either way.
+/// A stream that hashes what is written into it (the module's bitcode is never held whole), in
+/// 64 KiB chunks. The digest is of the same bytes however they are buffered.
 class HashStream : public llvm::raw_ostream {
 public:
   explicit HashStream(llvm::SHA1 &sha) : sha_(sha) { SetBufferSize(1 << 16); }
@@ -86,7 +86,9 @@ std::string ModelObjectCache::digest(const llvm::Module &m) {
   llvm::SHA1 sha;
   {
     HashStream os(sha);
-    m.print(os, nullptr);
+    // The bitcode: a lossless form of the module, written in a third of the time its text takes
+    // (10^5-state cascade: 0.4 s against 1.1 s).
+    llvm::WriteBitcodeToFile(m, os);
   }
   return llvm::toHex(sha.final(), true);
 }
@@ -132,8 +134,14 @@ bool ModelObjectCache::prepare(const std::string &key) {
 }
 
 std::unique_ptr<llvm::MemoryBuffer> ModelObjectCache::getObject(const llvm::Module *m) {
+  return take(m->getModuleIdentifier());
+}
+
+std::unique_ptr<llvm::MemoryBuffer> ModelObjectCache::take(const std::string &key) {
+  if (!prepare(key))
+    return nullptr;
   std::lock_guard<std::mutex> lock(mutex_);
-  auto it = loaded_.find(m->getModuleIdentifier());
+  auto it = loaded_.find(key);
   if (it == loaded_.end())
     return nullptr;
   std::unique_ptr<llvm::MemoryBuffer> object = std::move(it->second);
@@ -143,9 +151,11 @@ std::unique_ptr<llvm::MemoryBuffer> ModelObjectCache::getObject(const llvm::Modu
 }
 
 void ModelObjectCache::notifyObjectCompiled(const llvm::Module *m, llvm::MemoryBufferRef object) {
-  const std::string key = m->getModuleIdentifier();
-  if (!isCacheKey(key))
-    return;
+  if (isCacheKey(m->getModuleIdentifier()))
+    store(m->getModuleIdentifier(), object);
+}
+
+void ModelObjectCache::store(const std::string &key, llvm::MemoryBufferRef object) {
   std::error_code ec;
   fs::create_directories(directory_, ec);
   if (ec) {

@@ -14,6 +14,7 @@
 namespace llvm {
 class Module;
 class MemoryBuffer;
+class MemoryBufferRef;
 } // namespace llvm
 
 namespace eqc {
@@ -38,6 +39,10 @@ public:
 
   /// Whether a valid entry exists for `key`; when it does, it is read and kept for getObject.
   bool prepare(const std::string &key);
+  /// The object of entry `key` (counted as a hit), or nullptr when there is no valid entry.
+  std::unique_ptr<llvm::MemoryBuffer> take(const std::string &key);
+  /// Writes `object` as entry `key` (counted as a store; a failure is kept for lastError()).
+  void store(const std::string &key, llvm::MemoryBufferRef object);
 
   // llvm::ObjectCache, called by the JIT's compiler with modules whose identifier is a key.
   void notifyObjectCompiled(const llvm::Module *m, llvm::MemoryBufferRef object) override;

@@ -175,6 +175,9 @@ void reportStatistics(Compilation &c, const SimulateOptions &opt, const eqc_opti
       err << " (" << problem << ")";
     err << " (" << c.cacheDirectory << ")\n";
   }
+  if (c.jit->modules() > 1)
+    err << "  machine code: " << c.jit->modules() << " modules compiled on " << c.jit->threads()
+        << " threads while they were generated\n";
   if (c.jit->tiered()) {
     double tier = times.tierAtRunEnd;
     std::string failure = tier < 0 ? std::string() : c.jit->tierError();

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 
@@ -47,16 +48,29 @@ Mode *modeFor(Compilation &c, DummyRun &d, const StateSelection &sel, const doub
   for (auto &m : d.modes)
     if (m->selection == sel)
       return m.get();
+  // Each selection's compilation is timed as its own phases (--time-passes, --stats).
+  using Clock = std::chrono::steady_clock;
+  auto phase = [&c](const char *name, Clock::time_point since) {
+    c.timings.emplace_back(std::string("state selection: ") + name,
+                           std::chrono::duration<double>(Clock::now() - since).count());
+  };
+  auto begin = Clock::now();
   auto m = std::make_unique<Mode>();
   m->selection = sel;
   m->model = setupDummyDerivativeModel(*c.flat, *c.reduced, sel);
+  phase("reduce", begin);
+  begin = Clock::now();
   if (!causalizeOdeModel(*c.flat, m->model, *c.diags)) {
     failed = ExitStructure;
     return nullptr;
   }
+  phase("causalize", begin);
   BackendOptions backend;
   backend.optLevel = c.optLevel;
   backend.cacheDirectory = c.cacheDirectory;
+  backend.timePhase = [&c](const char *name, double seconds) {
+    c.timings.emplace_back(std::string("state selection: ") + name, seconds);
+  };
   std::string error;
   m->jit = jitCompile(*c.flat, m->model, backend, error);
   if (!m->jit) {
@@ -68,7 +82,9 @@ Mode *modeFor(Compilation &c, DummyRun &d, const StateSelection &sel, const doub
   values.p.assign(p, p + m->model.pSize());
   values.x.assign(m->model.states.size(), 0.0);
   values.a.assign(m->model.algebraics.size(), 0.0);
+  begin = Clock::now();
   m->table = ModelTable::forRun(*c.flat, m->model, *m->jit, values);
+  phase("table", begin);
   if (!m->table) {
     err << "eqc: internal error: the table of a state selection could not be made\n";
     failed = ExitInternal;

@@ -1,0 +1,82 @@
+// Machine code for a model's simulation functions on several threads: the code generator writes
+// them as several modules, each in a context of its own (LLVM compiles in parallel only across
+// contexts; backend/Codegen.h, ModuleSplit), and a ParallelCompiler turns each into an object file
+// on worker threads as soon as it is written, while the next one is being generated.
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
+#include <llvm/Support/Error.h>
+
+namespace llvm {
+class LLVMContext;
+class Module;
+class MemoryBuffer;
+} // namespace llvm
+
+namespace eqc {
+
+class ModelObjectCache;
+struct OdeModel;
+
+/// Causal steps, residuals and start values per module below which a split does not pay (worker
+/// start, one context per module, helpers copied into each module that calls them).
+constexpr std::size_t kStepsPerModule = 2048;
+/// Modules per thread: more modules than threads let the compilation of the first ones overlap
+/// the generation of the last ones.
+constexpr unsigned kModulesPerThread = 4;
+
+/// How many modules to write the simulation functions of `model` as for `threads` threads: 1 (do
+/// not split) for a small model or one thread.
+unsigned modulesFor(const OdeModel &model, unsigned threads);
+
+/// Compiles modules to object files on `threads` threads: threads - 1 workers start at once and
+/// take modules as they are added; finish() compiles the rest on the calling thread too. Each
+/// module is optimized at `optLevel` first. With a cache, a module's object is taken from it by
+/// the module's identifier (a cache key, given or derived from the module on the worker) or
+/// stored into it once compiled.
+class ParallelCompiler {
+public:
+  ParallelCompiler(llvm::orc::JITTargetMachineBuilder target, int optLevel, ModelObjectCache *cache,
+                   unsigned threads);
+  ~ParallelCompiler();
+  ParallelCompiler(const ParallelCompiler &) = delete;
+  ParallelCompiler &operator=(const ParallelCompiler &) = delete;
+
+  /// Requires: the module's target set; nothing else uses `context`. `key`: the module's cache
+  /// key, or empty to hash the module on the worker (with a cache). Without a module, the object
+  /// is the cache's entry `key` (an error if it has none).
+  void add(std::unique_ptr<llvm::LLVMContext> context, std::unique_ptr<llvm::Module> module, std::string key);
+  /// Ensures: the objects in the order the modules were added, or the first error.
+  llvm::Expected<std::vector<std::unique_ptr<llvm::MemoryBuffer>>> finish();
+
+  double optimizeSeconds() const { return optimizeSeconds_; } ///< summed over the threads
+  int cached() const { return cached_; }                      ///< objects taken from the cache
+
+private:
+  struct Job;
+  void work(bool untilEmpty);
+  void compile(Job &job, llvm::TargetMachine &machine);
+
+  llvm::orc::JITTargetMachineBuilder target_;
+  int optLevel_;
+  ModelObjectCache *cache_;
+  std::vector<std::unique_ptr<Job>> jobs_;
+  std::deque<Job *> queue_;
+  bool closed_ = false;
+  std::mutex mutex_;
+  std::condition_variable ready_;
+  std::vector<std::thread> workers_;
+  double optimizeSeconds_ = 0;
+  int cached_ = 0;
+};
+
+} // namespace eqc

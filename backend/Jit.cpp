@@ -24,6 +24,7 @@
 
 #include <chrono>
 #include <mutex>
+#include <system_error>
 #include <thread>
 
 namespace eqc {
@@ -135,46 +136,33 @@ void setTarget(llvm::Module &m, const llvm::DataLayout &layout, const std::strin
 }
 
 /// How a large model's simulation functions are compiled: `modules` modules on `threads` threads
-/// at `optLevel`; `digest`, when not empty, the whole module's (the tier's) cache digest.
+/// at `optLevel`.
 struct SplitPlan {
   unsigned modules, threads;
   int optLevel;
-  std::string digest;
 };
 
 /// Generates the simulation functions as plan.modules modules (backend/Codegen.h, ModuleSplit),
 /// each handed to a ParallelCompiler's workers as soon as it is written, and adds the objects to
-/// `jit`. With a cache and a digest, each module's key follows from the digest: when all are
-/// cached, none is generated. Adds the time spent generating to `codegenSeconds` and the IR
-/// passes' to `optimizeSeconds`.
+/// `jit`. With a cache, each module is keyed by its own digest (taken on the workers) and
+/// `digest` receives the modules' keys together, which key the whole. Adds the time spent
+/// generating to `codegenSeconds` and the IR passes' to `optimizeSeconds`.
 llvm::Error addSplitSimulation(llvm::orc::LLJIT &jit, FlatSystem &flat, const OdeModel &model,
                                const ModelSymbols &symbols, const SplitPlan &plan, ModelObjectCache *cache,
                                const llvm::DataLayout &layout, const std::string &triple, double &codegenSeconds,
-                               double &optimizeSeconds) {
+                               double &optimizeSeconds, std::string &digest) {
   auto start = Clock::now();
   auto target = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!target)
     return target.takeError();
   target->setCodeGenOptLevel(plan.optLevel <= 0 ? llvm::CodeGenOpt::None : llvm::CodeGenOpt::Default);
-  const bool keyed = cache && !plan.digest.empty();
-  std::vector<std::string> keys(plan.modules);
-  bool allCached = keyed;
-  for (unsigned k = 0; k < plan.modules && keyed; ++k) {
-    keys[k] = ModelObjectCache::key(
-        plan.digest + "|module " + std::to_string(k) + " of " + std::to_string(plan.modules), plan.optLevel);
-    allCached = allCached && cache->prepare(keys[k]);
-  }
-  ParallelCompiler compiler(std::move(*target), plan.optLevel, cache, allCached ? 1 : plan.threads);
+  ParallelCompiler compiler(std::move(*target), plan.optLevel, cache, plan.threads);
   for (unsigned k = 0; k < plan.modules; ++k) {
-    if (allCached) {
-      compiler.add(nullptr, nullptr, keys[k]);
-      continue;
-    }
     auto context = std::make_unique<llvm::LLVMContext>();
     std::unique_ptr<llvm::Module> part = generateModelIR(flat, model, *context, symbols, ModelPart::Simulation,
                                                          nullptr, ModuleSplit{k, plan.modules});
     setTarget(*part, layout, triple);
-    compiler.add(std::move(context), std::move(part), keys[k]); // no key: hashed on the worker
+    compiler.add(std::move(context), std::move(part), ""); // keyed on the worker
   }
   codegenSeconds += secondsSince(start); // the workers compiled meanwhile
   auto objects = compiler.finish();
@@ -184,6 +172,9 @@ llvm::Error addSplitSimulation(llvm::orc::LLJIT &jit, FlatSystem &flat, const Od
     if (auto err = jit.addObjectFile(std::move(object)))
       return err;
   optimizeSeconds += compiler.optimizeSeconds();
+  digest.clear();
+  for (const std::string &key : compiler.keys())
+    digest += key + "|";
   return llvm::Error::success();
 }
 
@@ -270,6 +261,12 @@ struct SimulationFunctions {
 
 } // namespace
 
+/// The optimized tier's module in a context of its own (none when its object is cached).
+struct TierModule {
+  std::unique_ptr<llvm::LLVMContext> context;
+  std::unique_ptr<llvm::Module> module;
+};
+
 struct JitModel::Impl {
   std::shared_ptr<ModelObjectCache> cache; ///< first: it outlives both LLJITs, which point to it
   unsigned modules = 1, threads = 1;       ///< how the simulation functions were compiled
@@ -287,7 +284,8 @@ struct JitModel::Impl {
   /// the JitModel's function pointers when done. Joined before anything here is destroyed.
   bool tiered = false;
   std::unique_ptr<llvm::orc::LLJIT> tierJit;
-  std::function<void()> tierWork; ///< what tierThread runs, once startTier() is called
+  std::function<void(TierModule &)> tierGenerate; ///< the optimized tier's module (none when cached)
+  std::function<void(TierModule)> tierWork;        ///< what tierThread runs, once startTier() is called
   std::once_flag tierStart;
   std::atomic<bool> tierStarted{false};
   std::thread tierThread;
@@ -345,7 +343,16 @@ void JitModel::startTier() {
   if (!impl->tiered)
     return;
   std::call_once(impl->tierStart, [this] {
-    impl->tierThread = std::thread(std::move(impl->tierWork));
+    TierModule tier;
+    if (impl->tierGenerate)
+      impl->tierGenerate(tier);
+
+    try {
+      impl->tierThread = std::thread([this, tier = std::move(tier)]() mutable { impl->tierWork(std::move(tier)); });
+    } catch (const std::system_error &e) { // the first tier goes on alone
+      impl->tierError = std::string("cannot start its thread: ") + e.what();
+      impl->tierSeconds.store(0.0);
+    }
     impl->tierStarted.store(true);
   });
 }
@@ -397,31 +404,22 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
 
   auto context = std::make_unique<llvm::LLVMContext>();
   std::unique_ptr<llvm::Module> simulation; // unless split
-  // The optimized tier's module: the same IR in a context of its own, generated first so that,
-  // with a cache, its digest keys both tiers.
-  std::unique_ptr<llvm::LLVMContext> tierContext;
-  std::unique_ptr<llvm::Module> tierModule;
+  // With a cache, the keys come from a digest of the IR: the one module's, or (split) the modules'
+  // digests, taken on the workers. The optimized tier's key is the digest's at -O2; its module is
+  // generated only when the tier starts (most runs end before).
   std::string digest, tierKey;
-  if (tiered) {
-    tierContext = std::make_unique<llvm::LLVMContext>();
-    tierModule = generateModelIR(flat, model, *tierContext, symbols, ModelPart::Simulation);
+  if (modules <= 1) {
+    simulation = generateModelIR(flat, model, *context, symbols, ModelPart::Simulation);
     if (cache) {
-      digest = ModelObjectCache::digest(*tierModule);
-      tierKey = ModelObjectCache::key(digest, 2);
-      tierModule->setModuleIdentifier(tierKey);
-      if (cache->prepare(tierKey)) { // the optimized code is cached: it is the only tier
+      digest = ModelObjectCache::digest(*simulation);
+      tierKey = tiered ? ModelObjectCache::key(digest, 2) : std::string();
+      if (tiered && cache->prepare(tierKey)) { // the optimized code is cached: it is the only tier
         tiered = false;
-        simulation = std::move(tierModule);
-        context = std::move(tierContext);
-        modules = 1;
+        simulation->setModuleIdentifier(tierKey);
+      } else {
+        simulation->setModuleIdentifier(ModelObjectCache::key(digest, optLevel));
       }
     }
-  }
-  if (!simulation && modules <= 1) {
-    simulation = generateModelIR(flat, model, *context, symbols, ModelPart::Simulation);
-    if (cache)
-      simulation->setModuleIdentifier(digest.empty() ? ModelObjectCache::key(*simulation, optLevel)
-                                                     : ModelObjectCache::key(digest, optLevel));
   }
   // The Jacobian modules are generated now only when their IR is to be printed, else on first use.
   std::unique_ptr<llvm::Module> jacobian, constraintJacobians;
@@ -447,19 +445,21 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
   }
   const llvm::DataLayout layout = (*jit)->getDataLayout();
   const std::string triple = (*jit)->getTargetTriple().str();
-  for (llvm::Module *m : {simulation.get(), jacobian.get(), constraintJacobians.get(), tierModule.get()})
+  for (llvm::Module *m : {simulation.get(), jacobian.get(), constraintJacobians.get()})
     if (m)
       setTarget(*m, layout, triple);
   start = Clock::now(); // the JIT's phase: from here, less the split modules' generation
   double splitOptimizeSeconds = 0;
   if (!simulation) {
     const double generatedBefore = codegenSeconds;
-    if (auto err = addSplitSimulation(**jit, flat, model, symbols, SplitPlan{modules, threads, optLevel, digest},
-                                      cache.get(), layout, triple, codegenSeconds, splitOptimizeSeconds)) {
+    if (auto err = addSplitSimulation(**jit, flat, model, symbols, SplitPlan{modules, threads, optLevel}, cache.get(),
+                                      layout, triple, codegenSeconds, splitOptimizeSeconds, digest)) {
       error = llvm::toString(std::move(err));
       return nullptr;
     }
     start += std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(codegenSeconds - generatedBefore));
+    if (tiered && cache)
+      tierKey = ModelObjectCache::key(digest, 2);
   }
   if (options.timePhase)
     options.timePhase("codegen", codegenSeconds);
@@ -526,11 +526,24 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
     JitModel::Impl *impl = result->impl.get();
     impl->tiered = true;
     JitModel *target = result.get();
-    // The thread owns its context and module; it writes the JitModel's pointers, tierJit and the
-    // outcome; ~Impl joins it before any of them is destroyed.
     ModelObjectCache *tierCache = cache.get();
-    auto work = [impl, target, symbols, parts, tierCache, externals, ctx = std::move(tierContext),
-                 module = std::move(tierModule)]() mutable {
+    // Cached optimized code is loaded at once, on its thread, and is then the only tier in use;
+    // otherwise startTier() generates the module (on its caller's thread: the code generator is
+    // not thread-safe; requires `flat` and `model` alive, as the Jacobians do).
+    const bool cachedTier = cache && !tierKey.empty() && cache->prepare(tierKey);
+    if (!cachedTier)
+      impl->tierGenerate = [&flat, &model, symbols, layout, triple, tierKey](TierModule &out) {
+        out.context = std::make_unique<llvm::LLVMContext>();
+        out.module = generateModelIR(flat, model, *out.context, symbols, ModelPart::Simulation);
+        setTarget(*out.module, layout, triple);
+        if (!tierKey.empty())
+          out.module->setModuleIdentifier(tierKey);
+        // The scheduler switch is process-wide: set here, on the thread that starts the tier.
+        setMachineScheduler(instructionCount(*out.module) < kMachineSchedulerLimit);
+      };
+    // The thread owns the module; it writes the JitModel's pointers, tierJit and the outcome;
+    // ~Impl joins it before any of them is destroyed.
+    impl->tierWork = [impl, target, symbols, parts, tierCache, externals, tierKey](TierModule tier) {
       auto begin = Clock::now();
       auto fail = [&](llvm::Error err) {
         impl->tierError = llvm::toString(std::move(err));
@@ -539,9 +552,17 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
       auto jit = makeJit(2, false, nullptr, std::make_shared<double>(0.0), tierCache, externals);
       if (!jit)
         return fail(jit.takeError());
-      llvm::orc::ThreadSafeContext own(std::move(ctx));
-      if (auto err = (*jit)->addIRModule(llvm::orc::ThreadSafeModule(std::move(module), own)))
-        return fail(std::move(err));
+      if (tier.module) {
+        llvm::orc::ThreadSafeContext own(std::move(tier.context));
+        if (auto err = (*jit)->addIRModule(llvm::orc::ThreadSafeModule(std::move(tier.module), own)))
+          return fail(std::move(err));
+      } else if (std::unique_ptr<llvm::MemoryBuffer> object = tierCache->take(tierKey)) {
+        if (auto err = (*jit)->addObjectFile(std::move(object)))
+          return fail(std::move(err));
+      } else {
+        return fail(llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                            "the compiled-model cache lost entry %s", tierKey.c_str()));
+      }
       SimulationFunctions optimized;
       if (auto err = optimized.lookup(**jit, symbols, parts))
         return fail(std::move(err));
@@ -549,9 +570,10 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
       optimized.publish(*target);
       impl->tierSeconds.store(secondsSince(begin));
     };
-    // Started by startTier() (std::function needs a copyable callable: the work is shared).
-    auto shared = std::make_shared<decltype(work)>(std::move(work));
-    impl->tierWork = [shared] { (*shared)(); };
+    if (cachedTier) {
+      result->waitForTier();
+      impl->tiered = impl->tierError.empty() ? false : impl->tiered;
+    }
   }
   return result;
 }

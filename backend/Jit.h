@@ -16,13 +16,15 @@ namespace eqc {
 
 /// With the automatic optimization level (and a second hardware thread) a model is compiled in two
 /// tiers: first without optimization (FastISel, the fast register allocator, no IR passes: about
-/// 4x faster to compile than -O2), then with -O2 on a background thread, whose functions replace
-/// the first tier's when ready. The second tier starts when JitModel::startTier() is called: eqc
-/// simulate does once a run has lasted as long as the first tier took to compile, so that short
-/// runs (and commands that run nothing) spend no core on code they would not use. The two tiers compute bitwise the same results (no fast-math, no
-/// contraction), only at different speeds (bench/README.md). The Jacobian module, compiled on first
-/// use and called far less often than the right-hand side, stays at -O0 (for an index-reduced model
-/// it is the largest module: -O2 made initialization of the double pendulum 7x slower).
+/// 4x faster to compile than -O2; a large model's on every hardware thread, backend/SplitCompile.h),
+/// then with -O2 on a background thread, whose functions replace the first tier's when ready. The
+/// second tier starts when JitModel::startTier() is called: eqc simulate does once a run has lasted
+/// as long as the first tier took to compile, so that short runs (and commands that run nothing)
+/// spend no core, and no code generation, on code they would not use. The two tiers compute
+/// bitwise the same results (no fast-math, no contraction), only at different speeds
+/// (bench/README.md). The Jacobian module, compiled on first use and called far less often than
+/// the right-hand side, stays at -O0 (for an index-reduced model it is the largest module: -O2
+/// made initialization of the double pendulum 7x slower).
 struct BackendOptions {
   /// 0..3, LLVM's pipeline level for every module; -1 (automatic): the two tiers above.
   int optLevel = -1;
@@ -58,7 +60,9 @@ public:
   /// Whether the model is compiled in two tiers, and the seconds the background compilation of the
   /// optimized tier took once it is done (negative before; the reason on `tierError` if it failed).
   bool tiered() const;
-  /// Starts the optimized tier's compilation on its thread (once; nothing without two tiers).
+  /// Starts the optimized tier's compilation on its thread (once; nothing without two tiers). Its
+  /// module is generated first, here on the calling thread (the code generator is not
+  /// thread-safe); a cached one is only loaded.
   void startTier();
   bool tierStarted() const;
   double tierSeconds() const;

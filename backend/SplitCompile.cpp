@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <system_error>
 
 namespace eqc {
 
@@ -42,8 +43,14 @@ ParallelCompiler::ParallelCompiler(llvm::orc::JITTargetMachineBuilder target, in
   // read it; the modules of a split model are large.
   if (optLevel > 0)
     setMachineScheduler(false);
+  // A thread that cannot be started (its stack is memory too) leaves its share to the others and
+  // to finish()'s caller.
   for (unsigned k = 1; k < threads; ++k)
-    workers_.emplace_back([this] { work(false); });
+    try {
+      workers_.emplace_back([this] { work(false); });
+    } catch (const std::system_error &) {
+      break;
+    }
 }
 
 ParallelCompiler::~ParallelCompiler() {
@@ -124,6 +131,13 @@ void ParallelCompiler::compile(Job &job, llvm::TargetMachine &machine) {
   if (cache_)
     cache_->store(job.key, (*object)->getMemBufferRef());
   job.object = std::move(*object);
+}
+
+std::vector<std::string> ParallelCompiler::keys() const {
+  std::vector<std::string> out;
+  for (const auto &job : jobs_)
+    out.push_back(job->key);
+  return out;
 }
 
 llvm::Expected<std::vector<std::unique_ptr<llvm::MemoryBuffer>>> ParallelCompiler::finish() {

@@ -60,6 +60,8 @@ public:
 
   double optimizeSeconds() const { return optimizeSeconds_; } ///< summed over the threads
   int cached() const { return cached_; }                      ///< objects taken from the cache
+  /// After finish(), with a cache: the modules' keys in the order added.
+  std::vector<std::string> keys() const;
 
 private:
   struct Job;

@@ -28,6 +28,10 @@ const Expr **Differentiator::slot(uint64_t key) {
 }
 
 const Expr *Differentiator::diff(const Expr *e, int var) {
+  // Derivatives flow only from the leaves var (or time): a subtree without one is 0, unmemoized
+  // (most (node, variable) pairs of a large model are such).
+  if (!e->mayContain(var))
+    return ctx_.zero();
   uint64_t key = (static_cast<uint64_t>(e->id()) << 32) | static_cast<uint32_t>(var);
   if (const Expr *known = *slot(key))
     return known;

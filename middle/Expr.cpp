@@ -138,6 +138,12 @@ const Expr *ExprContext::intern(ExprKind kind, int payload, double value,
     if (table_[i].hash == h && equal(table_[i].node, &probe))
       return table_[i].node;
   probe.id_ = static_cast<uint32_t>(nodes_.size());
+  if (kind == ExprKind::Var)
+    probe.varMask_ = Expr::maskBit(payload);
+  else if (kind == ExprKind::Time)
+    probe.varMask_ = Expr::maskBit(-1);
+  for (const Expr *op : probe.ops_)
+    probe.varMask_ |= op->varMask_;
   nodes_.push_back(std::move(probe));
   const Expr *node = &nodes_.back();
   table_[i] = {h, node};

@@ -73,6 +73,11 @@ public:
   bool isBool() const { return isBool_; }
   bool isConst() const { return kind_ == ExprKind::Const; }
   bool isConst(double v) const { return kind_ == ExprKind::Const && value_ == v; }
+  /// A 32-bit summary of the leaves below: bit maskBit(v) for each variable v (Var nodes; pre(v)
+  /// is not an occurrence), bit maskBit(-1) for time. When false, `var` (for var < 0: time)
+  /// does not occur in the expression: its derivative in var is 0 without a walk.
+  bool mayContain(int var) const { return (varMask_ & maskBit(var)) != 0; }
+  static uint32_t maskBit(int var) { return var < 0 ? 1u << 31 : 1u << (static_cast<unsigned>(var) % 31); }
 
 private:
   friend class ExprContext;
@@ -83,6 +88,7 @@ private:
   int payload_ = 0;
   double value_ = 0;
   uint32_t id_ = 0;
+  uint32_t varMask_ = 0; ///< mayContain's summary (in what would be padding)
   size_t hash_ = 0;
   const Function *callee_ = nullptr; ///< FnCall (identified by payload_; not part of the key)
   std::vector<const Expr *> ops_;

@@ -396,6 +396,8 @@ std::vector<int> collectAllVars(const Expr *e) {
 }
 
 bool dependsOn(const Expr *e, int var) {
+  if (!e->mayContain(var))
+    return false;
   std::vector<int> vars = collectVars(e);
   return std::binary_search(vars.begin(), vars.end(), var);
 }
@@ -405,6 +407,8 @@ namespace {
 /// isLinearIn's degree of `e` in `var`: 0 free of it, 1 affine, 2 nonlinear; memoized in
 /// degreeMarks for the current stamp (the input is a DAG).
 int degreeIn(const Expr *e, int var, uint32_t stamp) {
+  if (!e->mayContain(var))
+    return 0;
   degreeMarks.fit(e->id());
   if (degreeMarks.stamps[e->id()] == stamp)
     return degreeMarks.values[e->id()];

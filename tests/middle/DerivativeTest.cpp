@@ -42,6 +42,32 @@ TEST_F(DerivativeTest, ExplicitTimeDerivative) {
   EXPECT_EQ(d.diff(x, Differentiator::kTime), ctx.zero()) << "variables are held fixed";
 }
 
+TEST_F(DerivativeTest, TheLeafSummaryNeverMissesAVariableOrTime) {
+  // mayContain may answer true for a variable that is not there (v and v + 31 share a bit), never
+  // false for one that is: derivatives of subtrees it rules out are 0 without a walk.
+  const Expr *w = ctx.var(33); // shares z's bit (33 % 31 == 2)
+  const Expr *e = ctx.add(ctx.mul(x, call(Builtin::Sin, w)), ctx.pre(1));
+  EXPECT_TRUE(e->mayContain(0));
+  EXPECT_TRUE(e->mayContain(33));
+  EXPECT_TRUE(e->mayContain(2)) << "a shared bit: a false positive is allowed";
+  EXPECT_FALSE(e->mayContain(1)) << "pre(y) is not an occurrence of y";
+  EXPECT_FALSE(e->mayContain(Differentiator::kTime));
+  EXPECT_TRUE(ctx.mul(e, ctx.time())->mayContain(Differentiator::kTime));
+  EXPECT_EQ(d.diff(e, 1), ctx.zero());
+  EXPECT_EQ(d.diff(e, 2), ctx.zero()) << "walked: the bit is shared, the variable absent";
+  EXPECT_EQ(d.diff(e, 33), ctx.mul(x, call(Builtin::Cos, w)));
+  // Property: over random expressions, every variable collectVars finds is one mayContain allows.
+  std::mt19937 gen(3);
+  std::vector<const Expr *> pool{x, y, z, w, ctx.var(64), ctx.time(), c(1.5)};
+  for (int k = 0; k < 2000; ++k) {
+    const Expr *a = pool[gen() % pool.size()], *b = pool[gen() % pool.size()];
+    const Expr *made = gen() % 2 ? ctx.add(a, b) : ctx.mul(a, call(Builtin::Exp, b));
+    for (int v : collectVars(made))
+      ASSERT_TRUE(made->mayContain(v)) << v;
+    pool.push_back(made);
+  }
+}
+
 TEST_F(DerivativeTest, SumAndProductRules) {
   EXPECT_EQ(dx(ctx.add({x, y, c(4)})), ctx.one());
   EXPECT_EQ(dx(ctx.mul(c(3), x)), c(3));

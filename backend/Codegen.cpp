@@ -986,15 +986,18 @@ private:
   void emitInvariantJacobian(const std::string &name, const std::vector<const Expr *> &residuals) {
     llvm::Function *f = newRoot(name, invariantType());
     const SparsityPattern pattern = constraintJacobianPattern(model, residuals);
-    // Where entry (i, j) is: the next unfilled place of column j (rows are visited in order).
+    // Where entry (i, j) is: the next unfilled place of column j (rows are visited in order),
+    // for every row before any is emitted (a split module emits only some of them).
     std::vector<int> next(pattern.colStart.begin(), pattern.colStart.end() - (pattern.colStart.empty() ? 0 : 1));
+    std::vector<std::vector<std::pair<int, int>>> entries(residuals.size()); // (variable, place)
+    for (size_t i = 0; i < residuals.size(); ++i)
+      for (int v : collectVars(residuals[i]))
+        if (model.slots[v].storage == Storage::State)
+          entries[i].emplace_back(v, next[static_cast<size_t>(model.slots[v].index)]++);
     emitInParts(f, residuals.size(), kItemsPerFunction, invariantFrame, [&](FunctionEmitter &fe, size_t i) {
       auto &b = fe.b();
       Value *values = &*(fe.function()->arg_begin() + 3);
-      for (int v : collectVars(residuals[i])) {
-        if (model.slots[v].storage != Storage::State)
-          continue;
-        const int k = next[static_cast<size_t>(model.slots[v].index)]++;
+      for (auto [v, k] : entries[i]) {
         const Expr *partial = diff.diff(residuals[i], v);
         b.CreateStore(partial->isConst(0) ? llvm::ConstantFP::get(types.f64, 0.0) : fe.emit(partial),
                       b.CreateConstGEP1_64(types.f64, values, static_cast<uint64_t>(k)));
@@ -1608,11 +1611,28 @@ Value *FunctionEmitter::compute(const Expr *e) {
 
 } // namespace
 
+unsigned modulesFor(std::size_t items, unsigned threads) {
+  if (threads < 2)
+    return 1;
+  return static_cast<unsigned>(
+      std::max<std::size_t>(1, std::min<std::size_t>(items / kStepsPerModule, kModulesPerThread * threads)));
+}
+
+std::size_t simulationItems(const OdeModel &model) {
+  return model.ode.steps.size() + model.init.steps.size() + model.invariants.residuals.size() +
+         model.initialConstraints.residuals.size() + model.states.size();
+}
+
+std::size_t constraintJacobianItems(const OdeModel &model) {
+  return model.invariants.residuals.size() + model.initialConstraints.residuals.size();
+}
+
 std::unique_ptr<llvm::Module> generateModelIR(FlatSystem &flat, const OdeModel &model, llvm::LLVMContext &context,
                                               const ModelSymbols &symbols, ModelPart part,
                                               SparsityPattern *jacobianPattern, ModuleSplit split) {
-  if (split.count > 1 && (part != ModelPart::Simulation || model.delays > 0))
-    llvm::report_fatal_error("eqc internal error: only the simulation functions of a model without delays split");
+  if (split.count > 1 && (part == ModelPart::Jacobian || part == ModelPart::All ||
+                          (part == ModelPart::Simulation && model.delays > 0)))
+    llvm::report_fatal_error("eqc internal error: the ODE Jacobian and a model with delays do not split");
   ModuleEmitter emitter(flat, model, context, symbols);
   emitter.split = split;
   std::unique_ptr<llvm::Module> m = emitter.run(part, jacobianPattern);

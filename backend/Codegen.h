@@ -5,6 +5,7 @@
 #include "middle/JacobianPattern.h"
 #include "middle/OdeModel.h"
 
+#include <cstddef>
 #include <memory>
 #include <string>
 
@@ -61,8 +62,22 @@ struct ModuleSplit {
   unsigned index = 0, count = 1;
 };
 
+/// Causal steps, residuals and start values per module below which a split does not pay (worker
+/// start, one context per module, helpers copied into each module that calls them).
+constexpr std::size_t kStepsPerModule = 2048;
+/// Modules per thread: more modules than threads let the compilation of the first ones overlap
+/// the generation of the last ones (backend/SplitCompile.h).
+constexpr unsigned kModulesPerThread = 4;
+
+/// How many modules to write `items` causal steps, residuals or start values as for `threads`
+/// threads: 1 (do not split) for few items or one thread.
+unsigned modulesFor(std::size_t items, unsigned threads);
+/// The items of a model's simulation functions, and of its constraint Jacobians.
+std::size_t simulationItems(const OdeModel &model);
+std::size_t constraintJacobianItems(const OdeModel &model);
+
 /// Requires: a causalized OdeModel; a split only for ModelPart::Simulation of a model without
-/// delays. Ensures: a verified module defining the functions of
+/// delays or for ModelPart::ConstraintJacobians. Ensures: a verified module defining the functions of
 /// backend/ModelAbi.h under `symbols` (rhs and init, or jac and the invariant Jacobians), which
 /// call eqc_solve_block and eqc_linsolve of the runtime; for ModelPart::Jacobian and All,
 /// `*jacobianPattern` (when given) receives the pattern whose values jac writes.

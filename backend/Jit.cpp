@@ -142,13 +142,14 @@ struct SplitPlan {
   int optLevel;
 };
 
-/// Generates the simulation functions as plan.modules modules (backend/Codegen.h, ModuleSplit),
+/// Generates `part` (the simulation functions or the constraint Jacobians) as plan.modules
+/// modules (backend/Codegen.h, ModuleSplit),
 /// each handed to a ParallelCompiler's workers as soon as it is written, and adds the objects to
 /// `jit`. With a cache, each module is keyed by its own digest (taken on the workers) and
 /// `digest` receives the modules' keys together, which key the whole. Adds the time spent
 /// generating to `codegenSeconds` and the IR passes' to `optimizeSeconds`.
-llvm::Error addSplitSimulation(llvm::orc::LLJIT &jit, FlatSystem &flat, const OdeModel &model,
-                               const ModelSymbols &symbols, const SplitPlan &plan, ModelObjectCache *cache,
+llvm::Error addSplitModules(llvm::orc::LLJIT &jit, FlatSystem &flat, const OdeModel &model,
+                            const ModelSymbols &symbols, ModelPart part, const SplitPlan &plan, ModelObjectCache *cache,
                                const llvm::DataLayout &layout, const std::string &triple, double &codegenSeconds,
                                double &optimizeSeconds, std::string &digest) {
   auto start = Clock::now();
@@ -159,10 +160,10 @@ llvm::Error addSplitSimulation(llvm::orc::LLJIT &jit, FlatSystem &flat, const Od
   ParallelCompiler compiler(std::move(*target), plan.optLevel, cache, plan.threads);
   for (unsigned k = 0; k < plan.modules; ++k) {
     auto context = std::make_unique<llvm::LLVMContext>();
-    std::unique_ptr<llvm::Module> part = generateModelIR(flat, model, *context, symbols, ModelPart::Simulation,
-                                                         nullptr, ModuleSplit{k, plan.modules});
-    setTarget(*part, layout, triple);
-    compiler.add(std::move(context), std::move(part), ""); // keyed on the worker
+    std::unique_ptr<llvm::Module> module =
+        generateModelIR(flat, model, *context, symbols, part, nullptr, ModuleSplit{k, plan.modules});
+    setTarget(*module, layout, triple);
+    compiler.add(std::move(context), std::move(module), ""); // keyed on the worker
   }
   codegenSeconds += secondsSince(start); // the workers compiled meanwhile
   auto objects = compiler.finish();
@@ -400,7 +401,8 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
     cache = std::make_shared<ModelObjectCache>(options.cacheDirectory);
   // A large model's simulation functions are written as several modules, compiled on every
   // hardware thread while the next is written (backend/SplitCompile.h); not when IR is printed.
-  unsigned modules = options.dumpIR || options.dumpOptimizedIR ? 1 : modulesFor(model, threads);
+  const bool mayModularize = !options.dumpIR && !options.dumpOptimizedIR;
+  unsigned modules = mayModularize && model.delays == 0 ? modulesFor(simulationItems(model), threads) : 1;
 
   auto context = std::make_unique<llvm::LLVMContext>();
   std::unique_ptr<llvm::Module> simulation; // unless split
@@ -452,8 +454,9 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
   double splitOptimizeSeconds = 0;
   if (!simulation) {
     const double generatedBefore = codegenSeconds;
-    if (auto err = addSplitSimulation(**jit, flat, model, symbols, SplitPlan{modules, threads, optLevel}, cache.get(),
-                                      layout, triple, codegenSeconds, splitOptimizeSeconds, digest)) {
+    if (auto err = addSplitModules(**jit, flat, model, symbols, ModelPart::Simulation,
+                                   SplitPlan{modules, threads, optLevel}, cache.get(), layout, triple, codegenSeconds,
+                                   splitOptimizeSeconds, digest)) {
       error = llvm::toString(std::move(err));
       return nullptr;
     }
@@ -502,8 +505,23 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
     // Requires (documented in Jit.h): `flat` and `model` outlive the JitModel.
     llvm::orc::LLJIT *raw = result->impl->jit.get();
     JitModel::Impl *impl = result->impl.get();
-    auto adder = [&flat, &model, symbols, tsc, layout, triple, raw, impl, optLevel](ModelPart part) {
-      return [&flat, &model, symbols, tsc, layout, triple, raw, impl, optLevel, part]() mutable {
+    // Large constraint Jacobians (index-reduced models) are compiled on every thread, as the
+    // simulation functions are.
+    const unsigned jacobianModules = modulesFor(constraintJacobianItems(model), threads);
+    auto adder = [&flat, &model, symbols, tsc, layout, triple, raw, impl, optLevel, threads,
+                  jacobianModules](ModelPart part) {
+      return [&flat, &model, symbols, tsc, layout, triple, raw, impl, optLevel, threads, jacobianModules,
+              part]() mutable {
+        if (part == ModelPart::ConstraintJacobians && jacobianModules > 1) {
+          double generated = 0, optimized = 0;
+          std::string digest;
+          if (auto err = addSplitModules(*raw, flat, model, symbols, part, SplitPlan{jacobianModules, threads, optLevel},
+                                         impl->cache.get(), layout, triple, generated, optimized, digest)) {
+            llvm::consumeError(std::move(err));
+            return false;
+          }
+          return true;
+        }
         auto lock = tsc.getLock();
         std::unique_ptr<llvm::Module> m = generateModelIR(flat, model, *tsc.getContext(), symbols, part,
                                                           part == ModelPart::Jacobian ? &impl->pattern : nullptr);

@@ -3,7 +3,6 @@
 
 #include "backend/ObjectCache.h"
 #include "backend/Optimize.h"
-#include "middle/OdeModel.h"
 
 #include <llvm/ExecutionEngine/Orc/CompileUtils.h>
 #include <llvm/IR/LLVMContext.h>
@@ -26,15 +25,6 @@ struct ParallelCompiler::Job {
   double optimizeSeconds = 0;
   bool cached = false;
 };
-
-unsigned modulesFor(const OdeModel &model, unsigned threads) {
-  if (threads < 2 || model.delays > 0)
-    return 1;
-  const std::size_t size = model.ode.steps.size() + model.init.steps.size() + model.invariants.residuals.size() +
-                           model.initialConstraints.residuals.size() + model.states.size();
-  return static_cast<unsigned>(
-      std::max<std::size_t>(1, std::min<std::size_t>(size / kStepsPerModule, kModulesPerThread * threads)));
-}
 
 ParallelCompiler::ParallelCompiler(llvm::orc::JITTargetMachineBuilder target, int optLevel, ModelObjectCache *cache,
                                    unsigned threads)

@@ -25,18 +25,6 @@ class MemoryBuffer;
 namespace eqc {
 
 class ModelObjectCache;
-struct OdeModel;
-
-/// Causal steps, residuals and start values per module below which a split does not pay (worker
-/// start, one context per module, helpers copied into each module that calls them).
-constexpr std::size_t kStepsPerModule = 2048;
-/// Modules per thread: more modules than threads let the compilation of the first ones overlap
-/// the generation of the last ones.
-constexpr unsigned kModulesPerThread = 4;
-
-/// How many modules to write the simulation functions of `model` as for `threads` threads: 1 (do
-/// not split) for a small model or one thread.
-unsigned modulesFor(const OdeModel &model, unsigned threads);
 
 /// Compiles modules to object files on `threads` threads: threads - 1 workers start at once and
 /// take modules as they are added; finish() compiles the rest on the calling thread too. Each

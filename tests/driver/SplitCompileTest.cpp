@@ -3,7 +3,9 @@
 // dealt over the modules, helpers (user functions, nonlinear blocks) copied into each module that
 // calls them, the parts of the invariants, events and assertions; and the modules are cached.
 #include "backend/Jit.h"
+#include "backend/Codegen.h"
 #include "driver/ModelTable.h"
+#include "middle/JacobianPattern.h"
 #include "Shell.h"
 
 #include <gtest/gtest.h>
@@ -75,7 +77,7 @@ struct Compiled {
 };
 
 /// Everything the simulation functions write at one random point, as bits.
-std::vector<double> outputs(JitModel &jit, const eqc_model &m, unsigned seed) {
+std::vector<double> outputs(JitModel &jit, const eqc_model &m, const OdeModel &model, unsigned seed) {
   std::mt19937 gen(seed);
   std::uniform_real_distribution<double> u(-0.9, 0.9);
   std::vector<double> x(static_cast<size_t>(m.n_states)), p(static_cast<size_t>(m.n_p), 0.0);
@@ -93,6 +95,17 @@ std::vector<double> outputs(JitModel &jit, const eqc_model &m, unsigned seed) {
     EXPECT_EQ(jit.initialConstraints(0.25, x.data(), p.data(), h.data()), 0);
     out.insert(out.end(), g.begin(), g.end());
     out.insert(out.end(), h.begin(), h.end());
+    // The constraint Jacobians (compiled on first use, split like the simulation functions).
+    std::vector<double> gx(constraintJacobianPattern(model, model.invariants.residuals).nnz());
+    std::vector<double> hx(constraintJacobianPattern(model, model.initialConstraints.residuals).nnz());
+    eqc_model_invjac_fn gJac = jit.invariantJacobian(), hJac = jit.initialConstraintJacobian();
+    EXPECT_TRUE(gJac && hJac);
+    if (!gJac || !hJac)
+      return {};
+    EXPECT_EQ(gJac(0.25, x.data(), p.data(), gx.data()), 0);
+    EXPECT_EQ(hJac(0.25, x.data(), p.data(), hx.data()), 0);
+    out.insert(out.end(), gx.begin(), gx.end());
+    out.insert(out.end(), hx.begin(), hx.end());
   }
   if (m.n_indicators > 0) {
     std::vector<double> z(static_cast<size_t>(m.n_indicators));
@@ -112,21 +125,23 @@ void expectSplitComputesTheSame(Compiled &m) {
   std::unique_ptr<JitModel> one = m.compile(0, 1);
   ASSERT_TRUE(one);
   EXPECT_EQ(one->modules(), 1u);
-  const std::vector<double> reference = outputs(*one, table, 11);
+  const std::vector<double> reference = outputs(*one, table, *m.c.model, 11);
   ASSERT_GT(reference.size(), 0u);
   for (int level : {0, 2}) {
     std::unique_ptr<JitModel> many = m.compile(level, 3);
     ASSERT_TRUE(many);
     EXPECT_GT(many->modules(), 1u) << "the model is large enough to be split";
     EXPECT_EQ(many->threads(), 3u);
-    EXPECT_TRUE(sameBits(outputs(*many, table, 11), reference)) << "-O" << level;
+    EXPECT_TRUE(sameBits(outputs(*many, table, *m.c.model, 11), reference)) << "-O" << level;
   }
 }
 
 TEST(SplitCompile, IndexThreePendulaComputeTheSameBitsInOneModuleAndInMany) {
-  Compiled m("split_pendula", pendula(400));
+  Compiled m("split_pendula", pendula(600));
+  ASSERT_TRUE(m.table) << m.err.str();
+  EXPECT_GE(m.table->model().n_invariants, 1200); // at least length and its rate per pendulum
+  ASSERT_GT(modulesFor(constraintJacobianItems(*m.c.model), 3), 1u) << "the constraint Jacobians split too";
   ASSERT_NO_FATAL_FAILURE(expectSplitComputesTheSame(m));
-  EXPECT_GE(m.table->model().n_invariants, 800); // at least length and its rate per pendulum
 }
 
 TEST(SplitCompile, HelpersEventsAndAssertionsAreTheSameInEveryModule) {
@@ -158,13 +173,13 @@ TEST(SplitCompile, EveryModuleIsCachedAndTakenFromTheCacheNextTime) {
     ASSERT_GT(first->modules(), 1u);
     EXPECT_EQ(first->cacheHits(), 0);
     EXPECT_EQ(first->cacheStores(), static_cast<int>(first->modules()));
-    cold = outputs(*first, m.table->model(), 5);
+    cold = outputs(*first, m.table->model(), *m.c.model, 5);
   }
   std::unique_ptr<JitModel> second = m.compile(0, 2, cache);
   ASSERT_TRUE(second);
   EXPECT_EQ(second->cacheHits(), static_cast<int>(second->modules()));
   EXPECT_EQ(second->cacheStores(), 0);
-  warm = outputs(*second, m.table->model(), 5);
+  warm = outputs(*second, m.table->model(), *m.c.model, 5);
   EXPECT_TRUE(sameBits(cold, warm));
   std::filesystem::remove_all(cache);
 }

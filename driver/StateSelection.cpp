@@ -388,6 +388,9 @@ ExitCode DummyDerivativesRun::integrate(RunOutcome &r, std::ostream &err) {
     // the ones it started with.
     rt::setGuessPolicy(sim, mode ? rt::GuessPolicy::Accepted : rt::GuessPolicy::Fixed);
     s_.jit = &jit;
+    // The segment's code is compiled by now: its optimized tier is worth a core once the segment
+    // has run as long as the compilation took (not counting the compilation itself).
+    s_.runStart = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
     s_.slots = &m.slots;
     s_.sparsity = {};
     configure(segmentOptions, m);

@@ -829,16 +829,29 @@ private:
   /// `frameOf` gives a function's frame from its arguments.
   template <typename FrameOf, typename Emit>
   void emitInParts(llvm::Function *f, size_t n, size_t perPart, FrameOf frameOf, Emit emit) {
-    auto emitRange = [&](llvm::Function *into, size_t begin, size_t end) {
-      FunctionEmitter fe(*this, into, frameOf(into));
-      for (size_t k = begin; k < end; ++k)
-        emit(fe, k);
-      fe.b().CreateRet(fe.b().getInt32(0));
-    };
+    emitParts(f, n, perPart, f->getName().str() + "_part",
+              [&](llvm::Function *into, size_t begin, size_t end, bool) {
+                FunctionEmitter fe(*this, into, frameOf(into));
+                for (size_t k = begin; k < end; ++k)
+                  emit(fe, k);
+                fe.b().CreateRet(fe.b().getInt32(0));
+              },
+              [](llvm::IRBuilder<> &, const std::vector<Value *> &) {});
+  }
+
+  /// The shape of every function that grows with the model: `f` (made by newRoot) does items
+  /// [0, n) itself when n <= perPart, else calls parts `<partPrefix>K` (roots, noinline, f's
+  /// signature) of perPart items each in order, returning the first non-zero status, after
+  /// `prologue(b, args)`. `emitRange(into, begin, end, whole)` emits items [begin, end) and the
+  /// return into `into` (whole: into is f, unsplit). Only the functions this module owns
+  /// (newRoot) get bodies.
+  template <typename EmitRange, typename Prologue>
+  void emitParts(llvm::Function *f, size_t n, size_t perPart, const std::string &partPrefix, EmitRange emitRange,
+                 Prologue prologue) {
     const bool owned = !f->isDeclaration();
     if (n <= perPart) {
       if (owned)
-        emitRange(f, 0, n);
+        emitRange(f, 0, n, true);
       return;
     }
     std::optional<llvm::IRBuilder<>> b;
@@ -847,12 +860,13 @@ private:
       b.emplace(&f->getEntryBlock());
       for (auto &a : f->args())
         args.push_back(&a);
+      prologue(*b, args);
     }
     for (size_t begin = 0, part = 0; begin < n; begin += perPart, ++part) {
-      llvm::Function *chunk = newRoot(f->getName().str() + "_part" + std::to_string(part), f->getFunctionType(), true);
+      llvm::Function *chunk = newRoot(partPrefix + std::to_string(part), f->getFunctionType(), true);
       chunk->addFnAttr(llvm::Attribute::NoInline);
       if (!chunk->isDeclaration())
-        emitRange(chunk, begin, std::min(n, begin + perPart));
+        emitRange(chunk, begin, std::min(n, begin + perPart), false);
       if (owned)
         emitCallOrReturn(*b, f, chunk, args);
     }
@@ -1125,31 +1139,12 @@ private:
     (void)sys;
     auto *type = llvm::FunctionType::get(types.i32, {types.f64, types.f64ptr, types.f64ptr, types.f64ptr, types.f64ptr}, false);
     llvm::Function *f = newRoot(name, type);
-    const bool owned = !f->isDeclaration();
-    size_t n = cs.steps.size();
-    if (n <= kStepsPerFunction) {
-      if (owned)
-        emitSteps(f, cs, 0, n, name, tag, true);
-      return f;
-    }
-    std::optional<llvm::IRBuilder<>> b;
-    std::vector<Value *> args;
-    if (owned) {
-      b.emplace(&f->getEntryBlock());
-      for (auto &a : f->args())
-        args.push_back(&a);
-      emitChainCopies(*b, args[1], args[2]);
-    }
-    for (size_t begin = 0, part = 0; begin < n; begin += kStepsPerFunction, ++part) {
-      llvm::Function *chunk = newRoot(name + "_" + tag + "_part" + std::to_string(part), type, true);
-      chunk->addFnAttr(llvm::Attribute::NoInline);
-      if (!chunk->isDeclaration())
-        emitSteps(chunk, cs, begin, std::min(n, begin + kStepsPerFunction), name, tag, false);
-      if (owned)
-        emitCallOrReturn(*b, f, chunk, args);
-    }
-    if (owned)
-      b->CreateRet(b->getInt32(0));
+    emitParts(
+        f, cs.steps.size(), kStepsPerFunction, name + "_" + tag + "_part",
+        [&](llvm::Function *into, size_t begin, size_t end, bool whole) {
+          emitSteps(into, cs, begin, end, name, tag, whole);
+        },
+        [&](llvm::IRBuilder<> &b, const std::vector<Value *> &args) { emitChainCopies(b, args[1], args[2]); });
     return f;
   }
 

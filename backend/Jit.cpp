@@ -369,6 +369,115 @@ int JitModel::cacheHits() const { return impl->cache ? impl->cache->hits() : 0; 
 int JitModel::cacheStores() const { return impl->cache ? impl->cache->stores() : 0; }
 std::string JitModel::cacheError() const { return impl->cache ? impl->cache->lastError() : std::string(); }
 
+namespace {
+
+/// What the compilations a JitModel defers (its Jacobians, its optimized tier) need.
+struct Deferred {
+  ModelSymbols symbols;
+  llvm::DataLayout layout;
+  std::string triple;
+  int optLevel;
+  unsigned threads;
+};
+
+/// The Jacobian modules of `result`, generated and added to its JIT on first use (most runs need
+/// one of them or none); large constraint Jacobians (index-reduced models) split over the threads
+/// as the simulation functions are. Requires (Jit.h): `flat` and `model` outlive the JitModel.
+void deferJacobians(JitModel &result, FlatSystem &flat, const OdeModel &model, const Deferred &d,
+                    llvm::orc::ThreadSafeContext tsc) {
+  llvm::orc::LLJIT *raw = result.impl->jit.get();
+  JitModel::Impl *impl = result.impl.get();
+  const unsigned jacobianModules = modulesFor(constraintJacobianItems(model), d.threads);
+  auto adder = [&flat, &model, d, tsc, raw, impl, jacobianModules](ModelPart part) {
+    return [&flat, &model, d, tsc, raw, impl, jacobianModules, part]() mutable {
+      if (part == ModelPart::ConstraintJacobians && jacobianModules > 1) {
+        double generated = 0, optimized = 0;
+        std::string digest;
+        if (auto err = addSplitModules(*raw, flat, model, d.symbols, part, SplitPlan{jacobianModules, d.threads, d.optLevel},
+                                       impl->cache.get(), d.layout, d.triple, generated, optimized, digest)) {
+          llvm::consumeError(std::move(err));
+          return false;
+        }
+        return true;
+      }
+      auto lock = tsc.getLock();
+      std::unique_ptr<llvm::Module> m = generateModelIR(flat, model, *tsc.getContext(), d.symbols, part,
+                                                        part == ModelPart::Jacobian ? &impl->pattern : nullptr);
+      if (part == ModelPart::Jacobian)
+        impl->havePattern = true;
+      setTarget(*m, d.layout, d.triple);
+      if (impl->cache)
+        m->setModuleIdentifier(ModelObjectCache::key(*m, d.optLevel));
+      if (auto err = raw->addIRModule(llvm::orc::ThreadSafeModule(std::move(m), tsc))) {
+        llvm::consumeError(std::move(err));
+        return false;
+      }
+      return true;
+    };
+  };
+  impl->addOdeJacobian = adder(ModelPart::Jacobian);
+  impl->addConstraintJacobians = adder(ModelPart::ConstraintJacobians);
+}
+
+/// The optimized (-O2) tier of `result`: its own LLJIT on its own thread, started by startTier().
+/// Cached optimized code (`tierKey` in the cache) is loaded at once, on its thread, and is then
+/// the only tier in use; otherwise startTier() generates the module on its caller's thread (the
+/// code generator is not thread-safe; requires `flat` and `model` alive, as the Jacobians do).
+void deferTier(JitModel &result, FlatSystem &flat, const OdeModel &model, const Deferred &d,
+               const SimulationFunctions::Parts &parts, const ExternalSymbols &externals, const std::string &tierKey) {
+  JitModel::Impl *impl = result.impl.get();
+  impl->tiered = true;
+  JitModel *target = &result;
+  ModelObjectCache *tierCache = impl->cache.get();
+  const bool cachedTier = tierCache && !tierKey.empty() && tierCache->prepare(tierKey);
+  if (!cachedTier)
+    impl->tierGenerate = [&flat, &model, d, tierKey](TierModule &out) {
+      out.context = std::make_unique<llvm::LLVMContext>();
+      out.module = generateModelIR(flat, model, *out.context, d.symbols, ModelPart::Simulation);
+      setTarget(*out.module, d.layout, d.triple);
+      if (!tierKey.empty())
+        out.module->setModuleIdentifier(tierKey);
+      // The scheduler switch is process-wide: set here, on the thread that starts the tier.
+      setMachineScheduler(instructionCount(*out.module) < kMachineSchedulerLimit);
+    };
+  // The thread owns the module; it writes the JitModel's pointers, tierJit and the outcome;
+  // ~Impl joins it before any of them is destroyed.
+  const ModelSymbols symbols = d.symbols;
+  impl->tierWork = [impl, target, symbols, parts, tierCache, externals, tierKey](TierModule tier) {
+    auto begin = Clock::now();
+    auto fail = [&](llvm::Error err) {
+      impl->tierError = llvm::toString(std::move(err));
+      impl->tierSeconds.store(secondsSince(begin));
+    };
+    auto jit = makeJit(2, false, nullptr, std::make_shared<double>(0.0), tierCache, externals);
+    if (!jit)
+      return fail(jit.takeError());
+    if (tier.module) {
+      llvm::orc::ThreadSafeContext own(std::move(tier.context));
+      if (auto err = (*jit)->addIRModule(llvm::orc::ThreadSafeModule(std::move(tier.module), own)))
+        return fail(std::move(err));
+    } else if (std::unique_ptr<llvm::MemoryBuffer> object = tierCache->take(tierKey)) {
+      if (auto err = (*jit)->addObjectFile(std::move(object)))
+        return fail(std::move(err));
+    } else {
+      return fail(llvm::createStringError(llvm::inconvertibleErrorCode(), "the compiled-model cache lost entry %s",
+                                          tierKey.c_str()));
+    }
+    SimulationFunctions optimized;
+    if (auto err = optimized.lookup(**jit, symbols, parts))
+      return fail(std::move(err));
+    impl->tierJit = std::move(*jit);
+    optimized.publish(*target);
+    impl->tierSeconds.store(secondsSince(begin));
+  };
+  if (cachedTier) {
+    result.waitForTier();
+    impl->tiered = impl->tierError.empty() ? false : impl->tiered;
+  }
+}
+
+} // namespace
+
 std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, const BackendOptions &options,
                                      std::string &error) {
   static std::once_flag targetsReady;
@@ -498,101 +607,15 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
   result->impl->jacSymbol = symbols.jac;
   result->impl->invariantJacSymbol = symbols.invariantJac;
   result->impl->initialJacSymbol = symbols.initialConstraintsJac;
+  const Deferred deferred{symbols, layout, triple, optLevel, threads};
   if (options.dumpIR) {
     result->impl->pattern = std::move(pattern);
     result->impl->havePattern = true;
   } else {
-    // Requires (documented in Jit.h): `flat` and `model` outlive the JitModel.
-    llvm::orc::LLJIT *raw = result->impl->jit.get();
-    JitModel::Impl *impl = result->impl.get();
-    // Large constraint Jacobians (index-reduced models) are compiled on every thread, as the
-    // simulation functions are.
-    const unsigned jacobianModules = modulesFor(constraintJacobianItems(model), threads);
-    auto adder = [&flat, &model, symbols, tsc, layout, triple, raw, impl, optLevel, threads,
-                  jacobianModules](ModelPart part) {
-      return [&flat, &model, symbols, tsc, layout, triple, raw, impl, optLevel, threads, jacobianModules,
-              part]() mutable {
-        if (part == ModelPart::ConstraintJacobians && jacobianModules > 1) {
-          double generated = 0, optimized = 0;
-          std::string digest;
-          if (auto err = addSplitModules(*raw, flat, model, symbols, part, SplitPlan{jacobianModules, threads, optLevel},
-                                         impl->cache.get(), layout, triple, generated, optimized, digest)) {
-            llvm::consumeError(std::move(err));
-            return false;
-          }
-          return true;
-        }
-        auto lock = tsc.getLock();
-        std::unique_ptr<llvm::Module> m = generateModelIR(flat, model, *tsc.getContext(), symbols, part,
-                                                          part == ModelPart::Jacobian ? &impl->pattern : nullptr);
-        if (part == ModelPart::Jacobian)
-          impl->havePattern = true;
-        setTarget(*m, layout, triple);
-        if (impl->cache)
-          m->setModuleIdentifier(ModelObjectCache::key(*m, optLevel));
-        if (auto err = raw->addIRModule(llvm::orc::ThreadSafeModule(std::move(m), tsc))) {
-          llvm::consumeError(std::move(err));
-          return false;
-        }
-        return true;
-      };
-    };
-    result->impl->addOdeJacobian = adder(ModelPart::Jacobian);
-    result->impl->addConstraintJacobians = adder(ModelPart::ConstraintJacobians);
+    deferJacobians(*result, flat, model, deferred, tsc);
   }
-  if (tiered) {
-    JitModel::Impl *impl = result->impl.get();
-    impl->tiered = true;
-    JitModel *target = result.get();
-    ModelObjectCache *tierCache = cache.get();
-    // Cached optimized code is loaded at once, on its thread, and is then the only tier in use;
-    // otherwise startTier() generates the module (on its caller's thread: the code generator is
-    // not thread-safe; requires `flat` and `model` alive, as the Jacobians do).
-    const bool cachedTier = cache && !tierKey.empty() && cache->prepare(tierKey);
-    if (!cachedTier)
-      impl->tierGenerate = [&flat, &model, symbols, layout, triple, tierKey](TierModule &out) {
-        out.context = std::make_unique<llvm::LLVMContext>();
-        out.module = generateModelIR(flat, model, *out.context, symbols, ModelPart::Simulation);
-        setTarget(*out.module, layout, triple);
-        if (!tierKey.empty())
-          out.module->setModuleIdentifier(tierKey);
-        // The scheduler switch is process-wide: set here, on the thread that starts the tier.
-        setMachineScheduler(instructionCount(*out.module) < kMachineSchedulerLimit);
-      };
-    // The thread owns the module; it writes the JitModel's pointers, tierJit and the outcome;
-    // ~Impl joins it before any of them is destroyed.
-    impl->tierWork = [impl, target, symbols, parts, tierCache, externals, tierKey](TierModule tier) {
-      auto begin = Clock::now();
-      auto fail = [&](llvm::Error err) {
-        impl->tierError = llvm::toString(std::move(err));
-        impl->tierSeconds.store(secondsSince(begin));
-      };
-      auto jit = makeJit(2, false, nullptr, std::make_shared<double>(0.0), tierCache, externals);
-      if (!jit)
-        return fail(jit.takeError());
-      if (tier.module) {
-        llvm::orc::ThreadSafeContext own(std::move(tier.context));
-        if (auto err = (*jit)->addIRModule(llvm::orc::ThreadSafeModule(std::move(tier.module), own)))
-          return fail(std::move(err));
-      } else if (std::unique_ptr<llvm::MemoryBuffer> object = tierCache->take(tierKey)) {
-        if (auto err = (*jit)->addObjectFile(std::move(object)))
-          return fail(std::move(err));
-      } else {
-        return fail(llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                            "the compiled-model cache lost entry %s", tierKey.c_str()));
-      }
-      SimulationFunctions optimized;
-      if (auto err = optimized.lookup(**jit, symbols, parts))
-        return fail(std::move(err));
-      impl->tierJit = std::move(*jit);
-      optimized.publish(*target);
-      impl->tierSeconds.store(secondsSince(begin));
-    };
-    if (cachedTier) {
-      result->waitForTier();
-      impl->tiered = impl->tierError.empty() ? false : impl->tiered;
-    }
-  }
+  if (tiered)
+    deferTier(*result, flat, model, deferred, parts, externals, tierKey);
   return result;
 }
 

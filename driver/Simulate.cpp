@@ -178,7 +178,28 @@ void reportStatistics(Compilation &c, const SimulateOptions &opt, const eqc_opti
   if (c.jit->modules() > 1)
     err << "  machine code: " << c.jit->modules() << " modules compiled on " << c.jit->threads()
         << " threads while they were generated\n";
-  if (c.jit->tiered()) {
+  if (r.dummy && !r.dummy->modes.empty()) {
+    // The state selections ran their own code: their tiers, not the base model's (never run).
+    int inUse = 0, abandoned = 0, notStarted = 0, failed = 0, tiered = 0;
+    for (const auto &mode : r.dummy->modes) {
+      if (!mode->jit || !mode->jit->tiered())
+        continue;
+      ++tiered;
+      const double tier = mode->jit->tierSeconds();
+      if (!mode->jit->tierStarted())
+        ++notStarted;
+      else if (tier < 0)
+        ++abandoned;
+      else if (!mode->jit->tierError().empty())
+        ++failed;
+      else
+        ++inUse;
+    }
+    if (tiered > 0)
+      err << "  optimized tiers (-O2, in the background) of the " << tiered << " state selection"
+          << (tiered == 1 ? "" : "s") << ": " << inUse << " in use, " << abandoned << " not ready (abandoned), "
+          << notStarted << " not started (shorter than their -O0 code took to compile), " << failed << " failed\n";
+  } else if (c.jit->tiered()) {
     double tier = times.tierAtRunEnd;
     std::string failure = tier < 0 ? std::string() : c.jit->tierError();
     err << "  optimized tier (-O2, in the background): "

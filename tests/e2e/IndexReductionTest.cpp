@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <regex>
+#include <thread>
 
 using namespace eqc::test;
 
@@ -119,6 +121,13 @@ TEST(IndexReduction, DoublePendulumKeepsEnergyAndBothRodsThroughManySwitches) {
        at = r.stderrText.find("switch at time", at + 1))
     ++switches;
   EXPECT_GE(switches, 5u);
+  // --stats reports the tiers of the code that ran (the state selections'), not the base model's.
+  if (std::thread::hardware_concurrency() >= 2) {
+    EXPECT_TRUE(std::regex_search(r.stderrText, std::regex("optimized tiers \\(-O2, in the background\\) of the [0-9]+ "
+                                                             "state selections: [0-9]+ in use")))
+        << r.stderrText;
+  }
+  EXPECT_EQ(r.stderrText.find("optimized tier (-O2"), std::string::npos) << r.stderrText;
 }
 
 TEST(IndexReduction, Seed001DaeWithDummyDerivativesHasNoStates) {

@@ -476,6 +476,35 @@ void deferTier(JitModel &result, FlatSystem &flat, const OdeModel &model, const 
   }
 }
 
+/// How a model is compiled: the main LLJIT's level (the first tier and the Jacobians), whether
+/// an -O2 tier follows, the threads that compile, and how many modules the simulation functions
+/// are written as.
+struct CompilePlan {
+  int optLevel;
+  bool tiered;
+  unsigned threads, modules;
+};
+
+CompilePlan planCompilation(const OdeModel &model, const BackendOptions &options) {
+  CompilePlan plan{options.optLevel, false, 1, 1};
+  plan.threads = options.threads > 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  if (plan.optLevel < 0) {
+    // Automatic: two tiers; -O2 alone without a second hardware thread or when the optimized IR is
+    // to be printed.
+    plan.optLevel = 2;
+    if (!options.dumpOptimizedIR && std::thread::hardware_concurrency() >= 2) {
+      plan.optLevel = 0;
+      plan.tiered = true;
+    }
+  }
+  // A large model's simulation functions are written as several modules, compiled on every
+  // hardware thread while the next is written (backend/SplitCompile.h); not when IR is printed,
+  // nor with delays (the delays' function reads what the others emitted).
+  if (!options.dumpIR && !options.dumpOptimizedIR && model.delays == 0)
+    plan.modules = modulesFor(simulationItems(model), plan.threads);
+  return plan;
+}
+
 } // namespace
 
 std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, const BackendOptions &options,
@@ -488,19 +517,11 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
 
   auto start = Clock::now();
   ModelSymbols symbols = ModelSymbols::forPrefix("eqc_" + flat.modelName + "_");
-  // The main LLJIT's level (the first tier and the Jacobians), and whether an -O2 tier follows.
-  int optLevel = options.optLevel;
-  bool tiered = false;
-  const unsigned threads = options.threads > 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-  if (optLevel < 0) {
-    // Automatic: two tiers; -O2 alone without a second hardware thread or when the optimized IR is
-    // to be printed.
-    optLevel = 2;
-    if (!options.dumpOptimizedIR && std::thread::hardware_concurrency() >= 2) {
-      optLevel = 0;
-      tiered = true;
-    }
-  }
+  const CompilePlan plan = planCompilation(model, options);
+  const int optLevel = plan.optLevel;
+  const unsigned threads = plan.threads;
+  bool tiered = plan.tiered;
+  unsigned modules = plan.modules;
   // The compiled-model cache (not when the optimized IR is to be printed: a cached module is not
   // optimized again). A cached -O2 simulation module makes the first tier unnecessary; otherwise
   // the first tier's -O0 objects come from the cache or are stored in it at once (a run that ends
@@ -508,10 +529,6 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
   std::shared_ptr<ModelObjectCache> cache;
   if (!options.cacheDirectory.empty() && !options.dumpOptimizedIR)
     cache = std::make_shared<ModelObjectCache>(options.cacheDirectory);
-  // A large model's simulation functions are written as several modules, compiled on every
-  // hardware thread while the next is written (backend/SplitCompile.h); not when IR is printed.
-  const bool mayModularize = !options.dumpIR && !options.dumpOptimizedIR;
-  unsigned modules = mayModularize && model.delays == 0 ? modulesFor(simulationItems(model), threads) : 1;
 
   auto context = std::make_unique<llvm::LLVMContext>();
   std::unique_ptr<llvm::Module> simulation; // unless split

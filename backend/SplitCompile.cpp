@@ -23,7 +23,6 @@ struct ParallelCompiler::Job {
   std::unique_ptr<llvm::MemoryBuffer> object;
   std::string error;
   double optimizeSeconds = 0;
-  bool cached = false;
 };
 
 ParallelCompiler::ParallelCompiler(llvm::orc::JITTargetMachineBuilder target, int optLevel, ModelObjectCache *cache,
@@ -90,18 +89,10 @@ void ParallelCompiler::work(bool untilEmpty) {
 }
 
 void ParallelCompiler::compile(Job &job, llvm::TargetMachine &machine) {
-  if (!job.module) { // added by key alone: the cache has it (or had it when asked)
-    if ((job.object = cache_ ? cache_->take(job.key) : nullptr))
-      job.cached = true;
-    else
-      job.error = "the compiled-model cache lost entry " + job.key + " while it was read";
-    return;
-  }
   if (cache_) {
     if (job.key.empty())
       job.key = ModelObjectCache::key(*job.module, optLevel_);
     if ((job.object = cache_->take(job.key))) {
-      job.cached = true;
       job.module.reset();
       job.context.reset();
       return;
@@ -143,7 +134,6 @@ llvm::Expected<std::vector<std::unique_ptr<llvm::MemoryBuffer>>> ParallelCompile
   std::vector<std::unique_ptr<llvm::MemoryBuffer>> objects;
   for (auto &job : jobs_) {
     optimizeSeconds_ += job->optimizeSeconds;
-    cached_ += job->cached ? 1 : 0;
     if (!job->error.empty())
       return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s", job->error.c_str());
     objects.push_back(std::move(job->object));

@@ -40,14 +40,12 @@ public:
   ParallelCompiler &operator=(const ParallelCompiler &) = delete;
 
   /// Requires: the module's target set; nothing else uses `context`. `key`: the module's cache
-  /// key, or empty to hash the module on the worker (with a cache). Without a module, the object
-  /// is the cache's entry `key` (an error if it has none).
+  /// key, or empty to hash the module on the worker (with a cache).
   void add(std::unique_ptr<llvm::LLVMContext> context, std::unique_ptr<llvm::Module> module, std::string key);
   /// Ensures: the objects in the order the modules were added, or the first error.
   llvm::Expected<std::vector<std::unique_ptr<llvm::MemoryBuffer>>> finish();
 
   double optimizeSeconds() const { return optimizeSeconds_; } ///< summed over the threads
-  int cached() const { return cached_; }                      ///< objects taken from the cache
   /// After finish(), with a cache: the modules' keys in the order added.
   std::vector<std::string> keys() const;
 
@@ -66,7 +64,6 @@ private:
   std::condition_variable ready_;
   std::vector<std::thread> workers_;
   double optimizeSeconds_ = 0;
-  int cached_ = 0;
 };
 
 } // namespace eqc

@@ -132,6 +132,44 @@ struct RunTimes {
 };
 
 /// --stats: the integration's counts, the phases' times, state selection, invariants and events.
+/// --stats: the optimized tier of the code that ran (backend/Jit.h): the base model's, or the
+/// state selections' in a dummy-derivative run (the base model's never runs there).
+void reportTiers(Compilation &c, const RunOutcome &r, const RunTimes &times, std::ostream &err) {
+  if (r.dummy && !r.dummy->modes.empty()) {
+    // The state selections ran their own code: their tiers, not the base model's (never run).
+    int inUse = 0, abandoned = 0, notStarted = 0, failed = 0, tiered = 0;
+    for (const auto &mode : r.dummy->modes) {
+      if (!mode->jit || !mode->jit->tiered())
+        continue;
+      ++tiered;
+      const double tier = mode->jit->tierSeconds();
+      if (!mode->jit->tierStarted())
+        ++notStarted;
+      else if (tier < 0)
+        ++abandoned;
+      else if (!mode->jit->tierError().empty())
+        ++failed;
+      else
+        ++inUse;
+    }
+    if (tiered > 0)
+      err << "  optimized tiers (-O2, in the background) of the " << tiered << " state selection"
+          << (tiered == 1 ? "" : "s") << ": " << inUse << " in use, " << abandoned << " not ready (abandoned), "
+          << notStarted << " not started (shorter than their -O0 code took to compile), " << failed << " failed\n";
+  } else if (c.jit->tiered()) {
+    double tier = times.tierAtRunEnd;
+    std::string failure = tier < 0 ? std::string() : c.jit->tierError();
+    err << "  optimized tier (-O2, in the background): "
+        << (tier < 0 && !c.jit->tierStarted()
+                ? std::string("not started (the run was shorter than the -O0 code took to compile)")
+            : tier < 0 ? std::string("not ready when the run ended (the -O0 code ran throughout; the -O2 "
+                                   "compilation is abandoned, not awaited)")
+            : !failure.empty() ? "failed (" + failure + "); the -O0 code ran throughout"
+                               : formatNumber(std::round(tier * 1e6) / 1e3) + " ms, then in use")
+        << "\n";
+  }
+}
+
 void reportStatistics(Compilation &c, const SimulateOptions &opt, const eqc_options &o, const RunState &s,
                       const RunOutcome &r, const std::vector<double> &initialStates, const RunTimes &times,
                       std::ostream &err) {
@@ -178,39 +216,7 @@ void reportStatistics(Compilation &c, const SimulateOptions &opt, const eqc_opti
   if (c.jit->modules() > 1)
     err << "  machine code: " << c.jit->modules() << " modules compiled on " << c.jit->threads()
         << " threads while they were generated\n";
-  if (r.dummy && !r.dummy->modes.empty()) {
-    // The state selections ran their own code: their tiers, not the base model's (never run).
-    int inUse = 0, abandoned = 0, notStarted = 0, failed = 0, tiered = 0;
-    for (const auto &mode : r.dummy->modes) {
-      if (!mode->jit || !mode->jit->tiered())
-        continue;
-      ++tiered;
-      const double tier = mode->jit->tierSeconds();
-      if (!mode->jit->tierStarted())
-        ++notStarted;
-      else if (tier < 0)
-        ++abandoned;
-      else if (!mode->jit->tierError().empty())
-        ++failed;
-      else
-        ++inUse;
-    }
-    if (tiered > 0)
-      err << "  optimized tiers (-O2, in the background) of the " << tiered << " state selection"
-          << (tiered == 1 ? "" : "s") << ": " << inUse << " in use, " << abandoned << " not ready (abandoned), "
-          << notStarted << " not started (shorter than their -O0 code took to compile), " << failed << " failed\n";
-  } else if (c.jit->tiered()) {
-    double tier = times.tierAtRunEnd;
-    std::string failure = tier < 0 ? std::string() : c.jit->tierError();
-    err << "  optimized tier (-O2, in the background): "
-        << (tier < 0 && !c.jit->tierStarted()
-                ? std::string("not started (the run was shorter than the -O0 code took to compile)")
-            : tier < 0 ? std::string("not ready when the run ended (the -O0 code ran throughout; the -O2 "
-                                   "compilation is abandoned, not awaited)")
-            : !failure.empty() ? "failed (" + failure + "); the -O0 code ran throughout"
-                               : formatNumber(std::round(tier * 1e6) / 1e3) + " ms, then in use")
-        << "\n";
-  }
+  reportTiers(c, r, times, err);
   if (r.dummy) {
     const DummyRun &dummy = *r.dummy;
     err << "dummy derivatives: " << dummy.modes.size() << " state selection"

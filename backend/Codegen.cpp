@@ -7,6 +7,7 @@
 #include "middle/ExprOps.h"
 #include "middle/Function.h"
 #include "middle/JacobianPattern.h"
+#include "middle/StepRuns.h"
 
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Intrinsics.h>
@@ -67,6 +68,9 @@ public:
   Value *address(int var);
   /// Records that `var` now has value `v` (after an assignment or a loop solve).
   void define(int var, Value *v) { varValue_[var] = v; }
+  /// In the body of a run's loop: `var` of the run's first step lives at `cell` (this
+  /// iteration's variable), loaded at every use.
+  void roll(int var, Value *cell) { rolled_[var] = cell; }
   void forget(int var) { varValue_.erase(var); }
   llvm::IRBuilder<> &b() { return b_; }
   /// Emits `if (status != 0) return code;` and continues in a fresh block.
@@ -121,6 +125,7 @@ private:
   llvm::IRBuilder<> b_;
   std::unordered_map<const Expr *, Value *> memo_;
   std::unordered_map<int, Value *> varValue_;
+  std::unordered_map<int, Value *> rolled_;
   std::vector<std::vector<const Expr *>> memoJournal_;
   std::vector<std::vector<int>> varJournal_;
   Value *slots_ = nullptr;
@@ -244,6 +249,7 @@ public:
   std::unique_ptr<llvm::Module> module;
   Differentiator diff;
   ModuleSplit split; ///< which part of the model this module holds
+  std::shared_ptr<const ModelRuns> runs; ///< CodegenOptions::runs
 
 private:
   std::size_t rootsMade_ = 0; ///< roots made so far (newRoot)
@@ -1097,16 +1103,66 @@ private:
     b.SetInsertPoint(done);
   }
 
-  /// Emits steps [begin, end) of a causal sequence into a function with the rhs signature.
-  void emitSteps(llvm::Function *f, const CausalSystem &cs, size_t begin, size_t end, const std::string &name,
-                 const std::string &tag, bool copies) {
+  /// The address of `var`'s slot `k·stride` slots further (k an i64 value).
+  Value *strideAddress(llvm::IRBuilder<> &b, const Frame &frame, int var, Value *k, long stride) {
+    const Slot &slot = model.slots[static_cast<size_t>(var)];
+    int64_t first = slot.index;
+    Value *base = frame.a;
+    switch (slot.storage) {
+    case Storage::Param: base = frame.p; break;
+    case Storage::State: base = frame.x; break;
+    case Storage::Derivative: base = frame.dx; break;
+    case Storage::Algebraic: break;
+    case Storage::Discrete:
+      base = frame.p;
+      first += static_cast<int64_t>(model.discreteOffset());
+      break;
+    }
+    Value *index = b.getInt64(first);
+    if (stride != 0)
+      index = b.CreateAdd(index, b.CreateMul(k, b.getInt64(stride)));
+    return b.CreateGEP(types.f64, base, index);
+  }
+
+  /// A run of alike assignments (middle/StepRuns.h) as a loop over its blocks k: the first block's
+  /// steps with each variable read from its slot k·stride further, stored likewise. `fe` continues
+  /// after it.
+  void emitRun(FunctionEmitter &fe, const Frame &frame, const CausalSystem &cs, const StepRun &run) {
+    llvm::Function *f = fe.function();
+    llvm::BasicBlock *before = fe.b().GetInsertBlock();
+    llvm::BasicBlock *body = llvm::BasicBlock::Create(ctx, "run", f);
+    fe.b().CreateBr(body);
+    FunctionEmitter iteration(*this, f, frame); // at f's last block: the body
+    auto &b = iteration.b();
+    llvm::PHINode *k = b.CreatePHI(b.getInt64Ty(), 2, "k");
+    k->addIncoming(b.getInt64(0), before);
+    for (auto [var, stride] : run.strides)
+      iteration.roll(var, strideAddress(b, frame, var, k, stride));
+    for (size_t q = 0; q < run.period; ++q) {
+      const CausalStep &step = cs.steps[run.begin + q];
+      b.CreateStore(iteration.emit(step.value), iteration.address(step.var));
+    }
+    Value *next = b.CreateAdd(k, b.getInt64(1));
+    k->addIncoming(next, b.GetInsertBlock());
+    llvm::BasicBlock *done = llvm::BasicBlock::Create(ctx, "ran", f);
+    b.CreateCondBr(b.CreateICmpULT(next, b.getInt64(run.count)), body, done);
+    fe.b().SetInsertPoint(done);
+  }
+
+  /// Emits runs [begin, end) of a causal sequence into a function with the rhs signature.
+  void emitSteps(llvm::Function *f, const CausalSystem &cs, const std::vector<StepRun> &runs, size_t begin,
+                 size_t end, const std::string &name, const std::string &tag, bool copies) {
     auto args = f->arg_begin();
     Frame frame{&*args, &*(args + 1), &*(args + 2), &*(args + 3), &*(args + 4)};
     FunctionEmitter fe(*this, f, frame);
     if (copies)
       emitChainCopies(fe.b(), frame.x, frame.dx);
-    for (size_t k = begin; k < end; ++k) {
-      const CausalStep &step = cs.steps[k];
+    for (size_t r = begin; r < end; ++r) {
+      if (runs[r].steps() > 1) {
+        emitRun(fe, frame, cs, runs[r]);
+        continue;
+      }
+      const CausalStep &step = cs.steps[runs[r].begin];
       if (step.loop < 0) {
         Value *v = fe.emit(step.value);
         fe.b().CreateStore(v, fe.address(step.var));
@@ -1139,10 +1195,11 @@ private:
     (void)sys;
     auto *type = llvm::FunctionType::get(types.i32, {types.f64, types.f64ptr, types.f64ptr, types.f64ptr, types.f64ptr}, false);
     llvm::Function *f = newRoot(name, type);
+    const std::vector<StepRun> &runs = &cs == &model.ode ? this->runs->ode : this->runs->init;
     emitParts(
-        f, cs.steps.size(), kStepsPerFunction, name + "_" + tag + "_part",
+        f, runs.size(), kStepsPerFunction, name + "_" + tag + "_part",
         [&](llvm::Function *into, size_t begin, size_t end, bool whole) {
-          emitSteps(into, cs, begin, end, name, tag, whole);
+          emitSteps(into, cs, runs, begin, end, name, tag, whole);
         },
         [&](llvm::IRBuilder<> &b, const std::vector<Value *> &args) { emitChainCopies(b, args[1], args[2]); });
     return f;
@@ -1267,6 +1324,9 @@ FunctionEmitter::FunctionEmitter(ModuleEmitter &mod, llvm::Function *fn, Frame f
     : mod_(mod), fn_(fn), frame_(frame), b_(&fn->back()) {}
 
 Value *FunctionEmitter::address(int var) {
+  if (!rolled_.empty())
+    if (auto it = rolled_.find(var); it != rolled_.end())
+      return it->second;
   const Slot &slot = mod_.model.slots[var];
   if (slot.storage == Storage::Discrete)
     return b_.CreateConstGEP1_64(mod_.types.f64, frame_.p, mod_.model.discreteOffset() + slot.index,
@@ -1332,7 +1392,7 @@ Value *FunctionEmitter::emit(const Expr *e) {
       v = b_.CreateLoad(mod_.types.f64, address(e->var()));
       const Slot &slot = mod_.model.slots[e->var()];
       // Parameters and states do not change within a call; other variables are defined by steps.
-      if (slot.storage == Storage::Param || slot.storage == Storage::State) {
+      if ((slot.storage == Storage::Param || slot.storage == Storage::State) && !rolled_.count(e->var())) {
         varValue_[e->var()] = v;
         if (!varJournal_.empty())
           varJournal_.back().push_back(e->var());
@@ -1613,9 +1673,16 @@ unsigned modulesFor(std::size_t items, unsigned threads) {
       std::max<std::size_t>(1, std::min<std::size_t>(items / kStepsPerModule, kModulesPerThread * threads)));
 }
 
-std::size_t simulationItems(const OdeModel &model) {
-  return model.ode.steps.size() + model.init.steps.size() + model.invariants.residuals.size() +
-         model.initialConstraints.residuals.size() + model.states.size();
+std::shared_ptr<const ModelRuns> modelRuns(const OdeModel &model, bool loops) {
+  auto runs = std::make_shared<ModelRuns>();
+  runs->ode = loops ? findStepRuns(model, model.ode) : singleSteps(model.ode);
+  runs->init = loops ? findStepRuns(model, model.init) : singleSteps(model.init);
+  return runs;
+}
+
+std::size_t simulationItems(const FlatSystem &flat, const OdeModel &model, const ModelRuns &runs) {
+  return runs.ode.size() + runs.init.size() + model.invariants.residuals.size() +
+         model.initialConstraints.residuals.size() + parameterDependentStarts(flat, model.states, model.params).size();
 }
 
 std::size_t constraintJacobianItems(const OdeModel &model) {
@@ -1624,12 +1691,14 @@ std::size_t constraintJacobianItems(const OdeModel &model) {
 
 std::unique_ptr<llvm::Module> generateModelIR(FlatSystem &flat, const OdeModel &model, llvm::LLVMContext &context,
                                               const ModelSymbols &symbols, ModelPart part,
-                                              SparsityPattern *jacobianPattern, ModuleSplit split) {
+                                              SparsityPattern *jacobianPattern, const CodegenOptions &options) {
+  const ModuleSplit split = options.split;
   if (split.count > 1 && (part == ModelPart::Jacobian || part == ModelPart::All ||
                           (part == ModelPart::Simulation && model.delays > 0)))
     llvm::report_fatal_error("eqc internal error: the ODE Jacobian and a model with delays do not split");
   ModuleEmitter emitter(flat, model, context, symbols);
   emitter.split = split;
+  emitter.runs = options.runs ? options.runs : modelRuns(model, true);
   std::unique_ptr<llvm::Module> m = emitter.run(part, jacobianPattern);
   std::string err;
   llvm::raw_string_ostream os(err);

@@ -4,10 +4,12 @@
 #include "middle/FlatSystem.h"
 #include "middle/JacobianPattern.h"
 #include "middle/OdeModel.h"
+#include "middle/StepRuns.h"
 
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace llvm {
 class LLVMContext;
@@ -62,6 +64,23 @@ struct ModuleSplit {
   unsigned index = 0, count = 1;
 };
 
+/// How a model's two causal sequences are written: runs of alike steps (middle/StepRuns.h) as
+/// loops, so that an array equation's code does not grow with the array.
+struct ModelRuns {
+  std::vector<StepRun> ode, init;
+};
+/// Requires: a causalized OdeModel. Ensures: with `loops`, the runs findStepRuns finds; without,
+/// every step on its own (straight-line code, as a reference in tests).
+std::shared_ptr<const ModelRuns> modelRuns(const OdeModel &model, bool loops);
+
+/// How the model's functions are written.
+struct CodegenOptions {
+  ModuleSplit split;
+  /// From modelRuns (found once for all the modules and tiers of a compilation); null: found by
+  /// generateModelIR, with loops.
+  std::shared_ptr<const ModelRuns> runs;
+};
+
 /// Causal steps, residuals and start values per module below which a split does not pay (worker
 /// start, one context per module, helpers copied into each module that calls them).
 constexpr std::size_t kStepsPerModule = 2048;
@@ -72,8 +91,9 @@ constexpr unsigned kModulesPerThread = 4;
 /// How many modules to write `items` causal steps, residuals or start values as for `threads`
 /// threads: 1 (do not split) for few items or one thread.
 unsigned modulesFor(std::size_t items, unsigned threads);
-/// The items of a model's simulation functions, and of its constraint Jacobians.
-std::size_t simulationItems(const OdeModel &model);
+/// The items of a model's simulation functions (a run of alike steps written as a loop counts
+/// once), and of its constraint Jacobians.
+std::size_t simulationItems(const FlatSystem &flat, const OdeModel &model, const ModelRuns &runs);
 std::size_t constraintJacobianItems(const OdeModel &model);
 
 /// Requires: a causalized OdeModel; a split only for ModelPart::Simulation of a model without
@@ -83,6 +103,7 @@ std::size_t constraintJacobianItems(const OdeModel &model);
 /// `*jacobianPattern` (when given) receives the pattern whose values jac writes.
 std::unique_ptr<llvm::Module> generateModelIR(FlatSystem &flat, const OdeModel &model, llvm::LLVMContext &context,
                                               const ModelSymbols &symbols, ModelPart part,
-                                              SparsityPattern *jacobianPattern = nullptr, ModuleSplit split = {});
+                                              SparsityPattern *jacobianPattern = nullptr,
+                                              const CodegenOptions &options = {});
 
 } // namespace eqc

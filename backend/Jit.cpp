@@ -140,6 +140,7 @@ void setTarget(llvm::Module &m, const llvm::DataLayout &layout, const std::strin
 struct SplitPlan {
   unsigned modules, threads;
   int optLevel;
+  std::shared_ptr<const ModelRuns> runs; ///< CodegenOptions::runs
 };
 
 /// Generates `part` (the simulation functions or the constraint Jacobians) as plan.modules
@@ -161,7 +162,8 @@ llvm::Error addSplitModules(llvm::orc::LLJIT &jit, FlatSystem &flat, const OdeMo
   for (unsigned k = 0; k < plan.modules; ++k) {
     auto context = std::make_unique<llvm::LLVMContext>();
     std::unique_ptr<llvm::Module> module =
-        generateModelIR(flat, model, *context, symbols, part, nullptr, ModuleSplit{k, plan.modules});
+        generateModelIR(flat, model, *context, symbols, part, nullptr,
+                        CodegenOptions{ModuleSplit{k, plan.modules}, plan.runs});
     setTarget(*module, layout, triple);
     compiler.add(std::move(context), std::move(module), ""); // keyed on the worker
   }
@@ -378,6 +380,7 @@ struct Deferred {
   std::string triple;
   int optLevel;
   unsigned threads;
+  std::shared_ptr<const ModelRuns> runs; ///< CodegenOptions::runs
 };
 
 /// The Jacobian modules of `result`, generated and added to its JIT on first use (most runs need
@@ -393,7 +396,7 @@ void deferJacobians(JitModel &result, FlatSystem &flat, const OdeModel &model, c
       if (part == ModelPart::ConstraintJacobians && jacobianModules > 1) {
         double generated = 0, optimized = 0;
         std::string digest;
-        if (auto err = addSplitModules(*raw, flat, model, d.symbols, part, SplitPlan{jacobianModules, d.threads, d.optLevel},
+        if (auto err = addSplitModules(*raw, flat, model, d.symbols, part, SplitPlan{jacobianModules, d.threads, d.optLevel, d.runs},
                                        impl->cache.get(), d.layout, d.triple, generated, optimized, digest)) {
           llvm::consumeError(std::move(err));
           return false;
@@ -402,7 +405,8 @@ void deferJacobians(JitModel &result, FlatSystem &flat, const OdeModel &model, c
       }
       auto lock = tsc.getLock();
       std::unique_ptr<llvm::Module> m = generateModelIR(flat, model, *tsc.getContext(), d.symbols, part,
-                                                        part == ModelPart::Jacobian ? &impl->pattern : nullptr);
+                                                        part == ModelPart::Jacobian ? &impl->pattern : nullptr,
+                                                        CodegenOptions{{}, d.runs});
       if (part == ModelPart::Jacobian)
         impl->havePattern = true;
       setTarget(*m, d.layout, d.triple);
@@ -433,7 +437,8 @@ void deferTier(JitModel &result, FlatSystem &flat, const OdeModel &model, const 
   if (!cachedTier)
     impl->tierGenerate = [&flat, &model, d, tierKey](TierModule &out) {
       out.context = std::make_unique<llvm::LLVMContext>();
-      out.module = generateModelIR(flat, model, *out.context, d.symbols, ModelPart::Simulation);
+      out.module = generateModelIR(flat, model, *out.context, d.symbols, ModelPart::Simulation, nullptr,
+                                   CodegenOptions{{}, d.runs});
       setTarget(*out.module, d.layout, d.triple);
       if (!tierKey.empty())
         out.module->setModuleIdentifier(tierKey);
@@ -485,7 +490,8 @@ struct CompilePlan {
   unsigned threads, modules;
 };
 
-CompilePlan planCompilation(const OdeModel &model, const BackendOptions &options) {
+CompilePlan planCompilation(const FlatSystem &flat, const OdeModel &model, const ModelRuns &runs,
+                            const BackendOptions &options) {
   CompilePlan plan{options.optLevel, false, 1, 1};
   plan.threads = options.threads > 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
   if (plan.optLevel < 0) {
@@ -501,7 +507,7 @@ CompilePlan planCompilation(const OdeModel &model, const BackendOptions &options
   // hardware thread while the next is written (backend/SplitCompile.h); not when IR is printed,
   // nor with delays (the delays' function reads what the others emitted).
   if (!options.dumpIR && !options.dumpOptimizedIR && model.delays == 0)
-    plan.modules = modulesFor(simulationItems(model), plan.threads);
+    plan.modules = modulesFor(simulationItems(flat, model, runs), plan.threads);
   return plan;
 }
 
@@ -517,7 +523,9 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
 
   auto start = Clock::now();
   ModelSymbols symbols = ModelSymbols::forPrefix("eqc_" + flat.modelName + "_");
-  const CompilePlan plan = planCompilation(model, options);
+  // The runs of alike steps, written as loops, are found once for every module and tier.
+  const std::shared_ptr<const ModelRuns> runs = modelRuns(model, options.loops);
+  const CompilePlan plan = planCompilation(flat, model, *runs, options);
   const int optLevel = plan.optLevel;
   const unsigned threads = plan.threads;
   bool tiered = plan.tiered;
@@ -532,12 +540,13 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
 
   auto context = std::make_unique<llvm::LLVMContext>();
   std::unique_ptr<llvm::Module> simulation; // unless split
+  const CodegenOptions codegen{{}, runs};
   // With a cache, the keys come from a digest of the IR: the one module's, or (split) the modules'
   // digests, taken on the workers. The optimized tier's key is the digest's at -O2; its module is
   // generated only when the tier starts (most runs end before).
   std::string digest, tierKey;
   if (modules <= 1) {
-    simulation = generateModelIR(flat, model, *context, symbols, ModelPart::Simulation);
+    simulation = generateModelIR(flat, model, *context, symbols, ModelPart::Simulation, nullptr, codegen);
     if (cache) {
       digest = ModelObjectCache::digest(*simulation);
       tierKey = tiered ? ModelObjectCache::key(digest, 2) : std::string();
@@ -553,8 +562,8 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
   std::unique_ptr<llvm::Module> jacobian, constraintJacobians;
   SparsityPattern pattern;
   if (options.dumpIR) {
-    jacobian = generateModelIR(flat, model, *context, symbols, ModelPart::Jacobian, &pattern);
-    constraintJacobians = generateModelIR(flat, model, *context, symbols, ModelPart::ConstraintJacobians);
+    jacobian = generateModelIR(flat, model, *context, symbols, ModelPart::Jacobian, &pattern, codegen);
+    constraintJacobians = generateModelIR(flat, model, *context, symbols, ModelPart::ConstraintJacobians, nullptr, codegen);
     for (llvm::Module *m : {jacobian.get(), constraintJacobians.get()})
       if (cache)
         m->setModuleIdentifier(ModelObjectCache::key(*m, optLevel));
@@ -581,7 +590,7 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
   if (!simulation) {
     const double generatedBefore = codegenSeconds;
     if (auto err = addSplitModules(**jit, flat, model, symbols, ModelPart::Simulation,
-                                   SplitPlan{modules, threads, optLevel}, cache.get(), layout, triple, codegenSeconds,
+                                   SplitPlan{modules, threads, optLevel, runs}, cache.get(), layout, triple, codegenSeconds,
                                    splitOptimizeSeconds, digest)) {
       error = llvm::toString(std::move(err));
       return nullptr;
@@ -624,7 +633,7 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
   result->impl->jacSymbol = symbols.jac;
   result->impl->invariantJacSymbol = symbols.invariantJac;
   result->impl->initialJacSymbol = symbols.initialConstraintsJac;
-  const Deferred deferred{symbols, layout, triple, optLevel, threads};
+  const Deferred deferred{symbols, layout, triple, optLevel, threads, runs};
   if (options.dumpIR) {
     result->impl->pattern = std::move(pattern);
     result->impl->havePattern = true;

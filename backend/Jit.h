@@ -36,6 +36,8 @@ struct BackendOptions {
   /// Threads that compile the first tier of a large model (backend/SplitCompile.h); 0: every
   /// hardware thread.
   unsigned threads = 0;
+  /// Runs of alike steps written as loops (backend/Codegen.h, CodegenOptions::loops).
+  bool loops = true;
 };
 
 /// A compiled model: function pointers valid for the lifetime of this object. With two tiers the

@@ -1027,6 +1027,10 @@ private:
 
   /// A linear block A w = -offset: A and the right-hand side on the stack, one call of eqc_linsolve.
   void emitLinearSolve(FunctionEmitter &fe, const AlgebraicLoop &loop, int loopIndex) {
+    emitLinearSolve(fe, loop, fe.b().getInt32(EQC_MODEL_LOOP_FAILURE_BASE + loopIndex));
+  }
+  /// A linear block solved by one LU (eqc_linsolve); `failureCode` returned when it is singular.
+  void emitLinearSolve(FunctionEmitter &fe, const AlgebraicLoop &loop, Value *failureCode) {
     auto &b = fe.b();
     int m = static_cast<int>(loop.vars.size());
     llvm::IRBuilder<> entry(&fe.function()->getEntryBlock(), fe.function()->getEntryBlock().begin());
@@ -1038,7 +1042,7 @@ private:
       b.CreateStore(b.CreateFNeg(fe.emit(loop.offset[i])), b.CreateConstGEP1_64(types.f64, rhs, i));
     auto *linsolveType = llvm::FunctionType::get(types.i32, {types.i32, types.f64ptr, types.f64ptr, types.i32}, false);
     Value *status = b.CreateCall(declareExternal("eqc_linsolve", linsolveType), {b.getInt32(m), mat, rhs, b.getInt32(1)});
-    fe.returnIfFailed(status, b.getInt32(EQC_MODEL_LOOP_FAILURE_BASE + loopIndex));
+    fe.returnIfFailed(status, failureCode);
     for (int i = 0; i < m; ++i) {
       Value *v = b.CreateLoad(types.f64, b.CreateConstGEP1_64(types.f64, rhs, i));
       b.CreateStore(v, fe.address(loop.vars[i]));
@@ -1140,7 +1144,15 @@ private:
       iteration.roll(var, strideAddress(b, frame, var, k, stride));
     for (size_t q = 0; q < run.period; ++q) {
       const CausalStep &step = cs.steps[run.begin + q];
-      b.CreateStore(iteration.emit(step.value), iteration.address(step.var));
+      if (step.loop < 0) {
+        b.CreateStore(iteration.emit(step.value), iteration.address(step.var));
+        continue;
+      }
+      // A linear block: its failure code names this iteration's block (their indices advance evenly).
+      const long loopStride = static_cast<long>(cs.steps[run.begin + q + run.period].loop) - step.loop;
+      Value *code = b.CreateAdd(b.getInt32(EQC_MODEL_LOOP_FAILURE_BASE + step.loop),
+                                b.CreateMul(b.CreateTrunc(k, b.getInt32Ty()), b.getInt32(static_cast<int32_t>(loopStride))));
+      emitLinearSolve(iteration, cs.loops[static_cast<size_t>(step.loop)], code);
     }
     Value *next = b.CreateAdd(k, b.getInt64(1));
     k->addIncoming(next, b.GetInsertBlock());

@@ -17,11 +17,20 @@ public:
       tokenStart_[s] = tokens_.size();
       leafStart_[s] = leaves_.size();
       const CausalStep &step = cs.steps[s];
-      bool ok = step.loop < 0 && step.value;
-      if (ok) {
+      size_t budget = kMaxRunTemplateNodes;
+      bool ok = false;
+      if (step.loop < 0 && step.value) {
         leaves_.push_back(step.var);
-        size_t budget = kMaxRunTemplateNodes;
         ok = walk(step.value, budget);
+      } else if (step.loop >= 0 && cs.loops[static_cast<size_t>(step.loop)].linear) {
+        // A linear block: its unknowns, then its matrix and offsets.
+        const AlgebraicLoop &loop = cs.loops[static_cast<size_t>(step.loop)];
+        tokens_.push_back(kLinearBlock | (static_cast<uint64_t>(loop.vars.size()) << 16));
+        leaves_.insert(leaves_.end(), loop.vars.begin(), loop.vars.end());
+        ok = !loop.vars.empty();
+        for (const auto *list : {&loop.jacobian, &loop.offset})
+          for (const Expr *e : *list)
+            ok = ok && walk(e, budget);
       }
       if (!ok) { // not comparable: an empty shape that no other step matches
         tokens_.resize(tokenStart_[s]);
@@ -45,6 +54,8 @@ public:
   }
 
 private:
+  static constexpr uint64_t kLinearBlock = 0xff;
+
   bool walk(const Expr *e, size_t &budget) {
     if (budget == 0)
       return false;
@@ -74,7 +85,8 @@ private:
 
 /// The slot strides of every leaf of steps [a, a + period) to the same leaf of the steps `period`
 /// later, or false when a step differs in shape or a leaf changes storage.
-bool blockStrides(const OdeModel &model, const StepShapes &shapes, size_t a, size_t period, std::vector<long> &out) {
+bool blockStrides(const OdeModel &model, const CausalSystem &cs, const StepShapes &shapes, size_t a, size_t period,
+                  std::vector<long> &out) {
   out.clear();
   for (size_t q = 0; q < period; ++q) {
     if (!shapes.alike(a + q, a + q + period))
@@ -87,17 +99,21 @@ bool blockStrides(const OdeModel &model, const StepShapes &shapes, size_t a, siz
       out.push_back(static_cast<long>(sb.index) - sa.index);
     }
   }
+  // A linear block's index (its failure code names it) must advance evenly too.
+  for (size_t q = 0; q < period; ++q)
+    out.push_back(static_cast<long>(cs.steps[a + q + period].loop) - cs.steps[a + q].loop);
   return true;
 }
 
 /// The blocks of `period` steps from `first` on that repeat with the same strides (at least 1).
-size_t repeatedBlocks(const OdeModel &model, const StepShapes &shapes, size_t n, size_t first, size_t period,
-                      std::vector<long> &strides, std::vector<long> &next) {
-  if (first + 2 * period > n || !blockStrides(model, shapes, first, period, strides))
+size_t repeatedBlocks(const OdeModel &model, const CausalSystem &cs, const StepShapes &shapes, size_t first,
+                      size_t period, std::vector<long> &strides, std::vector<long> &next) {
+  const size_t n = cs.steps.size();
+  if (first + 2 * period > n || !blockStrides(model, cs, shapes, first, period, strides))
     return 1;
   size_t blocks = 2;
   while (first + (blocks + 1) * period <= n &&
-         blockStrides(model, shapes, first + (blocks - 1) * period, period, next) && next == strides)
+         blockStrides(model, cs, shapes, first + (blocks - 1) * period, period, next) && next == strides)
     ++blocks;
   return blocks;
 }
@@ -145,7 +161,7 @@ std::vector<StepRun> findStepRuns(const OdeModel &model, const CausalSystem &cs)
       // A multiple of a period that repeats covers no more steps than it.
       if ((bestPeriod != 0 && period % bestPeriod == 0) || !shapes.alike(s, s + period))
         continue;
-      const size_t blocks = repeatedBlocks(model, shapes, n, s, period, strides, next);
+      const size_t blocks = repeatedBlocks(model, cs, shapes, s, period, strides, next);
       if (blocks >= kMinStepRunBlocks && blocks * period >= kMinStepRun && blocks * period > bestBlocks * bestPeriod) {
         bestPeriod = period;
         bestBlocks = blocks;

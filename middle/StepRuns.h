@@ -20,13 +20,14 @@ constexpr std::size_t kMinStepRunBlocks = 4;
 constexpr std::size_t kMaxStepRunPeriod = 16;
 /// Nodes of one step's value, counted as a tree, above which the step is not compared (its code is
 /// large anyway, so one more copy of it costs little next to the comparison).
-constexpr std::size_t kMaxRunTemplateNodes = 256;
+constexpr std::size_t kMaxRunTemplateNodes = 512;
 
 /// Steps [begin, begin + count·period) of a causal sequence: one step (count and period 1,
-/// `strides` empty), or a run of `count` blocks of `period` assignments in which step
-/// begin + k·period + q computes step begin + q's value with every variable v replaced by the one
-/// k·stride(v) slots further in v's storage, and assigns the variable k·stride slots after step
-/// begin + q's target.
+/// `strides` empty), or a run of `count` blocks of `period` steps in which step
+/// begin + k·period + q computes step begin + q's values with every variable v replaced by the one
+/// k·stride(v) slots further in v's storage, and assigns the variables k·stride slots after step
+/// begin + q's. A step of a run is an assignment or a linear algebraic loop (its matrix and
+/// offsets alike, its index advancing evenly); nonlinear loops are never in a run.
 struct StepRun {
   std::size_t begin = 0, count = 1, period = 1;
   /// A run: each variable of its first block (the targets and every variable of the values, each

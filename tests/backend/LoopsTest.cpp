@@ -3,6 +3,7 @@
 // and the runs found are the loops that the source's array equations were.
 #include "backend/Codegen.h"
 #include "backend/Jit.h"
+#include "eqc/eqc_model.h"
 #include "frontend/Flatten.h"
 #include "frontend/Parser.h"
 
@@ -221,6 +222,20 @@ equation
 end Irregular;
 )";
 
+// Linear algebraic blocks of two unknowns per element (an LU each), singular where x[i] = -1.
+const char *kLinearBlocks = R"(model LinearBlocks
+  parameter Integer N = @N@;
+  Real x[N](each start = 0.5, each fixed = true);
+  Real p[N], q[N];
+equation
+  for i in 1:N loop
+    x[i]*p[i] + q[i] = 1;
+    p[i] - q[i] = x[i]^2;
+    der(x[i]) = -p[i] + 0.1*q[i];
+  end for;
+end LinearBlocks;
+)";
+
 TEST(Loops, RunsOfAlikeStepsAreTheSourceLoops) {
   Causalized cascade(sized(kCascade, 100));
   ASSERT_TRUE(cascade.ok()) << cascade.messages.str();
@@ -243,18 +258,43 @@ TEST(Loops, RunsOfAlikeStepsAreTheSourceLoops) {
 }
 
 TEST(Loops, LoopsComputeBitwiseWhatStraightLineCodeComputes) {
-  for (const char *source : {kCascade, kHeat, kLadder, kRecurrences, kComponents, kIrregular}) {
+  for (const char *source : {kCascade, kHeat, kLadder, kRecurrences, kComponents, kIrregular, kLinearBlocks}) {
     SCOPED_TRACE(std::string(source).substr(0, 18));
     expectLoopsComputeTheSame(source);
   }
 }
 
 TEST(Loops, CodeSizeDoesNotGrowWithTheArrays) {
-  for (const char *source : {kCascade, kHeat, kLadder, kRecurrences, kComponents}) {
+  for (const char *source : {kCascade, kHeat, kLadder, kRecurrences, kComponents, kLinearBlocks}) {
     SCOPED_TRACE(std::string(source).substr(0, 18));
     Causalized small(sized(source, 40)), large(sized(source, 4000));
     ASSERT_TRUE(small.ok() && large.ok()) << small.messages.str() << large.messages.str();
     EXPECT_EQ(large.instructions(), small.instructions());
+  }
+}
+
+// A singular block inside a loop reports its own index, as the straight-line code does (the run's
+// solver messages name the block).
+TEST(Loops, ASingularBlockInALoopReportsItsOwnIndex) {
+  Causalized m(sized(kLinearBlocks, 30));
+  ASSERT_TRUE(m.ok()) << m.messages.str();
+  ASSERT_EQ(m.model->ode.loops.size(), 30u);
+  bool blocksInARun = false;
+  for (const StepRun &r : findStepRuns(*m.model, m.model->ode))
+    blocksInARun = blocksInARun || (r.steps() > 1 && m.model->ode.steps[r.begin].loop >= 0);
+  ASSERT_TRUE(blocksInARun) << "the linear blocks are a run";
+  std::vector<double> x(30, 0.5), dx(30), a(m.model->algebraics.size() + 1), p(m.model->pSize(), 0.0);
+  x[17] = -1; // x*p + q = 1, p - q = x^2: singular at x = -1
+  int expected = -1;
+  for (size_t l = 0; l < m.model->ode.loops.size(); ++l)
+    for (int v : m.model->ode.loops[l].vars)
+      if (m.flat->vars[static_cast<size_t>(v)].name == "p[18]")
+        expected = EQC_MODEL_LOOP_FAILURE_BASE + static_cast<int>(l);
+  ASSERT_GE(expected, EQC_MODEL_LOOP_FAILURE_BASE);
+  for (bool loops : {false, true}) {
+    auto jit = m.compile(loops, 0);
+    ASSERT_TRUE(jit);
+    EXPECT_EQ(jit->rhs(0.0, x.data(), dx.data(), a.data(), p.data()), expected) << "loops " << loops;
   }
 }
 

@@ -162,7 +162,7 @@ TEST(SplitCompile, HelpersEventsAndAssertionsAreTheSameInEveryModule) {
 }
 
 TEST(SplitCompile, EveryModuleIsCachedAndTakenFromTheCacheNextTime) {
-  Compiled m("split_cached", pendula(400));
+  Compiled m("split_cached", pendula(800));
   ASSERT_TRUE(m.table) << m.err.str();
   const std::string cache = std::string(EQC_SCRATCH_DIR) + "/split-cache";
   std::filesystem::remove_all(cache);

@@ -321,6 +321,7 @@ ExitCode runPipeline(const std::string &path, const PipelineOptions &options, Co
   BackendOptions backend;
   backend.optLevel = options.optLevel;
   c.optLevel = options.optLevel;
+  backend.loops = c.loops = options.loops;
   if (options.cache) {
     backend.cacheDirectory = defaultCacheDirectory();
     c.cacheDirectory = backend.cacheDirectory;

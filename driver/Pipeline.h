@@ -29,6 +29,7 @@ struct PipelineOptions {
   bool timePasses = false;
   bool jit = true;        ///< stop after the middle end when false (`eqc check`)
   int optLevel = -1;      ///< -1: automatic (O2, or two tiers for large models, backend/Jit.h)
+  bool loops = true;      ///< runs of alike steps as loops (backend/Codegen.h); `--no-loops`
   /// The compiled-model cache (backend/ObjectCache.h) in defaultCacheDirectory(); `--no-cache`.
   bool cache = false;
   /// External C code (Include code, libraries built from their sources) kept in the cache's
@@ -85,6 +86,7 @@ struct Compilation {
   size_t libraryFilesRead = 0; ///< files of the library path read for the model (MLS 3.5, 13.4)
   std::string cacheDirectory; ///< of the compiled-model cache, empty for none
   int optLevel = -1; ///< for code compiled later (state selections of dummy derivatives)
+  bool loops = true; ///< likewise (PipelineOptions::loops)
   /// `eqc reduce` of an index-reduced model: the dummy-derivative selection at the consistent
   /// initial point (time, every variable's value), when it could be computed.
   std::optional<StateSelection> initialSelection;

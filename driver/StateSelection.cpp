@@ -67,6 +67,7 @@ Mode *modeFor(Compilation &c, DummyRun &d, const StateSelection &sel, const doub
   phase("causalize", begin);
   BackendOptions backend;
   backend.optLevel = c.optLevel;
+  backend.loops = c.loops;
   backend.cacheDirectory = c.cacheDirectory;
   backend.timePhase = [&c](const char *name, double seconds) {
     c.timings.emplace_back(std::string("state selection: ") + name, seconds);

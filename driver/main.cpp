@@ -98,6 +98,8 @@ options:
   --no-cache           neither read nor write the compiled-model cache ($EQC_CACHE_DIR, else
                        $XDG_CACHE_HOME/eqc or ~/.cache/eqc): machine code keyed by a hash of the
                        generated IR, the LLVM version, the host CPU and the -O level
+  --no-loops           write every step of the evaluation sequence as straight-line code (by
+                       default, runs of alike steps, e.g. an array equation's, are loops)
 
 index-reduced models (differential index > 1):
   --reduction R        dummy (default): dummy derivatives, dof states chosen numerically at the
@@ -144,7 +146,7 @@ options:
   --quiet              no progress line
   --method, --linear-solver, --dt, --t-start, --t-end, --interval, --rtol, --atol,
   --max-steps, --reduction, --stabilize, --eta, --omega, --sensitivities, -O0..-O3,
-  --no-cache: as for simulate
+  --no-cache, --no-loops: as for simulate
 )";
 
 const char *kReduceHelp = R"(usage: eqc reduce [options] model.eq
@@ -518,6 +520,8 @@ int parseArgs(int argc, char **argv, Args &args) {
       args.simulate.quiet = true;
     } else if (sim && a == "--no-cache") {
       noCache = true;
+    } else if (sim && a == "--no-loops") {
+      args.pipeline.loops = false;
     } else if (sim && a == "--stats") {
       args.simulate.stats = true;
     } else if ((sim || comp) && a.size() == 3 && a.rfind("-O", 0) == 0 && a[2] >= '0' && a[2] <= '3') {

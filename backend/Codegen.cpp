@@ -71,6 +71,15 @@ public:
   /// In the body of a run's loop: `var` of the run's first step lives at `cell` (this
   /// iteration's variable), loaded at every use.
   void roll(int var, Value *cell) { rolled_[var] = cell; }
+  /// Likewise, place `place` of the output array is this iteration's `index` (an i64).
+  void rollPlace(long place, Value *index) { rolledPlaces_[place] = index; }
+  /// The index (i64) of place `place` of the function's output array (rolled in a loop's body).
+  Value *place(long place) {
+    if (!rolledPlaces_.empty())
+      if (auto it = rolledPlaces_.find(place); it != rolledPlaces_.end())
+        return it->second;
+    return b_.getInt64(static_cast<uint64_t>(place));
+  }
   void forget(int var) { varValue_.erase(var); }
   llvm::IRBuilder<> &b() { return b_; }
   /// Emits `if (status != 0) return code;` and continues in a fresh block.
@@ -126,6 +135,7 @@ private:
   std::unordered_map<const Expr *, Value *> memo_;
   std::unordered_map<int, Value *> varValue_;
   std::unordered_map<int, Value *> rolled_;
+  std::unordered_map<long, Value *> rolledPlaces_;
   std::vector<std::vector<const Expr *>> memoJournal_;
   std::vector<std::vector<int>> varJournal_;
   Value *slots_ = nullptr;
@@ -148,13 +158,14 @@ public:
         return std::move(module);
     }
     if (part == ModelPart::ConstraintJacobians || part == ModelPart::All) {
-      emitInvariantJacobian(symbols.invariantJac, model.invariants.residuals);
-      emitInvariantJacobian(symbols.initialConstraintsJac, model.initialConstraints.residuals);
+      emitInvariantJacobian(symbols.invariantJac, runs->invariantJacobian, runs->invariantJacobianRuns);
+      emitInvariantJacobian(symbols.initialConstraintsJac, runs->initialConstraintJacobian,
+                            runs->initialConstraintJacobianRuns);
       if (part == ModelPart::ConstraintJacobians)
         return std::move(module);
     }
-    emitInvariants(symbols.invariants, model.invariants.residuals);
-    emitInvariants(symbols.initialConstraints, model.initialConstraints.residuals);
+    emitInvariants(symbols.invariants, model.invariants.residuals, runs->invariants);
+    emitInvariants(symbols.initialConstraints, model.initialConstraints.residuals, runs->initialConstraints);
     const std::vector<int> objects = objectParameters(flat, model.params);
     emitBind(objects);
     emitStart();
@@ -816,11 +827,12 @@ private:
   }
 
   /// g(t, x, p): the hidden constraints, which involve states, parameters and time only.
-  void emitInvariants(const std::string &name, const std::vector<const Expr *> &residuals) {
+  void emitInvariants(const std::string &name, const std::vector<const Expr *> &residuals,
+                      const std::vector<StepRun> &runs) {
     llvm::Function *f = newRoot(name, invariantType());
-    emitInParts(f, residuals.size(), kItemsPerFunction, invariantFrame, [&](FunctionEmitter &fe, size_t i) {
+    emitInParts(f, runs, kItemsPerFunction, invariantFrame, [&](FunctionEmitter &fe, size_t i) {
       Value *g = &*(fe.function()->arg_begin() + 3);
-      fe.b().CreateStore(fe.emit(residuals[i]), fe.b().CreateConstGEP1_64(types.f64, g, i));
+      fe.b().CreateStore(fe.emit(residuals[i]), fe.b().CreateGEP(types.f64, g, fe.place(static_cast<long>(i))));
     });
   }
 
@@ -833,13 +845,24 @@ private:
   /// when n <= perPart, else in internal noinline functions of f's signature of `perPart` items
   /// each, which f calls in order with its own arguments, returning the first non-zero status.
   /// `frameOf` gives a function's frame from its arguments.
+  /// Items come in runs (ModelRuns): a run of alike items is a loop over its blocks, each item
+  /// emitted by `emit` with its variables and places (FunctionEmitter::place) rolled.
   template <typename FrameOf, typename Emit>
-  void emitInParts(llvm::Function *f, size_t n, size_t perPart, FrameOf frameOf, Emit emit) {
-    emitParts(f, n, perPart, f->getName().str() + "_part",
+  void emitInParts(llvm::Function *f, const std::vector<StepRun> &runs, size_t perPart, FrameOf frameOf, Emit emit) {
+    emitParts(f, runs.size(), perPart, f->getName().str() + "_part",
               [&](llvm::Function *into, size_t begin, size_t end, bool) {
-                FunctionEmitter fe(*this, into, frameOf(into));
-                for (size_t k = begin; k < end; ++k)
-                  emit(fe, k);
+                const Frame frame = frameOf(into);
+                FunctionEmitter fe(*this, into, frame);
+                for (size_t r = begin; r < end; ++r) {
+                  if (runs[r].steps() == 1) {
+                    emit(fe, runs[r].begin);
+                    continue;
+                  }
+                  emitLoop(fe, frame, runs[r], [&](FunctionEmitter &iteration, Value *) {
+                    for (size_t q = 0; q < runs[r].period; ++q)
+                      emit(iteration, runs[r].begin + q);
+                  });
+                }
                 fe.b().CreateRet(fe.b().getInt32(0));
               },
               [](llvm::IRBuilder<> &, const std::vector<Value *> &) {});
@@ -990,12 +1013,12 @@ private:
     auto *type = llvm::FunctionType::get(types.i32, {types.f64ptr, types.f64ptr}, false);
     llvm::Function *f = newRoot(symbols.start, type);
     Value *zero = llvm::ConstantFP::get(types.f64, 0.0);
-    const std::vector<int> starts = parameterDependentStarts(flat, model.states, model.params);
+    const std::vector<int> &starts = runs->starts;
     auto frameOf = [zero](llvm::Function *fn) {
       auto args = fn->arg_begin();
       return Frame{zero, &*(args + 1), nullptr, nullptr, &*args};
     };
-    emitInParts(f, starts.size(), kItemsPerFunction, frameOf, [&](FunctionEmitter &fe, size_t k) {
+    emitInParts(f, runs->startRuns, kItemsPerFunction, frameOf, [&](FunctionEmitter &fe, size_t k) {
       const int var = model.states[static_cast<size_t>(starts[k])];
       fe.b().CreateStore(asDouble(fe.b(), fe.emit(flat.vars[var].binding)), fe.address(var));
     });
@@ -1003,25 +1026,15 @@ private:
 
   /// G = ∂g/∂x as the values of constraintJacobianPattern (one store per entry, 0 where the
   /// partial derivative vanishes).
-  void emitInvariantJacobian(const std::string &name, const std::vector<const Expr *> &residuals) {
+  void emitInvariantJacobian(const std::string &name, const ConstraintJacobianEntries &entries,
+                             const std::vector<StepRun> &runs) {
     llvm::Function *f = newRoot(name, invariantType());
-    const SparsityPattern pattern = constraintJacobianPattern(model, residuals);
-    // Where entry (i, j) is: the next unfilled place of column j (rows are visited in order),
-    // for every row before any is emitted (a split module emits only some of them).
-    std::vector<int> next(pattern.colStart.begin(), pattern.colStart.end() - (pattern.colStart.empty() ? 0 : 1));
-    std::vector<std::vector<std::pair<int, int>>> entries(residuals.size()); // (variable, place)
-    for (size_t i = 0; i < residuals.size(); ++i)
-      for (int v : collectVars(residuals[i]))
-        if (model.slots[v].storage == Storage::State)
-          entries[i].emplace_back(v, next[static_cast<size_t>(model.slots[v].index)]++);
-    emitInParts(f, residuals.size(), kItemsPerFunction, invariantFrame, [&](FunctionEmitter &fe, size_t i) {
+    emitInParts(f, runs, kItemsPerFunction, invariantFrame, [&](FunctionEmitter &fe, size_t i) {
       auto &b = fe.b();
       Value *values = &*(fe.function()->arg_begin() + 3);
-      for (auto [v, k] : entries[i]) {
-        const Expr *partial = diff.diff(residuals[i], v);
+      for (auto [place, partial] : entries[i])
         b.CreateStore(partial->isConst(0) ? llvm::ConstantFP::get(types.f64, 0.0) : fe.emit(partial),
-                      b.CreateConstGEP1_64(types.f64, values, static_cast<uint64_t>(k)));
-      }
+                      b.CreateGEP(types.f64, values, fe.place(place)));
     });
   }
 
@@ -1128,37 +1141,48 @@ private:
     return b.CreateGEP(types.f64, base, index);
   }
 
-  /// A run of alike assignments (middle/StepRuns.h) as a loop over its blocks k: the first block's
-  /// steps with each variable read from its slot k·stride further, stored likewise. `fe` continues
-  /// after it.
-  void emitRun(FunctionEmitter &fe, const Frame &frame, const CausalSystem &cs, const StepRun &run) {
+  /// A run (middle/StepRuns.h) as a loop over its blocks k: `body(iteration, k)` emits the first
+  /// block's items into a FunctionEmitter in which each variable and place of the run is k·stride
+  /// further. `fe` continues after the loop.
+  template <typename Body>
+  void emitLoop(FunctionEmitter &fe, const Frame &frame, const StepRun &run, Body body) {
     llvm::Function *f = fe.function();
     llvm::BasicBlock *before = fe.b().GetInsertBlock();
-    llvm::BasicBlock *body = llvm::BasicBlock::Create(ctx, "run", f);
-    fe.b().CreateBr(body);
-    FunctionEmitter iteration(*this, f, frame); // at f's last block: the body
+    llvm::BasicBlock *loop = llvm::BasicBlock::Create(ctx, "run", f);
+    fe.b().CreateBr(loop);
+    FunctionEmitter iteration(*this, f, frame); // at f's last block: the loop's
     auto &b = iteration.b();
     llvm::PHINode *k = b.CreatePHI(b.getInt64Ty(), 2, "k");
     k->addIncoming(b.getInt64(0), before);
     for (auto [var, stride] : run.strides)
       iteration.roll(var, strideAddress(b, frame, var, k, stride));
-    for (size_t q = 0; q < run.period; ++q) {
-      const CausalStep &step = cs.steps[run.begin + q];
-      if (step.loop < 0) {
-        b.CreateStore(iteration.emit(step.value), iteration.address(step.var));
-        continue;
-      }
-      // A linear block: its failure code names this iteration's block (their indices advance evenly).
-      const long loopStride = static_cast<long>(cs.steps[run.begin + q + run.period].loop) - step.loop;
-      Value *code = b.CreateAdd(b.getInt32(EQC_MODEL_LOOP_FAILURE_BASE + step.loop),
-                                b.CreateMul(b.CreateTrunc(k, b.getInt32Ty()), b.getInt32(static_cast<int32_t>(loopStride))));
-      emitLinearSolve(iteration, cs.loops[static_cast<size_t>(step.loop)], code);
-    }
+    for (auto [place, stride] : run.places)
+      iteration.rollPlace(place, b.CreateAdd(b.getInt64(place), b.CreateMul(k, b.getInt64(stride))));
+    body(iteration, k);
     Value *next = b.CreateAdd(k, b.getInt64(1));
     k->addIncoming(next, b.GetInsertBlock());
     llvm::BasicBlock *done = llvm::BasicBlock::Create(ctx, "ran", f);
-    b.CreateCondBr(b.CreateICmpULT(next, b.getInt64(run.count)), body, done);
+    b.CreateCondBr(b.CreateICmpULT(next, b.getInt64(run.count)), loop, done);
     fe.b().SetInsertPoint(done);
+  }
+
+  /// A run of causal steps: assignments, and linear blocks whose failure code names this
+  /// iteration's block (their indices advance evenly).
+  void emitRun(FunctionEmitter &fe, const Frame &frame, const CausalSystem &cs, const StepRun &run) {
+    emitLoop(fe, frame, run, [&](FunctionEmitter &iteration, Value *k) {
+      auto &b = iteration.b();
+      for (size_t q = 0; q < run.period; ++q) {
+        const CausalStep &step = cs.steps[run.begin + q];
+        if (step.loop < 0) {
+          b.CreateStore(iteration.emit(step.value), iteration.address(step.var));
+          continue;
+        }
+        const long loopStride = static_cast<long>(cs.steps[run.begin + q + run.period].loop) - step.loop;
+        Value *code = b.CreateAdd(b.getInt32(EQC_MODEL_LOOP_FAILURE_BASE + step.loop),
+                                  b.CreateMul(b.CreateTrunc(k, b.getInt32Ty()), b.getInt32(static_cast<int32_t>(loopStride))));
+        emitLinearSolve(iteration, cs.loops[static_cast<size_t>(step.loop)], code);
+      }
+    });
   }
 
   /// Emits runs [begin, end) of a causal sequence into a function with the rhs signature.
@@ -1685,20 +1709,76 @@ unsigned modulesFor(std::size_t items, unsigned threads) {
       std::max<std::size_t>(1, std::min<std::size_t>(items / kStepsPerModule, kModulesPerThread * threads)));
 }
 
-std::shared_ptr<const ModelRuns> modelRuns(const OdeModel &model, bool loops) {
+namespace {
+
+/// Per residual, its entries of constraintJacobianPattern: the next unfilled place of each
+/// state's column (rows are visited in order), with the partial derivative.
+ConstraintJacobianEntries constraintJacobianEntries(const FlatSystem &flat, const OdeModel &model,
+                                                    const std::vector<const Expr *> &residuals) {
+  const SparsityPattern pattern = constraintJacobianPattern(model, residuals);
+  std::vector<int> next(pattern.colStart.begin(), pattern.colStart.end() - (pattern.colStart.empty() ? 0 : 1));
+  Differentiator diff(*flat.ctx);
+  ConstraintJacobianEntries entries(residuals.size());
+  for (size_t i = 0; i < residuals.size(); ++i)
+    for (int v : collectVars(residuals[i]))
+      if (model.slots[v].storage == Storage::State)
+        entries[i].emplace_back(next[static_cast<size_t>(model.slots[v].index)]++, diff.diff(residuals[i], v));
+  return entries;
+}
+
+/// findRuns over n items, item k described by `describe(shapes, k)`; single items without loops.
+template <typename Describe>
+std::vector<StepRun> itemRuns(const OdeModel &model, size_t n, bool loops, Describe describe) {
+  if (!loops)
+    return singleSteps(n);
+  ItemShapes shapes(model, n);
+  for (size_t k = 0; k < n; ++k) {
+    shapes.beginItem();
+    describe(shapes, k);
+  }
+  shapes.finish();
+  return findRuns(shapes);
+}
+
+std::vector<StepRun> residualRuns(const OdeModel &model, const std::vector<const Expr *> &residuals, bool loops) {
+  return itemRuns(model, residuals.size(), loops,
+                  [&](ItemShapes &shapes, size_t i) { shapes.storeToPlace(static_cast<long>(i), residuals[i]); });
+}
+
+std::vector<StepRun> jacobianRuns(const OdeModel &model, const ConstraintJacobianEntries &entries, bool loops) {
+  return itemRuns(model, entries.size(), loops, [&](ItemShapes &shapes, size_t i) {
+    for (auto [place, partial] : entries[i])
+      shapes.storeToPlace(place, partial);
+  });
+}
+
+} // namespace
+
+std::shared_ptr<const ModelRuns> modelRuns(const FlatSystem &flat, const OdeModel &model, bool loops) {
   auto runs = std::make_shared<ModelRuns>();
-  runs->ode = loops ? findStepRuns(model, model.ode) : singleSteps(model.ode);
-  runs->init = loops ? findStepRuns(model, model.init) : singleSteps(model.init);
+  runs->ode = loops ? findStepRuns(model, model.ode) : singleSteps(model.ode.steps.size());
+  runs->init = loops ? findStepRuns(model, model.init) : singleSteps(model.init.steps.size());
+  runs->invariants = residualRuns(model, model.invariants.residuals, loops);
+  runs->initialConstraints = residualRuns(model, model.initialConstraints.residuals, loops);
+  runs->starts = parameterDependentStarts(flat, model.states, model.params);
+  runs->startRuns = itemRuns(model, runs->starts.size(), loops, [&](ItemShapes &shapes, size_t k) {
+    const int var = model.states[static_cast<size_t>(runs->starts[k])];
+    shapes.storeToVariable(var, flat.vars[static_cast<size_t>(var)].binding);
+  });
+  runs->invariantJacobian = constraintJacobianEntries(flat, model, model.invariants.residuals);
+  runs->initialConstraintJacobian = constraintJacobianEntries(flat, model, model.initialConstraints.residuals);
+  runs->invariantJacobianRuns = jacobianRuns(model, runs->invariantJacobian, loops);
+  runs->initialConstraintJacobianRuns = jacobianRuns(model, runs->initialConstraintJacobian, loops);
   return runs;
 }
 
-std::size_t simulationItems(const FlatSystem &flat, const OdeModel &model, const ModelRuns &runs) {
-  return runs.ode.size() + runs.init.size() + model.invariants.residuals.size() +
-         model.initialConstraints.residuals.size() + parameterDependentStarts(flat, model.states, model.params).size();
+std::size_t simulationItems(const ModelRuns &runs) {
+  return runs.ode.size() + runs.init.size() + runs.invariants.size() + runs.initialConstraints.size() +
+         runs.startRuns.size();
 }
 
-std::size_t constraintJacobianItems(const OdeModel &model) {
-  return model.invariants.residuals.size() + model.initialConstraints.residuals.size();
+std::size_t constraintJacobianItems(const ModelRuns &runs) {
+  return runs.invariantJacobianRuns.size() + runs.initialConstraintJacobianRuns.size();
 }
 
 std::unique_ptr<llvm::Module> generateModelIR(FlatSystem &flat, const OdeModel &model, llvm::LLVMContext &context,
@@ -1710,7 +1790,7 @@ std::unique_ptr<llvm::Module> generateModelIR(FlatSystem &flat, const OdeModel &
     llvm::report_fatal_error("eqc internal error: the ODE Jacobian and a model with delays do not split");
   ModuleEmitter emitter(flat, model, context, symbols);
   emitter.split = split;
-  emitter.runs = options.runs ? options.runs : modelRuns(model, true);
+  emitter.runs = options.runs ? options.runs : modelRuns(flat, model, true);
   std::unique_ptr<llvm::Module> m = emitter.run(part, jacobianPattern);
   std::string err;
   llvm::raw_string_ostream os(err);

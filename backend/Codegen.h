@@ -64,14 +64,24 @@ struct ModuleSplit {
   unsigned index = 0, count = 1;
 };
 
-/// How a model's two causal sequences are written: runs of alike steps (middle/StepRuns.h) as
-/// loops, so that an array equation's code does not grow with the array.
+/// A constraint Jacobian's entries: per residual, (place in the values array, partial derivative
+/// by a state) for each state it contains, places as constraintJacobianPattern orders them.
+using ConstraintJacobianEntries = std::vector<std::vector<std::pair<long, const Expr *>>>;
+
+/// How the functions that grow with a model are written: runs of alike items (middle/StepRuns.h)
+/// as loops, so that an array equation's code does not grow with the array.
 struct ModelRuns {
-  std::vector<StepRun> ode, init;
+  std::vector<StepRun> ode, init;               ///< of the causal sequences' steps
+  std::vector<StepRun> invariants, initialConstraints; ///< of their residuals
+  std::vector<int> starts;                      ///< positions in states of the parameter-dependent starts
+  std::vector<StepRun> startRuns;               ///< of those start values
+  ConstraintJacobianEntries invariantJacobian, initialConstraintJacobian;
+  std::vector<StepRun> invariantJacobianRuns, initialConstraintJacobianRuns; ///< of their rows
 };
-/// Requires: a causalized OdeModel. Ensures: with `loops`, the runs findStepRuns finds; without,
-/// every step on its own (straight-line code, as a reference in tests).
-std::shared_ptr<const ModelRuns> modelRuns(const OdeModel &model, bool loops);
+/// Requires: a causalized OdeModel of `flat`. Ensures: with `loops`, the runs findRuns finds;
+/// without, every item on its own (straight-line code, as a reference in tests); the constraint
+/// Jacobians' entries differentiated once for every module that writes them.
+std::shared_ptr<const ModelRuns> modelRuns(const FlatSystem &flat, const OdeModel &model, bool loops);
 
 /// How the model's functions are written.
 struct CodegenOptions {
@@ -93,8 +103,8 @@ constexpr unsigned kModulesPerThread = 4;
 unsigned modulesFor(std::size_t items, unsigned threads);
 /// The items of a model's simulation functions (a run of alike steps written as a loop counts
 /// once), and of its constraint Jacobians.
-std::size_t simulationItems(const FlatSystem &flat, const OdeModel &model, const ModelRuns &runs);
-std::size_t constraintJacobianItems(const OdeModel &model);
+std::size_t simulationItems(const ModelRuns &runs);
+std::size_t constraintJacobianItems(const ModelRuns &runs);
 
 /// Requires: a causalized OdeModel; a split only for ModelPart::Simulation of a model without
 /// delays or for ModelPart::ConstraintJacobians. Ensures: a verified module defining the functions of

@@ -390,7 +390,7 @@ void deferJacobians(JitModel &result, FlatSystem &flat, const OdeModel &model, c
                     llvm::orc::ThreadSafeContext tsc) {
   llvm::orc::LLJIT *raw = result.impl->jit.get();
   JitModel::Impl *impl = result.impl.get();
-  const unsigned jacobianModules = modulesFor(constraintJacobianItems(model), d.threads);
+  const unsigned jacobianModules = modulesFor(constraintJacobianItems(*d.runs), d.threads);
   auto adder = [&flat, &model, d, tsc, raw, impl, jacobianModules](ModelPart part) {
     return [&flat, &model, d, tsc, raw, impl, jacobianModules, part]() mutable {
       if (part == ModelPart::ConstraintJacobians && jacobianModules > 1) {
@@ -507,7 +507,7 @@ CompilePlan planCompilation(const FlatSystem &flat, const OdeModel &model, const
   // hardware thread while the next is written (backend/SplitCompile.h); not when IR is printed,
   // nor with delays (the delays' function reads what the others emitted).
   if (!options.dumpIR && !options.dumpOptimizedIR && model.delays == 0)
-    plan.modules = modulesFor(simulationItems(flat, model, runs), plan.threads);
+    plan.modules = modulesFor(simulationItems(runs), plan.threads);
   return plan;
 }
 
@@ -524,7 +524,7 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
   auto start = Clock::now();
   ModelSymbols symbols = ModelSymbols::forPrefix("eqc_" + flat.modelName + "_");
   // The runs of alike steps, written as loops, are found once for every module and tier.
-  const std::shared_ptr<const ModelRuns> runs = modelRuns(model, options.loops);
+  const std::shared_ptr<const ModelRuns> runs = modelRuns(flat, model, options.loops);
   const CompilePlan plan = planCompilation(flat, model, *runs, options);
   const int optLevel = plan.optLevel;
   const unsigned threads = plan.threads;

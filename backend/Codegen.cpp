@@ -957,32 +957,43 @@ private:
   void emitParameterFunction(const std::string &name, const std::vector<int> &order) {
     auto *type = llvm::FunctionType::get(types.i32, {llvm::Type::getInt8PtrTy(ctx), types.f64ptr}, false);
     llvm::Function *f = newRoot(name, type);
-    if (f->isDeclaration())
-      return;
-    auto args = f->arg_begin();
-    Value *given = &*args;
-    Value *zero = llvm::ConstantFP::get(types.f64, 0.0);
-    Frame frame{zero, nullptr, nullptr, nullptr, &*(args + 1)};
-    FunctionEmitter fe(*this, f, frame);
-    for (int k : order) {
-      const int var = model.params[static_cast<size_t>(k)];
-      Value *cell = fe.address(var);
-      if (flat.vars[var].object) {
-        emitDestroy(fe, var);
-        Value *value = asDouble(fe.b(), fe.emit(flat.vars[var].binding));
-        fe.b().CreateStore(value, cell);
-        fe.define(var, value);
-        continue;
-      }
-      llvm::IRBuilder<> &b = fe.b();
-      Value *kept = b.CreateICmpNE(b.CreateLoad(b.getInt8Ty(), b.CreateConstGEP1_64(b.getInt8Ty(), given, k)),
-                                   b.getInt8(0));
-      Value *value = b.CreateSelect(kept, b.CreateLoad(types.f64, cell), asDouble(b, fe.emit(flat.vars[var].binding)));
+    // In parts like every function that grows with the model: each Real select is a branch at
+    // -O0 that splits its block, so one block of 20,000 of them (the bindings of an array
+    // `theta[i] = f(i)`) costs LLVM time quadratic in their number (60 s at 4,000 pendula).
+    emitParts(
+        f, order.size(), kItemsPerFunction, name + "_part",
+        [&](llvm::Function *into, size_t begin, size_t end, bool) {
+          auto args = into->arg_begin();
+          Value *given = &*args;
+          Frame frame{llvm::ConstantFP::get(types.f64, 0.0), nullptr, nullptr, nullptr, &*(args + 1)};
+          FunctionEmitter fe(*this, into, frame);
+          for (size_t i = begin; i < end; ++i)
+            emitParameter(fe, given, order[i]);
+          fe.b().CreateRet(fe.b().getInt32(0));
+        },
+        [](llvm::IRBuilder<> &, const std::vector<Value *> &) {});
+  }
+
+  /// Parameter k := its binding, unless `given[k]` (then it keeps its value); an external object
+  /// is destroyed and made again.
+  void emitParameter(FunctionEmitter &fe, Value *given, int k) {
+    const int var = model.params[static_cast<size_t>(k)];
+    Value *cell = fe.address(var);
+    llvm::IRBuilder<> &b = fe.b();
+    if (flat.vars[var].object) {
+      emitDestroy(fe, var);
+      Value *value = asDouble(b, fe.emit(flat.vars[var].binding));
       b.CreateStore(value, cell);
       fe.define(var, value);
+      return;
     }
-    fe.b().CreateRet(fe.b().getInt32(0));
+    Value *kept = b.CreateICmpNE(b.CreateLoad(b.getInt8Ty(), b.CreateConstGEP1_64(b.getInt8Ty(), given, k)),
+                                 b.getInt8(0));
+    Value *value = b.CreateSelect(kept, b.CreateLoad(types.f64, cell), asDouble(b, fe.emit(flat.vars[var].binding)));
+    b.CreateStore(value, cell);
+    fe.define(var, value);
   }
+
 
   /// `i32 discrete_start(double *p)`: the discrete part of p from the parameters (see
   /// eqc_model_discrete_start_fn).

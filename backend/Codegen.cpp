@@ -959,7 +959,7 @@ private:
     llvm::Function *f = newRoot(name, type);
     // In parts like every function that grows with the model: each Real select is a branch at
     // -O0 that splits its block, so one block of 20,000 of them (the bindings of an array
-    // `theta[i] = f(i)`) costs LLVM time quadratic in their number (60 s at 4,000 pendula).
+    // `theta[i] = f(i)`) costs LLVM time quadratic in their number (28 s at 4,000 pendula).
     emitParts(
         f, order.size(), kItemsPerFunction, name + "_part",
         [&](llvm::Function *into, size_t begin, size_t end, bool) {
@@ -993,7 +993,6 @@ private:
     b.CreateStore(value, cell);
     fe.define(var, value);
   }
-
 
   /// `i32 discrete_start(double *p)`: the discrete part of p from the parameters (see
   /// eqc_model_discrete_start_fn).

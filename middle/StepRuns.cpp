@@ -112,14 +112,14 @@ bool blockStrides(const ItemShapes &shapes, std::size_t a, std::size_t period, s
 }
 
 /// The blocks of `period` items from `first` on that repeat with the same strides (at least 1).
-std::size_t repeatedBlocks(const ItemShapes &shapes, std::size_t first, std::size_t period, std::vector<long> &strides,
-                           std::vector<long> &next) {
+std::size_t repeatedBlocks(const ItemShapes &shapes, std::size_t first, std::size_t period,
+                           std::vector<long> &strides, std::vector<long> &next) {
   const std::size_t n = shapes.size();
   if (first + 2 * period > n || !blockStrides(shapes, first, period, strides))
     return 1;
   std::size_t blocks = 2;
-  while (first + (blocks + 1) * period <= n && blockStrides(shapes, first + (blocks - 1) * period, period, next) &&
-         next == strides)
+  while (first + (blocks + 1) * period <= n &&
+         blockStrides(shapes, first + (blocks - 1) * period, period, next) && next == strides)
     ++blocks;
   return blocks;
 }
@@ -127,8 +127,8 @@ std::size_t repeatedBlocks(const ItemShapes &shapes, std::size_t first, std::siz
 /// The run's (variable, stride) and (place, stride) lists from its first block's leaves, or false
 /// when one variable or place of the first block would need two strides (x[i]*x[j] with i = j in
 /// the first block only).
-bool perLeaf(const ItemShapes &shapes, std::size_t first, std::size_t period, const std::vector<long> &strides,
-             StepRun &run) {
+bool perLeaf(const ItemShapes &shapes, std::size_t first, std::size_t period,
+             const std::vector<long> &strides, StepRun &run) {
   std::unordered_map<int, long> vars;
   std::unordered_map<long, long> places;
   std::size_t k = 0;
@@ -167,7 +167,8 @@ std::vector<StepRun> findRuns(const ItemShapes &shapes) {
       if ((bestPeriod != 0 && period % bestPeriod == 0) || !shapes.alike(s, s + period))
         continue;
       const std::size_t blocks = repeatedBlocks(shapes, s, period, strides, next);
-      if (blocks >= kMinStepRunBlocks && blocks * period >= kMinStepRun && blocks * period > bestBlocks * bestPeriod) {
+      if (blocks >= kMinStepRunBlocks && blocks * period >= kMinStepRun &&
+          blocks * period > bestBlocks * bestPeriod) {
         bestPeriod = period;
         bestBlocks = blocks;
         best = strides;

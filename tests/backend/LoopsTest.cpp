@@ -15,10 +15,10 @@
 
 #include <cmath>
 #include <cstring>
-#include <tuple>
 #include <random>
 #include <regex>
 #include <sstream>
+#include <tuple>
 
 namespace eqc {
 namespace {

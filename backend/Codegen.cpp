@@ -841,12 +841,12 @@ private:
   /// pendula's 8·10^4 invariants took most of the JIT's 29 s).
   static constexpr size_t kItemsPerFunction = 256;
 
-  /// Fills `f` (just created, empty) with `n` items, `emit(fe, k)` emitting item k: in f itself
-  /// when n <= perPart, else in internal noinline functions of f's signature of `perPart` items
-  /// each, which f calls in order with its own arguments, returning the first non-zero status.
-  /// `frameOf` gives a function's frame from its arguments.
-  /// Items come in runs (ModelRuns): a run of alike items is a loop over its blocks, each item
-  /// emitted by `emit` with its variables and places (FunctionEmitter::place) rolled.
+  /// Fills `f` (just created, empty) with the items of `runs`, `emit(fe, k)` emitting item k: a
+  /// single item as it is, a run of alike items as a loop over its blocks with its variables and
+  /// places (FunctionEmitter::place) rolled; in f itself when there are at most `perPart` runs,
+  /// else in internal noinline functions of f's signature of `perPart` runs each, which f calls in
+  /// order with its own arguments, returning the first non-zero status. `frameOf` gives a
+  /// function's frame from its arguments.
   template <typename FrameOf, typename Emit>
   void emitInParts(llvm::Function *f, const std::vector<StepRun> &runs, size_t perPart, FrameOf frameOf, Emit emit) {
     emitParts(f, runs.size(), perPart, f->getName().str() + "_part",

@@ -7,6 +7,7 @@
 #include "frontend/Flatten.h"
 #include "frontend/Parser.h"
 #include "middle/JacobianPattern.h"
+#include "tests/TestModels.h"
 
 #include <gtest/gtest.h>
 
@@ -254,26 +255,7 @@ end LinearBlocks;
 
 // Index 3, reduced to the ODE with invariants: its constraints, their Jacobians and the
 // parameter-dependent start values are items in runs too (bench/gen_models.py's pendula).
-const char *kPendula = R"(model Pendula
-  parameter Integer N = @N@;
-  parameter Real L = 1, g = 9.81, k = 0.5;
-  parameter Real theta[N] = {0.3*sin(3.141592653589793*i/(N + 1)) + 0.05 for i in 1:N};
-  Real x[N](start = sin(theta), each fixed = true), y[N](start = -cos(theta));
-  Real u[N](each start = 0, each fixed = true), w[N], lambda[N];
-equation
-  der(x) = u;
-  der(y) = w;
-  der(u[1]) = -lambda[1]*x[1] + k*(x[2] - x[1]);
-  for i in 2:N-1 loop
-    der(u[i]) = -lambda[i]*x[i] + k*(x[i-1] - x[i]) + k*(x[i+1] - x[i]);
-  end for;
-  der(u[N]) = -lambda[N]*x[N] + k*(x[N-1] - x[N]);
-  for i in 1:N loop
-    der(w[i]) = -lambda[i]*y[i] - g;
-    x[i]^2 + y[i]^2 = L^2;
-  end for;
-end Pendula;
-)";
+const std::string kPendula = test::pendulaModel("@N@");
 
 TEST(Loops, RunsOfAlikeStepsAreTheSourceLoops) {
   Causalized cascade(sized(kCascade, 100));
@@ -298,7 +280,7 @@ TEST(Loops, RunsOfAlikeStepsAreTheSourceLoops) {
 
 TEST(Loops, LoopsComputeBitwiseWhatStraightLineCodeComputes) {
   for (const char *source :
-       {kCascade, kHeat, kLadder, kRecurrences, kComponents, kIrregular, kLinearBlocks, kPendula}) {
+       {kCascade, kHeat, kLadder, kRecurrences, kComponents, kIrregular, kLinearBlocks, kPendula.c_str()}) {
     SCOPED_TRACE(std::string(source).substr(0, 18));
     expectLoopsComputeTheSame(source);
   }

@@ -1,5 +1,6 @@
 // End-to-end: `eqc simulate` on the examples, compared with analytic solutions.
 #include "Run.h"
+#include "tests/TestModels.h"
 
 #include <chrono>
 #include <cmath>
@@ -767,26 +768,7 @@ equation
   der(T[N]) = (N + 1)^2*(T[N-1] - 2*T[N]);
 end Heat;
 )";
-  std::ofstream(dir + "/pendula.eq") << R"(model Pendula
-  parameter Integer N = 24;
-  parameter Real L = 1, g = 9.81, k = 0.5;
-  parameter Real theta[N] = {0.3*sin(3.141592653589793*i/(N + 1)) + 0.05 for i in 1:N};
-  Real x[N](start = sin(theta), each fixed = true), y[N](start = -cos(theta));
-  Real u[N](each start = 0, each fixed = true), w[N], lambda[N];
-equation
-  der(x) = u;
-  der(y) = w;
-  der(u[1]) = -lambda[1]*x[1] + k*(x[2] - x[1]);
-  for i in 2:N-1 loop
-    der(u[i]) = -lambda[i]*x[i] + k*(x[i-1] - x[i]) + k*(x[i+1] - x[i]);
-  end for;
-  der(u[N]) = -lambda[N]*x[N] + k*(x[N-1] - x[N]);
-  for i in 1:N loop
-    der(w[i]) = -lambda[i]*y[i] - g;
-    x[i]^2 + y[i]^2 = L^2;
-  end for;
-end Pendula;
-)";
+  std::ofstream(dir + "/pendula.eq") << pendulaModel(24);
   const std::string runs[][2] = {{"heat.eq", "--method radau5 --t-end 0.05 -O0"},
                                  {"heat.eq", "--method radau5 --t-end 0.05 -O2"},
                                  {"pendula.eq", "--t-end 1 -O0"}};

@@ -302,6 +302,15 @@ struct FunctionBuilder {
   }
 };
 
+/// The value an output or protected variable of a function starts with: variable `var` (an index
+/// into FunctionBuilder::vars) is assigned `value` before the algorithm, evaluated in the function
+/// (lexical null) or, for a record field's declaration equation, in the record class `lexical`.
+struct LocalDefault {
+  int var = 0;
+  const ast::Expr *value = nullptr;
+  const ClassInfo *lexical = nullptr;
+};
+
 /// A scope for lowering expressions.
 struct Scope {
   Instance *inst = nullptr;
@@ -449,6 +458,11 @@ public:
   Value recordValue(Instance &inst, SourceRange range);
   /// `R(a, b, name = c)`: the record constructor of record class `cls` (MLS 3.5, 12.6.1).
   Value lowerRecordConstructor(const ast::Expr &call, Scope &scope, ClassInfo *cls);
+  /// The scalars of a value of record `cls` (nested records' fields counted); nullopt after an error.
+  std::optional<size_t> recordSize(const ClassInfo &cls);
+  /// The modification of a constant record of class `cls` bound whole by `mod`: the value lowered
+  /// once, each field given its part as a value of its own; null after an error.
+  ModPtr constantRecordMod(const ModPtr &mod, const ClassInfo &cls);
   /// The equations of `lhs = rhs` for two values of one record class, element by element.
   void equateRecords(const Value &lhs, const Value &rhs, SourceRange range, int number, int originId, bool initial);
   /// `Point p = Point(1, 2)`: a record component with a value; parameters take their fields'
@@ -486,6 +500,8 @@ public:
   /// The package instance of constant `name` that class `c` imports (`import A.B.name;`,
   /// `import A.B.*;`, MLS 3.5, 13.2.1), or null.
   Instance *importedConstant(const ClassInfo &c, const std::string &name);
+  /// Whether `v` (the lowered `e`) is numeric (t Real or Integer) or Boolean; else an error at e.
+  bool expectType(const Value &v, const ast::Expr &e, Type t);
   Value lowerReal(const ast::Expr &e, Scope &scope);
   Value lowerBool(const ast::Expr &e, Scope &scope);
   /// The element of `v`, the lowered `e`, when it is a scalar; nullptr when v failed, or after
@@ -505,6 +521,38 @@ public:
   /// functional input), which the call's arguments skip.
   Value lowerUserCall(const ast::Expr &e, Scope &scope, ClassInfo *fn, int outputIndex, std::vector<Value> *allOutputs,
                       const FunctionArgument *bound = nullptr);
+  /// A call of function `fn` with `args`, one per input in order: output `outputIndex` (and all
+  /// outputs in `allOutputs`); errors at `range` and `nameRange`.
+  Value callSpecialized(ClassInfo *fn, const std::vector<Value> &args, SourceRange range, SourceRange nameRange,
+                        int outputIndex, std::vector<Value> *allOutputs);
+  /// The default value of `input` of function `fn` (its declaration equation), lowered in fn.
+  Value inputDefault(ClassInfo *fn, const Element &input);
+
+  // ---- Operators.cpp: overloaded operators of operator records (MLS 3.5, 14) ----
+  /// The operator record class of value `v`, or null.
+  const ClassInfo *operatorRecord(const Value &v);
+  /// The functions of operator `op` ("'+'", "'constructor'") of operator record `record`, in
+  /// declaration order: those of its `operator 'op'`, or its `operator function 'op'`.
+  std::vector<ClassInfo *> operatorFunctions(const ClassInfo &record, const std::string &op);
+  /// Whether the call `fn(positional..., name = named...)` is a valid match (14.1): every input
+  /// given once or defaulted, each argument of the input's type (Integer and Real alike).
+  bool validMatch(ClassInfo &fn, const std::vector<const Value *> &positional,
+                  const std::vector<std::pair<std::string, const Value *>> &named);
+  /// Whether `arg` has the type of input `input` (14.1: Integer and Real alike, arrays by rank).
+  bool argumentFits(const Element &input, const Value &arg);
+  /// `fn(positional..., name = named...)` of a valid match, the rest of the inputs defaulted.
+  Value callMatched(ClassInfo &fn, const std::vector<const Value *> &positional,
+                    const std::vector<std::pair<std::string, const Value *>> &named, SourceRange range);
+  /// `a op b` (14.4) with an operand of an operator record: the call of the operator's unique
+  /// matching function, directly or with one operand converted by a constructor; nullopt when
+  /// neither operand is of an operator record.
+  std::optional<Value> overloadedBinary(ast::BinaryOp op, const Value &a, const Value &b, SourceRange range);
+  /// `op a` (14.5) of an operator record; nullopt when `a` is not one.
+  std::optional<Value> overloadedUnary(ast::UnaryOp op, const Value &a, SourceRange range);
+  /// `C(args)` of operator record C with an operator 'constructor' (14.2); nullopt when it has none.
+  std::optional<Value> overloadedConstructor(const ast::Expr &call, Scope &scope, ClassInfo &record);
+  /// "Complex", "Real[3]": the type of a value in messages.
+  std::string valueTypeText(const Value &v);
   /// The argument `e` of the functional input `formal` (of type `type`) of function `fn`:
   /// a function name, a partial application, or a functional input in scope, checked to be
   /// function-compatible with `type` (MLS 3.5, 6.6); a failed Value after errors.
@@ -586,12 +634,19 @@ public:
   /// (its argument in args[argIndex] checked for an input); false after an error.
   bool addObjectLocal(FunctionBuilder &b, const Element &el, const ClassInfo &object, const std::vector<Value> &args,
                       size_t &argIndex, SourceRange callRange, std::vector<OutputShape> &outputs,
-                      std::vector<std::pair<int, const ast::Expr *>> &defaults);
+                      std::vector<LocalDefault> &defaults);
   /// The function specialized to its argument shapes; -1 after errors.
   int specializeFunction(ClassInfo *cls, const std::vector<Value> &args, SourceRange callRange,
                          std::vector<OutputShape> &outputs);
   /// The locals of a record variable `name` of class `record` in function `b` (its fields
   /// "name.field", nested records recursively, then the record itself); false after errors.
+  /// The values a record variable `name` of class `record` (not an input) starts with in function `b`
+  /// when it has no value as a whole: a field's value from the declaration's modifiers
+  /// (`output Complex c(re = x)`), else the field's declaration equation in the record class
+  /// (MLS 3.5, 12.6); nested records recursively. False after an error at a modifier.
+  bool recordFieldDefaults(FunctionBuilder &b, const std::string &name, const ClassInfo &record,
+                           const std::vector<ast::Modifier> &modifiers, std::vector<LocalDefault> &defaults,
+                           bool classDefaults = true);
   bool addRecordLocal(FunctionBuilder &b, const std::string &name, const ClassInfo &record,
                       FunctionBuilder::Local::Kind kind, SourceRange range);
   /// The text of a message in a function (assert, MSL's error()): Strings known when compiled,

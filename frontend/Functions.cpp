@@ -245,6 +245,49 @@ bool Flattener::addRecordLocal(FunctionBuilder &b, const std::string &name, cons
   return true;
 }
 
+bool Flattener::recordFieldDefaults(FunctionBuilder &b, const std::string &name, const ClassInfo &record,
+                                    const std::vector<ast::Modifier> &modifiers, std::vector<LocalDefault> &defaults,
+                                    bool classDefaults) {
+  auto varIndex = [&](const std::string &field) {
+    for (size_t k = 0; k < b.vars.size(); ++k)
+      if (b.vars[k].first == field)
+        return static_cast<int>(k);
+    return -1;
+  };
+  // The record class's declaration equations first (nested records' too), then the modifiers'
+  // values, which are assigned after them and so override them.
+  if (classDefaults)
+    for (const Element &el : record.elements) {
+      if (el.decl->prefix == ast::Prefix::Constant || el.decl->isProtected)
+        continue;
+      const int k = varIndex(name + "." + el.comp->name);
+      if (k < 0)
+        continue;
+      const FunctionBuilder::Local &local = b.vars[static_cast<size_t>(k)].second;
+      if (el.comp->binding)
+        defaults.push_back({k, el.comp->binding.get(), el.lexical});
+      else if (local.record)
+        recordFieldDefaults(b, name + "." + el.comp->name, *local.record, {}, defaults, true);
+    }
+  bool ok = true;
+  for (const ast::Modifier &m : modifiers) {
+    // `c(re = x)`, `c(inner.x = y)` and `c(inner(x = y))` name fields.
+    const std::string field = name + "." + m.name;
+    const int k = varIndex(field);
+    if (k < 0) {
+      diags_.error(m.range, "record '" + record.name + "' has no field '" + m.name + "'");
+      ok = false;
+      continue;
+    }
+    const FunctionBuilder::Local &local = b.vars[static_cast<size_t>(k)].second;
+    if (m.value)
+      defaults.push_back({k, m.value.get(), nullptr});
+    else if (local.record)
+      ok = recordFieldDefaults(b, field, *local.record, m.args, defaults, false) && ok;
+  }
+  return ok;
+}
+
 bool Flattener::messageText(const ast::Expr &e, Scope &scope, std::string &out) {
   // String(x) of a value of the function reads as {x}: eqc's Strings are known when the model is
   // compiled, the message of a failure in a function is too.
@@ -594,10 +637,7 @@ Value Flattener::lowerUserCall(const ast::Expr &e, Scope &scope, ClassInfo *fn, 
     if (given[k]) {
       args.push_back(lower(*given[k], scope));
     } else if (inputs[k]->comp->binding) {
-      Scope defaults;
-      defaults.lexical = fn;
-      defaults.context = Context::Parameter;
-      args.push_back(lower(*inputs[k]->comp->binding, defaults));
+      args.push_back(inputDefault(fn, *inputs[k]));
     } else {
       args.emplace_back();
       diags_.error(e.nameRange, "missing argument '" + inputs[k]->comp->name + "' of function '" + fn->name + "'");
@@ -616,8 +656,20 @@ Value Flattener::lowerUserCall(const ast::Expr &e, Scope &scope, ClassInfo *fn, 
       return fail();
     }
   }
+  return callSpecialized(fn, args, e.range, e.nameRange, outputIndex, allOutputs);
+}
+
+Value Flattener::inputDefault(ClassInfo *fn, const Element &input) {
+  Scope defaults;
+  defaults.lexical = fn;
+  defaults.context = Context::Parameter;
+  return lower(*input.comp->binding, defaults);
+}
+
+Value Flattener::callSpecialized(ClassInfo *fn, const std::vector<Value> &args, SourceRange range, SourceRange nameRange,
+                                 int outputIndex, std::vector<Value> *allOutputs) {
   std::vector<OutputShape> outputs;
-  int id = specializeFunction(fn, args, e.range, outputs);
+  int id = specializeFunction(fn, args, range, outputs);
   if (id < 0)
     return fail();
   std::vector<const Expr *> flatArgs;
@@ -633,7 +685,7 @@ Value Flattener::lowerUserCall(const ast::Expr &e, Scope &scope, ClassInfo *fn, 
   if (outputs.empty() && statementCall_) // its hidden output, 1 once it ran (specializeFunction)
     return Value::scalar(ctx().fnCall(id, 0, flatArgs, false), Type::Real);
   if (outputs.empty()) {
-    diags_.error(e.nameRange, "function '" + fn->name + "' has no output: it can only be called as a statement");
+    diags_.error(nameRange, "function '" + fn->name + "' has no output: it can only be called as a statement");
     return fail();
   }
   std::vector<Value> values;
@@ -1025,7 +1077,7 @@ ClassInfo *Flattener::externalObjectClass(const std::string &name, const ClassIn
 bool Flattener::addObjectLocal(FunctionBuilder &b, const Element &el, const ClassInfo &object,
                                const std::vector<Value> &args, size_t &argIndex, SourceRange callRange,
                                std::vector<OutputShape> &outputs,
-                               std::vector<std::pair<int, const ast::Expr *>> &defaults) {
+                               std::vector<LocalDefault> &defaults) {
   // MLS 3.5, 12.9.7: an external object is an input, the constructor's output, or a protected
   // variable; one slot holds its address.
   const ast::Declaration &d = *el.decl;
@@ -1062,7 +1114,7 @@ bool Flattener::addObjectLocal(FunctionBuilder &b, const Element &el, const Clas
   if (local.kind == FunctionBuilder::Local::Output)
     outputs.push_back(OutputShape{Type::Real, {}, nullptr, &object, 1});
   if (local.kind != FunctionBuilder::Local::Input && c.binding)
-    defaults.emplace_back(static_cast<int>(b.vars.size()), c.binding.get());
+    defaults.push_back({static_cast<int>(b.vars.size()), c.binding.get(), nullptr});
   b.vars.emplace_back(c.name, local);
   return true;
 }
@@ -1138,7 +1190,7 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
   scope.fn = &b;
   unsigned errors = diags_.errorCount();
   size_t argIndex = 0;
-  std::vector<std::pair<int, const ast::Expr *>> defaults; // (variable, binding) of outputs and locals
+  std::vector<LocalDefault> defaults; // of outputs and locals
   for (const Element &el : cls->elements) {
     const ast::Declaration &d = *el.decl;
     const ast::Component &c = *el.comp;
@@ -1223,7 +1275,9 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
       if (kind == FunctionBuilder::Local::Output)
         outputs.push_back(OutputShape{Type::Real, {}, record, nullptr, static_cast<size_t>(local.size)});
       if (kind != FunctionBuilder::Local::Input && c.binding)
-        defaults.emplace_back(static_cast<int>(b.vars.size()) - 1, c.binding.get());
+        defaults.push_back({static_cast<int>(b.vars.size()) - 1, c.binding.get(), nullptr});
+      else if (kind != FunctionBuilder::Local::Input)
+        recordFieldDefaults(b, c.name, *record, c.modifiers, defaults);
       continue;
     } else {
       diags_.error(d.typeRange, "function '" + cls->name + "': '" + d.typeName +
@@ -1304,7 +1358,7 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
     if (local.kind == FunctionBuilder::Local::Output)
       outputs.push_back(OutputShape{type, dims, nullptr, nullptr, product(dims), enumeration});
     if (local.kind != FunctionBuilder::Local::Input && c.binding)
-      defaults.emplace_back(static_cast<int>(b.vars.size()), c.binding.get());
+      defaults.push_back({static_cast<int>(b.vars.size()), c.binding.get(), nullptr});
     if (!c.modifiers.empty())
       for (const ast::Modifier &m : c.modifiers)
         if (m.name != "start" && m.name != "min" && m.name != "max" && m.name != "unit" && m.name != "nominal")
@@ -1327,9 +1381,13 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
     fn->body.push_back(std::move(ran));
   }
   StatementLowering lowering{*this, b};
-  for (auto &[index, binding] : defaults) {
-    auto &[name, local] = b.vars[index];
-    Value v = lower(*binding, scope);
+  for (const LocalDefault &initial : defaults) {
+    const ast::Expr *binding = initial.value;
+    auto &[name, local] = b.vars[static_cast<size_t>(initial.var)];
+    Scope recordScope;
+    recordScope.lexical = initial.lexical;
+    recordScope.context = Context::Parameter;
+    Value v = lower(*binding, initial.lexical ? recordScope : scope);
     if (!v.ok)
       continue;
     LocalRef target;

@@ -633,7 +633,8 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
     sym.cls = cls;
     sym.connector = cls->kind() == ast::ClassKind::Connector;
   }
-  if (inst.package && !(primitive && prefix == ast::Prefix::Constant)) {
+  const bool constantRecord = !primitive && cls && cls->kind() == ast::ClassKind::Record && prefix == ast::Prefix::Constant;
+  if (inst.package && !((primitive || constantRecord) && prefix == ast::Prefix::Constant)) {
     // Packages only provide constants (and classes); their other elements are never instantiated.
     sym.state = Symbol::Done;
     return sym;
@@ -737,6 +738,15 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
     if (mod && mod->hasValue() && !recordValue)
       diags_.error(mod->range, "'" + path + "' is a component of class '" + cls->name +
                                    "' and cannot have a value; modify its elements instead");
+    if (recordValue && constantRecord) {
+      // A constant record (`constant Complex j = Complex(0, 1)`, MLS 3.5, 4.4.2.1): its fields are
+      // constants, each given its part of the value.
+      mod = constantRecordMod(mod, *cls);
+      if (!mod) {
+        sym.state = Symbol::Done;
+        return sym;
+      }
+    }
     sym.kind = Symbol::Component;
     for (size_t k = 0; k < count; ++k) {
       auto child = std::make_unique<Instance>();
@@ -757,7 +767,7 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
       instantiateElements(*raw);
       if (cls->kind() == ast::ClassKind::Connector && balanceChecked_.insert(cls).second)
         checkConnectorBalance(*raw, d.typeRange);
-      if (recordValue) // `Point p = Point(1, 2)` (MLS 3.5, 12.6)
+      if (recordValue && !constantRecord) // `Point p = Point(1, 2)` (MLS 3.5, 12.6)
         bindRecord(inst, *raw, mod, prefix == ast::Prefix::Parameter || prefix == ast::Prefix::Constant);
     }
     sym.state = Symbol::Done;

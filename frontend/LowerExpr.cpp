@@ -40,21 +40,26 @@ const char *typeName(Type t) {
   return "?";
 }
 
+bool Flattener::expectType(const Value &v, const ast::Expr &e, Type t) {
+  if (t == Type::Boolean ? v.type == Type::Boolean : v.isNumeric())
+    return true;
+  diags_.error(e.range, t == Type::Boolean ? std::string("expected a Boolean expression (a condition), found a ") +
+                                                 typeName(v.type) + " one"
+                                           : std::string("expected a Real expression, found a ") + typeName(v.type) + " one");
+  return false;
+}
+
 Value Flattener::lowerReal(const ast::Expr &e, Scope &scope) {
   Value v = lower(e, scope);
-  if (v.ok && !v.isNumeric()) {
-    diags_.error(e.range, std::string("expected a Real expression, found a ") + typeName(v.type) + " one");
+  if (v.ok && !expectType(v, e, Type::Real))
     return fail();
-  }
   return v;
 }
 
 Value Flattener::lowerBool(const ast::Expr &e, Scope &scope) {
   Value v = lower(e, scope);
-  if (v.ok && v.type != Type::Boolean) {
-    diags_.error(e.range, std::string("expected a Boolean expression (a condition), found a ") + typeName(v.type) + " one");
+  if (v.ok && !expectType(v, e, Type::Boolean))
     return fail();
-  }
   return v;
 }
 
@@ -99,16 +104,17 @@ Value Flattener::lower(const ast::Expr &e, Scope &scope) {
   case K::Call:
     return lowerCall(e, scope);
   case K::Unary: {
+    Value a = lower(*e.args[0], scope);
+    if (auto overloaded = overloadedUnary(e.unary, a, e.range)) // an operator record's (MLS 3.5, 14.5)
+      return *overloaded;
+    if (!a.ok || !expectType(a, *e.args[0], e.unary == ast::UnaryOp::Not ? Type::Boolean : Type::Real))
+      return fail();
     if (e.unary == ast::UnaryOp::Not) {
-      Value a = lowerBool(*e.args[0], scope);
-      if (!a.ok)
-        return a;
       for (const Expr *&x : a.elems)
         x = ctx().logicalNot(x);
       return a;
     }
-    Value a = lowerReal(*e.args[0], scope);
-    if (!a.ok || e.unary == ast::UnaryOp::Plus)
+    if (e.unary == ast::UnaryOp::Plus)
       return a;
     for (const Expr *&x : a.elems)
       x = ctx().neg(x);
@@ -652,8 +658,10 @@ Value Flattener::lowerBinary(const ast::Expr &e, Scope &scope) {
   ExprContext &c = ctx();
   const B op = e.binary;
   if (op == B::And || op == B::Or) {
-    Value a = lowerBool(*e.args[0], scope), b = lowerBool(*e.args[1], scope);
-    if (!a.ok || !b.ok)
+    Value a = lower(*e.args[0], scope), b = lower(*e.args[1], scope);
+    if (auto overloaded = overloadedBinary(op, a, b, e.range)) // an operator record's (MLS 3.5, 14.4)
+      return *overloaded;
+    if (!a.ok || !b.ok || !expectType(a, *e.args[0], Type::Boolean) || !expectType(b, *e.args[1], Type::Boolean))
       return fail();
     return elementwise(a, b, e.range, op == B::And ? "and" : "or",
                        [&](const Expr *x, const Expr *y) { return op == B::And ? c.logicalAnd(x, y) : c.logicalOr(x, y); },
@@ -666,6 +674,8 @@ Value Flattener::lowerBinary(const ast::Expr &e, Scope &scope) {
   stringContext_ -= relation;
   if (!a.ok || !b.ok)
     return fail();
+  if (auto overloaded = overloadedBinary(op, a, b, e.range)) // an operator record's (MLS 3.5, 14.4)
+    return *overloaded;
   if (a.record || b.record) {
     diags_.error(e.range, "a record value ('" + (a.record ? a.record : b.record)->name +
                               "') is used whole only in an equation, a binding or a function call; use its fields");
@@ -1260,8 +1270,12 @@ Value Flattener::lowerCall(const ast::Expr &e, Scope &scope) {
   ClassInfo *fn = scopedClass(e.text, scope);
   if (fn && fn->kind() == ast::ClassKind::Function)
     return lowerUserCall(e, scope, fn, 0, nullptr);
-  if (fn && fn->kind() == ast::ClassKind::Record && !fn->def->isShort)
+  if (fn && fn->kind() == ast::ClassKind::Record && !fn->def->isShort) {
+    if (fn->def->isOperator && resolveClass(*fn))
+      if (auto made = overloadedConstructor(e, scope, *fn)) // its operator 'constructor' (MLS 3.5, 14.2)
+        return *made;
     return lowerRecordConstructor(e, scope, fn);
+  }
   if (fn && fn->def->isEnumeration && !fn->def->openEnumeration)
     return lowerEnumerationConversion(e, scope, *fn);
   if (fn && fn->kind() == ast::ClassKind::Class && resolveClass(*fn) && fn->externalObject) {

@@ -44,6 +44,8 @@ Value Flattener::recordValue(Instance &inst, SourceRange range) {
       } else if (s.kind == Symbol::Variable) {
         for (size_t k = 0; k < product(s.dims); ++k)
           v.elems.push_back(ctx().var(s.firstVar + static_cast<int>(k), s.type == Type::Boolean));
+      } else if (s.kind == Symbol::Constant && s.value.ok && s.value.type != Type::String) {
+        v.elems.insert(v.elems.end(), s.value.elems.begin(), s.value.elems.end());
       } else {
         diags_.error(range, "field '" + r.cls->elements[i].comp->name + "' of record '" + r.cls->name +
                                 "' cannot be part of a record value");
@@ -139,6 +141,84 @@ Value Flattener::lowerRecordConstructor(const ast::Expr &call, Scope &scope, Cla
     v.elems.insert(v.elems.end(), x.elems.begin(), x.elems.end());
   }
   return v;
+}
+
+std::optional<size_t> Flattener::recordSize(const ClassInfo &cls) {
+  if (!resolveClass(const_cast<ClassInfo &>(cls)))
+    return std::nullopt;
+  size_t size = 0;
+  for (const Element &el : cls.elements) {
+    if (!isField(el))
+      continue;
+    auto dims = fieldDimensions(el);
+    if (!dims)
+      return std::nullopt;
+    size_t n = product(*dims);
+    Type primitive;
+    if (!isPrimitive(baseTypeName(el), primitive)) {
+      auto [name, from] = baseType(el);
+      const ClassInfo *nested = findClass(name, from);
+      if (nested && nested->kind() == ast::ClassKind::Record) {
+        auto inner = recordSize(*nested);
+        if (!inner)
+          return std::nullopt;
+        n *= *inner;
+      }
+    }
+    size += n;
+  }
+  return size;
+}
+
+ModPtr Flattener::constantRecordMod(const ModPtr &mod, const ClassInfo &cls) {
+  const Value &whole = modValue(*mod, Context::Parameter);
+  if (!whole.ok)
+    return nullptr;
+  if (whole.record != &cls) {
+    diags_.error(mod->range, "the value of a '" + cls.name + "' record is " +
+                                 (whole.record ? "a '" + whole.record->name + "' record" : std::string("a ") + typeName(whole.type)));
+    return nullptr;
+  }
+  auto result = std::make_shared<Mod>(*mod);
+  result->expr = nullptr; // the fields hold the value
+  result->children.clear();
+  size_t at = 0;
+  for (const Element &el : cls.elements) {
+    if (!isField(el))
+      continue;
+    auto dims = fieldDimensions(el);
+    if (!dims)
+      return nullptr;
+    Value part;
+    part.ok = true;
+    size_t n = product(*dims);
+    auto [name, from] = baseType(el);
+    Type primitive = Type::Real;
+    if (isPrimitive(name, primitive)) {
+      part.type = primitive;
+      part.dims = *dims;
+    } else if (const ClassInfo *nested = findClass(name, from); nested && nested->kind() == ast::ClassKind::Record) {
+      auto inner = recordSize(*nested);
+      if (!inner)
+        return nullptr;
+      part.record = nested;
+      n *= *inner;
+    }
+    if (at + n > whole.size())
+      return nullptr;
+    part.elems.assign(whole.elems.begin() + static_cast<std::ptrdiff_t>(at),
+                      whole.elems.begin() + static_cast<std::ptrdiff_t>(at + n));
+    if (part.type == Type::Boolean || (!part.elems.empty() && part.elems[0]->isBool()))
+      part.type = Type::Boolean;
+    at += n;
+    auto field = std::make_shared<Mod>(*mod);
+    field->children.clear();
+    field->slices.clear();
+    field->lowered = std::make_shared<Mod::Cache>();
+    field->lowered->value = std::move(part);
+    result->children.emplace_back(el.comp->name, std::move(field));
+  }
+  return result;
 }
 
 void Flattener::equateRecords(const Value &lhs, const Value &rhs, SourceRange range, int number, int originId,

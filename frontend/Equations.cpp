@@ -185,6 +185,26 @@ void Flattener::lowerEquation(const ast::Equation &eq, Scope &scope, int number,
   }
 }
 
+bool Flattener::tupleOutputs(const ast::Expr &lhsAst, const ast::Expr &rhsAst, Scope &scope, std::vector<Value> &outputs) {
+  if (rhsAst.kind != ast::ExprKind::Call) {
+    diags_.error(rhsAst.range, "a list of outputs '(a, b)' must be equal to a function call");
+    return false;
+  }
+  ClassInfo *fn = scopedClass(rhsAst.text, scope);
+  if (!fn || fn->kind() != ast::ClassKind::Function) {
+    diags_.error(rhsAst.nameRange, "'" + rhsAst.text + "' is not a function");
+    return false;
+  }
+  if (!lowerUserCall(rhsAst, scope, fn, 0, &outputs).ok)
+    return false;
+  if (lhsAst.args.size() > outputs.size()) {
+    diags_.error(lhsAst.range, "'" + rhsAst.text + "' has " + std::to_string(outputs.size()) + " output(s), not " +
+                                   std::to_string(lhsAst.args.size()));
+    return false;
+  }
+  return true;
+}
+
 void Flattener::lowerSimpleEquation(const ast::Expr &lhsAst, const ast::Expr &rhsAst, SourceRange range, Scope &scope,
                                     int number, bool initial) {
   // `(a, b) = f(x)`: one equation per output named.
@@ -193,19 +213,9 @@ void Flattener::lowerSimpleEquation(const ast::Expr &lhsAst, const ast::Expr &rh
       diags_.error(rhsAst.range, "a list of outputs '(a, b)' must be equal to a function call");
       return;
     }
-    ClassInfo *fn = findClass(rhsAst.text, scope.lexical);
-    if (!fn || fn->kind() != ast::ClassKind::Function) {
-      diags_.error(rhsAst.nameRange, "'" + rhsAst.text + "' is not a function");
-      return;
-    }
     std::vector<Value> outputs;
-    if (!lowerUserCall(rhsAst, scope, fn, 0, &outputs).ok)
+    if (!tupleOutputs(lhsAst, rhsAst, scope, outputs))
       return;
-    if (lhsAst.args.size() > outputs.size()) {
-      diags_.error(lhsAst.range, "'" + rhsAst.text + "' has " + std::to_string(outputs.size()) + " output(s), not " +
-                                     std::to_string(lhsAst.args.size()));
-      return;
-    }
     for (size_t k = 0; k < lhsAst.args.size(); ++k) {
       if (!lhsAst.args[k])
         continue;
@@ -482,29 +492,40 @@ void Flattener::lowerWhenBody(const std::vector<ast::Equation> &body, Scope &sco
   for (const ast::Equation &eq : body) {
     switch (eq.kind) {
     case ast::EquationKind::Simple: {
+      // `v = expression`, or `(a, b) = f(x)` (MLS 3.5, 8.3.5: each output named assigns its variable).
+      auto assign = [&](const ast::Expr &targetAst, const Value &value, SourceRange range) {
+        Value target = lower(targetAst, scope);
+        if (!target.ok || !value.ok)
+          return;
+        if (target.dims != value.dims || (target.type == Type::Boolean) != (value.type == Type::Boolean)) {
+          diags_.error(range, "the two sides have different types or shapes: " + std::string(typeName(target.type)) +
+                                  " " + shapeText(target.dims) + " and " + typeName(value.type) + " " +
+                                  shapeText(value.dims));
+          return;
+        }
+        for (size_t i = 0; i < target.size(); ++i) {
+          const Expr *t = target.elems[i];
+          if (t->kind() != ExprKind::Var || sys_.vars[t->var()].role == VarRole::Parameter) {
+            diags_.error(targetAst.range, "a when-clause can only assign variables, not parameters or expressions");
+            break;
+          }
+          branch.assignments.emplace_back(t->var(), value.elems[i]);
+          whenAssigned_.emplace(t->var(), targetAst.range);
+        }
+      };
+      if (eq.lhs->kind == ast::ExprKind::Tuple) {
+        std::vector<Value> outputs;
+        if (tupleOutputs(*eq.lhs, *eq.rhs, scope, outputs))
+          for (size_t k = 0; k < eq.lhs->args.size(); ++k)
+            if (eq.lhs->args[k])
+              assign(*eq.lhs->args[k], outputs[k], eq.range);
+        break;
+      }
       if (eq.lhs->kind != ast::ExprKind::Name) {
         diags_.error(eq.lhs->range, "an equation in a when-clause assigns a variable: write 'v = expression;'");
         continue;
       }
-      Value target = lower(*eq.lhs, scope);
-      Value value = lower(*eq.rhs, scope);
-      if (!target.ok || !value.ok)
-        continue;
-      if (target.dims != value.dims || (target.type == Type::Boolean) != (value.type == Type::Boolean)) {
-        diags_.error(eq.range, "the two sides have different types or shapes: " + std::string(typeName(target.type)) +
-                                   " " + shapeText(target.dims) + " and " + typeName(value.type) + " " +
-                                   shapeText(value.dims));
-        continue;
-      }
-      for (size_t i = 0; i < target.size(); ++i) {
-        const Expr *t = target.elems[i];
-        if (t->kind() != ExprKind::Var || sys_.vars[t->var()].role == VarRole::Parameter) {
-          diags_.error(eq.lhs->range, "a when-clause can only assign variables, not parameters or expressions");
-          break;
-        }
-        branch.assignments.emplace_back(t->var(), value.elems[i]);
-        whenAssigned_.emplace(t->var(), eq.lhs->range);
-      }
+      assign(*eq.lhs, lower(*eq.rhs, scope), eq.range);
       break;
     }
     case ast::EquationKind::Call: {

@@ -90,6 +90,14 @@ bool isPrimitive(const std::string &name, Type &type);
 /// The dotted name of a component reference without its subscripts: `a[2].b[i]` → `a.b`.
 ast::Expr wholeVariable(const ast::Expr &ref);
 
+/// The builtin operators and functions that are not middle/Builtins.def's (LowerBuiltins.cpp).
+inline constexpr const char *kOperatorNames[] = {
+    "der", "pre", "edge", "change", "noEvent", "smooth", "sum", "product", "size", "ndims", "zeros", "ones", "fill",
+    "identity", "transpose", "linspace", "cross", "scalar", "vector", "integer", "div", "rem", "reinit", "terminate",
+    "assert", "homotopy", "sample", "delay", "terminal", "min", "max", "Integer", "String", "cardinality",
+    "getInstanceName"};
+/// The name of a builtin function as called: `.sqrt` (the global scope's) is `sqrt`.
+std::string builtinName(const std::string &name);
 /// "[3]", "[2, 3]", "scalar": shapes in messages.
 std::string shapeText(const std::vector<int> &dims);
 /// The number of elements of an array of shape `dims`.
@@ -509,6 +517,12 @@ public:
   const Expr *scalar(const Value &v, const ast::Expr &e, const char *message);
   Value lowerName(const ast::Expr &e, Scope &scope);
   Value lowerCall(const ast::Expr &e, Scope &scope);
+  /// The function `name` of the classes around `scope` (or a top-level one) that hides the
+  /// builtin of that name (MLS 3.5, 5.3: the builtins are found last, as if in the global scope;
+  /// MSL's ComplexMath.sqrt calls its own abs); null when none, or when it is the builtin itself
+  /// (`external "builtin"`). Remembered per class and name.
+  ClassInfo *shadowingFunction(const std::string &name, const Scope &scope);
+  std::map<std::pair<const ClassInfo *, std::string>, ClassInfo *> shadowing_;
   /// E(i): the literal of enumeration `type` numbered i (MLS 3.5, 4.8.5.2).
   Value lowerEnumerationConversion(const ast::Expr &e, Scope &scope, const ClassInfo &type);
   Value lowerBinary(const ast::Expr &e, Scope &scope);
@@ -604,6 +618,9 @@ public:
   // ---- Equations.cpp ----
   void lowerInstanceEquations(Instance &inst);
   void lowerEquation(const ast::Equation &eq, Scope &scope, int number, bool initial);
+  /// The outputs of the call `rhsAst` that the list `lhsAst` = `(a, b, ...)` receives; false after
+  /// an error (not a call of a function, or fewer outputs than names).
+  bool tupleOutputs(const ast::Expr &lhsAst, const ast::Expr &rhsAst, Scope &scope, std::vector<Value> &outputs);
   void lowerSimpleEquation(const ast::Expr &lhs, const ast::Expr &rhs, SourceRange range, Scope &scope, int number,
                            bool initial);
   void lowerIfEquation(const ast::Equation &eq, Scope &scope, int number, bool initial);

@@ -44,13 +44,56 @@ struct LocalRef {
   Type type = Type::Real;
   std::vector<int> dims;
   std::vector<int> slots;        ///< static elements
-  int base = -1, extent = 0;     ///< dynamic element: slots[base + offset]
-  const Expr *offset = nullptr;
+  /// Dynamic elements: slots[base + offsets[k]] (one element `v[i]`, or a slice `v[i:i+1]` whose
+  /// length is known when compiled), checked against the array's extent when the model runs.
+  int base = -1, extent = 0;
+  std::vector<const Expr *> offsets;
   bool isInput = false, isLoop = false;
   const ClassInfo *record = nullptr; ///< a record variable, whole (slots: its fields' scalars)
   const ClassInfo *object = nullptr; ///< an external object variable (MLS 3.5, 12.9.7)
   const ClassInfo *enumeration = nullptr; ///< a variable of an enumeration type
 };
+
+/// `v[a:b]` or `v[a:s:b]` of vector `l` whose bounds change at run time but whose length does
+/// not (b - a simplifies to a constant): r's dynamic elements, `sliced` set. False after an
+/// error; true with `sliced` unset when the bounds are constants (a static slice).
+static bool dynamicSlice(Flattener &f, const ast::Expr &range, Scope &scope, const FunctionBuilder::Local &l,
+                         const std::string &name, LocalRef &r, bool &sliced) {
+  ExprContext &c = f.ctx();
+  std::vector<const Expr *> bounds;
+  f.endStack_.push_back(l.dims[0]);
+  for (const auto &a : range.args) {
+    Value v = f.lower(*a, scope);
+    if (!v.ok || !v.isScalar() || v.type != Type::Integer) {
+      f.endStack_.pop_back();
+      if (v.ok)
+        f.diags_.error(a->range, "the bounds of a subscript range must be Integer scalars");
+      return false;
+    }
+    bounds.push_back(v.elems[0]);
+  }
+  f.endStack_.pop_back();
+  const bool constant = std::all_of(bounds.begin(), bounds.end(), [](const Expr *x) { return x->isConst(); });
+  if (constant)
+    return true;
+  const Expr *start = bounds.front(), *stop = bounds.back();
+  const Expr *step = bounds.size() == 3 ? bounds[1] : c.one();
+  const Expr *span = c.sub(stop, start);
+  if (!step->isConst() || step->isConst(0) || !span->isConst()) {
+    f.diags_.error(range.range, "the slice '" + name + "[...]' has a length that changes when the model runs; eqc "
+                                "takes slices whose length is known when it is compiled (as in v[i:i+1])");
+    return false;
+  }
+  const double count = std::floor(span->value() / step->value()) + 1;
+  sliced = true;
+  r.ok = true;
+  r.dims = {static_cast<int>(std::max(0.0, count))};
+  r.base = l.slot;
+  r.extent = l.dims[0];
+  for (int k = 0; k < r.dims[0]; ++k)
+    r.offsets.push_back(c.sub(c.add(start, c.mul(c.constant(k), step)), c.one()));
+  return true;
+}
 
 static LocalRef resolveLocal(Flattener &f, const ast::Expr &e, Scope &scope, bool &found) {
   LocalRef r;
@@ -128,7 +171,14 @@ static LocalRef resolveLocal(Flattener &f, const ast::Expr &e, Scope &scope, boo
     f.diags_.error((*subscripts)[0].range, "'" + head.name + "' is " + shapeText(l->dims) + ": too many subscripts");
     return r;
   }
-  // Scalar subscripts give one element, at a static or dynamic offset; slices must be static.
+  // Scalar subscripts give one element, at a static or dynamic offset; slices are static, or
+  // ranges of a vector whose length is known (`state[i-2:i-1]`, MSL's Random.initialState).
+  if (l->dims.size() == 1 && subscripts->size() == 1 && (*subscripts)[0].expr &&
+      (*subscripts)[0].expr->kind == ast::ExprKind::Range) {
+    bool sliced = false;
+    if (!dynamicSlice(f, *(*subscripts)[0].expr, scope, *l, head.name, r, sliced) || sliced)
+      return r;
+  }
   bool scalar = (*subscripts).size() == l->dims.size();
   std::vector<Value> subs;
   for (size_t d = 0; d < (*subscripts).size(); ++d) {
@@ -175,7 +225,7 @@ static LocalRef resolveLocal(Flattener &f, const ast::Expr &e, Scope &scope, boo
     } else {
       r.base = l->slot;
       r.extent = static_cast<int>(count);
-      r.offset = offset;
+      r.offsets = {offset};
     }
     return r;
   }
@@ -548,8 +598,9 @@ Value Flattener::lowerLocal(const ast::Expr &e, Scope &scope, bool &found) {
   v.object = r.object;
   v.enumeration = r.enumeration;
   bool isBool = r.type == Type::Boolean;
-  if (r.offset) {
-    v.elems.push_back(ctx().localAt(r.base, r.extent, r.offset, isBool));
+  if (!r.offsets.empty()) {
+    for (const Expr *offset : r.offsets)
+      v.elems.push_back(ctx().localAt(r.base, r.extent, offset, isBool));
     return v;
   }
   for (int s : r.slots)
@@ -718,18 +769,37 @@ struct StatementLowering {
   Flattener &f;
   FunctionBuilder &b;
 
+  /// A new slot assigned `value`; its read.
+  const Expr *temporary(const Expr *value, bool isBool, SourceRange range, std::vector<FnStatement> &out) {
+    int tmp = b.newSlot("$tmp" + std::to_string(b.fn->numSlots()), isBool);
+    FnStatement s;
+    s.kind = FnStatement::Assign;
+    s.loc = range;
+    s.slot = tmp;
+    s.value = value;
+    out.push_back(s);
+    return f.ctx().local(tmp, isBool);
+  }
+
   void assign(const std::vector<int> &slots, const LocalRef &target, const Value &value, SourceRange range,
               std::vector<FnStatement> &out) {
     (void)slots;
-    if (target.offset) {
-      FnStatement s;
-      s.kind = FnStatement::Assign;
-      s.loc = range;
-      s.slot = target.base;
-      s.index = target.offset;
-      s.extent = target.extent;
-      s.value = value.elems[0];
-      out.push_back(s);
+    if (!target.offsets.empty()) {
+      // A dynamic slice is assigned from temporaries (its value may read the array it writes).
+      std::vector<const Expr *> values = value.elems;
+      if (values.size() > 1)
+        for (const Expr *&v : values)
+          v = temporary(v, value.type == Type::Boolean, range, out);
+      for (size_t k = 0; k < target.offsets.size() && k < values.size(); ++k) {
+        FnStatement s;
+        s.kind = FnStatement::Assign;
+        s.loc = range;
+        s.slot = target.base;
+        s.index = target.offsets[k];
+        s.extent = target.extent;
+        s.value = values[k];
+        out.push_back(s);
+      }
       return;
     }
     // An array assignment that reads its own target goes through temporaries.
@@ -739,18 +809,9 @@ struct StatementLowering {
         overlap = overlap || readsSlots(v, *std::min_element(target.slots.begin(), target.slots.end()),
                                         *std::max_element(target.slots.begin(), target.slots.end()) + 1);
     std::vector<const Expr *> values = value.elems;
-    if (overlap) {
-      for (size_t k = 0; k < values.size(); ++k) {
-        int tmp = b.newSlot("$tmp" + std::to_string(b.fn->numSlots()), value.type == Type::Boolean);
-        FnStatement s;
-        s.kind = FnStatement::Assign;
-        s.loc = range;
-        s.slot = tmp;
-        s.value = values[k];
-        out.push_back(s);
-        values[k] = f.ctx().local(tmp, value.type == Type::Boolean);
-      }
-    }
+    if (overlap)
+      for (const Expr *&v : values)
+        v = temporary(v, value.type == Type::Boolean, range, out);
     for (size_t k = 0; k < target.slots.size(); ++k) {
       FnStatement s;
       s.kind = FnStatement::Assign;
@@ -880,8 +941,14 @@ struct StatementLowering {
         out.push_back(s);
         return;
       }
-      // A call whose outputs are not used does nothing (functions have no side effects).
-      f.lower(call, scope);
+      // A call for its effects (MLS 3.5, 12.4.6: an external function's, or a function without
+      // outputs, whose hidden output says it ran): its first output is kept in a temporary, so
+      // that the call is made.
+      ++f.statementCall_;
+      Value done = f.lower(call, scope);
+      --f.statementCall_;
+      if (done.ok && done.isScalar() && done.size() == 1 && !done.record)
+        temporary(done.elems[0], done.type == Type::Boolean, st.range, out);
       return;
     }
     case ast::StatementKind::If: {

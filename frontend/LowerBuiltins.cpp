@@ -42,9 +42,16 @@ std::optional<std::vector<int>> Flattener::shapeOf(const ast::Expr &e, Scope &sc
   return v.dims;
 }
 
+std::string builtinName(const std::string &name) {
+  // The builtins are in the global scope (MLS 3.5, 5.3.3): MSL's ComplexMath calls `.sqrt` so.
+  if (name.size() > 1 && name[0] == '.' && name.find('.', 1) == std::string::npos)
+    return name.substr(1);
+  return name;
+}
+
 Value Flattener::lowerReduction(const ast::Expr &e, Scope &scope) {
   // sum(expr for i in r): the values of expr for every i, combined element by element.
-  const std::string &fn = e.text;
+  const std::string fn = builtinName(e.text);
   Value acc;
   std::vector<std::vector<const Expr *>> terms; ///< per element: the values after the first
   std::vector<int> shape;
@@ -97,7 +104,7 @@ Value Flattener::lowerReduction(const ast::Expr &e, Scope &scope) {
 
 Value Flattener::lowerBuiltinCall(const ast::Expr &e, Scope &scope, bool &handled) {
   handled = true;
-  const std::string &fn = e.text;
+  const std::string fn = builtinName(e.text);
   const size_t n = e.args.size();
   ExprContext &c = ctx();
   auto arity = [&](size_t lo, size_t hi) {
@@ -210,6 +217,23 @@ Value Flattener::lowerBuiltinCall(const ast::Expr &e, Scope &scope, bool &handle
     diags_.error(e.nameRange, "String(...) of a value is supported in the messages of asserts of models only (eqc's "
                               "Strings are values known when the model is compiled)");
     return fail();
+  }
+  if (fn == "getInstanceName") {
+    // getInstanceName() (MLS 3.5, 3.7): the simulated model's name followed by the instance path
+    // ("Vehicle.engine.controller"), in a function the function's name (unspecified there); a
+    // String known when the model is compiled.
+    if (!arity(0, 0))
+      return fail();
+    Value v = Value::scalar(c.zero(), Type::String);
+    if (scope.fn) {
+      v.text = scope.fn->cls->name;
+    } else if (scope.inst) {
+      const Instance *root = scope.inst;
+      while (root->parent && !root->package)
+        root = root->parent;
+      v.text = root->cls->def->name + (scope.inst->path.empty() || scope.inst->package ? "" : "." + scope.inst->path);
+    }
+    return v;
   }
   if (fn == "terminal")
     return lowerTerminal(e, scope);

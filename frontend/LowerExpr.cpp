@@ -1253,6 +1253,25 @@ Value Flattener::lowerEnumerationConversion(const ast::Expr &e, Scope &scope, co
   return v;
 }
 
+ClassInfo *Flattener::shadowingFunction(const std::string &name, const Scope &scope) {
+  if (name.empty() || name.find('.') != std::string::npos || !scope.lexical)
+    return nullptr;
+  Builtin builtin;
+  if (!lookupBuiltin(name, builtin) && std::find(std::begin(kOperatorNames), std::end(kOperatorNames), name) ==
+                                           std::end(kOperatorNames))
+    return nullptr;
+  auto key = std::make_pair(scope.lexical, name);
+  if (auto it = shadowing_.find(key); it != shadowing_.end())
+    return it->second;
+  ClassInfo *found = findClass(name, scope.lexical);
+  // Modelica.Math's `external "builtin"` functions are the builtins themselves.
+  if (found && (found->kind() != ast::ClassKind::Function ||
+                (found->def->external && found->def->external->language == "builtin")))
+    found = nullptr;
+  shadowing_.emplace(key, found);
+  return found;
+}
+
 Value Flattener::lowerCall(const ast::Expr &e, Scope &scope) {
   if (e.partialApplication) {
     diags_.error(e.range, "`function " + e.text +
@@ -1263,6 +1282,8 @@ Value Flattener::lowerCall(const ast::Expr &e, Scope &scope) {
   if (scope.fn && e.ref.size() <= 1) // a call of a functional input (MLS 3.5, 12.4.2)
     if (auto f = scope.fn->functions.find(e.text); f != scope.fn->functions.end())
       return lowerUserCall(e, scope, f->second.target, 0, nullptr, &f->second);
+  if (ClassInfo *own = shadowingFunction(e.text, scope))
+    return lowerUserCall(e, scope, own, 0, nullptr);
   bool handled = false;
   Value v = lowerBuiltinCall(e, scope, handled);
   if (handled)
@@ -1293,9 +1314,7 @@ Value Flattener::lowerCall(const ast::Expr &e, Scope &scope) {
   std::vector<std::string> names;
   for (size_t i = 0; i < kBuiltinCount; ++i)
     names.push_back(builtinInfo(static_cast<Builtin>(i)).name);
-  for (const char *n : {"der", "pre", "edge", "change", "noEvent", "smooth", "sum", "product", "size", "ndims", "zeros",
-                        "ones", "fill", "identity", "transpose", "linspace", "cross", "scalar", "vector", "integer",
-                        "div", "rem", "reinit", "terminate", "assert", "homotopy", "sample", "delay", "terminal"})
+  for (const char *n : kOperatorNames)
     names.push_back(n);
   std::string hint = closest(e.text, names);
   diags_.error(e.nameRange, "unknown function '" + e.text + "'" + (hint.empty() ? "" : "; did you mean '" + hint + "'?"));

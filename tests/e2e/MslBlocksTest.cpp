@@ -171,3 +171,40 @@ TEST(MslBlocks, RadioButtonsReleaseEachOtherAndTablesHoldTheirValues) {
     EXPECT_EQ(csv.at(i, "booleanTable.y"), second % 2 == 1) << t; // toggles at 1, 2, ..., 9
   }
 }
+
+// Blocks.Examples.Noise.UniformNoiseProperties and NormalNoiseProperties (20 s, 20,000 samples of
+// MSL's xorshift generators, seeded from getInstanceName() and the global seed through the
+// library's C code): the running mean and standard deviation the examples compute agree with the
+// distributions' (uniform on [0, 6]: mean 3, sigma sqrt(3); normal: mean 3, sigma 1) within four
+// standard errors of N = 20,000 samples; the uniform samples stay in their band.
+TEST(MslBlocks, NoiseGeneratorsHaveTheirDistributionsMeanAndDeviation) {
+  EQC_REQUIRE_MSL();
+  struct Case {
+    const char *example;
+    double sigma, sigmaOfSigma; ///< the distribution's, and the standard error of a sample's sigma (per sqrt N)
+  };
+  const double n = 20000;
+  for (const Case &c : {Case{"UniformNoiseProperties", std::sqrt(3.0), std::sqrt(3.0) * std::sqrt(0.8 / 4)},
+                        Case{"NormalNoiseProperties", 1.0, std::sqrt(0.5)}}) {
+    std::string dir = scratchDir(std::string("msl_noise_") + c.example);
+    RunResult r = runEqc(std::string("simulate Modelica.Blocks.Examples.Noise.") + c.example + " --lib '" + msl +
+                             "' -o out.csv --vars meanError_y,sigmaError_y,noise.y",
+                         dir);
+    ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+    Csv csv = readCsv(dir + "/out.csv");
+    ASSERT_NEAR(csv.at(csv.rows.size() - 1, "time"), 20, 1e-9);
+    const size_t last = csv.rows.size() - 1;
+    EXPECT_LT(std::abs(csv.at(last, "meanError_y")), 4 * c.sigma / std::sqrt(n)) << c.example;
+    EXPECT_LT(std::abs(csv.at(last, "sigmaError_y")), 4 * c.sigmaOfSigma / std::sqrt(n)) << c.example;
+    double lo = 1e300, hi = -1e300;
+    for (size_t row = 0; row < csv.rows.size(); ++row) {
+      lo = std::min(lo, csv.at(row, "noise.y"));
+      hi = std::max(hi, csv.at(row, "noise.y"));
+    }
+    if (std::string(c.example) == "UniformNoiseProperties") {
+      EXPECT_GE(lo, 0) << "below the band";
+      EXPECT_LE(hi, 6) << "above the band";
+    }
+    EXPECT_GT(hi - lo, 2 * c.sigma) << c.example << ": the samples hardly vary";
+  }
+}

@@ -4,6 +4,7 @@
 #include "Run.h"
 
 #include <cmath>
+#include <complex>
 
 using namespace eqc::test;
 
@@ -48,5 +49,44 @@ end NonlinearInTime;
     const double w = 1 + csv.at(row, "time"), u = csv.at(row, "u");
     EXPECT_NEAR(3 * u - std::sin(w * u) - 1, 0, 1e-11) << "w = " << w;
     EXPECT_NEAR(csv.at(row, "I"), (1 - std::cos(w * M_PI / 2)) / w, 1e-9) << "w = " << w;
+  }
+}
+
+// MSL's Complex (an operator record, MLS 3.5, 14) and Modelica.ComplexMath: operators, the
+// constructor with a default imaginary part, conversion of Reals (2 * z, z + 1), the package
+// constant j, and ComplexMath's functions (which use the operators inside functions) against
+// std::complex at every output point.
+TEST(MslMath, ComplexOperatorsAndComplexMathAgreeWithStdComplex) {
+  EQC_REQUIRE_MSL();
+  std::string dir = scratchDir("msl_complex");
+  writeFile(dir + "/m.mo", R"(model ComplexNumbers
+  import Modelica.ComplexMath;
+  import Modelica.ComplexMath.j;
+  Complex z = Complex(1 + time, -0.5);
+  Complex a = 2 * z + 1 - j * z / Complex(3);
+  Complex s = ComplexMath.sin(z);
+  Complex r = ComplexMath.sqrt(z * z * z);
+  Complex e = ComplexMath.exp(-z) ^ Complex(0.5, 1);
+  Complex t = ComplexMath.tanh(z);
+  Real m = ComplexMath.abs(a - ComplexMath.conj(z));
+  annotation(experiment(StopTime = 2));
+end ComplexNumbers;
+)");
+  RunResult r = runEqc("simulate m.mo --lib '" + msl + "' -o out.csv", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  ASSERT_GT(csv.rows.size(), 10u);
+  using C = std::complex<double>;
+  auto at = [&](size_t row, const std::string &name) { return C(csv.at(row, name + ".re"), csv.at(row, name + ".im")); };
+  for (size_t row = 0; row < csv.rows.size(); row += csv.rows.size() / 10) {
+    const double time = csv.at(row, "time");
+    const C z(1 + time, -0.5), j(0, 1);
+    const C a = 2.0 * z + 1.0 - j * z / 3.0;
+    EXPECT_LT(std::abs(at(row, "a") - a), 1e-12) << "t = " << time;
+    EXPECT_LT(std::abs(at(row, "s") - std::sin(z)), 1e-12) << "t = " << time;
+    EXPECT_LT(std::abs(at(row, "r") - std::sqrt(z * z * z)), 1e-12) << "t = " << time;
+    EXPECT_LT(std::abs(at(row, "e") - std::pow(std::exp(-z), C(0.5, 1))), 1e-12) << "t = " << time;
+    EXPECT_LT(std::abs(at(row, "t") - std::tanh(z)), 1e-12) << "t = " << time;
+    EXPECT_NEAR(csv.at(row, "m"), std::abs(a - std::conj(z)), 1e-12) << "t = " << time;
   }
 }

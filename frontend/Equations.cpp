@@ -178,11 +178,21 @@ void Flattener::lowerEquation(const ast::Equation &eq, Scope &scope, int number,
       diags_.error(eq.lhs->nameRange, "terminate() is only allowed inside a when-equation");
     else if (fn == "assert")
       lowerAssert(*eq.lhs, scope, initial);
+    else if (isEffectCall(*eq.lhs, scope)) // MLS 3.5, 8.3.7: a function without outputs, for its effects
+      lowerEffectCall(*eq.lhs, scope, initial);
     else
       diags_.error(eq.lhs->nameRange, "'" + fn + "(...)' is not an equation: write 'expression = expression;'");
     return;
   }
   }
+}
+
+bool Flattener::isEffectCall(const ast::Expr &call, Scope &scope) {
+  ClassInfo *fn = scopedClass(call.text, scope);
+  if (!fn || fn->kind() != ast::ClassKind::Function || !resolveClass(*fn))
+    return false;
+  return std::none_of(fn->elements.begin(), fn->elements.end(),
+                      [](const Element &el) { return el.decl->causality == ast::Causality::Output; });
 }
 
 bool Flattener::tupleOutputs(const ast::Expr &lhsAst, const ast::Expr &rhsAst, Scope &scope, std::vector<Value> &outputs) {
@@ -566,9 +576,13 @@ void Flattener::lowerWhenBody(const std::vector<ast::Equation> &body, Scope &sco
         Scope outer = scope;
         outer.context = Context::Equation;
         lowerAssert(call, outer, false, &branch);
+      } else if (isEffectCall(call, scope)) {
+        Scope outer = scope;
+        outer.context = Context::Equation;
+        lowerEffectCall(call, outer, false, &branch);
       } else {
-        diags_.error(call.nameRange, "'" + call.text + "(...)' is not allowed in a when-clause (reinit, terminate and "
-                                                     "assert are)");
+        diags_.error(call.nameRange, "'" + call.text + "(...)' is not allowed in a when-clause (reinit, terminate, "
+                                                     "assert and functions without outputs are)");
       }
       break;
     }

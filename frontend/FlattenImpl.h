@@ -495,6 +495,8 @@ public:
   void lowerAssert(const ast::Expr &call, Scope &scope, bool initial, WhenBranch *atEvent = nullptr);
   /// A call statement of a function without outputs (its assertions): checked as an assert is.
   void lowerEffectCall(const ast::Expr &call, Scope &scope, bool initial, WhenBranch *atEvent = nullptr);
+  /// Whether `call` names a function without outputs (an equation or statement for its effects).
+  bool isEffectCall(const ast::Expr &call, Scope &scope);
   /// Adds assertion `a` with `condition` (of the algorithm's values, under the guards; at an
   /// event its condition and message values are held as the branch makes them).
   void addAssertion(Assertion a, const Expr *condition, SourceRange range, WhenBranch *atEvent);

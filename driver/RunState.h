@@ -102,7 +102,13 @@ struct DummyRun {
   /// values keep a selection closer to its singular point, where a step can cross onto the other
   /// branch of a dummy block unnoticed (the looping pendulum at 1e-4 ends 0.3 off at rtol 1e-6).
   double threshold = 0.2;
-  long checks = 0;
+  long checks = 0, checksSkipped = 0;
+  /// What the active selection's quality reads (for `inputsOf`), and their values at the last
+  /// check that found it good: while they hold, the quality is the same (selectionInputs).
+  const Mode *inputsOf = nullptr;
+  SelectionInputs inputs;
+  std::vector<double> inputValues;
+  bool inputsGood = false; ///< inputValues hold the values of a check that found the quality good
   /// Per variable: how much its derivative is still wanted as a dummy (selectStates), lowered
   /// for the dummies of a selection whose step failed; reset once a selection makes progress.
   std::vector<double> preference;

@@ -220,7 +220,9 @@ void reportStatistics(Compilation &c, const SimulateOptions &opt, const eqc_opti
   if (r.dummy) {
     const DummyRun &dummy = *r.dummy;
     err << "dummy derivatives: " << dummy.modes.size() << " state selection"
-        << (dummy.modes.size() == 1 ? "" : "s") << " compiled, " << dummy.checks << " checks, "
+        << (dummy.modes.size() == 1 ? "" : "s") << " compiled, " << dummy.checks << " checks"
+        << (dummy.checksSkipped ? " (" + std::to_string(dummy.checksSkipped) + " from unchanged values)" : std::string())
+        << ", "
         << dummy.switches.size() << " switch" << (dummy.switches.size() == 1 ? "" : "es");
     if (!dummy.modes.empty())
       err << "; initial states: " << describeStates(flat, dummy.modes.front()->selection);

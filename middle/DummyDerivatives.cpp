@@ -3,6 +3,7 @@
 #include "middle/ExprOps.h"
 
 #include <algorithm>
+#include <unordered_set>
 #include <cmath>
 
 namespace eqc {
@@ -95,7 +96,7 @@ struct Level {
 /// Runs the selection; with `fixed` given, evaluates that selection instead of choosing one.
 StateSelection run(const FlatSystem &flat, const ReducedSystem &reduced, const std::vector<double> &values, double t,
                    Differentiator &diff, const StateSelection *fixed, const std::vector<double> *preference,
-                   bool &ok) {
+                   bool &ok, std::vector<const Expr *> *partials = nullptr) {
   const PantelidesResult &p = reduced.pantelides;
   const std::vector<int> levels = fixed ? std::vector<int>{} : kinematicLevels(flat); // choosing only
   std::vector<int> predecessor(p.equations.size(), -1);
@@ -146,6 +147,8 @@ StateSelection run(const FlatSystem &flat, const ReducedSystem &reduced, const s
         if (v >= static_cast<int>(columnOf.size()) || columnOf[v] < 0)
           continue;
         const Expr *partial = diff.diff(residual, v);
+        if (partials && !partial->isConst())
+          partials->push_back(partial);
         double value = partial->isConst() ? partial->value() : evaluate(partial, values, t);
         entries.push_back({i, static_cast<size_t>(columnOf[v]), value});
         scale = std::max(scale, std::fabs(value));
@@ -293,6 +296,33 @@ double selectionQuality(const FlatSystem &flat, const ReducedSystem &reduced, co
   bool ok;
   StateSelection s = run(flat, reduced, values, t, diff, &selection, nullptr, ok);
   return ok ? s.quality : 0.0;
+}
+
+SelectionInputs selectionInputs(const FlatSystem &flat, const ReducedSystem &reduced, const StateSelection &selection,
+                                const std::vector<double> &values, double t, Differentiator &diff) {
+  SelectionInputs in;
+  bool ok;
+  std::vector<const Expr *> partials;
+  run(flat, reduced, values, t, diff, &selection, nullptr, ok, &partials);
+  in.known = ok;
+  // evaluate() reads values[v] for variables and pre(v), and t: any other leaf with a payload
+  // (none today) makes the inputs unknown.
+  std::unordered_set<const Expr *> seen;
+  for (const Expr *partial : partials)
+    forEachNode(partial, [&](const Expr *n) {
+      if (!seen.insert(n).second)
+        return Walk::Skip;
+      if (n->kind() == ExprKind::Var || n->kind() == ExprKind::Pre)
+        in.vars.push_back(n->var());
+      else if (n->kind() == ExprKind::Time)
+        in.time = true;
+      else if (n->numOps() == 0 && !n->isConst() && n->kind() != ExprKind::Initial)
+        in.known = false;
+      return Walk::Descend;
+    });
+  std::sort(in.vars.begin(), in.vars.end());
+  in.vars.erase(std::unique(in.vars.begin(), in.vars.end()), in.vars.end());
+  return in;
 }
 
 std::string describeStates(const FlatSystem &flat, const StateSelection &s) {

@@ -46,6 +46,19 @@ double selectionQuality(const FlatSystem &flat, const ReducedSystem &reduced, co
                         const std::vector<double> &values, double t, Differentiator &diff);
 
 /// "x, vx" — for messages and --stats (the first 50, then "..., (N states)").
+/// What selectionQuality of a selection reads at a point: the variables (ascending; pre(v) as v)
+/// and whether time. `known` is false when it reads anything else, or the selection is singular
+/// at the point where this was found (then the quality must be evaluated at every point). Same
+/// inputs, same quality: a monitor need not evaluate it again while they hold their values (the
+/// conductances of a switched network between its events).
+struct SelectionInputs {
+  std::vector<int> vars;
+  bool time = false;
+  bool known = true;
+};
+SelectionInputs selectionInputs(const FlatSystem &flat, const ReducedSystem &reduced, const StateSelection &selection,
+                                const std::vector<double> &values, double t, Differentiator &diff);
+
 std::string describeStates(const FlatSystem &flat, const StateSelection &s);
 
 } // namespace eqc

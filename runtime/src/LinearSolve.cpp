@@ -5,6 +5,10 @@
 #include "eqc/eqc_runtime.h"
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <vector>
 #include <cfloat>
 #include <cmath>
 #include <complex>
@@ -62,11 +66,8 @@ int solveDense(Eigen::PartialPivLU<Eigen::MatrixXd> &lu,
 
 namespace eqc::rt {
 
-/// Small systems (the blocks of generated models are mostly a few unknowns), without allocation:
-/// LU with partial pivoting in place on the row-major A, the same pivots and the same singularity
-/// test as factorDense (pivot against its column of A), then the substitutions on B.
-int solveSmall(int n, double *a, double *b, int nrhs) {
-  double columnMax[SmallSystem];
+int factorSmall(int n, double *a, int *pivots) {
+  double columnMax[InPlaceSystem];
   for (int j = 0; j < n; ++j) {
     columnMax[j] = 0.0;
     for (int i = 0; i < n; ++i) {
@@ -87,18 +88,49 @@ int solveSmall(int n, double *a, double *b, int nrhs) {
       }
     if (biggest == 0.0 || biggest <= tolerance * columnMax[k])
       return EQC_ERR_SINGULAR;
-    if (pivotRow != k) {
+    pivots[k] = pivotRow;
+    if (pivotRow != k)
       for (int j = 0; j < n; ++j)
         std::swap(a[k * n + j], a[pivotRow * n + j]);
-      for (int r = 0; r < nrhs; ++r)
-        std::swap(b[k * nrhs + r], b[pivotRow * nrhs + r]);
-    }
     const double pivot = a[k * n + k];
     for (int i = k + 1; i < n; ++i) {
       const double l = a[i * n + k] / pivot;
       a[i * n + k] = l;
       for (int j = k + 1; j < n; ++j)
         a[i * n + j] -= l * a[k * n + j];
+    }
+  }
+  return EQC_OK;
+}
+
+int substituteSmall(int n, const double *lu, const int *pivots, double *b, int nrhs) {
+  // P B (the row exchanges in the order factorSmall made them: they moved whole rows, L's
+  // too, so P A = L U), then the forward and the back substitution.
+  for (int k = 0; k < n; ++k)
+    if (pivots[k] != k)
+      for (int r = 0; r < nrhs; ++r)
+        std::swap(b[k * nrhs + r], b[pivots[k] * nrhs + r]);
+  if (nrhs == 1) { // the common case (a block's one right-hand side), as dot products
+    for (int i = 1; i < n; ++i) {
+      double v = b[i];
+      for (int j = 0; j < i; ++j)
+        v -= lu[i * n + j] * b[j];
+      b[i] = v;
+    }
+    for (int i = n - 1; i >= 0; --i) {
+      double v = b[i];
+      for (int j = i + 1; j < n; ++j)
+        v -= lu[i * n + j] * b[j];
+      v /= lu[i * n + i];
+      if (!std::isfinite(v))
+        return EQC_ERR_SINGULAR;
+      b[i] = v;
+    }
+    return EQC_OK;
+  }
+  for (int k = 0; k < n; ++k) {
+    for (int i = k + 1; i < n; ++i) {
+      const double l = lu[i * n + k];
       for (int r = 0; r < nrhs; ++r)
         b[i * nrhs + r] -= l * b[k * nrhs + r];
     }
@@ -107,13 +139,68 @@ int solveSmall(int n, double *a, double *b, int nrhs) {
     for (int i = n - 1; i >= 0; --i) {
       double v = b[i * nrhs + r];
       for (int j = i + 1; j < n; ++j)
-        v -= a[i * n + j] * b[j * nrhs + r];
-      v /= a[i * n + i];
+        v -= lu[i * n + j] * b[j * nrhs + r];
+      v /= lu[i * n + i];
       if (!std::isfinite(v))
         return EQC_ERR_SINGULAR;
       b[i * nrhs + r] = v;
     }
   return EQC_OK;
+}
+
+int solveSmall(int n, double *a, double *b, int nrhs) {
+  int pivots[InPlaceSystem];
+  if (int rc = factorSmall(n, a, pivots))
+    return rc;
+  return substituteSmall(n, a, pivots, b, nrhs);
+}
+
+const double *FactorCache::find(int n, const double *a, const int *&pivots) {
+  const size_t size = static_cast<size_t>(n) * static_cast<size_t>(n);
+  for (Entry &e : entries_)
+    if (e.n == n && std::memcmp(a, e.matrix.data(), size * sizeof(double)) == 0) {
+      e.used = ++clock_;
+      pivots = e.pivots.data();
+      return e.factors.data();
+    }
+  return nullptr;
+}
+
+const double *FactorCache::factor(int n, double *a, const int *&pivots) {
+  Entry *victim = &entries_[0];
+  for (Entry &e : entries_)
+    if (e.used < victim->used)
+      victim = &e;
+  const size_t size = static_cast<size_t>(n) * static_cast<size_t>(n);
+  victim->matrix.assign(a, a + size);
+  victim->pivots.resize(static_cast<size_t>(n));
+  victim->n = 0;
+  if (factorSmall(n, a, victim->pivots.data()) != EQC_OK)
+    return nullptr;
+  victim->n = n;
+  victim->used = ++clock_;
+  victim->factors.assign(a, a + size);
+  pivots = victim->pivots.data();
+  return victim->factors.data();
+}
+
+FactorCache *&FactorCache::current() {
+  // A plain pointer: a thread_local object with a destructor would keep a dlopened FMU loaded.
+  static thread_local FactorCache *cache = nullptr;
+  return cache;
+}
+
+int solveCached(int n, double *a, double *b, int nrhs) {
+  FactorCache *cache = FactorCache::current();
+  if (!cache)
+    return solveSmall(n, a, b, nrhs);
+  const int *pivots = nullptr;
+  const double *factors = cache->find(n, a, pivots);
+  if (!factors)
+    factors = cache->factor(n, a, pivots);
+  if (!factors)
+    return EQC_ERR_SINGULAR;
+  return substituteSmall(n, factors, pivots, b, nrhs);
 }
 
 } // namespace eqc::rt
@@ -123,8 +210,8 @@ extern "C" int eqc_linsolve(int n, double *a, double *b, int nrhs) {
     return EQC_ERR_ARGUMENT;
   if (n == 0)
     return EQC_OK;
-  if (n <= eqc::rt::SmallSystem)
-    return eqc::rt::solveSmall(n, a, b, nrhs);
+  if (n <= eqc::rt::InPlaceSystem)
+    return eqc::rt::solveCached(n, a, b, nrhs);
   try {
     using RowMajor =
         Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;

@@ -6,6 +6,7 @@
 #include "Delays.h"
 #include "EventIteration.h"
 #include "HeldConstraints.h"
+#include "LinearSolve.h"
 #include "Integrator.h"
 #include "SimulationDriver.h"
 
@@ -85,6 +86,8 @@ struct eqc_sim {
     std::unique_ptr<eqc_projector, void (*)(eqc_projector *)> handle{eqc_projector_new(), eqc_projector_free};
   } projector;
   std::vector<double> x, dx, a, p, g;
+  /// The factors of the model's linear blocks (current while this simulation calls the model).
+  eqc::rt::FactorCache factors;
   /// Models with events: the discrete state and the event iteration (its afterReinit is set for
   /// each run: a copy must not call back into the original).
   eqc::rt::EventIteration events;
@@ -1302,12 +1305,18 @@ int eqc_sim_set_time(eqc_sim *sim, double t) {
   return EQC_OK;
 }
 
-int eqc_sim_initialize(eqc_sim *sim) { return sim ? sim->initialize() : EQC_ERR_ARGUMENT; }
+int eqc_sim_initialize(eqc_sim *sim) {
+  if (!sim)
+    return EQC_ERR_ARGUMENT;
+  eqc::rt::FactorCacheScope factors(sim->factors);
+  return sim->initialize();
+}
 
 int eqc_sim_run(eqc_sim *sim, double t_end, eqc_sim_output_fn out, void *user) {
   if (!sim)
     return EQC_ERR_ARGUMENT;
   try {
+    eqc::rt::FactorCacheScope factors(sim->factors);
     return sim->run(t_end, out, user);
   } catch (...) {
     sim->fail("eqc_sim_run: out of memory");
@@ -1352,6 +1361,7 @@ int eqc_sim_event(eqc_sim *sim, double t, const double *x, int *states_changed) 
   if (!sim || !x || !std::isfinite(t))
     return EQC_ERR_ARGUMENT;
   try {
+    eqc::rt::FactorCacheScope factors(sim->factors);
     return sim->event(t, x, states_changed);
   } catch (...) {
     sim->fail("eqc_sim_event: out of memory");
@@ -1363,6 +1373,7 @@ int eqc_sim_terminate(eqc_sim *sim, int *changed) {
   if (!sim)
     return EQC_ERR_ARGUMENT;
   try {
+    eqc::rt::FactorCacheScope factors(sim->factors);
     return sim->terminalEvent(changed);
   } catch (...) {
     sim->fail("eqc_sim_terminate: out of memory");

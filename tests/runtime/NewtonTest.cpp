@@ -1,6 +1,8 @@
 // Tests of eqc_solve_block (damped Newton) and eqc_linsolve.
 #include "eqc/eqc_runtime.h"
 
+#include "LinearSolve.h"
+
 #include <gtest/gtest.h>
 #include <cstdint>
 #include <vector>
@@ -174,15 +176,15 @@ TEST(LinSolve, SingularMatrices) {
   EXPECT_EQ(eqc_linsolve(1, nan, b1, 1), EQC_ERR_SINGULAR);
 }
 
-// Small systems (up to 8 unknowns) are solved without allocation, larger ones by Eigen's LU; both
-// meet the same residual bound and the same singularity test on either side of the boundary.
+// Systems up to 64 unknowns are solved in place without allocation, larger ones by Eigen's LU;
+// both meet the same residual bound and the same singularity test on either side of the boundary.
 TEST(LinSolve, SmallAndLargeSystemsAgree) {
   uint64_t seed = 12345;
   auto uniform = [&] {
     seed = seed * 6364136223846793005ull + 1442695040888963407ull;
     return static_cast<double>(seed >> 11) / 9007199254740992.0 * 2 - 1;
   };
-  for (int n = 1; n <= 12; ++n) {
+  for (int n : {1, 2, 3, 7, 8, 9, 16, 32, 63, 64, 65, 70}) {
     std::vector<double> a(static_cast<size_t>(n * n)), b(static_cast<size_t>(2 * n));
     for (double &v : a)
       v = uniform();
@@ -226,4 +228,45 @@ TEST(LinSolve, Arguments) {
   EXPECT_EQ(eqc_linsolve(0, nullptr, nullptr, 1), EQC_OK);
   ASSERT_EQ(eqc_linsolve(1, a, b, 1), EQC_OK);
   EXPECT_EQ(b[0], 2.0);
+}
+
+// A simulation's factor cache (eqc_sim makes it current while it calls the model): a matrix seen
+// again is not factored again, and the solutions are bit for bit those of a fresh factorization,
+// with several matrices interleaved, more of them than the cache holds (entries replaced), with
+// one and several right-hand sides; a singular matrix stays singular and is not kept.
+TEST(LinSolve, FactorCacheGivesTheSameNumbersAsFactoring) {
+  uint64_t seed = 777;
+  auto uniform = [&] {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<double>(seed >> 11) / 9007199254740992.0 * 2 - 1;
+  };
+  const int sizes[] = {3, 16, 32, 64};
+  std::vector<std::vector<double>> matrices;
+  for (int k = 0; k < 40; ++k) { // more than the cache's 32 entries
+    const int n = sizes[k % 4];
+    std::vector<double> a(static_cast<size_t>(n * n));
+    for (double &v : a)
+      v = uniform();
+    matrices.push_back(a);
+  }
+  eqc::rt::FactorCache cache;
+  eqc::rt::FactorCacheScope scope(cache);
+  for (int round = 0; round < 3; ++round)
+    for (size_t k = 0; k < matrices.size(); ++k) {
+      const int n = sizes[k % 4], nrhs = 1 + static_cast<int>(k % 3);
+      std::vector<double> b(static_cast<size_t>(n * nrhs));
+      for (double &v : b)
+        v = uniform();
+      std::vector<double> fresh(matrices[k]), expected(b);
+      ASSERT_EQ(eqc::rt::solveSmall(n, fresh.data(), expected.data(), nrhs), EQC_OK);
+      std::vector<double> a(matrices[k]), x(b);
+      ASSERT_EQ(eqc_linsolve(n, a.data(), x.data(), nrhs), EQC_OK);
+      for (size_t i = 0; i < x.size(); ++i)
+        ASSERT_EQ(x[i], expected[i]) << "matrix " << k << ", round " << round << ", entry " << i;
+    }
+  for (int round = 0; round < 2; ++round) {
+    double singular[9] = {1, 2, 3, 4, 5, 6, 5, 7, 9};
+    double b[3] = {1, 2, 3};
+    EXPECT_EQ(eqc_linsolve(3, singular, b, 1), EQC_ERR_SINGULAR) << round;
+  }
 }

@@ -29,13 +29,25 @@ def examples_in(path, package_prefix):
     found = []
     stack = []  # (name, kind, partial, has_experiment)
     within = ""
-    in_string = False  # inside a string literal (documentation) at the start of the line
+    in_string = False  # inside a string literal (documentation) where the line starts
     with open(path, encoding="utf-8", errors="replace") as f:
-        for line in f:
-            starts_in_string = in_string
-            in_string ^= len(re.findall(r'(?<!\\)"', line)) % 2 == 1
-            if starts_in_string:
-                continue
+        for raw in f:
+            # The line without its string literals' text (which may span lines).
+            outside, escaped = [], False
+            for ch in raw:
+                if in_string:
+                    if escaped:
+                        escaped = False
+                    elif ch == "\\":
+                        escaped = True
+                    elif ch == '"':
+                        in_string = False
+                        outside.append('""')
+                elif ch == '"':
+                    in_string = True
+                else:
+                    outside.append(ch)
+            line = "".join(outside)
             m = WITHIN.match(line)
             if m:
                 within = m.group(1)

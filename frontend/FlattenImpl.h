@@ -654,6 +654,9 @@ public:
   bool addObjectLocal(FunctionBuilder &b, const Element &el, const ClassInfo &object, const std::vector<Value> &args,
                       size_t &argIndex, SourceRange callRange, std::vector<OutputShape> &outputs,
                       std::vector<LocalDefault> &defaults);
+  /// The derivative annotation of function `cls` (MLS 3.5, 12.7.1), specialized as `id` to
+  /// `args`: its derivative function becomes the one differentiation calls.
+  void userDerivative(ClassInfo &cls, FunctionBuilder &b, int id, const std::vector<Value> &args, SourceRange callRange);
   /// The function specialized to its argument shapes; -1 after errors.
   int specializeFunction(ClassInfo *cls, const std::vector<Value> &args, SourceRange callRange,
                          std::vector<OutputShape> &outputs);

@@ -1477,6 +1477,8 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
                    "external function '" + cls->name + "' has an algorithm section (MLS 3.5, 12.9)");
     else
       lowerExternalCall(*cls, b, fn->body);
+    if (diags_.errorCount() == errors)
+      userDerivative(*cls, b, id, args, callRange);
     if (diags_.errorCount() != errors) {
       functions_.erase(key);
       return -1;
@@ -1493,11 +1495,119 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
   }
   if (cls->algorithms.empty() && defaults.empty())
     diags_.error(cls->def->range, "function '" + cls->name + "' has no algorithm section");
+  if (diags_.errorCount() == errors)
+    userDerivative(*cls, b, id, args, callRange);
   if (diags_.errorCount() != errors) {
     functions_.erase(key);
     return -1;
   }
   return id;
+}
+
+void Flattener::userDerivative(ClassInfo &cls, FunctionBuilder &b, int id, const std::vector<Value> &args,
+                               SourceRange callRange) {
+  // MLS 3.5, 12.7.1: `annotation(derivative(noDerivative = u, zeroDerivative = k) = fder)`: the
+  // derivative of f(x) is fder(x, dx) with the derivatives of its Real inputs but those named;
+  // order = 1 only (higher orders are differentiated through the body, as without annotation).
+  const ast::Modifier *annotation = nullptr;
+  for (const ast::Modifier &m : cls.def->annotation)
+    if (m.name == "derivative" && m.value && m.value->kind == ast::ExprKind::Name)
+      annotation = &m;
+  if (!annotation)
+    return;
+  std::set<std::string> without;
+  for (const ast::Modifier &a : annotation->args) {
+    if (a.name == "order") {
+      if (!a.value || a.value->kind != ast::ExprKind::Number || a.value->number != 1)
+        return;
+    } else if ((a.name == "noDerivative" || a.name == "zeroDerivative") && a.value) {
+      without.insert(a.value->text);
+    }
+  }
+  ClassInfo *fder = findClass(annotation->value->text, &cls);
+  if (!fder || fder->kind() != ast::ClassKind::Function || !resolveClass(*fder)) {
+    diags_.error(annotation->value->range, "the derivative '" + annotation->value->text + "' of function '" + cls.name +
+                                               "' is not a function");
+    return;
+  }
+  // fder's arguments: f's inputs, then the derivatives of the differentiated ones (their shapes).
+  std::vector<Value> fderArgs = args;
+  std::vector<char> differentiated; // per scalar input of f
+  size_t argIndex = 0;
+  for (const Element &el : cls.elements) {
+    if (el.decl->causality != ast::Causality::Input)
+      continue;
+    const FunctionBuilder::Local *local = b.find(el.comp->name);
+    const Value *arg = argIndex < args.size() ? &args[argIndex] : nullptr;
+    ++argIndex;
+    if (!local || local->slot < 0 || !arg)
+      continue;
+    const size_t count = local->record ? static_cast<size_t>(local->size) : product(local->dims);
+    const bool real = local->type == Type::Real && !local->object;
+    const bool takes = real && !without.count(el.comp->name);
+    differentiated.insert(differentiated.end(), count, takes ? 1 : 0);
+    if (takes) {
+      Value d = *arg;
+      d.type = Type::Real;
+      fderArgs.push_back(std::move(d));
+    }
+  }
+  Function &f = ctx().function(id);
+  if (differentiated.size() != f.inputs.size())
+    return;
+  std::vector<OutputShape> fderOutputs;
+  const int fderId = specializeFunction(fder, fderArgs, callRange, fderOutputs);
+  if (fderId < 0)
+    return;
+  if (ctx().function(fderId).outputs.size() != ctx().function(id).outputs.size()) {
+    diags_.error(annotation->value->range, "the derivative '" + fder->name + "' of function '" + cls.name + "' has " +
+                                               std::to_string(ctx().function(fderId).outputs.size()) +
+                                               " output scalars, not the " +
+                                               std::to_string(ctx().function(id).outputs.size()) + " of the function");
+    return;
+  }
+  // The directional derivative (x, dx) -> dy that differentiation calls (derivativeFunction's
+  // layout): fder(x, dx of the differentiated inputs).
+  const Function &base = ctx().function(id);
+  const int n = base.numSlots();
+  auto d = std::make_unique<Function>();
+  d->name = "der(" + base.name + ")";
+  d->loc = base.loc;
+  d->derivativeOf = id;
+  d->slotNames = base.slotNames;
+  d->slotIsBool = base.slotIsBool;
+  d->runtimeOnly = base.runtimeOnly || ctx().function(fderId).runtimeOnly;
+  for (int slot = 0; slot < n; ++slot) {
+    d->slotNames.push_back("der(" + base.slotNames[static_cast<size_t>(slot)] + ")");
+    d->slotIsBool.push_back(base.slotIsBool[static_cast<size_t>(slot)]);
+  }
+  d->inputs = base.inputs;
+  for (int slot : base.inputs)
+    d->inputs.push_back(slot + n);
+  for (int slot : base.outputs)
+    d->outputs.push_back(slot + n);
+  std::vector<const Expr *> callArgs;
+  for (int slot : base.inputs)
+    callArgs.push_back(ctx().local(slot, base.slotIsBool[static_cast<size_t>(slot)]));
+  for (size_t k = 0; k < base.inputs.size(); ++k)
+    if (differentiated[k])
+      callArgs.push_back(ctx().local(base.inputs[k] + n, false));
+  for (size_t k = 0; k < base.outputs.size(); ++k) {
+    FnStatement s;
+    s.kind = FnStatement::Assign;
+    s.loc = base.loc;
+    s.slot = base.outputs[k] + n;
+    s.value = ctx().fnCall(fderId, static_cast<int>(k), callArgs);
+    d->body.push_back(s);
+  }
+  Function *raw = d.get();
+  const int derivativeId = ctx().addFunction(std::move(d));
+  raw->symbol = "eqc_fn" + std::to_string(derivativeId) + "_der";
+  Function &g = ctx().function(id);
+  g.derivative = derivativeId;
+  g.tangentUnused.clear();
+  for (char taken : differentiated)
+    g.tangentUnused.push_back(taken ? 0 : 1);
 }
 
 } // namespace eqc::frontend

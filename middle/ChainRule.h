@@ -44,13 +44,14 @@ const Expr *chainRule(ExprContext &c, const Expr *e, DOp dop) {
   case ExprKind::FnCall: {
     // d f(u) = f'(u; du): the directional derivative function, called with the operands' derivatives.
     std::vector<const Expr *> args(e->ops().begin(), e->ops().end());
+    const std::vector<char> &unused = c.function(e->function()).tangentUnused;
     bool zero = true;
     for (size_t i = 0; i < e->numOps(); ++i) {
-      const Expr *d = e->op(i)->isBool() ? c.zero() : dop(i);
+      const Expr *d = e->op(i)->isBool() || (i < unused.size() && unused[i]) ? c.zero() : dop(i);
       zero = zero && d->isConst(0);
       args.push_back(d);
     }
-    if (zero)
+    if (zero && unused.empty()) // (a user derivative may not vanish with the tangents it reads: noDerivative)
       return c.zero();
     return c.fnCall(derivativeFunction(c, e->function()), e->fnOutput(), std::move(args));
   }

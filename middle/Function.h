@@ -94,6 +94,10 @@ struct Function {
   std::vector<FnStatement> body;
   int derivative = -1;   ///< the function of its directional derivative, once made
   int derivativeOf = -1; ///< for a derivative: the function it differentiates
+  /// Per scalar input (empty: none): its tangent is not read by `derivative` (a user derivative's
+  /// noDerivative and zeroDerivative inputs, Integers; MLS 3.5, 12.7.1): differentiation passes 0,
+  /// so the derivative does not depend on the input's derivative.
+  std::vector<char> tangentUnused;
   /// Reads or makes an external object (MLS 3.5, 12.9.7): the object exists only while the model
   /// runs, so the function is never evaluated while compiling.
   bool runtimeOnly = false;

@@ -121,7 +121,7 @@ makeJit(int optLevel, bool controlScheduler, std::function<void(const std::strin
   for (const auto &[name, address] : externals)
     runtime.try_emplace((*jit)->mangleAndIntern(name), llvm::pointerToJITTargetAddress(address), exported);
   if (auto err = lib.define(llvm::orc::absoluteSymbols(runtime)))
-    return std::move(err);
+    return err;
   auto generator =
       llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess((*jit)->getDataLayout().getGlobalPrefix());
   if (!generator)
@@ -490,7 +490,7 @@ struct CompilePlan {
   unsigned threads, modules;
 };
 
-CompilePlan planCompilation(const FlatSystem &flat, const OdeModel &model, const ModelRuns &runs,
+CompilePlan planCompilation(const FlatSystem &, const OdeModel &model, const ModelRuns &runs,
                             const BackendOptions &options) {
   CompilePlan plan{options.optLevel, false, 1, 1};
   plan.threads = options.threads > 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());

@@ -1568,43 +1568,26 @@ void Flattener::userDerivative(ClassInfo &cls, FunctionBuilder &b, int id, const
   }
   // The directional derivative (x, dx) -> dy that differentiation calls (derivativeFunction's
   // layout): fder(x, dx of the differentiated inputs).
+  const int derivativeId = addDerivativeShell(ctx(), id);
   const Function &base = ctx().function(id);
   const int n = base.numSlots();
-  auto d = std::make_unique<Function>();
-  d->name = "der(" + base.name + ")";
-  d->loc = base.loc;
-  d->derivativeOf = id;
-  d->slotNames = base.slotNames;
-  d->slotIsBool = base.slotIsBool;
-  d->runtimeOnly = base.runtimeOnly || ctx().function(fderId).runtimeOnly;
-  for (int slot = 0; slot < n; ++slot) {
-    d->slotNames.push_back("der(" + base.slotNames[static_cast<size_t>(slot)] + ")");
-    d->slotIsBool.push_back(base.slotIsBool[static_cast<size_t>(slot)]);
-  }
-  d->inputs = base.inputs;
-  for (int slot : base.inputs)
-    d->inputs.push_back(slot + n);
-  for (int slot : base.outputs)
-    d->outputs.push_back(slot + n);
   std::vector<const Expr *> callArgs;
   for (int slot : base.inputs)
     callArgs.push_back(ctx().local(slot, base.slotIsBool[static_cast<size_t>(slot)]));
   for (size_t k = 0; k < base.inputs.size(); ++k)
     if (differentiated[k])
       callArgs.push_back(ctx().local(base.inputs[k] + n, false));
+  Function &d = ctx().function(derivativeId);
+  d.runtimeOnly = d.runtimeOnly || ctx().function(fderId).runtimeOnly;
   for (size_t k = 0; k < base.outputs.size(); ++k) {
     FnStatement s;
     s.kind = FnStatement::Assign;
     s.loc = base.loc;
     s.slot = base.outputs[k] + n;
     s.value = ctx().fnCall(fderId, static_cast<int>(k), callArgs);
-    d->body.push_back(s);
+    d.body.push_back(s);
   }
-  Function *raw = d.get();
-  const int derivativeId = ctx().addFunction(std::move(d));
-  raw->symbol = "eqc_fn" + std::to_string(derivativeId) + "_der";
   Function &g = ctx().function(id);
-  g.derivative = derivativeId;
   g.tangentUnused.clear();
   for (char taken : differentiated)
     g.tangentUnused.push_back(taken ? 0 : 1);

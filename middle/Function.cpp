@@ -475,9 +475,7 @@ void printBlock(std::ostream &os, const Function &f, const std::vector<FnStateme
 
 } // namespace
 
-int derivativeFunction(ExprContext &ctx, int fn) {
-  if (ctx.function(fn).derivative >= 0)
-    return ctx.function(fn).derivative;
+int addDerivativeShell(ExprContext &ctx, int fn) {
   const Function &f = ctx.function(fn);
   const int n = f.numSlots();
   auto d = std::make_unique<Function>();
@@ -497,11 +495,19 @@ int derivativeFunction(ExprContext &ctx, int fn) {
   for (int s : f.outputs)
     d->outputs.push_back(s + n);
   Function *raw = d.get();
-  // Registered before its body is made: a recursive function's derivative calls itself.
   int id = ctx.addFunction(std::move(d));
   raw->symbol = "eqc_fn" + std::to_string(id) + "_der";
   ctx.function(fn).derivative = id;
-  raw->body = Tangent(ctx, ctx.function(fn), *raw, n).block(ctx.function(fn).body);
+  return id;
+}
+
+int derivativeFunction(ExprContext &ctx, int fn) {
+  if (ctx.function(fn).derivative >= 0)
+    return ctx.function(fn).derivative;
+  // Registered before its body is made: a recursive function's derivative calls itself.
+  const int id = addDerivativeShell(ctx, fn);
+  Function &d = ctx.function(id);
+  d.body = Tangent(ctx, ctx.function(fn), d, ctx.function(fn).numSlots()).block(ctx.function(fn).body);
   return id;
 }
 

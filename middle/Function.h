@@ -109,6 +109,9 @@ struct Function {
 /// dy = J(x) dx, one per output of `fn` (forward mode through the statements; Integer and
 /// Boolean slots have zero tangents).
 int derivativeFunction(ExprContext &ctx, int fn);
+/// The directional derivative's function of `fn` without its body, registered as fn's derivative:
+/// slots s and s + n (n = fn's slots) for a slot and its tangent, inputs (x, dx), outputs dy.
+int addDerivativeShell(ExprContext &ctx, int fn);
 
 /// Runs `f` on `args` (numeric inputs in the order of Function::inputs) and returns its outputs.
 /// Ensures: `error` is empty, or says why the call failed (index out of bounds, failed

@@ -117,12 +117,13 @@ bool Flattener::validMatch(ClassInfo &fn, const std::vector<const Value *> &posi
       return false;
     given[k] = true;
   }
-  for (const auto &[name, value] : named) {
+  for (const auto &argument : named) {
+    const std::string &name = argument.first;
     auto it = std::find_if(inputs.begin(), inputs.end(), [&](const Element *in) { return in->comp->name == name; });
     if (it == inputs.end())
       return false;
     const size_t k = static_cast<size_t>(it - inputs.begin());
-    if (given[k] || !argumentFits(*inputs[k], *value))
+    if (given[k] || !argumentFits(*inputs[k], *argument.second))
       return false;
     given[k] = true;
   }

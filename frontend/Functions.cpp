@@ -1507,8 +1507,9 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
 void Flattener::userDerivative(ClassInfo &cls, FunctionBuilder &b, int id, const std::vector<Value> &args,
                                SourceRange callRange) {
   // MLS 3.5, 12.7.1: `annotation(derivative(noDerivative = u, zeroDerivative = k) = fder)`: the
-  // derivative of f(x) is fder(x, dx) with the derivatives of its Real inputs but those named;
-  // order = 1 only (higher orders are differentiated through the body, as without annotation).
+  // derivative of f(x) is fder(x, dx) with the derivatives of its Real inputs but those named.
+  // `order = k` on a (k-1)-th derivative f(x, dx, ..., d^(k-1)x): fder appends d^k x only, the
+  // derivatives of f's last inputs (as many as fder has more inputs than f).
   const ast::Modifier *annotation = nullptr;
   for (const ast::Modifier &m : cls.def->annotation)
     if (m.name == "derivative" && m.value && m.value->kind == ast::ExprKind::Name)
@@ -1516,10 +1517,13 @@ void Flattener::userDerivative(ClassInfo &cls, FunctionBuilder &b, int id, const
   if (!annotation)
     return;
   std::set<std::string> without;
+  bool higherOrder = false;
   for (const ast::Modifier &a : annotation->args) {
     if (a.name == "order") {
-      if (!a.value || a.value->kind != ast::ExprKind::Number || a.value->number != 1)
+      if (!a.value || a.value->kind != ast::ExprKind::Number || a.value->number < 1 ||
+          a.value->number != std::floor(a.value->number))
         return;
+      higherOrder = a.value->number > 1;
     } else if ((a.name == "noDerivative" || a.name == "zeroDerivative") && a.value) {
       without.insert(a.value->text);
     }
@@ -1528,6 +1532,16 @@ void Flattener::userDerivative(ClassInfo &cls, FunctionBuilder &b, int id, const
   if (!fder || fder->kind() != ast::ClassKind::Function || !resolveClass(*fder)) {
     diags_.error(annotation->value->range, "the derivative '" + annotation->value->text + "' of function '" + cls.name +
                                                "' is not a function");
+    return;
+  }
+  auto inputCount = [](const ClassInfo &c) {
+    return std::count_if(c.elements.begin(), c.elements.end(),
+                         [](const Element &el) { return el.decl->causality == ast::Causality::Input; });
+  };
+  const auto inputs = inputCount(cls), extra = inputCount(*fder) - inputs;
+  if (higherOrder && (extra < 1 || extra > inputs)) {
+    diags_.error(annotation->value->range, "the derivative '" + fder->name + "' of order > 1 of function '" + cls.name +
+                                               "' must take the function's inputs and the derivatives of its last ones");
     return;
   }
   // fder's arguments: f's inputs, then the derivatives of the differentiated ones (their shapes).
@@ -1544,7 +1558,8 @@ void Flattener::userDerivative(ClassInfo &cls, FunctionBuilder &b, int id, const
       continue;
     const size_t count = local->record ? static_cast<size_t>(local->size) : product(local->dims);
     const bool real = local->type == Type::Real && !local->object;
-    const bool takes = real && !without.count(el.comp->name);
+    const bool last = !higherOrder || static_cast<long>(argIndex) > static_cast<long>(inputs - extra);
+    const bool takes = real && last && !without.count(el.comp->name);
     differentiated.insert(differentiated.end(), count, takes ? 1 : 0);
     if (takes) {
       Value d = *arg;

@@ -466,6 +466,15 @@ public:
   Value recordValue(Instance &inst, SourceRange range);
   /// `R(a, b, name = c)`: the record constructor of record class `cls` (MLS 3.5, 12.6.1).
   Value lowerRecordConstructor(const ast::Expr &call, Scope &scope, ClassInfo *cls);
+  /// A field of a record value: its dimensions, its scalars (a nested record's counted), and its
+  /// primitive type or nested record.
+  struct FieldShape {
+    std::vector<int> dims;
+    size_t scalars = 0;
+    Type type = Type::Real;
+    const ClassInfo *record = nullptr;
+  };
+  std::optional<FieldShape> fieldShape(const Element &el);
   /// The scalars of a value of record `cls` (nested records' fields counted); nullopt after an error.
   std::optional<size_t> recordSize(const ClassInfo &cls);
   /// The modification of a constant record of class `cls` bound whole by `mod`: the value lowered

@@ -143,6 +143,26 @@ Value Flattener::lowerRecordConstructor(const ast::Expr &call, Scope &scope, Cla
   return v;
 }
 
+std::optional<Flattener::FieldShape> Flattener::fieldShape(const Element &el) {
+  auto dims = fieldDimensions(el);
+  if (!dims)
+    return std::nullopt;
+  FieldShape shape;
+  shape.dims = *dims;
+  shape.scalars = product(*dims);
+  auto [name, from] = baseType(el);
+  if (isPrimitive(name, shape.type))
+    return shape;
+  if (const ClassInfo *nested = findClass(name, from); nested && nested->kind() == ast::ClassKind::Record) {
+    auto inner = recordSize(*nested);
+    if (!inner)
+      return std::nullopt;
+    shape.record = nested;
+    shape.scalars *= *inner;
+  }
+  return shape;
+}
+
 std::optional<size_t> Flattener::recordSize(const ClassInfo &cls) {
   if (!resolveClass(const_cast<ClassInfo &>(cls)))
     return std::nullopt;
@@ -150,22 +170,10 @@ std::optional<size_t> Flattener::recordSize(const ClassInfo &cls) {
   for (const Element &el : cls.elements) {
     if (!isField(el))
       continue;
-    auto dims = fieldDimensions(el);
-    if (!dims)
+    auto shape = fieldShape(el);
+    if (!shape)
       return std::nullopt;
-    size_t n = product(*dims);
-    Type primitive;
-    if (!isPrimitive(baseTypeName(el), primitive)) {
-      auto [name, from] = baseType(el);
-      const ClassInfo *nested = findClass(name, from);
-      if (nested && nested->kind() == ast::ClassKind::Record) {
-        auto inner = recordSize(*nested);
-        if (!inner)
-          return std::nullopt;
-        n *= *inner;
-      }
-    }
-    size += n;
+    size += shape->scalars;
   }
   return size;
 }
@@ -186,23 +194,16 @@ ModPtr Flattener::constantRecordMod(const ModPtr &mod, const ClassInfo &cls) {
   for (const Element &el : cls.elements) {
     if (!isField(el))
       continue;
-    auto dims = fieldDimensions(el);
-    if (!dims)
+    auto shape = fieldShape(el);
+    if (!shape)
       return nullptr;
     Value part;
     part.ok = true;
-    size_t n = product(*dims);
-    auto [name, from] = baseType(el);
-    Type primitive = Type::Real;
-    if (isPrimitive(name, primitive)) {
-      part.type = primitive;
-      part.dims = *dims;
-    } else if (const ClassInfo *nested = findClass(name, from); nested && nested->kind() == ast::ClassKind::Record) {
-      auto inner = recordSize(*nested);
-      if (!inner)
-        return nullptr;
-      part.record = nested;
-      n *= *inner;
+    const size_t n = shape->scalars;
+    part.record = shape->record;
+    if (!shape->record) {
+      part.type = shape->type;
+      part.dims = shape->dims;
     }
     if (at + n > whole.size())
       return nullptr;

@@ -620,6 +620,23 @@ private:
     };
     std::vector<Reinit> reinits;
     Value *isInitial = fe.emit(c.initial());
+    // MLS 3.5, 8.3.5: a variable of a when-clause that does not fire keeps pre(v). Within one
+    // step of the event iteration (pre() fixed, passes repeated until the values repeat), a
+    // value assigned by an earlier pass must not be read as the one before the event.
+    std::vector<int> whenAssigned;
+    for (const WhenClause &w : flat.whens)
+      for (const WhenBranch &br : w.branches)
+        for (const auto &[v, e] : br.assignments)
+          whenAssigned.push_back(v);
+    std::sort(whenAssigned.begin(), whenAssigned.end());
+    whenAssigned.erase(std::unique(whenAssigned.begin(), whenAssigned.end()), whenAssigned.end());
+    for (int v : whenAssigned) {
+      const bool isBool = flat.vars[v].type == ValueType::Boolean;
+      Value *before = asDouble(b, fe.emit(c.pre(v, isBool)));
+      Value *now = b.CreateLoad(f64, fe.address(v));
+      b.CreateStore(b.CreateSelect(isInitial, now, before), fe.address(v));
+      fe.forget(v);
+    }
     for (const WhenClause &w : flat.whens) {
       Value *firedBefore = b.getInt1(false);
       for (const WhenBranch &br : w.branches) {

@@ -53,7 +53,9 @@ Value Flattener::lowerSample(const ast::Expr &e, Scope &scope) {
   sys_.vars.push_back(count);
   const int k = static_cast<int>(sys_.vars.size()) - 1;
   const Expr *t = c.time(), *pre = c.pre(k);
-  const Expr *due = c.logicalAnd(c.logicalNot(c.initial()), c.le(c.add(start, c.mul(c.var(k), interval)), t));
+  // Due from the count before the event: the count this clause sets must not make it undue
+  // within the same step of the event iteration (pre() fixed there, MLS 3.5, 8.6).
+  const Expr *due = c.logicalAnd(c.logicalNot(c.initial()), c.le(c.add(start, c.mul(pre, interval)), t));
   // At initialization the number of instants before the start; afterwards one more.
   const Expr *before = c.noEvent(c.call(Builtin::Ceil, {c.div(c.sub(t, start), interval)}));
   WhenBranch branch;

@@ -56,12 +56,15 @@ void EventIteration::attach(const eqc_model &m, const double *p) {
     conditions_[k] = p[discreteOffset(m) + static_cast<size_t>(m.indicator_discrete[k])] != 0 ? 1 : 0;
   z_.assign(nz, 0.0);
   zAhead_.assign(nz, 0.0);
+  zCrossing_.assign(nz, 0.0);
+  dxCrossing_.assign(static_cast<size_t>(m.n_states), 0.0);
   xAhead_.assign(n, 0.0);
   dxAhead_.assign(n, 0.0);
   dx_.assign(n, 0.0);
   xBefore_.assign(n, 0.0);
   before_.assign(static_cast<size_t>(m.n_discretes), 0.0);
   last_.assign(static_cast<size_t>(m.n_discretes), 0.0);
+  passStart_.assign(static_cast<size_t>(m.n_discretes), 0.0);
 }
 
 void EventIteration::crossedBy(const eqc_model &m, const double *z, std::vector<int> &crossed) const {
@@ -72,28 +75,43 @@ void EventIteration::crossedBy(const eqc_model &m, const double *z, std::vector<
   }
 }
 
+int EventIteration::lookAhead(const eqc_model &m, double t, const double *x, double *a, double *p,
+                              const std::vector<double> &direction, std::vector<double> &z) {
+  const size_t n = static_cast<size_t>(m.n_states);
+  const double ahead = 1e-9 * std::max(1.0, std::fabs(t));
+  for (size_t i = 0; i < n; ++i)
+    xAhead_[i] = x[i] + ahead * direction[i];
+  if (int code = m.rhs(t + ahead, xAhead_.data(), dxAhead_.data(), a, p))
+    return code;
+  return m.zc(t + ahead, xAhead_.data(), dxAhead_.data(), a, p, z.data());
+}
+
 int EventIteration::readConditions(const eqc_model &m, double t, const double *x, double *a, double *p,
-                                   const int *crossed) {
-  const size_t n = static_cast<size_t>(m.n_states), nz = static_cast<size_t>(m.n_indicators);
+                                   const int *crossed, bool freshCrossing) {
+  const size_t nz = static_cast<size_t>(m.n_indicators);
   if (int code = m.zc(t, x, dx_.data(), a, p, z_.data()))
     return code;
   // Look just after t along the solution for indicators that crossed or sit at zero; one that
   // stays at zero there takes its relation's value (a <= b holds at a = b, a < b does not).
-  bool needAhead = false;
-  for (size_t k = 0; k < nz; ++k)
-    needAhead = needAhead || (crossed && crossed[k]) || z_[k] == 0.0;
-  if (needAhead) {
-    const double ahead = 1e-9 * std::max(1.0, std::fabs(t));
-    for (size_t i = 0; i < n; ++i)
-      xAhead_[i] = x[i] + ahead * dx_[i];
-    if (int code = m.rhs(t + ahead, xAhead_.data(), dxAhead_.data(), a, p))
-      return code;
-    if (int code = m.zc(t + ahead, xAhead_.data(), dxAhead_.data(), a, p, zAhead_.data()))
-      return code;
-  }
+  // A crossed one looks along the solution that reached the crossing (its derivatives at the
+  // first pass, or after a reinit): the discrete values the iteration tries must not move the
+  // side of the crossing that t is on (a friction element's relative speed, crossing zero, would
+  // else read the sign of the acceleration of every mode tried).
+  if (freshCrossing)
+    dxCrossing_ = dx_;
+  bool anyCrossed = false, anyZero = false;
   for (size_t k = 0; k < nz; ++k) {
-    const bool look = (crossed && crossed[k]) || z_[k] == 0.0;
-    const double zk = look ? zAhead_[k] : z_[k];
+    anyCrossed = anyCrossed || (crossed && crossed[k]);
+    anyZero = anyZero || (z_[k] == 0.0 && !(crossed && crossed[k]));
+  }
+  if (anyZero)
+    if (int code = lookAhead(m, t, x, a, p, dx_, zAhead_))
+      return code;
+  if (anyCrossed)
+    if (int code = lookAhead(m, t, x, a, p, dxCrossing_, zCrossing_))
+      return code;
+  for (size_t k = 0; k < nz; ++k) {
+    const double zk = crossed && crossed[k] ? zCrossing_[k] : z_[k] == 0.0 ? zAhead_[k] : z_[k];
     const bool atZero = m.indicator_at_zero && m.indicator_at_zero[k];
     p[discreteOffset(m) + static_cast<size_t>(m.indicator_discrete[k])] = zk > 0 || (zk == 0 && atZero) ? 1.0 : 0.0;
   }
@@ -109,7 +127,7 @@ int EventIteration::conditionsAt(const eqc_model &m, double t, const double *x, 
     before[k] = p[discreteOffset(m) + static_cast<size_t>(m.indicator_discrete[k])];
   if (int code = m.rhs(t, x, dx_.data(), a, p))
     return code;
-  if (int code = readConditions(m, t, x, a, p, nullptr))
+  if (int code = readConditions(m, t, x, a, p, nullptr, true))
     return code;
   for (size_t k = 0; k < nz; ++k)
     changed = changed || p[discreteOffset(m) + static_cast<size_t>(m.indicator_discrete[k])] != before[k];
@@ -127,6 +145,76 @@ int EventIteration::iterate(const eqc_model &m, double t, double *x, double *a, 
   return code;
 }
 
+bool EventIteration::cycles(const eqc_model &m, const double *p) {
+  const double *now = p + discreteOffset(m);
+  const size_t nd = static_cast<size_t>(m.n_discretes);
+  for (size_t i = 0; i < stepHistory_.size(); ++i)
+    if (std::equal(now, now + nd, stepHistory_[i].begin())) {
+      cycleStart_ = i;
+      return true;
+    }
+  return false;
+}
+
+int EventIteration::searchFixedPoint(const eqc_model &m, double t, double *x, double *a, double *p,
+                                     const int *crossed, bool &found) {
+  found = false;
+  const size_t n = static_cast<size_t>(m.n_states), na = static_cast<size_t>(m.n_algebraics);
+  const size_t nd = static_cast<size_t>(m.n_discretes), nz = static_cast<size_t>(m.n_indicators);
+  double *discretes = p + discreteOffset(m);
+  // The conditions that take both values over the cycle.
+  std::vector<size_t> cycling;
+  for (size_t k = 0; k < nz; ++k) {
+    const size_t j = static_cast<size_t>(m.indicator_discrete[k]);
+    bool both = false;
+    for (size_t i = cycleStart_; i < stepHistory_.size(); ++i)
+      both = both || stepHistory_[i][j] != discretes[j];
+    if (both && std::find(cycling.begin(), cycling.end(), j) == cycling.end())
+      cycling.push_back(j);
+  }
+  if (cycling.empty() || cycling.size() > kSearchConditions)
+    return 0;
+  const std::vector<double> base(discretes, discretes + nd);
+  const std::vector<double> xBase(x, x + n), aBase(a, a + na);
+  const unsigned settings = 1u << cycling.size();
+  // Settings in the order of how many conditions they flip: the fewest first.
+  for (unsigned flips = 1; flips <= cycling.size(); ++flips)
+    for (unsigned mask = 1; mask < settings; ++mask) {
+      if (static_cast<unsigned>(__builtin_popcount(mask)) != flips)
+        continue;
+      std::copy(base.begin(), base.end(), discretes);
+      std::copy(xBase.begin(), xBase.end(), x);
+      std::copy(aBase.begin(), aBase.end(), a);
+      for (size_t i = 0; i < cycling.size(); ++i)
+        if (mask & (1u << i))
+          discretes[cycling[i]] = base[cycling[i]] != 0 ? 0.0 : 1.0;
+      // The discrete equations under this setting, then passes until the values repeat.
+      int code = m.event(t, x, dx_.data(), a, p);
+      bool repeats = false;
+      for (int pass = 0; pass < 2 && !code && !repeats; ++pass) {
+        trial_.assign(discretes, discretes + nd);
+        if ((code = m.rhs(t, x, dx_.data(), a, p)))
+          break;
+        if ((code = readConditions(m, t, x, a, p, crossed, false)))
+          break;
+        if ((code = m.event(t, x, dx_.data(), a, p)))
+          break;
+        repeats = std::equal(trial_.begin(), trial_.end(), discretes);
+      }
+      if (code && code != EQC_MODEL_EVENT_TERMINATE)
+        return -code;
+      if (repeats && std::equal(xBase.begin(), xBase.end(), x)) {
+        found = true;
+        const int rhsCode = m.rhs(t, x, dx_.data(), a, p);
+        return -rhsCode;
+      }
+    }
+  std::copy(base.begin(), base.end(), discretes);
+  std::copy(xBase.begin(), xBase.end(), x);
+  std::copy(aBase.begin(), aBase.end(), a);
+  return 0;
+}
+
 int EventIteration::settle(const eqc_model &m, double t, double *x, double *a, double *p, const int *crossed,
                            bool initial, bool terminal) {
   const size_t n = static_cast<size_t>(m.n_states), na = static_cast<size_t>(m.n_algebraics);
@@ -136,22 +224,37 @@ int EventIteration::settle(const eqc_model &m, double t, double *x, double *a, d
   ev.t = t;
   for (size_t j = 0; j < nd; ++j)
     before_[j] = last_[j] = discrete(j);
-  for (int iteration = 0; iteration < 100; ++iteration) {
+  // Two levels, as Modelica's event iteration (MLS 3.5, 8.6): a step of the outer iteration
+  // solves every equation with pre() fixed, then pre() takes the new values; where discrete
+  // variables and continuous ones form a loop (a friction element's mode, its start flags and
+  // its acceleration), that step is itself an iteration, with pre() fixed, until the discrete
+  // values repeat. Updating pre() on every pass instead reads pre(v) = v of a half-solved step
+  // (MSL's PartialFriction then alternates between sliding forward and backward forever).
+  bool outerStep = true;
+  int inner = 0;
+  stepHistory_.clear();
+  // The derivatives the crossed conditions look along: the first pass's, again after a reinit.
+  bool readCrossed = true;
+  for (int iteration = 0; iteration < kIterations; ++iteration) {
     ++iterations_;
     if (int code = m.rhs(t, x, dx_.data(), a, p))
       return code;
     // pre: the values before this step of the iteration; while initializing, the start values
     // (Modelica's pre(v) = v.start there, so `when initial() then n = pre(n) + 1` runs once).
-    if (!initial)
-      for (size_t j = 0; j < nd; ++j)
-        p[preOffset(m) + j] = discrete(j);
-    for (size_t k = 0; k < static_cast<size_t>(m.n_pre_continuous); ++k) {
-      const size_t source = static_cast<size_t>(m.pre_continuous_source[k]);
-      p[preContinuousOffset(m) + k] = source < n ? x[source] : source < 2 * n ? dx_[source - n] : a[source - 2 * n];
+    if (outerStep) {
+      if (!initial)
+        for (size_t j = 0; j < nd; ++j)
+          p[preOffset(m) + j] = discrete(j);
+      for (size_t k = 0; k < static_cast<size_t>(m.n_pre_continuous); ++k) {
+        const size_t source = static_cast<size_t>(m.pre_continuous_source[k]);
+        p[preContinuousOffset(m) + k] =
+            source < n ? x[source] : source < 2 * n ? dx_[source - n] : a[source - 2 * n];
+      }
     }
     if (nz)
-      if (int code = readConditions(m, t, x, a, p, crossed))
+      if (int code = readConditions(m, t, x, a, p, crossed, readCrossed))
         return code;
+    readCrossed = false;
     if (terminal && iteration == 0) // terminal() becomes true (its pre() is false)
       for (size_t j = 0; j < nd; ++j)
         if (m.discrete_kind && m.discrete_kind[j] == EQC_DISCRETE_TERMINAL)
@@ -177,9 +280,45 @@ int EventIteration::settle(const eqc_model &m, double t, double *x, double *a, d
       reinit = true;
     }
     ev.reinit = ev.reinit || reinit;
-    bool changed = reinit;
+    readCrossed = reinit;
+    // Changed within this step (pre fixed).
+    bool stepChanged = false;
     for (size_t j = 0; j < nd; ++j)
-      changed = changed || discrete(j) != (initial ? last_[j] : p[preOffset(m) + j]);
+      stepChanged = stepChanged || discrete(j) != last_[j];
+    // A pass that brings back the values of an earlier pass of this step cycles: the fixed point
+    // is looked for among the settings of the conditions that cycle (a mixed system's Boolean
+    // unknowns, searched as other Modelica tools do when iterating does not settle it).
+    // Where there is none (`when time >= next then next = pre(next) + T`: its pre() must move
+    // first), the step ends with the values of its first pass, as if each pass were a step.
+    bool endStep = false;
+    if (stepChanged && !reinit && code != EQC_MODEL_EVENT_TERMINATE) {
+      if (cycles(m, p)) {
+        bool found = false;
+        if (int failed = searchFixedPoint(m, t, x, a, p, crossed, found))
+          return -failed;
+        stepChanged = !found;
+        if (found) {
+          ++searches_;
+        } else {
+          std::copy(stepHistory_.front().begin(), stepHistory_.front().end(), p + discreteOffset(m));
+          endStep = true;
+        }
+      } else {
+        stepHistory_.emplace_back(p + discreteOffset(m), p + discreteOffset(m) + nd);
+      }
+    }
+    bool preChanged = false;
+    for (size_t j = 0; j < nd; ++j)
+      preChanged = preChanged || discrete(j) != p[preOffset(m) + j];
+    // Go on within the step while it changes values (not after a reinit: its when-clause would
+    // fire again; and not for ever: a loop without a fixed point falls back to updating pre()).
+    outerStep = initial || reinit || endStep || !stepChanged || ++inner >= kInnerIterations;
+    if (outerStep) {
+      inner = 0;
+      stepHistory_.clear();
+    }
+    const bool changed = reinit || stepChanged || (!initial && preChanged);
+    passStart_.swap(last_);
     for (size_t j = 0; j < nd; ++j)
       last_[j] = discrete(j);
     if (code == EQC_MODEL_EVENT_TERMINATE) {
@@ -213,7 +352,7 @@ int EventIteration::settle(const eqc_model &m, double t, double *x, double *a, d
   }
   unsettled_.clear();
   for (size_t j = 0; j < nd; ++j)
-    if (discrete(j) != (initial ? before_[j] : p[preOffset(m) + j]))
+    if (discrete(j) != (initial ? before_[j] : p[preOffset(m) + j]) || discrete(j) != passStart_[j])
       unsettled_.push_back(static_cast<int>(j));
   return stopCode(StopCode::EventUnsettled);
 }

@@ -89,10 +89,34 @@ public:
 private:
   int settle(const eqc_model &m, double t, double *x, double *a, double *p, const int *crossed, bool initial,
              bool terminal);
-  int readConditions(const eqc_model &m, double t, const double *x, double *a, double *p, const int *crossed);
+  /// The conditions at (t, x); with `freshCrossing`, the crossed indicators look ahead along the
+  /// current derivatives (else along those of the last fresh read).
+  int readConditions(const eqc_model &m, double t, const double *x, double *a, double *p, const int *crossed,
+                     bool freshCrossing);
+  /// z just after t along x + h * direction.
+  int lookAhead(const eqc_model &m, double t, const double *x, double *a, double *p,
+                const std::vector<double> &direction, std::vector<double> &z);
 
   std::vector<int> conditions_, unsettled_;
-  std::vector<double> z_, zAhead_, xAhead_, dxAhead_, dx_, xBefore_, aBefore_, before_, last_;
+  /// Whether the discrete values in p are those after an earlier pass of this step (cycleStart_:
+  /// the first such pass in stepHistory_).
+  bool cycles(const eqc_model &m, const double *p);
+  /// Looks for discrete values that a pass keeps (pre() fixed) among the settings of the
+  /// conditions that changed over the cycle, the fewest flipped first; `found` tells whether it
+  /// did (p, x and a are then that fixed point's; else as they were). Returns 0 or minus the
+  /// failing model code.
+  int searchFixedPoint(const eqc_model &m, double t, double *x, double *a, double *p, const int *crossed,
+                       bool &found);
+
+  /// Passes of the event iteration before it fails, passes with pre() fixed in one step, and the
+  /// most cycling conditions whose settings are searched (2^k settings).
+  static constexpr int kIterations = 100, kInnerIterations = 20;
+  static constexpr size_t kSearchConditions = 10;
+  std::vector<std::vector<double>> stepHistory_;
+  std::vector<double> trial_, zCrossing_, dxCrossing_;
+  size_t cycleStart_ = 0;
+  long searches_ = 0;
+  std::vector<double> z_, zAhead_, xAhead_, dxAhead_, dx_, xBefore_, aBefore_, before_, last_, passStart_;
   std::vector<int> moved_;
   std::vector<Event> log_;
   long events_ = 0, iterations_ = 0;

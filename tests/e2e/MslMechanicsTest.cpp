@@ -1,0 +1,75 @@
+// MSL 4.0.0's Mechanics.Rotational, checked against what the physics says (skipped where the
+// library is absent).
+#include "Msl.h"
+#include "Run.h"
+
+#include <cmath>
+
+using namespace eqc::test;
+
+// Rotational.Examples.Friction: a motor drives inertia3 (J = 1, w0 = 100) through a clutch
+// (fn = 160 N, mu = 0.5: 80 N m while slipping) into inertia2 (J = 0.05), a spring-damper
+// (c = 160, d = 1) and a braked inertia1; at 0.5 s the motor stops and the brake (800 N m)
+// holds inertia1. Every stop of a friction element is an event whose discrete unknowns (the
+// start flags, locked, mode) and continuous ones (sa, the accelerations) form one loop, solved
+// with pre() fixed (MLS 3.5, 8.6). The physics: while the clutch slips, inertia3 decelerates at
+// exactly 80 rad/s^2; once the brake holds, inertia1 stays at rest; once the clutch sticks,
+// inertia2 and inertia3 turn together, a damped oscillator of J = 1.05 on the spring:
+// period 2 pi / sqrt(c / J - (d / (2 J))^2).
+TEST(MslMechanics, FrictionClutchAndBrakeStickAndSlipAsTheirTorquesSay) {
+  EQC_REQUIRE_MSL();
+  std::string dir = scratchDir("msl_friction");
+  RunResult r = runEqc("simulate Modelica.Mechanics.Rotational.Examples.Friction --lib '" + msl +
+                           "' -o out.csv --interval 1e-3 --vars inertia1.w,inertia2.w,inertia3.w,clutch.mode,brake.mode",
+                       dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  const size_t n = csv.rows.size();
+  ASSERT_GT(n, 3000u);
+  EXPECT_DOUBLE_EQ(csv.at(n - 1, "time"), 3);
+  auto rowAt = [&](double t) {
+    size_t i = 0;
+    while (i + 1 < n && csv.at(i + 1, "time") <= t)
+      ++i;
+    return i;
+  };
+  // Slipping clutch: inertia3's speed falls by 80 rad/s^2 (backward slip: clutch.mode = -1).
+  const size_t a = rowAt(0.8), b = rowAt(1.5);
+  EXPECT_EQ(csv.at(a, "clutch.mode"), -1);
+  EXPECT_NEAR((csv.at(b, "inertia3.w") - csv.at(a, "inertia3.w")) / (csv.at(b, "time") - csv.at(a, "time")), -80, 1e-6);
+  // The brake holds inertia1 from about 0.67 s; the clutch sticks from about 1.66 s.
+  double rest = 0, together = 0;
+  for (size_t i = rowAt(0.7); i < n; ++i)
+    rest = std::max(rest, std::fabs(csv.at(i, "inertia1.w")));
+  for (size_t i = rowAt(1.7); i < n; ++i)
+    together = std::max(together, std::fabs(csv.at(i, "inertia2.w") - csv.at(i, "inertia3.w")));
+  EXPECT_LT(rest, 1e-9);
+  EXPECT_LT(together, 1e-9);
+  EXPECT_EQ(csv.at(n - 1, "clutch.mode"), 0);
+  EXPECT_EQ(csv.at(n - 1, "brake.mode"), 0);
+  // The stuck pair's oscillation: upward zero crossings of inertia3.w, linearly interpolated.
+  std::vector<double> up;
+  for (size_t i = rowAt(1.7) + 1; i < n; ++i) {
+    const double w0 = csv.at(i - 1, "inertia3.w"), w1 = csv.at(i, "inertia3.w");
+    if (w0 < 0 && w1 >= 0)
+      up.push_back(csv.at(i - 1, "time") + (csv.at(i, "time") - csv.at(i - 1, "time")) * (-w0) / (w1 - w0));
+  }
+  ASSERT_GE(up.size(), 2u);
+  const double J = 1.05, c = 160, d = 1, pi = 3.141592653589793;
+  const double period = 2 * pi / std::sqrt(c / J - (d / (2 * J)) * (d / (2 * J)));
+  EXPECT_NEAR(up[1] - up[0], period, 1e-4);
+}
+
+// Rotational.Examples.SimpleGearShift and LossyGearDemo3: clutches and a lossy gear whose
+// stick/slip decisions are mixed systems at events; both run to their stop times.
+TEST(MslMechanics, GearShiftAndLossyGearRunThroughTheirStickSlipEvents) {
+  EQC_REQUIRE_MSL();
+  std::string dir = scratchDir("msl_gearshift");
+  for (const char *example : {"SimpleGearShift", "LossyGearDemo3"}) {
+    RunResult r = runEqc(std::string("simulate Modelica.Mechanics.Rotational.Examples.") + example + " --lib '" + msl +
+                             "' -o out.csv --stats",
+                         dir);
+    ASSERT_EQ(r.exitCode, 0) << example << ": " << r.stderrText;
+    EXPECT_NE(r.stderrText.find("state events"), std::string::npos) << r.stderrText;
+  }
+}

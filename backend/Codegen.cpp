@@ -1065,6 +1065,22 @@ private:
     });
   }
 
+  /// Whether a block's matrix reads a discrete variable (or its pre()).
+  bool modeDependent(const AlgebraicLoop &loop) const {
+    for (const Expr *entry : loop.jacobian) {
+      bool discrete = false;
+      if (!entry->isConst())
+        forEachNode(entry, [&](const Expr *n) {
+          discrete = n->kind() == ExprKind::Pre ||
+                     (n->kind() == ExprKind::Var && flat.vars[n->var()].role == VarRole::Discrete);
+          return discrete ? Walk::Stop : Walk::Descend;
+        });
+      if (discrete)
+        return true;
+    }
+    return false;
+  }
+
   /// A linear block A w = -offset: A and the right-hand side on the stack, one call of eqc_linsolve.
   void emitLinearSolve(FunctionEmitter &fe, const AlgebraicLoop &loop, int loopIndex) {
     emitLinearSolve(fe, loop, fe.b().getInt32(EQC_MODEL_LOOP_FAILURE_BASE + loopIndex));
@@ -1081,7 +1097,11 @@ private:
     for (int i = 0; i < m; ++i)
       b.CreateStore(b.CreateFNeg(fe.emit(loop.offset[i])), b.CreateConstGEP1_64(types.f64, rhs, i));
     auto *linsolveType = llvm::FunctionType::get(types.i32, {types.i32, types.f64ptr, types.f64ptr, types.i32}, false);
-    Value *status = b.CreateCall(declareExternal("eqc_linsolve", linsolveType), {b.getInt32(m), mat, rhs, b.getInt32(1)});
+    // A matrix that changes with the discrete state may be singular in some modes while the
+    // system stays consistent (two stuck friction elements in series: only the sum of their
+    // torques is determined); there the minimum-norm solution is taken.
+    const char *solver = modeDependent(loop) ? "eqc_linsolve_min_norm" : "eqc_linsolve";
+    Value *status = b.CreateCall(declareExternal(solver, linsolveType), {b.getInt32(m), mat, rhs, b.getInt32(1)});
     fe.returnIfFailed(status, failureCode);
     for (int i = 0; i < m; ++i) {
       Value *v = b.CreateLoad(types.f64, b.CreateConstGEP1_64(types.f64, rhs, i));

@@ -114,6 +114,8 @@ makeJit(int optLevel, bool controlScheduler, std::function<void(const std::strin
       llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(&eqc_solve_block), exported);
   runtime[(*jit)->mangleAndIntern("eqc_linsolve")] =
       llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(&eqc_linsolve), exported);
+  runtime[(*jit)->mangleAndIntern("eqc_linsolve_min_norm")] =
+      llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(&eqc_linsolve_min_norm), exported);
   runtime[(*jit)->mangleAndIntern("eqc_external_enter")] =
       llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(&eqc_external_enter), exported);
   runtime[(*jit)->mangleAndIntern("eqc_external_leave")] =

@@ -299,7 +299,7 @@ int EventIteration::settle(const eqc_model &m, double t, double *x, double *a, d
         stepChanged = !found;
         if (found) {
           ++searches_;
-        } else {
+        } else if (!initial) { // (while initializing, pre() never moves: passes go on)
           std::copy(stepHistory_.front().begin(), stepHistory_.front().end(), p + discreteOffset(m));
           endStep = true;
         }
@@ -312,8 +312,10 @@ int EventIteration::settle(const eqc_model &m, double t, double *x, double *a, d
       preChanged = preChanged || discrete(j) != p[preOffset(m) + j];
     // Go on within the step while it changes values (not after a reinit: its when-clause would
     // fire again; and not for ever: a loop without a fixed point falls back to updating pre()).
-    outerStep = initial || reinit || endStep || !stepChanged || ++inner >= kInnerIterations;
-    if (outerStep) {
+    // (While initializing every pass is one of the one step: pre() are the start values.)
+    const bool stepEnds = reinit || endStep || !stepChanged || ++inner >= kInnerIterations;
+    outerStep = initial || stepEnds;
+    if (stepEnds) {
       inner = 0;
       stepHistory_.clear();
     }

@@ -111,7 +111,7 @@ private:
   /// Passes of the event iteration before it fails, passes with pre() fixed in one step, and the
   /// most cycling conditions whose settings are searched (2^k settings).
   static constexpr int kIterations = 100, kInnerIterations = 20;
-  static constexpr size_t kSearchConditions = 10;
+  static constexpr size_t kSearchConditions = 12;
   std::vector<std::vector<double>> stepHistory_;
   std::vector<double> trial_, zCrossing_, dxCrossing_;
   size_t cycleStart_ = 0;

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <complex>
 
+
 namespace eqc::rt {
 
 namespace {
@@ -246,5 +247,41 @@ extern "C" int eqc_matrix_rank(int m, int n, const double *a, double rel_tol) {
     return static_cast<int>(qr.rank());
   } catch (...) {
     return -1;
+  }
+}
+
+extern "C" int eqc_linsolve_min_norm(int n, double *a, double *b, int nrhs) {
+  if (n < 0 || nrhs < 0 || (n > 0 && (!a || (nrhs > 0 && !b))))
+    return EQC_ERR_ARGUMENT;
+  if (n == 0)
+    return EQC_OK;
+  try {
+    using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+    Eigen::Map<RowMajor> aMap(a, n, n);
+    Eigen::Map<RowMajor> bMap(b, n, nrhs);
+    // eqc_linsolve overwrites A and B: keep them for a singular A.
+    const Eigen::MatrixXd original = aMap, rhs = bMap;
+    int rc = eqc_linsolve(n, a, b, nrhs);
+    if (rc != EQC_ERR_SINGULAR)
+      return rc;
+    if (!original.allFinite() || !rhs.allFinite())
+      return EQC_ERR_SINGULAR;
+    // Rank from a complete orthogonal decomposition; pivots below 1e-10 of the largest count as
+    // zero (a rank deficiency that a mode's coefficients make exact, up to rounding).
+    Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod(original);
+    cod.setThreshold(1e-10);
+    const Eigen::MatrixXd x = cod.solve(rhs);
+    if (!x.allFinite())
+      return EQC_ERR_SINGULAR;
+    // Consistent: the residual at the level of rounding in A x and B.
+    const double scale = original.cwiseAbs().rowwise().sum().maxCoeff() * x.cwiseAbs().maxCoeff() +
+                         rhs.cwiseAbs().maxCoeff();
+    const double residual = (original * x - rhs).cwiseAbs().maxCoeff();
+    if (!(residual <= 1e-9 * scale))
+      return EQC_ERR_SINGULAR;
+    bMap = x;
+    return EQC_OK;
+  } catch (...) {
+    return EQC_ERR_ARGUMENT;
   }
 }

@@ -270,3 +270,42 @@ TEST(LinSolve, FactorCacheGivesTheSameNumbersAsFactoring) {
     EXPECT_EQ(eqc_linsolve(3, singular, b, 1), EQC_ERR_SINGULAR) << round;
   }
 }
+
+// eqc_linsolve_min_norm: a regular system gives eqc_linsolve's solution; a singular consistent
+// one (two stuck friction contacts on one body: a = 0 twice, only s1 + s2 = F determined) the
+// minimum-norm solution, here s1 = s2 = F / 2 (the pseudo-inverse's, checked against it by hand);
+// a singular inconsistent one stays EQC_ERR_SINGULAR; also above the in-place size (n = 80).
+TEST(LinSolve, MinimumNormSolutionOfConsistentSingularSystems) {
+  // Unknowns (a, s1, s2): a = 0, a = 0, m a + s1 + s2 = F with m = 2, F = 3.
+  std::vector<double> a{1, 0, 0, 1, 0, 0, 2, 1, 1}, b{0, 0, 3};
+  ASSERT_EQ(eqc_linsolve_min_norm(3, a.data(), b.data(), 1), EQC_OK);
+  EXPECT_NEAR(b[0], 0, 1e-15);
+  EXPECT_NEAR(b[1], 1.5, 1e-14);
+  EXPECT_NEAR(b[2], 1.5, 1e-14);
+  std::vector<double> inconsistent{1, 0, 0, 1, 0, 0, 2, 1, 1}, c{0, 1, 3}; // a = 0 and a = 1
+  EXPECT_EQ(eqc_linsolve_min_norm(3, inconsistent.data(), c.data(), 1), EQC_ERR_SINGULAR);
+  std::vector<double> regular{4, 1, 0, 1, 3, 1, 0, 1, 2}, d{1, 2, 3}, r2(regular), d2(d);
+  ASSERT_EQ(eqc_linsolve_min_norm(3, regular.data(), d.data(), 1), EQC_OK);
+  ASSERT_EQ(eqc_linsolve(3, r2.data(), d2.data(), 1), EQC_OK);
+  for (int i = 0; i < 3; ++i)
+    EXPECT_EQ(d[i], d2[i]);
+  // n = 80: rows 0 and 1 both x0 = 1 (consistent), the rest the identity on x2..x79 plus x1 free
+  // in no row but row 79 replaced by x1 + x79 = 2: min-norm splits it, x1 = x79 = 1.
+  const int n = 80;
+  std::vector<double> big(static_cast<size_t>(n * n), 0.0), rhs(n, 0.0);
+  big[0] = 1;
+  big[n] = 1;
+  rhs[0] = rhs[1] = 1;
+  for (int i = 2; i < n - 1; ++i) {
+    big[static_cast<size_t>(i * n + i)] = 1;
+    rhs[static_cast<size_t>(i)] = i;
+  }
+  big[static_cast<size_t>((n - 1) * n + 1)] = 1;
+  big[static_cast<size_t>((n - 1) * n + n - 1)] = 1;
+  rhs[n - 1] = 2;
+  ASSERT_EQ(eqc_linsolve_min_norm(n, big.data(), rhs.data(), 1), EQC_OK);
+  EXPECT_NEAR(rhs[0], 1, 1e-12);
+  EXPECT_NEAR(rhs[1], 1, 1e-12);
+  EXPECT_NEAR(rhs[n - 1], 1, 1e-12);
+  EXPECT_NEAR(rhs[40], 40, 1e-12);
+}

@@ -153,6 +153,14 @@ int eqc_solve_block(int n, double *const *unknowns, eqc_block_fn f, void *env, d
 int eqc_linsolve(int n, double *a, double *b, int nrhs);
 
 /**
+ * As eqc_linsolve, for a system whose matrix changes with the model's discrete state: where A
+ * is singular and A X = B consistent (the residual of the minimum-norm X at the level of
+ * rounding), X is that minimum-norm solution (a statically indeterminate split, e.g. of two stuck
+ * friction elements in series) instead of EQC_ERR_SINGULAR. A is overwritten.
+ */
+int eqc_linsolve_min_norm(int n, double *a, double *b, int nrhs);
+
+/**
  * Invariants g(t, x) (m of them) and their Jacobian G = dg/dx (m-by-n row-major; jac may be
  * NULL: residuals only). Returns 0 or non-zero on failure.
  */

@@ -719,6 +719,10 @@ public:
   /// The folder a `modelica://Class.Name/path` URI (13.5) or a `file://` URI names; "" (reported
   /// at `range`) when the class is unknown.
   std::string resolveUri(const std::string &uri, SourceRange range);
+  /// Whether `name` is MSL's loadResource (ModelicaServices', which each tool provides).
+  static bool isLoadResource(const std::string &name);
+  /// loadResource(uri): the absolute path, a String known when the model is compiled.
+  Value lowerLoadResource(const ast::Expr &e, Scope &scope);
 
   // ---- Flatten.cpp ----
   void readAnnotation(const ast::ClassDef &model);

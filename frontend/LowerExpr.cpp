@@ -5,6 +5,7 @@
 #include "middle/ExprOps.h"
 #include "middle/TimeDerivative.h"
 
+#include <filesystem>
 #include <algorithm>
 #include <deque>
 #include <cmath>
@@ -1289,6 +1290,8 @@ Value Flattener::lowerCall(const ast::Expr &e, Scope &scope) {
   if (handled)
     return v;
   ClassInfo *fn = scopedClass(e.text, scope);
+  if (fn && fn->kind() == ast::ClassKind::Function && isLoadResource(fn->name))
+    return lowerLoadResource(e, scope);
   if (fn && fn->kind() == ast::ClassKind::Function)
     return lowerUserCall(e, scope, fn, 0, nullptr);
   if (fn && fn->kind() == ast::ClassKind::Record && !fn->def->isShort) {
@@ -1319,6 +1322,35 @@ Value Flattener::lowerCall(const ast::Expr &e, Scope &scope) {
   std::string hint = closest(e.text, names);
   diags_.error(e.nameRange, "unknown function '" + e.text + "'" + (hint.empty() ? "" : "; did you mean '" + hint + "'?"));
   return fail();
+}
+
+bool Flattener::isLoadResource(const std::string &name) {
+  return name == "Modelica.Utilities.Files.loadResource" || name == "ModelicaServices.ExternalReferences.loadResource";
+}
+
+Value Flattener::lowerLoadResource(const ast::Expr &e, Scope &scope) {
+  // MSL's loadResource(uri) is ModelicaServices': the tool's own (its default implementation
+  // takes local names only). eqc resolves `modelica://Class/path` (MLS 3.5, 13.5) and `file://`
+  // URIs and local names when the model is compiled, as other tools do.
+  if (e.args.size() != 1 || !(e.argNames[0].empty() || e.argNames[0] == "uri")) {
+    diags_.error(e.nameRange, "loadResource() takes one argument, the URI");
+    return fail();
+  }
+  Value uri = lower(*e.args[0], scope);
+  if (!uri.ok)
+    return fail();
+  if (uri.type != Type::String || !uri.isScalar()) {
+    diags_.error(e.args[0]->range, "the argument of loadResource() must be a String known when the model is compiled");
+    return fail();
+  }
+  std::string path = resolveUri(uri.text, e.args[0]->range);
+  if (path.empty())
+    return fail();
+  std::error_code ec;
+  const std::filesystem::path absolute = std::filesystem::absolute(path, ec);
+  Value v = Value::scalar(ctx().zero(), Type::String);
+  v.text = ec ? path : absolute.lexically_normal().string();
+  return v;
 }
 
 } // namespace eqc::frontend

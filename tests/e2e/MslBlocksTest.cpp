@@ -208,3 +208,34 @@ TEST(MslBlocks, NoiseGeneratorsHaveTheirDistributionsMeanAndDeviation) {
     EXPECT_GT(hi - lo, 2 * c.sigma) << c.example << ": the samples hardly vary";
   }
 }
+
+// Modelica.Utilities.Files.loadResource (ModelicaServices', which each tool provides; MLS 3.5,
+// 13.5 for the URI): `modelica://Modelica/Resources/...` is the file in the library's folder,
+// resolved when the model is compiled; the library's own test table (tab1 of
+// Resources/Data/Tables/test.txt: 0 0, 1 0, 1 1, 2 4, 3 9, 4 16) read through it.
+TEST(MslBlocks, LoadResourceFindsTheLibrarysFiles) {
+  EQC_REQUIRE_MSL();
+  std::string dir = scratchDir("msl_load_resource");
+  writeFile(dir + "/m.mo", R"(model Resource
+  parameter String file = Modelica.Utilities.Files.loadResource("modelica://Modelica/Resources/Data/Tables/test.txt");
+  Modelica.Blocks.Sources.CombiTimeTable table(tableOnFile = true, tableName = "tab1", fileName = file);
+end Resource;
+)");
+  RunResult r = runEqc("simulate m.mo --lib '" + msl + "' -o out.csv --t-end 4 --interval 0.5 --vars table.y[1]", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  for (size_t i = 0; i < csv.rows.size(); ++i) {
+    const double t = csv.at(i, "time");
+    if (t >= 1.5) // past the jump at 1: 1 1, 2 4, 3 9, 4 16
+      EXPECT_NEAR(csv.at(i, "table.y[1]"), t < 2 ? 1 + 3 * (t - 1) : t < 3 ? 4 + 5 * (t - 2) : 9 + 7 * (t - 3), 1e-12) << t;
+  }
+  writeFile(dir + "/bad.mo", R"(model Bad
+  parameter String file = Modelica.Utilities.Files.loadResource("modelica://NoSuchLibrary/data.txt");
+end Bad;
+)");
+  RunResult bad = runEqc("simulate bad.mo --lib '" + msl + "' -o bad.csv", dir);
+  EXPECT_NE(bad.exitCode, 0);
+  EXPECT_NE(bad.stderrText.find("bad.mo:2:65: error: 'modelica://NoSuchLibrary/data.txt' names class 'NoSuchLibrary'"),
+            std::string::npos)
+      << bad.stderrText;
+}

@@ -94,6 +94,27 @@ std::vector<char> pantelidesStates(const FlatSystem &flat) {
   return isState;
 }
 
+/// MLS 3.5, 8.6: `fixed = true` on a continuous variable that is no state is the initial
+/// equation v = v.start (a state's fixed start value the initialization keeps as such). Appends
+/// them to `into`; returns how many.
+size_t addFixedStartEquations(const FlatSystem &flat, const OdeModel &m, EquationSystem &into) {
+  std::vector<char> state(flat.vars.size(), 0);
+  for (int s : m.states)
+    state[static_cast<size_t>(s)] = 1;
+  size_t added = 0;
+  for (size_t v = 0; v < flat.vars.size(); ++v) {
+    const Variable &var = flat.vars[v];
+    if (var.role != VarRole::Unknown || !var.fixed || !var.hasStart || !var.binding || state[v] ||
+        var.type != ValueType::Real)
+      continue;
+    into.residuals.push_back(flat.ctx->sub(flat.ctx->var(static_cast<int>(v)), var.binding));
+    into.locs.push_back(var.loc);
+    into.labels.push_back("the fixed start value of " + var.name);
+    ++added;
+  }
+  return added;
+}
+
 /// Chooses which non-fixed states the initialization solves for when the equations leave freedom:
 /// states without a start value first; the others keep their start values.
 void chooseFreeStates(const FlatSystem &flat, OdeModel &m, Diagnostics &diags) {
@@ -122,7 +143,7 @@ void chooseFreeStates(const FlatSystem &flat, OdeModel &m, Diagnostics &diags) {
     std::string list;
     for (int s : kept)
       list += (list.empty() ? "" : ", ") + flat.vars[s].name;
-    if (!kept.empty() && !flat.initialEquations.empty())
+    if (!kept.empty())
       diags.note(flat.loc, "initialization keeps the start values of " + list +
                                " (the equations and fixed values leave them free)");
     for (int s : kept)
@@ -151,6 +172,7 @@ void projectedInitialization(const FlatSystem &flat, OdeModel &m, Diagnostics &d
     m.initialConstraints.locs.push_back(eq.loc);
     m.initialConstraints.labels.push_back(flat.equationLabel(eq, "initial equation"));
   }
+  addFixedStartEquations(flat, m, m.initialConstraints);
 }
 
 } // namespace
@@ -208,12 +230,13 @@ OdeModel setupOdeModel(const FlatSystem &flat, const ReducedSystem &reduced, con
     init.locs.push_back(eq.loc);
     init.labels.push_back(flat.equationLabel(eq, "initial equation"));
   }
+  const size_t fixedStarts = reduced.differentiated() ? 0 : addFixedStartEquations(flat, m, init);
   init.unknowns = m.simulation.unknowns;
   if (reduced.differentiated()) {
     projectedInitialization(flat, m, diags);
     return m;
   }
-  if (!flat.initialEquations.empty()) {
+  if (!flat.initialEquations.empty() || fixedStarts > 0) {
     chooseFreeStates(flat, m, diags);
   } else {
     for (int s : m.states)
@@ -222,10 +245,14 @@ OdeModel setupOdeModel(const FlatSystem &flat, const ReducedSystem &reduced, con
                                             (flat.vars[s].role == VarRole::Derivative ? " (set it with an initial equation)" : ""));
   }
   if (init.residuals.size() != init.unknowns.size()) {
-    std::string fixed;
+    std::string fixed; // of states and (8.6: initial equations too) of algebraic variables
+    std::vector<char> state(flat.vars.size(), 0);
     for (int s : m.states)
-      if (flat.vars[s].fixed)
-        fixed += (fixed.empty() ? "" : ", ") + flat.vars[s].name;
+      state[static_cast<size_t>(s)] = 1;
+    for (size_t v = 0; v < flat.vars.size(); ++v)
+      if (flat.vars[v].fixed && (state[v] || (fixedStarts > 0 && flat.vars[v].role == VarRole::Unknown &&
+                                              flat.vars[v].hasStart && flat.vars[v].type == ValueType::Real)))
+        fixed += (fixed.empty() ? "" : ", ") + flat.vars[v].name;
     SourceRange at = flat.initialEquations.empty() ? flat.loc : flat.initialEquations.front().loc;
     diags.error(at, "the initialization problem has " + plural(init.residuals.size(), "equation") + " for " +
                         plural(init.unknowns.size(), "unknown") + ": the fixed start values (" +

@@ -36,3 +36,32 @@ TEST(MslAnalog, ResistorHeatedByItsCurrentThroughATornLoop) {
   // At the peaks (v = 220 V): P = 479.4 W, T = 302.74 K.
   EXPECT_NEAR(hottest, 293.15 + (-1 + std::sqrt(1 + 4 * a * 220 * 220 / R)) / (2 * a) / G, 1e-3);
 }
+
+// Analog.Examples.OpAmps.ControlCircuit: the same control loop twice, A of op-amp circuits (PI,
+// two first-order lags, an adder) and B of Blocks: a step of 10 at 0.1 s and a disturbance of 1
+// at 0.5 s. The op-amp circuits fix their output voltages at 0 (`v2(fixed = true)` on algebraic
+// variables: initial equations, MLS 3.5, 8.6; they are what leaves no state free). The loop's
+// integral action brings the output to the set point 10 and, after the disturbance, the PI
+// output to 10 - 1 = 9 (A's PI is inverting: -9); A's op-amps have a finite gain, so A matches B
+// to a few parts in 10^4.
+TEST(MslAnalog, ControlCircuitOfOpAmpsMatchesTheOneOfBlocks) {
+  EQC_REQUIRE_MSL();
+  std::string dir = scratchDir("msl_control_circuit");
+  RunResult r = runEqc("simulate Modelica.Electrical.Analog.Examples.OpAmps.ControlCircuit --lib '" + msl +
+                           "' -o out.csv --vars firstOrder2A.v2,firstOrder2B.y,PIA.v2,PIB.y",
+                       dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  const size_t n = csv.rows.size();
+  ASSERT_GT(n, 100u);
+  EXPECT_EQ(csv.at(0, "firstOrder2A.v2"), 0);
+  EXPECT_EQ(csv.at(0, "PIA.v2"), 0);
+  EXPECT_NEAR(csv.at(n - 1, "firstOrder2B.y"), 10, 1e-6);
+  EXPECT_NEAR(csv.at(n - 1, "PIB.y"), 9, 1e-6);
+  EXPECT_NEAR(csv.at(n - 1, "firstOrder2A.v2"), 10, 1e-3);
+  EXPECT_NEAR(csv.at(n - 1, "PIA.v2"), -9, 1e-2);
+  double worst = 0;
+  for (size_t i = 0; i < n; ++i)
+    worst = std::max(worst, std::fabs(csv.at(i, "firstOrder2A.v2") - csv.at(i, "firstOrder2B.y")));
+  EXPECT_LT(worst, 5e-3);
+}

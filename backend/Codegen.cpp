@@ -112,7 +112,9 @@ public:
   /// The slot of a function body element `base + offset` (bounds-checked: returns 1 if outside).
   Value *slotAddress(int base, int extent, const Expr *offset);
   /// Calls user function `fn` with scalar arguments; returns the pointer to its outputs.
-  Value *callFunction(int fn, const std::vector<const Expr *> &args);
+  /// With `output` >= 0, the inputs that output does not read (Function::reads) are passed as 0:
+  /// the variables they name need not be known where the call is made.
+  Value *callFunction(int fn, const std::vector<const Expr *> &args, int output = -1);
   /// Function bodies: the failure code of this function for `reason` (1: index out of bounds,
   /// 2 + k: assertion k failed).
   int functionFailure(int reason) const { return EQC_MODEL_FUNCTION_FAILURE_BASE + 1024 * bodyId_ + reason; }
@@ -1429,13 +1431,17 @@ Value *FunctionEmitter::slotAddress(int base, int extent, const Expr *offset) {
   return b_.CreateGEP(f64, b_.CreateConstGEP1_64(f64, slots_, base), index);
 }
 
-Value *FunctionEmitter::callFunction(int fn, const std::vector<const Expr *> &args) {
+Value *FunctionEmitter::callFunction(int fn, const std::vector<const Expr *> &args, int output) {
   auto *f64 = mod_.types.f64;
   const Function &callee = mod_.flat.ctx->function(fn);
   llvm::IRBuilder<> entry(&fn_->getEntryBlock(), fn_->getEntryBlock().begin());
   Value *in = entry.CreateAlloca(f64, b_.getInt32(std::max<size_t>(1, args.size())));
   Value *out = entry.CreateAlloca(f64, b_.getInt32(std::max<size_t>(1, callee.outputs.size())));
   for (size_t i = 0; i < args.size(); ++i) {
+    if (output >= 0 && !callee.reads(output, static_cast<int>(i))) {
+      b_.CreateStore(llvm::ConstantFP::get(f64, 0.0), b_.CreateConstGEP1_64(f64, in, i));
+      continue;
+    }
     Value *v = emit(args[i]);
     if (v->getType() != f64)
       v = b_.CreateUIToFP(v, f64);
@@ -1701,7 +1707,7 @@ Value *FunctionEmitter::compute(const Expr *e) {
     return e->isBool() ? b_.CreateFCmpONE(v, llvm::ConstantFP::get(f64, 0.0)) : v;
   }
   case ExprKind::FnCall: {
-    Value *out = callFunction(e->function(), e->ops());
+    Value *out = callFunction(e->function(), e->ops(), e->fnOutput());
     Value *v = b_.CreateLoad(f64, b_.CreateConstGEP1_64(f64, out, e->fnOutput()));
     return e->isBool() ? b_.CreateFCmpONE(v, llvm::ConstantFP::get(f64, 0.0)) : v;
   }

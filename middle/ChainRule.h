@@ -14,8 +14,11 @@ namespace eqc {
 /// (variables, time, slots) are the caller's: they get 0 here. Piecewise-constant functions
 /// (sign, floor, ceil, relations) have derivative 0; a user function call becomes a call of its
 /// directional derivative.
+/// `total`: a time derivative, which takes a user function's derivative annotation as given
+/// (MLS 3.5, 12.7.1); else a partial derivative, which differentiates its body where it can
+/// (partialDerivativeFunction).
 template <typename DOp>
-const Expr *chainRule(ExprContext &c, const Expr *e, DOp dop) {
+const Expr *chainRule(ExprContext &c, const Expr *e, DOp dop, bool total = false) {
   switch (e->kind()) {
   case ExprKind::Time:
   case ExprKind::Var:
@@ -44,7 +47,10 @@ const Expr *chainRule(ExprContext &c, const Expr *e, DOp dop) {
   case ExprKind::FnCall: {
     // d f(u) = f'(u; du): the directional derivative function, called with the operands' derivatives.
     std::vector<const Expr *> args(e->ops().begin(), e->ops().end());
-    const std::vector<char> &unused = c.function(e->function()).tangentUnused;
+    const int derivative = total ? derivativeFunction(c, e->function()) : partialDerivativeFunction(c, e->function());
+    static const std::vector<char> none;
+    const std::vector<char> &unused =
+        derivative == c.function(e->function()).bodyDerivative ? none : c.function(e->function()).tangentUnused;
     bool zero = true;
     for (size_t i = 0; i < e->numOps(); ++i) {
       const Expr *d = e->op(i)->isBool() || (i < unused.size() && unused[i]) ? c.zero() : dop(i);
@@ -53,7 +59,7 @@ const Expr *chainRule(ExprContext &c, const Expr *e, DOp dop) {
     }
     if (zero && unused.empty()) // (a user derivative may not vanish with the tangents it reads: noDerivative)
       return c.zero();
-    return c.fnCall(derivativeFunction(c, e->function()), e->fnOutput(), std::move(args));
+    return c.fnCall(derivative, e->fnOutput(), std::move(args));
   }
   case ExprKind::Add: {
     std::vector<const Expr *> terms;

@@ -300,9 +300,15 @@ double evaluate(const Expr *e, const std::vector<double> &values, double t) {
   return Evaluator(values, t).eval(e);
 }
 
-/// The operands whose values now the node's value depends on start here: a delay's expression
-/// is read from its history (its past values), not at the current point.
-static size_t firstCurrentOperand(const Expr *n) { return n->kind() == ExprKind::Delay ? 1 : 0; }
+/// Whether the node's value now depends on operand i's value now: not a delay's expression (read
+/// from its history, its past values), not an input a user function's output does not read.
+static bool readsNow(const Expr *n, size_t i) {
+  if (n->kind() == ExprKind::Delay)
+    return i >= 1;
+  if (n->kind() == ExprKind::FnCall)
+    return n->callee().reads(n->fnOutput(), static_cast<int>(i));
+  return true;
+}
 
 std::vector<int> collectDelays(const Expr *e) {
   std::vector<int> out;
@@ -326,8 +332,9 @@ void collectVars(const Expr *e, std::vector<int> &out, std::vector<uint32_t> &se
     seen[n->id()] = stamp;
     if (n->kind() == ExprKind::Var)
       out.push_back(n->var());
-    for (size_t i = firstCurrentOperand(n); i < n->numOps(); ++i)
-      stack.push_back(n->op(i));
+    for (size_t i = 0; i < n->numOps(); ++i)
+      if (readsNow(n, i))
+        stack.push_back(n->op(i));
   }
 }
 
@@ -377,8 +384,9 @@ std::vector<int> collectVars(const Expr *e) {
     collectMarks.stamps[n->id()] = stamp;
     if (n->kind() == ExprKind::Var)
       out.push_back(n->var());
-    for (size_t i = firstCurrentOperand(n); i < n->numOps(); ++i)
-      stack.push_back(n->op(i));
+    for (size_t i = 0; i < n->numOps(); ++i)
+      if (readsNow(n, i))
+        stack.push_back(n->op(i));
   }
   std::sort(out.begin(), out.end());
   return out;
@@ -443,8 +451,8 @@ int degreeIn(const Expr *e, int var, uint32_t stamp) {
                                        : std::max(degreeIn(e->op(1), var, stamp), degreeIn(e->op(2), var, stamp));
     break;
   default:
-    for (const Expr *op : e->ops())
-      if (degreeIn(op, var, stamp))
+    for (size_t i = 0; i < e->numOps(); ++i)
+      if (readsNow(e, i) && degreeIn(e->op(i), var, stamp))
         d = 2;
     break;
   }

@@ -12,6 +12,8 @@
 #include <algorithm>
 #include <cmath>
 #include <csetjmp>
+#include <functional>
+#include <mutex>
 #include <ostream>
 #include <unordered_map>
 
@@ -21,7 +23,10 @@ namespace {
 /// Forward-mode tangents of a function body's expressions: slot s has tangent slot s + shift.
 class Tangent {
 public:
-  Tangent(ExprContext &ctx, const Function &f, Function &out, int shift) : ctx_(ctx), f_(f), out_(out), shift_(shift) {}
+  /// `total`: the tangents of a time derivative (calls take their derivative annotations as
+  /// given); else of partial derivatives (calls' bodies differentiated where they can be).
+  Tangent(ExprContext &ctx, const Function &f, Function &out, int shift, bool total = true)
+      : ctx_(ctx), f_(f), out_(out), shift_(shift), total_(total) {}
 
   const Expr *of(const Expr *e) {
     auto it = memo_.find(e);
@@ -35,7 +40,7 @@ public:
     else if (e->kind() == ExprKind::LocalAt)
       t = ctx_.localAt(e->slot() + shift_, e->extent(), e->op(0));
     else
-      t = chainRule(ctx_, e, [&](size_t i) { return of(e->op(i)); });
+      t = chainRule(ctx_, e, [&](size_t i) { return of(e->op(i)); }, total_);
     memo_.emplace(e, t);
     return t;
   }
@@ -158,6 +163,7 @@ private:
   const Function &f_;
   Function &out_;
   int shift_;
+  bool total_;
   std::unordered_map<const Expr *, const Expr *> memo_;
 };
 
@@ -509,6 +515,245 @@ int derivativeFunction(ExprContext &ctx, int fn) {
   Function &d = ctx.function(id);
   d.body = Tangent(ctx, ctx.function(fn), d, ctx.function(fn).numSlots()).block(ctx.function(fn).body);
   return id;
+}
+
+namespace {
+
+/// Whether function `fn` has a derivative annotation or its body calls (at any depth) one that
+/// has: its partial derivatives then differ from its time derivative's recipe.
+bool reachesUserDerivative(ExprContext &ctx, int fn, std::vector<int> &visiting) {
+  const Function &f = ctx.function(fn);
+  if (!f.tangentUnused.empty())
+    return true;
+  if (std::find(visiting.begin(), visiting.end(), fn) != visiting.end())
+    return false;
+  visiting.push_back(fn);
+  bool found = false;
+  std::function<void(const std::vector<FnStatement> &)> walk = [&](const std::vector<FnStatement> &body) {
+    for (const FnStatement &st : body) {
+      for (const Expr *e : {st.value, st.index, st.step, st.stop})
+        if (e && !found)
+          forEachNode(e, [&](const Expr *n) {
+            found = found || (n->kind() == ExprKind::FnCall && reachesUserDerivative(ctx, n->function(), visiting));
+            return found ? Walk::Stop : Walk::Descend;
+          });
+      for (const Expr *e : st.conditions)
+        if (!found)
+          forEachNode(e, [&](const Expr *n) {
+            found = found || (n->kind() == ExprKind::FnCall && reachesUserDerivative(ctx, n->function(), visiting));
+            return found ? Walk::Stop : Walk::Descend;
+          });
+      for (const auto &b : st.blocks)
+        walk(b);
+    }
+  };
+  walk(f.body);
+  visiting.pop_back();
+  return found;
+}
+
+bool reachesUserDerivative(ExprContext &ctx, int fn) {
+  std::vector<int> visiting;
+  return reachesUserDerivative(ctx, fn, visiting);
+}
+
+bool callsExternal(const std::vector<FnStatement> &body) {
+  for (const FnStatement &s : body) {
+    if (s.kind == FnStatement::External)
+      return true;
+    for (const auto &b : s.blocks)
+      if (callsExternal(b))
+        return true;
+  }
+  return false;
+}
+
+} // namespace
+
+int partialDerivativeFunction(ExprContext &ctx, int fn) {
+  const Function &f = ctx.function(fn);
+  if (f.runtimeOnly || f.body.empty() || callsExternal(f.body) || !reachesUserDerivative(ctx, fn))
+    return derivativeFunction(ctx, fn); // the same derivative, or no body to differentiate
+  if (f.bodyDerivative >= 0)
+    return f.bodyDerivative;
+  // A shell of its own: addDerivativeShell registers it as `derivative`, which stays the user's.
+  const int user = f.derivative;
+  const int id = addDerivativeShell(ctx, fn);
+  ctx.function(fn).derivative = user;
+  ctx.function(fn).bodyDerivative = id;
+  Function &d = ctx.function(id);
+  d.name = "d(" + ctx.function(fn).name + ")";
+  d.body = Tangent(ctx, ctx.function(fn), d, ctx.function(fn).numSlots(), /*total=*/false).block(ctx.function(fn).body);
+  return id;
+}
+
+namespace {
+
+/// The inputs each slot's value may depend on (Function::reads): a forward data-flow analysis
+/// over the statements; an assignment inside a branch or loop adds to its target's inputs (it
+/// may not run), a loop's body runs until nothing is added, every condition's inputs are those
+/// of all outputs (control dependence, conservatively for the whole body).
+class InputDependence {
+public:
+  explicit InputDependence(const Function &f)
+      : f_(f), inputs_(f.inputs.size()), slots_(static_cast<size_t>(f.numSlots()), Set(f.inputs.size(), 0)),
+        control_(f.inputs.size(), 0) {
+    for (size_t i = 0; i < inputs_; ++i)
+      slots_[static_cast<size_t>(f.inputs[i])][i] = 1;
+  }
+
+  std::vector<std::vector<char>> run() {
+    block(f_.body, false);
+    std::vector<std::vector<char>> reads;
+    for (int out : f_.outputs) {
+      Set s = slots_[static_cast<size_t>(out)];
+      merge(s, control_);
+      reads.push_back(std::move(s));
+    }
+    return reads;
+  }
+
+private:
+  using Set = std::vector<char>;
+
+  static bool merge(Set &into, const Set &from) {
+    bool changed = false;
+    for (size_t i = 0; i < into.size(); ++i)
+      if (from[i] && !into[i])
+        into[i] = 1, changed = true;
+    return changed;
+  }
+
+  static bool callsFunction(const Expr *e) {
+    bool found = false;
+    if (e)
+      forEachNode(e, [&](const Expr *n) {
+        found = n->kind() == ExprKind::FnCall;
+        return found ? Walk::Stop : Walk::Descend;
+      });
+    return found;
+  }
+
+  Set of(const Expr *e) const {
+    Set s(inputs_, 0);
+    if (!e)
+      return s;
+    forEachNode(e, [&](const Expr *n) {
+      if (n->kind() == ExprKind::Local)
+        merge(s, slots_[static_cast<size_t>(n->slot())]);
+      else if (n->kind() == ExprKind::LocalAt)
+        for (int k = 0; k < n->extent(); ++k)
+          merge(s, slots_[static_cast<size_t>(n->slot() + k)]);
+      return Walk::Descend;
+    });
+    return s;
+  }
+
+  /// Assigns `value` to slots [first, first + count); returns whether anything was added.
+  bool assign(int first, int count, const Set &value, bool weak) {
+    bool changed = false;
+    for (int k = 0; k < count; ++k) {
+      Set &target = slots_[static_cast<size_t>(first + k)];
+      if (weak || count > 1) {
+        changed = merge(target, value) || changed;
+      } else {
+        changed = changed || target != value;
+        target = value;
+      }
+    }
+    return changed;
+  }
+
+  bool block(const std::vector<FnStatement> &statements, bool weak) {
+    bool changed = false;
+    for (const FnStatement &st : statements) {
+      switch (st.kind) {
+      case FnStatement::Assign: {
+        Set value = of(st.value);
+        merge(value, of(st.index));
+        if (callsFunction(st.value)) // its assertions, its C code's effects: like a condition
+          changed = merge(control_, value) || changed;
+        changed = assign(st.slot, st.index ? st.extent : 1, value, weak) || changed;
+        break;
+      }
+      case FnStatement::Assert: // a failing assertion is the call's result too
+        changed = merge(control_, of(st.value)) || changed;
+        break;
+      case FnStatement::If:
+        for (const Expr *c : st.conditions)
+          changed = merge(control_, of(c)) || changed;
+        for (const auto &b : st.blocks)
+          changed = block(b, true) || changed;
+        break;
+      case FnStatement::For:
+      case FnStatement::While: {
+        Set bounds = of(st.value);
+        merge(bounds, of(st.step));
+        merge(bounds, of(st.stop));
+        for (const Expr *c : st.conditions)
+          merge(bounds, of(c));
+        changed = merge(control_, bounds) || changed;
+        if (st.kind == FnStatement::For)
+          changed = assign(st.slot, 1, bounds, true) || changed;
+        for (size_t round = 0; round <= slots_.size(); ++round) {
+          bool more = false;
+          for (const auto &b : st.blocks)
+            more = block(b, true) || more;
+          for (const Expr *c : st.conditions) // a while condition reads what the body changed
+            more = merge(control_, of(c)) || more;
+          changed = changed || more;
+          if (!more)
+            break;
+        }
+        break;
+      }
+      case FnStatement::External: {
+        Set all(inputs_, 0);
+        for (const ExternalArg &a : st.external->args)
+          if (a.kind != ExternalArg::Literal)
+            for (int k = 0; k < a.count; ++k)
+              merge(all, slots_[static_cast<size_t>(a.slot + k)]);
+        changed = merge(control_, all) || changed; // its effects
+        for (const ExternalArg &a : st.external->args)
+          if (a.kind == ExternalArg::Pointer && a.written)
+            changed = assign(a.slot, a.count, all, true) || changed;
+        if (st.external->resultSlot >= 0)
+          changed = assign(st.external->resultSlot, 1, all, weak) || changed;
+        break;
+      }
+      case FnStatement::Break:
+      case FnStatement::Return:
+        break;
+      }
+    }
+    return changed;
+  }
+
+  const Function &f_;
+  size_t inputs_;
+  std::vector<Set> slots_;
+  Set control_;
+};
+
+} // namespace
+
+bool Function::reads(int output, int input) const {
+  if (!readsKnown_) {
+    static std::mutex once;
+    std::lock_guard<std::mutex> lock(once);
+    if (!readsKnown_) {
+      // Large array functions (slots x inputs beyond a few million) are taken to read everything.
+      if (body.empty() || static_cast<size_t>(numSlots()) * inputs.size() > (size_t{1} << 22))
+        reads_.clear();
+      else
+        reads_ = InputDependence(*this).run();
+      readsKnown_ = true;
+    }
+  }
+  if (reads_.empty() || output < 0 || static_cast<size_t>(output) >= reads_.size() || input < 0 ||
+      static_cast<size_t>(input) >= reads_[static_cast<size_t>(output)].size())
+    return true;
+  return reads_[static_cast<size_t>(output)][static_cast<size_t>(input)] != 0;
 }
 
 std::vector<double> callFunction(const Function &f, const std::vector<double> &args, std::string &error) {

@@ -92,7 +92,12 @@ struct Function {
   std::vector<int> inputs;  ///< scalar input slots, in argument order
   std::vector<int> outputs; ///< scalar output slots, in output order
   std::vector<FnStatement> body;
-  int derivative = -1;   ///< the function of its directional derivative, once made
+  int derivative = -1;   ///< the function of its directional derivative, once made (a user's: 12.7.1)
+  /// Where `derivative` is a user's (the derivative annotation) and the body has no external
+  /// call: the directional derivative made from the body, once made. Partial derivatives
+  /// (Jacobians, incidence) take it: a user's derivative is a time derivative that may rest on
+  /// what the model guarantees (MSL's state1 returns its input p and gives der(p) as an input).
+  int bodyDerivative = -1;
   int derivativeOf = -1; ///< for a derivative: the function it differentiates
   /// Per scalar input (empty: none): its tangent is not read by `derivative` (a user derivative's
   /// noDerivative and zeroDerivative inputs, Integers; MLS 3.5, 12.7.1): differentiation passes 0,
@@ -103,12 +108,26 @@ struct Function {
   bool runtimeOnly = false;
 
   int numSlots() const { return static_cast<int>(slotNames.size()); }
+
+  /// Whether output `output` (among `outputs`) may depend on input `input` (among `inputs`):
+  /// through the statements' data flow, or any condition of the body (computed once, on first
+  /// use; external and nested calls read all their arguments). A call's incidence is what its
+  /// output reads: MSL's `state1({p, der_p}, time)` returns p, so structural analysis must not
+  /// see der_p in it (its derivative annotation gives der_p as the derivative).
+  bool reads(int output, int input) const;
+
+private:
+  mutable std::vector<std::vector<char>> reads_; ///< [output][input], once computed
+  mutable bool readsKnown_ = false;
 };
 
 /// The directional derivative of function `fn`, made on first use: inputs (x, dx), outputs
 /// dy = J(x) dx, one per output of `fn` (forward mode through the statements; Integer and
 /// Boolean slots have zero tangents).
 int derivativeFunction(ExprContext &ctx, int fn);
+/// The directional derivative that partial derivatives take (Function::bodyDerivative where
+/// there is one to make; else derivativeFunction), and whether it reads every tangent.
+int partialDerivativeFunction(ExprContext &ctx, int fn);
 /// The directional derivative's function of `fn` without its body, registered as fn's derivative:
 /// slots s and s + n (n = fn's slots) for a slot and its tangent, inputs (x, dx), outputs dy.
 int addDerivativeShell(ExprContext &ctx, int fn);

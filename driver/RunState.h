@@ -102,7 +102,19 @@ struct DummyRun {
   /// values keep a selection closer to its singular point, where a step can cross onto the other
   /// branch of a dummy block unnoticed (the looping pendulum at 1e-4 ends 0.3 off at rtol 1e-6).
   double threshold = 0.2;
-  long checks = 0, checksSkipped = 0;
+  long checks = 0, checksSkipped = 0, checksDeferred = 0;
+  /// Steps between quality checks: doubled (up to kMaxCheckSpacing) while a check finds the
+  /// quality at least kComfortable times the threshold, or above the threshold and not below
+  /// kSteady times the last check's; 1 again otherwise and after a switch. A check costs an
+  /// elimination of the selection's blocks; a selection that degrades faster than the spacing
+  /// shows as a failed step, which chooses again too.
+  static constexpr int kMaxCheckSpacing = 32;
+  static constexpr double kComfortable = 2.5, kSteady = 0.95;
+  int checkSpacing = 1, sinceCheck = 0;
+  double lastQuality = 0;
+  /// The quality of the active selection when a search found none twice as good (0: none
+  /// yet): while the quality holds there (kSteady), searching again finds the same.
+  double keptQuality = 0;
   /// What the active selection's quality reads (for `inputsOf`), and their values at the last
   /// check that found it good: while they hold, the quality is the same (selectionInputs).
   const Mode *inputsOf = nullptr;

@@ -222,6 +222,8 @@ void reportStatistics(Compilation &c, const SimulateOptions &opt, const eqc_opti
     err << "dummy derivatives: " << dummy.modes.size() << " state selection"
         << (dummy.modes.size() == 1 ? "" : "s") << " compiled, " << dummy.checks << " checks"
         << (dummy.checksSkipped ? " (" + std::to_string(dummy.checksSkipped) + " from unchanged values)" : std::string())
+        << (dummy.checksDeferred ? ", " + std::to_string(dummy.checksDeferred) + " deferred while the quality held steady"
+                                 : std::string())
         << ", "
         << dummy.switches.size() << " switch" << (dummy.switches.size() == 1 ? "" : "es");
     if (!dummy.modes.empty())

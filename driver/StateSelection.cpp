@@ -258,7 +258,19 @@ int DummyDerivativesRun::monitor(double t, const double *x) {
     ++d.checksSkipped; // the quality found good at the last check, from the same values
     return 0;
   }
+  if (++d.sinceCheck < d.checkSpacing) {
+    ++d.checksDeferred;
+    return 0;
+  }
+  d.sinceCheck = 0;
   double q = selectionQuality(flat, *c_.reduced, m.selection, d.values, t, *d.diff);
+  const bool kept = d.keptQuality > 0 && q >= DummyRun::kSteady * d.keptQuality;
+  const bool steady = q >= DummyRun::kComfortable * d.threshold || kept ||
+                      (q >= d.threshold && d.lastQuality > 0 && q >= DummyRun::kSteady * d.lastQuality);
+  d.checkSpacing = steady ? std::min(2 * d.checkSpacing, DummyRun::kMaxCheckSpacing) : 1;
+  d.lastQuality = q;
+  if (q < d.threshold && kept)
+    return 0; // no better selection was found at this quality
   if (q >= d.threshold) {
     if (memo) {
       d.inputValues.clear();
@@ -287,8 +299,10 @@ int DummyDerivativesRun::monitor(double t, const double *x) {
       }
   if (!unbiased.empty())
     best = selectStates(flat, *c_.reduced, d.values, t, *d.diff, ok);
-  if (!ok || best == m.selection || !(best.quality > 2 * q))
+  if (!ok || best == m.selection || !(best.quality > 2 * q)) {
+    d.keptQuality = q;
     return 0;
+  }
   d.pending = best;
   request_ = Request::Switch;
   return 1;
@@ -385,6 +399,9 @@ ExitCode DummyDerivativesRun::integrate(RunOutcome &r, std::ostream &err) {
     if (!fallback && !(mode = modeFor(c_, d, d.pending, parameters(), failed, err)))
       return failed;
     d.active = mode;
+    d.checkSpacing = 1; // a new segment (a switch, a failed step): check from its first step
+    d.sinceCheck = 0;
+    d.lastQuality = d.keptQuality = 0;
     const OdeModel &m = mode ? mode->model : base;
     JitModel &jit = mode ? *mode->jit : *c_.jit;
     activeModel_ = &m;

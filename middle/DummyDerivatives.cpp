@@ -1,5 +1,6 @@
 // Mattsson–Söderlind state selection by column pivoting on the numeric Jacobians, level by level.
 #include "middle/DummyDerivatives.h"
+#include "middle/Function.h"
 #include "middle/ExprOps.h"
 
 #include <algorithm>
@@ -307,19 +308,24 @@ SelectionInputs selectionInputs(const FlatSystem &flat, const ReducedSystem &red
   in.known = ok;
   // evaluate() reads values[v] for variables and pre(v), and t: any other leaf with a payload
   // (none today) makes the inputs unknown.
+  // A user function's arguments its output does not read (Function::reads) are no inputs.
   std::unordered_set<const Expr *> seen;
-  for (const Expr *partial : partials)
-    forEachNode(partial, [&](const Expr *n) {
-      if (!seen.insert(n).second)
-        return Walk::Skip;
-      if (n->kind() == ExprKind::Var || n->kind() == ExprKind::Pre)
-        in.vars.push_back(n->var());
-      else if (n->kind() == ExprKind::Time)
-        in.time = true;
-      else if (n->numOps() == 0 && !n->isConst() && n->kind() != ExprKind::Initial)
-        in.known = false;
-      return Walk::Descend;
-    });
+  std::vector<const Expr *> stack(partials.begin(), partials.end());
+  while (!stack.empty()) {
+    const Expr *n = stack.back();
+    stack.pop_back();
+    if (!seen.insert(n).second)
+      continue;
+    if (n->kind() == ExprKind::Var || n->kind() == ExprKind::Pre)
+      in.vars.push_back(n->var());
+    else if (n->kind() == ExprKind::Time)
+      in.time = true;
+    else if (n->numOps() == 0 && !n->isConst() && n->kind() != ExprKind::Initial)
+      in.known = false;
+    for (size_t i = 0; i < n->numOps(); ++i)
+      if (n->kind() != ExprKind::FnCall || n->callee().reads(n->fnOutput(), static_cast<int>(i)))
+        stack.push_back(n->op(i));
+  }
   std::sort(in.vars.begin(), in.vars.end());
   in.vars.erase(std::unique(in.vars.begin(), in.vars.end()), in.vars.end());
   return in;

@@ -16,6 +16,7 @@
 #include <mutex>
 #include <ostream>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace eqc {
 namespace {
@@ -624,13 +625,42 @@ private:
     return changed;
   }
 
+  /// Whether `e` calls a function with effects: an assertion or C code at any depth.
   static bool callsFunction(const Expr *e) {
+    std::vector<const Function *> visiting;
+    return e && effects(e, visiting);
+  }
+  static bool effects(const Expr *e, std::vector<const Function *> &visiting) {
     bool found = false;
-    if (e)
-      forEachNode(e, [&](const Expr *n) {
-        found = n->kind() == ExprKind::FnCall;
-        return found ? Walk::Stop : Walk::Descend;
-      });
+    forEachNode(e, [&](const Expr *n) {
+      found = n->kind() == ExprKind::FnCall && effects(n->callee().body, visiting, &n->callee());
+      return found ? Walk::Stop : Walk::Descend;
+    });
+    return found;
+  }
+  static bool effects(const std::vector<FnStatement> &body, std::vector<const Function *> &visiting,
+                      const Function *f = nullptr) {
+    if (f) {
+      if (std::find(visiting.begin(), visiting.end(), f) != visiting.end())
+        return false;
+      if (f->body.empty() || f->runtimeOnly)
+        return true; // not known here (a shell being made, an external object's function)
+      visiting.push_back(f);
+    }
+    bool found = false;
+    for (const FnStatement &st : body) {
+      if (found)
+        break;
+      found = st.kind == FnStatement::Assert || st.kind == FnStatement::External;
+      for (const Expr *x : {st.value, st.index, st.step, st.stop})
+        found = found || (x && effects(x, visiting));
+      for (const Expr *x : st.conditions)
+        found = found || effects(x, visiting);
+      for (const auto &b : st.blocks)
+        found = found || effects(b, visiting);
+    }
+    if (f)
+      visiting.pop_back();
     return found;
   }
 
@@ -638,14 +668,23 @@ private:
     Set s(inputs_, 0);
     if (!e)
       return s;
-    forEachNode(e, [&](const Expr *n) {
+    // A nested call's arguments that its output does not read are not read here either.
+    std::unordered_set<const Expr *> seen;
+    std::vector<const Expr *> stack{e};
+    while (!stack.empty()) {
+      const Expr *n = stack.back();
+      stack.pop_back();
+      if (!seen.insert(n).second)
+        continue;
       if (n->kind() == ExprKind::Local)
         merge(s, slots_[static_cast<size_t>(n->slot())]);
       else if (n->kind() == ExprKind::LocalAt)
         for (int k = 0; k < n->extent(); ++k)
           merge(s, slots_[static_cast<size_t>(n->slot() + k)]);
-      return Walk::Descend;
-    });
+      for (size_t i = 0; i < n->numOps(); ++i)
+        if (n->kind() != ExprKind::FnCall || n->callee().reads(n->fnOutput(), static_cast<int>(i)))
+          stack.push_back(n->op(i));
+    }
     return s;
   }
 
@@ -739,14 +778,22 @@ private:
 
 bool Function::reads(int output, int input) const {
   if (!readsKnown_) {
-    static std::mutex once;
-    std::lock_guard<std::mutex> lock(once);
+    // Nested calls ask their callees (recursive functions: a call of one being analysed reads
+    // everything).
+    static std::recursive_mutex once;
+    static thread_local std::vector<const Function *> analysing;
+    std::lock_guard<std::recursive_mutex> lock(once);
+    if (std::find(analysing.begin(), analysing.end(), this) != analysing.end())
+      return true;
     if (!readsKnown_) {
       // Large array functions (slots x inputs beyond a few million) are taken to read everything.
-      if (body.empty() || static_cast<size_t>(numSlots()) * inputs.size() > (size_t{1} << 22))
+      if (body.empty() || static_cast<size_t>(numSlots()) * inputs.size() > (size_t{1} << 22)) {
         reads_.clear();
-      else
+      } else {
+        analysing.push_back(this);
         reads_ = InputDependence(*this).run();
+        analysing.pop_back();
+      }
       readsKnown_ = true;
     }
   }

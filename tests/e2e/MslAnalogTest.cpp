@@ -3,6 +3,7 @@
 #include "Msl.h"
 #include "Run.h"
 
+#include <array>
 #include <cmath>
 
 using namespace eqc::test;
@@ -64,4 +65,68 @@ TEST(MslAnalog, ControlCircuitOfOpAmpsMatchesTheOneOfBlocks) {
   for (size_t i = 0; i < n; ++i)
     worst = std::max(worst, std::fabs(csv.at(i, "firstOrder2A.v2") - csv.at(i, "firstOrder2B.y")));
   EXPECT_LT(worst, 5e-3);
+}
+
+namespace {
+
+/// Classical RK4 on y' = f(t, y) from t = 0 with step h to each of `times` (increasing).
+template <typename F>
+std::vector<std::array<double, 2>> rk4(F f, std::array<double, 2> y, const std::vector<double> &times, double h) {
+  std::vector<std::array<double, 2>> out;
+  double t = 0;
+  auto add = [](std::array<double, 2> a, std::array<double, 2> b, double k) {
+    return std::array<double, 2>{a[0] + k * b[0], a[1] + k * b[1]};
+  };
+  for (double target : times) {
+    while (t < target - 1e-15) {
+      const double step = std::min(h, target - t);
+      auto k1 = f(t, y), k2 = f(t + step / 2, add(y, k1, step / 2)), k3 = f(t + step / 2, add(y, k2, step / 2)),
+           k4 = f(t + step, add(y, k3, step));
+      for (int i = 0; i < 2; ++i)
+        y[i] += step / 6 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
+      t += step;
+    }
+    out.push_back(y);
+  }
+  return out;
+}
+
+} // namespace
+
+// Analog.Examples.ResonanceCircuits: two circuits whose components are joined only through
+// signal adaptors (VoltageToCurrent/CurrentToVoltage, with derivatives passed as signals: MSL's
+// state1 functions and their derivative annotations, MLS 3.5, 12.7.1) must behave as if joined
+// directly. (1) A current source sin(w t), w = 1/sqrt(L C) = 100/s, into L = C = 0.01, G = 1 in
+// parallel: C v' = i_s - G v - i_L, L i_L' = v. (2) A voltage source sin(w t) into L, R = 1, C in
+// series: L i' = v_s - R i - v_C, C v_C' = i. Both from rest, against RK4 (h = 1e-5) of those
+// equations.
+TEST(MslAnalog, ResonanceCircuitsThroughSignalAdaptorsMatchTheDirectCircuits) {
+  EQC_REQUIRE_MSL();
+  std::string dir = scratchDir("msl_resonance");
+  RunResult r = runEqc("simulate Modelica.Electrical.Analog.Examples.ResonanceCircuits --lib '" + msl +
+                           "' -o out.csv --interval 0.01 --rtol 1e-8 --vars capacitor1.v,inductor1.i,inductor2.i,capacitor2.v",
+                       dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  std::vector<double> times;
+  for (size_t i = 0; i < csv.rows.size(); ++i)
+    if (times.empty() || csv.at(i, "time") > times.back())
+      times.push_back(csv.at(i, "time"));
+  ASSERT_GE(times.size(), 100u);
+  const double L = 0.01, C = 0.01, G = 1, R = 1, w = 100;
+  auto parallel = rk4([&](double t, std::array<double, 2> y) {
+    return std::array<double, 2>{(std::sin(w * t) - G * y[0] - y[1]) / C, y[0] / L};
+  }, {0, 0}, times, 1e-5);
+  auto series = rk4([&](double t, std::array<double, 2> y) {
+    return std::array<double, 2>{(std::sin(w * t) - R * y[0] - y[1]) / L, y[0] / C};
+  }, {0, 0}, times, 1e-5);
+  size_t k = 0;
+  for (size_t i = 0; i < csv.rows.size(); ++i) {
+    while (times[k] < csv.at(i, "time"))
+      ++k;
+    EXPECT_NEAR(csv.at(i, "capacitor1.v"), parallel[k][0], 1e-5) << "t = " << times[k];
+    EXPECT_NEAR(csv.at(i, "inductor1.i"), parallel[k][1], 1e-5) << "t = " << times[k];
+    EXPECT_NEAR(csv.at(i, "inductor2.i"), series[k][0], 1e-5) << "t = " << times[k];
+    EXPECT_NEAR(csv.at(i, "capacitor2.v"), series[k][1], 1e-5) << "t = " << times[k];
+  }
 }

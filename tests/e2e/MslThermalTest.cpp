@@ -47,3 +47,33 @@ TEST(MslThermal, MotorStoresTheEnergyItsPeriodicLossesBringLessConvection) {
     EXPECT_EQ(lossAt(t), 1000) << t;
   EXPECT_EQ(csv.at(n / 2, "lossTable.y[2]"), 500);
 }
+
+// Thermal.HeatTransfer.Examples.GenerationOfFMUs: capacities and a conductor cut into
+// input/output blocks through heat-flow/temperature adaptors (as for FMU export), which must
+// behave as the components joined directly. The direct (C = 1.1) and inverse (C = 2.2)
+// capacities, the inverse one driven by the direct one's temperature and its derivative (MSL's
+// state1 with its derivative annotation), are one body of 3.3 J/K heated by 1000 sin(4 pi t) W
+// from 293.15 K: T = 293.15 + 1000 / (3.3 * 4 pi) (1 - cos(4 pi t)). The two capacitors
+// (1.1, 2.2) joined through the exported conduction law hold, with the same heating, the energy
+// 1.1 T3a + 2.2 T3b = 3.3 * 293.15 + 1000 / (4 pi) (1 - cos(4 pi t)).
+TEST(MslThermal, GenerationOfFMUsAdaptorsBehaveAsTheDirectComponents) {
+  EQC_REQUIRE_MSL();
+  std::string dir = scratchDir("msl_thermal_fmus");
+  RunResult r = runEqc("simulate Modelica.Thermal.HeatTransfer.Examples.GenerationOfFMUs --lib '" + msl +
+                           "' -o out.csv --vars directCapacity.heatCapacitor.T,inverseCapacity.mass.T,capacitor3a.T,capacitor3b.T",
+                       dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  ASSERT_GT(csv.rows.size(), 1000u);
+  const double pi = 3.141592653589793;
+  for (size_t i = 0; i < csv.rows.size(); ++i) {
+    const double t = csv.at(i, "time"), heat = 1 - std::cos(4 * pi * t);
+    const double T = 293.15 + 1000 / (3.3 * 4 * pi) * heat;
+    EXPECT_NEAR(csv.at(i, "directCapacity.heatCapacitor.T"), T, 1e-6) << t;
+    EXPECT_NEAR(csv.at(i, "inverseCapacity.mass.T"), T, 1e-6) << t;
+    EXPECT_NEAR(1.1 * csv.at(i, "capacitor3a.T") + 2.2 * csv.at(i, "capacitor3b.T"),
+                3.3 * 293.15 + 1000 / (4 * pi) * heat, 1e-6)
+        << t;
+  }
+  EXPECT_GT(std::fabs(csv.at(250, "capacitor3a.T") - csv.at(250, "capacitor3b.T")), 1.0); // heated on one side
+}

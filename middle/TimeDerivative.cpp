@@ -2,6 +2,7 @@
 #include "middle/TimeDerivative.h"
 
 #include "middle/ChainRule.h"
+#include "middle/Function.h"
 
 #include <algorithm>
 #include <unordered_map>
@@ -53,7 +54,12 @@ public:
       break;
     }
     default:
-      d = chainRule(ctx_, e, [&](size_t i) { return of(e->op(i)); }, /*total=*/true);
+      // An argument a call's output does not read has no derivative here (none is made for it).
+      d = chainRule(ctx_, e, [&](size_t i) {
+        if (e->kind() == ExprKind::FnCall && !e->callee().reads(e->fnOutput(), static_cast<int>(i)))
+          return ctx_.zero();
+        return of(e->op(i));
+      }, /*total=*/true);
       break;
     }
     memo_.emplace(e, d);

@@ -73,3 +73,38 @@ TEST(MslMechanics, GearShiftAndLossyGearRunThroughTheirStickSlipEvents) {
     EXPECT_NE(r.stderrText.find("state events"), std::string::npos) << r.stderrText;
   }
 }
+
+// Rotational and Translational Examples.GenerationOfFMUs: a direct body (1.1) and an inverse
+// one (2.2) exported as input/output blocks, the inverse one driven by the direct one's
+// position, speed and acceleration (Sources.Move's position function and its first and second
+// derivative annotations, MLS 3.5, 12.7.1: index reduction differentiates the coupling twice
+// and takes the supplied derivatives). Joined, they are one body of 3.3 pushed by
+// 10 sin(4 pi t) from rest: w = 10 / (3.3 * 4 pi) (1 - cos(4 pi t)),
+// phi = 10 / (3.3 * 4 pi) (t - sin(4 pi t) / (4 pi)).
+TEST(MslMechanics, GenerationOfFMUsDirectAndInverseBodiesMoveAsOne) {
+  EQC_REQUIRE_MSL();
+  std::string dir = scratchDir("msl_mechanics_fmus");
+  struct Case {
+    const char *example, *direct, *inverse;
+  };
+  for (const Case &c : {Case{"Rotational", "directInertia.inertia", "inverseInertia.inertia"},
+                        Case{"Translational", "directMass.mass", "inverseMass.mass"}}) {
+    const bool rotational = std::string(c.example) == "Rotational";
+    const std::string w = rotational ? ".w" : ".v", phi = rotational ? ".phi" : ".s";
+    RunResult r = runEqc(std::string("simulate Modelica.Mechanics.") + c.example + ".Examples.GenerationOfFMUs --lib '" +
+                             msl + "' -o out.csv --vars " + c.direct + w + "," + c.direct + phi + "," + c.inverse + w +
+                             "," + c.inverse + phi,
+                         dir);
+    ASSERT_EQ(r.exitCode, 0) << c.example << ": " << r.stderrText;
+    Csv csv = readCsv(dir + "/out.csv");
+    ASSERT_GT(csv.rows.size(), 1000u);
+    const double pi = 3.141592653589793, k = 10 / (3.3 * 4 * pi);
+    for (size_t i = 0; i < csv.rows.size(); ++i) {
+      const double t = csv.at(i, "time");
+      for (const char *body : {c.direct, c.inverse}) {
+        EXPECT_NEAR(csv.at(i, body + w), k * (1 - std::cos(4 * pi * t)), 1e-6) << body << w << " at " << t;
+        EXPECT_NEAR(csv.at(i, body + phi), k * (t - std::sin(4 * pi * t) / (4 * pi)), 1e-6) << body << phi << " at " << t;
+      }
+    }
+  }
+}

@@ -234,7 +234,7 @@ int EventIteration::settle(const eqc_model &m, double t, double *x, double *a, d
   int inner = 0;
   stepHistory_.clear();
   // The derivatives the crossed conditions look along: the first pass's, again after a reinit.
-  bool readCrossed = true;
+  bool readCrossed = true, searchedInVain = false;
   for (int iteration = 0; iteration < kIterations; ++iteration) {
     ++iterations_;
     if (int code = m.rhs(t, x, dx_.data(), a, p))
@@ -293,9 +293,12 @@ int EventIteration::settle(const eqc_model &m, double t, double *x, double *a, d
     bool endStep = false;
     if (stepChanged && !reinit && code != EQC_MODEL_EVENT_TERMINATE) {
       if (cycles(m, p)) {
+        // One search per event: one that found nothing is not repeated for the same cycle.
         bool found = false;
-        if (int failed = searchFixedPoint(m, t, x, a, p, crossed, found))
-          return -failed;
+        if (!searchedInVain)
+          if (int failed = searchFixedPoint(m, t, x, a, p, crossed, found))
+            return -failed;
+        searchedInVain = !found;
         stepChanged = !found;
         if (found) {
           ++searches_;

@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <cmath>
 #include <csetjmp>
-#include <functional>
 #include <mutex>
 #include <ostream>
 #include <unordered_map>
@@ -520,6 +519,35 @@ int derivativeFunction(ExprContext &ctx, int fn) {
 
 namespace {
 
+/// Whether `pred` holds for a statement of `body`, at any depth of its blocks.
+template <typename Pred> bool anyStatement(const std::vector<FnStatement> &body, Pred pred) {
+  for (const FnStatement &st : body) {
+    if (pred(st))
+      return true;
+    for (const auto &b : st.blocks)
+      if (anyStatement(b, pred))
+        return true;
+  }
+  return false;
+}
+
+/// Whether a statement's own expressions (not its blocks') hold a call `pred` holds for.
+template <typename Pred> bool callsWhere(const FnStatement &st, Pred pred) {
+  bool found = false;
+  auto visit = [&](const Expr *e) {
+    if (e && !found)
+      forEachNode(e, [&](const Expr *n) {
+        found = n->kind() == ExprKind::FnCall && pred(n);
+        return found ? Walk::Stop : Walk::Descend;
+      });
+  };
+  for (const Expr *e : {st.value, st.index, st.step, st.stop})
+    visit(e);
+  for (const Expr *e : st.conditions)
+    visit(e);
+  return found;
+}
+
 /// Whether function `fn` has a derivative annotation or its body calls (at any depth) one that
 /// has: its partial derivatives then differ from its time derivative's recipe.
 bool reachesUserDerivative(ExprContext &ctx, int fn, std::vector<int> &visiting) {
@@ -529,26 +557,9 @@ bool reachesUserDerivative(ExprContext &ctx, int fn, std::vector<int> &visiting)
   if (std::find(visiting.begin(), visiting.end(), fn) != visiting.end())
     return false;
   visiting.push_back(fn);
-  bool found = false;
-  std::function<void(const std::vector<FnStatement> &)> walk = [&](const std::vector<FnStatement> &body) {
-    for (const FnStatement &st : body) {
-      for (const Expr *e : {st.value, st.index, st.step, st.stop})
-        if (e && !found)
-          forEachNode(e, [&](const Expr *n) {
-            found = found || (n->kind() == ExprKind::FnCall && reachesUserDerivative(ctx, n->function(), visiting));
-            return found ? Walk::Stop : Walk::Descend;
-          });
-      for (const Expr *e : st.conditions)
-        if (!found)
-          forEachNode(e, [&](const Expr *n) {
-            found = found || (n->kind() == ExprKind::FnCall && reachesUserDerivative(ctx, n->function(), visiting));
-            return found ? Walk::Stop : Walk::Descend;
-          });
-      for (const auto &b : st.blocks)
-        walk(b);
-    }
-  };
-  walk(f.body);
+  const bool found = anyStatement(f.body, [&](const FnStatement &st) {
+    return callsWhere(st, [&](const Expr *call) { return reachesUserDerivative(ctx, call->function(), visiting); });
+  });
   visiting.pop_back();
   return found;
 }
@@ -559,14 +570,7 @@ bool reachesUserDerivative(ExprContext &ctx, int fn) {
 }
 
 bool callsExternal(const std::vector<FnStatement> &body) {
-  for (const FnStatement &s : body) {
-    if (s.kind == FnStatement::External)
-      return true;
-    for (const auto &b : s.blocks)
-      if (callsExternal(b))
-        return true;
-  }
-  return false;
+  return anyStatement(body, [](const FnStatement &st) { return st.kind == FnStatement::External; });
 }
 
 } // namespace
@@ -627,40 +631,24 @@ private:
 
   /// Whether `e` calls a function with effects: an assertion or C code at any depth.
   static bool callsFunction(const Expr *e) {
+    if (!e)
+      return false;
+    FnStatement st;
+    st.value = e;
     std::vector<const Function *> visiting;
-    return e && effects(e, visiting);
+    return callsWhere(st, [&](const Expr *call) { return effects(call->callee(), visiting); });
   }
-  static bool effects(const Expr *e, std::vector<const Function *> &visiting) {
-    bool found = false;
-    forEachNode(e, [&](const Expr *n) {
-      found = n->kind() == ExprKind::FnCall && effects(n->callee().body, visiting, &n->callee());
-      return found ? Walk::Stop : Walk::Descend;
+  static bool effects(const Function &f, std::vector<const Function *> &visiting) {
+    if (std::find(visiting.begin(), visiting.end(), &f) != visiting.end())
+      return false;
+    if (f.body.empty() || f.runtimeOnly)
+      return true; // not known here (a shell being made, an external object's function)
+    visiting.push_back(&f);
+    const bool found = anyStatement(f.body, [&](const FnStatement &st) {
+      return st.kind == FnStatement::Assert || st.kind == FnStatement::External ||
+             callsWhere(st, [&](const Expr *call) { return effects(call->callee(), visiting); });
     });
-    return found;
-  }
-  static bool effects(const std::vector<FnStatement> &body, std::vector<const Function *> &visiting,
-                      const Function *f = nullptr) {
-    if (f) {
-      if (std::find(visiting.begin(), visiting.end(), f) != visiting.end())
-        return false;
-      if (f->body.empty() || f->runtimeOnly)
-        return true; // not known here (a shell being made, an external object's function)
-      visiting.push_back(f);
-    }
-    bool found = false;
-    for (const FnStatement &st : body) {
-      if (found)
-        break;
-      found = st.kind == FnStatement::Assert || st.kind == FnStatement::External;
-      for (const Expr *x : {st.value, st.index, st.step, st.stop})
-        found = found || (x && effects(x, visiting));
-      for (const Expr *x : st.conditions)
-        found = found || effects(x, visiting);
-      for (const auto &b : st.blocks)
-        found = found || effects(b, visiting);
-    }
-    if (f)
-      visiting.pop_back();
+    visiting.pop_back();
     return found;
   }
 

@@ -257,13 +257,24 @@ extern "C" int eqc_linsolve_min_norm(int n, double *a, double *b, int nrhs) {
     return EQC_OK;
   try {
     using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-    Eigen::Map<RowMajor> aMap(a, n, n);
-    Eigen::Map<RowMajor> bMap(b, n, nrhs);
-    // eqc_linsolve overwrites A and B: keep them for a singular A.
-    const Eigen::MatrixXd original = aMap, rhs = bMap;
+    // eqc_linsolve overwrites A and B: keep them for a singular A. The block is solved at every
+    // evaluation: up to the in-place size the copies live on the stack (no allocation where A is
+    // regular; no thread_local object either, which would keep a dlopened FMU loaded).
+    const size_t sizeA = static_cast<size_t>(n) * static_cast<size_t>(n);
+    const size_t sizeB = static_cast<size_t>(n) * static_cast<size_t>(nrhs);
+    constexpr size_t kStack = static_cast<size_t>(eqc::rt::InPlaceSystem) * eqc::rt::InPlaceSystem;
+    double stackA[kStack], stackB[eqc::rt::InPlaceSystem];
+    std::vector<double> heapA, heapB;
+    double *keptA = sizeA <= kStack ? stackA : (heapA.resize(sizeA), heapA.data());
+    double *keptB = sizeB <= static_cast<size_t>(eqc::rt::InPlaceSystem) ? stackB : (heapB.resize(sizeB), heapB.data());
+    std::copy(a, a + sizeA, keptA);
+    std::copy(b, b + sizeB, keptB);
     int rc = eqc_linsolve(n, a, b, nrhs);
     if (rc != EQC_ERR_SINGULAR)
       return rc;
+    const Eigen::MatrixXd original = Eigen::Map<const RowMajor>(keptA, n, n);
+    const Eigen::MatrixXd rhs = Eigen::Map<const RowMajor>(keptB, n, nrhs);
+    Eigen::Map<RowMajor> bMap(b, n, nrhs);
     if (!original.allFinite() || !rhs.allFinite())
       return EQC_ERR_SINGULAR;
     // Rank from a complete orthogonal decomposition; pivots below 1e-10 of the largest count as

@@ -120,12 +120,20 @@ std::optional<FlatSystem> Flattener::run(const std::string &modelName) {
     for (Symbol &s : root_->symbols)
       if (s.kind == Symbol::Component && s.cls && s.cls->kind() == ast::ClassKind::Connector)
         for (auto &u : s.instances)
-          if (std::find(connectors_.begin(), connectors_.end(), u.get()) == connectors_.end())
+          if (!u->expandable && std::find(connectors_.begin(), connectors_.end(), u.get()) == connectors_.end())
             connectors_.push_back(u.get());
   // Equations are checked even after errors above: every mistake in one run.
   lowerInstanceEquations(*root_);
   for (size_t i = 0; i < instances_.size(); ++i)
-    lowerInstanceEquations(*instances_[i]);
+    if (!instances_[i]->expandable)
+      lowerInstanceEquations(*instances_[i]);
+  // Expandable connectors get their elements from every connect first (MLS 3.5, 9.1.3); then
+  // their variables' attributes, and those of the components connections added, are lowered.
+  const size_t lowered = instances_.size();
+  completeExpandableConnectors();
+  for (size_t i = 0; i < instances_.size(); ++i)
+    if (instances_[i]->expandable || i >= lowered)
+      lowerInstanceEquations(*instances_[i]);
   if (!diags_.hasErrors())
     generateConnectionEquations();
   readAnnotation(*model->def);

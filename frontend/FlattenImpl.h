@@ -246,6 +246,10 @@ struct Instance {
   int insideNode = -1, outsideNode = -1; ///< connection-set nodes of a connector instance
   SourceRange declared; ///< the component's declaration
   size_t unknowns = 0, equations = 0;    ///< declared here, generated here (sizes for `eqc check`)
+  /// An instance of an expandable connector (MLS 3.5, 9.1.3): its declared elements exist only
+  /// once connected or named (symbols stay unvisited until then), and connections add `added`.
+  bool expandable = false;
+  std::map<std::string, Symbol> added; ///< elements an expandable connector gets from connections
   std::string label() const { return path.empty() ? "the model" : "'" + path + "'"; }
 };
 
@@ -338,6 +342,10 @@ struct ConnectorEnd {
   Type type = Type::Real;
   bool outside = false;
   std::string name;         ///< as written in the connect
+  /// An element that expandable connector `bus` does not have yet (MLS 3.5, 9.1.3): connecting
+  /// it adds `element` to the bus, of the type of the other end.
+  Instance *bus = nullptr;
+  std::string element;
 };
 
 /// One scalar variable of a connector, in the order that connect pairs them.
@@ -793,6 +801,33 @@ public:
     std::string text;
   };
   std::vector<Node> nodes_;
+  /// Expandable connectors (MLS 3.5, 9.1.3), seen from inside or outside their component: the
+  /// sets that connect() joins, whose members get the union of their elements.
+  struct BusNode {
+    Instance *bus;
+    bool outside;
+    int parent;
+    SourceRange connect;       ///< the first connect that names it
+    Instance *owner = nullptr; ///< the instance whose equations hold that connect
+  };
+  std::vector<BusNode> busNodes_;
+  std::map<std::pair<Instance *, bool>, int> busNodeIds_;
+  int busNode(Instance *bus, bool outside, SourceRange connect, Instance *owner);
+  int findBus(int node);
+  /// Joins the sets of two expandable connector ends; true when they were apart.
+  bool joinBuses(const ConnectorEnd &x, const ConnectorEnd &y, SourceRange connect, Instance *owner);
+  /// The element `name` of expandable connector `bus`: declared (made present) or added; null
+  /// when it has neither.
+  Symbol *busElement(Instance &bus, const std::string &name);
+  /// Adds element `name` to expandable connector `bus`, of the type of connector end `like`.
+  Symbol &addBusElement(Instance &bus, const std::string &name, const ConnectorEnd &like, SourceRange where);
+  /// After every connect: each set of connected expandable connectors gets the union of its
+  /// members' elements, each element connected across the set, to a fixed point (sub-buses).
+  void completeExpandableConnectors();
+  /// Connects two connector ends (a connect's pair, or a bus element across its set).
+  void connectEnds(const ConnectorEnd &x, const ConnectorEnd &y, SourceRange range, Instance *owner);
+  /// Connects the connectors inside two connected connector instances, element by element.
+  void connectSubConnectors(const ConnectorEnd &x, const ConnectorEnd &y, SourceRange range, Instance *owner);
   std::unordered_map<int, int> primitiveInside_, primitiveOutside_; ///< var → node
   std::vector<Instance *> connectors_; ///< every connector instance (for unconnected flows)
   std::vector<int> primitiveConnectors_;

@@ -617,12 +617,6 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
     default:
       break;
     }
-    if (cls->def->expandable) {
-      diags_.error(d.typeRange, "'" + d.typeName + "' is an expandable connector (MLS 3.5, 9.1.3), which eqc does not "
-                                "support yet");
-      sym.state = Symbol::Done;
-      return sym;
-    }
     if (cls->def->partial && !inst.package) {
       diags_.error(d.typeRange, "'" + c.name + "' is of the partial class '" + cls->name +
                                     "', which cannot be instantiated (MLS 3.5, 4.5): extend it, or redeclare the "
@@ -762,6 +756,14 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
       Instance *raw = child.get();
       sym.instances.push_back(std::move(child));
       instances_.push_back(raw);
+      if (cls->def->expandable) {
+        // MLS 3.5, 9.1.3: the declared elements of an expandable connector are only potentially
+        // present; connect() and references make them present (completeExpandableConnectors).
+        raw->expandable = true;
+        resolveClass(const_cast<ClassInfo &>(*cls));
+        raw->symbols.resize(cls->elements.size());
+        continue;
+      }
       if (cls->kind() == ast::ClassKind::Connector)
         connectors_.push_back(raw);
       instantiateElements(*raw);

@@ -303,6 +303,12 @@ Value Flattener::lowerName(const ast::Expr &e, Scope &scope) {
     path += (path.empty() ? "" : ".") + part.name;
     const ClassInfo *cls = insts.empty() ? nullptr : insts[0]->cls;
     int idx = cls ? cls->find(part.name) : -1;
+    if (idx < 0 && !insts.empty() && insts[0]->expandable) {
+      diags_.error(part.range, "'" + path.substr(0, path.rfind('.')) + "' is an expandable connector of class '" +
+                                   cls->name + "', which does not declare '" + part.name + "': eqc reads an element "
+                                   "of an expandable connector in an equation only when its class declares it (MLS 3.5, 9.1.3)");
+      return fail();
+    }
     if (idx < 0) {
       std::vector<std::string> names;
       if (cls)

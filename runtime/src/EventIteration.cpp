@@ -215,9 +215,100 @@ int EventIteration::searchFixedPoint(const eqc_model &m, double t, double *x, do
   return 0;
 }
 
+void EventIteration::takePre(const eqc_model &m, const double *x, const double *a, double *p, bool initial) {
+  const size_t n = static_cast<size_t>(m.n_states), nd = static_cast<size_t>(m.n_discretes);
+  if (!initial)
+    for (size_t j = 0; j < nd; ++j)
+      p[preOffset(m) + j] = p[discreteOffset(m) + j];
+  for (size_t k = 0; k < static_cast<size_t>(m.n_pre_continuous); ++k) {
+    const size_t source = static_cast<size_t>(m.pre_continuous_source[k]);
+    p[preContinuousOffset(m) + k] = source < n ? x[source] : source < 2 * n ? dx_[source - n] : a[source - 2 * n];
+  }
+}
+
+int EventIteration::eventPass(const eqc_model &m, double t, double *x, double *a, double *p, bool &reinit,
+                              int &code) {
+  const size_t n = static_cast<size_t>(m.n_states), na = static_cast<size_t>(m.n_algebraics);
+  std::copy(x, x + n, xBefore_.begin());
+  aBefore_.assign(a, a + na);
+  code = m.event(t, x, dx_.data(), a, p);
+  if (code && code != EQC_MODEL_EVENT_TERMINATE)
+    return code;
+  moved_.clear();
+  for (size_t i = 0; i < n; ++i)
+    if (moved(x[i], xBefore_[i]))
+      moved_.push_back(static_cast<int>(i));
+  for (size_t i = 0; i < na; ++i)
+    if (moved(a[i], aBefore_[i]))
+      moved_.push_back(static_cast<int>(n + i));
+  reinit = false;
+  for (int v : moved_)
+    reinit = reinit || v < static_cast<int>(n);
+  if (afterReinit && !moved_.empty()) {
+    if (int failure = afterReinit(t, x, dx_.data(), a, moved_))
+      return failure;
+    reinit = true;
+  }
+  return 0;
+}
+
+int EventIteration::changedPass(const eqc_model &m, double t, double *x, double *a, double *p, const int *crossed,
+                                bool initial, Passes &passes, bool &stepChanged, bool &endStep) {
+  // A pass that brings back the values of an earlier pass of this step cycles: the fixed point
+  // is looked for among the settings of the conditions that cycle (a mixed system's Boolean
+  // unknowns, searched as other Modelica tools do when iterating does not settle it).
+  // Where there is none (`when time >= next then next = pre(next) + T`: its pre() must move
+  // first), the step ends with the values of its first pass, as if each pass were a step.
+  const size_t nd = static_cast<size_t>(m.n_discretes);
+  if (!cycles(m, p)) {
+    stepHistory_.emplace_back(p + discreteOffset(m), p + discreteOffset(m) + nd);
+    return 0;
+  }
+  // One search per event: one that found nothing is not repeated for the same cycle.
+  bool found = false;
+  if (!passes.searchedInVain)
+    if (int failed = searchFixedPoint(m, t, x, a, p, crossed, found))
+      return -failed;
+  passes.searchedInVain = !found;
+  stepChanged = !found;
+  if (found) {
+    ++searches_;
+  } else if (!initial) { // (while initializing, pre() never moves: passes go on)
+    std::copy(stepHistory_.front().begin(), stepHistory_.front().end(), p + discreteOffset(m));
+    endStep = true;
+  }
+  return 0;
+}
+
+int EventIteration::finishEvent(const eqc_model &m, double *p, Event &ev, const int *crossed, bool initial, int code) {
+  const size_t nd = static_cast<size_t>(m.n_discretes), nz = static_cast<size_t>(m.n_indicators);
+  for (size_t j = 0; j < nd; ++j) {
+    const double value = p[discreteOffset(m) + j];
+    p[preOffset(m) + j] = value;
+    if (value != before_[j])
+      ev.changes.emplace_back(static_cast<int>(j), value);
+  }
+  lastReinit_ = ev.reinit;
+  if (!initial) {
+    ++events_;
+    idleEvents_ = ev.changes.empty() && !ev.reinit ? idleEvents_ + 1 : 0;
+    for (size_t k = 0; crossed && k < nz; ++k)
+      if (crossed[k]) {
+        lastCrossed_ = static_cast<int>(k);
+        break;
+      }
+    if (keepLog)
+      log_.push_back(std::move(ev));
+    if (idleLimit > 0 && idleEvents_ > idleLimit)
+      return stopCode(StopCode::EventIdle);
+  }
+  for (size_t k = 0; k < nz; ++k)
+    conditions_[k] = p[discreteOffset(m) + static_cast<size_t>(m.indicator_discrete[k])] != 0 ? 1 : 0;
+  return code == EQC_MODEL_EVENT_TERMINATE ? EQC_EVENT_TERMINATE : 0;
+}
+
 int EventIteration::settle(const eqc_model &m, double t, double *x, double *a, double *p, const int *crossed,
                            bool initial, bool terminal) {
-  const size_t n = static_cast<size_t>(m.n_states), na = static_cast<size_t>(m.n_algebraics);
   const size_t nd = static_cast<size_t>(m.n_discretes), nz = static_cast<size_t>(m.n_indicators);
   auto discrete = [&](size_t j) -> double & { return p[discreteOffset(m) + j]; };
   Event ev;
@@ -230,96 +321,48 @@ int EventIteration::settle(const eqc_model &m, double t, double *x, double *a, d
   // its acceleration), that step is itself an iteration, with pre() fixed, until the discrete
   // values repeat. Updating pre() on every pass instead reads pre(v) = v of a half-solved step
   // (MSL's PartialFriction then alternates between sliding forward and backward forever).
-  bool outerStep = true;
-  int inner = 0;
+  // The crossed conditions look along the first pass's derivatives, again after a reinit.
+  Passes passes;
   stepHistory_.clear();
-  // The derivatives the crossed conditions look along: the first pass's, again after a reinit.
-  bool readCrossed = true, searchedInVain = false;
   for (int iteration = 0; iteration < kIterations; ++iteration) {
     ++iterations_;
     if (int code = m.rhs(t, x, dx_.data(), a, p))
       return code;
     // pre: the values before this step of the iteration; while initializing, the start values
     // (Modelica's pre(v) = v.start there, so `when initial() then n = pre(n) + 1` runs once).
-    if (outerStep) {
-      if (!initial)
-        for (size_t j = 0; j < nd; ++j)
-          p[preOffset(m) + j] = discrete(j);
-      for (size_t k = 0; k < static_cast<size_t>(m.n_pre_continuous); ++k) {
-        const size_t source = static_cast<size_t>(m.pre_continuous_source[k]);
-        p[preContinuousOffset(m) + k] =
-            source < n ? x[source] : source < 2 * n ? dx_[source - n] : a[source - 2 * n];
-      }
-    }
+    if (passes.outerStep)
+      takePre(m, x, a, p, initial);
     if (nz)
-      if (int code = readConditions(m, t, x, a, p, crossed, readCrossed))
+      if (int code = readConditions(m, t, x, a, p, crossed, passes.readCrossed))
         return code;
-    readCrossed = false;
+    passes.readCrossed = false;
     if (terminal && iteration == 0) // terminal() becomes true (its pre() is false)
       for (size_t j = 0; j < nd; ++j)
         if (m.discrete_kind && m.discrete_kind[j] == EQC_DISCRETE_TERMINAL)
           discrete(j) = 1.0;
-    std::copy(x, x + n, xBefore_.begin());
-    aBefore_.assign(a, a + na);
-    int code = m.event(t, x, dx_.data(), a, p);
-    if (code && code != EQC_MODEL_EVENT_TERMINATE)
-      return code;
-    moved_.clear();
-    for (size_t i = 0; i < n; ++i)
-      if (moved(x[i], xBefore_[i]))
-        moved_.push_back(static_cast<int>(i));
-    for (size_t i = 0; i < na; ++i)
-      if (moved(a[i], aBefore_[i]))
-        moved_.push_back(static_cast<int>(n + i));
     bool reinit = false;
-    for (int v : moved_)
-      reinit = reinit || v < static_cast<int>(n);
-    if (afterReinit && !moved_.empty()) {
-      if (int failure = afterReinit(t, x, dx_.data(), a, moved_))
-        return failure;
-      reinit = true;
-    }
+    int code = 0;
+    if (int failure = eventPass(m, t, x, a, p, reinit, code))
+      return failure;
     ev.reinit = ev.reinit || reinit;
-    readCrossed = reinit;
+    passes.readCrossed = reinit;
     // Changed within this step (pre fixed).
-    bool stepChanged = false;
+    bool stepChanged = false, endStep = false;
     for (size_t j = 0; j < nd; ++j)
       stepChanged = stepChanged || discrete(j) != last_[j];
-    // A pass that brings back the values of an earlier pass of this step cycles: the fixed point
-    // is looked for among the settings of the conditions that cycle (a mixed system's Boolean
-    // unknowns, searched as other Modelica tools do when iterating does not settle it).
-    // Where there is none (`when time >= next then next = pre(next) + T`: its pre() must move
-    // first), the step ends with the values of its first pass, as if each pass were a step.
-    bool endStep = false;
-    if (stepChanged && !reinit && code != EQC_MODEL_EVENT_TERMINATE) {
-      if (cycles(m, p)) {
-        // One search per event: one that found nothing is not repeated for the same cycle.
-        bool found = false;
-        if (!searchedInVain)
-          if (int failed = searchFixedPoint(m, t, x, a, p, crossed, found))
-            return -failed;
-        searchedInVain = !found;
-        stepChanged = !found;
-        if (found) {
-          ++searches_;
-        } else if (!initial) { // (while initializing, pre() never moves: passes go on)
-          std::copy(stepHistory_.front().begin(), stepHistory_.front().end(), p + discreteOffset(m));
-          endStep = true;
-        }
-      } else {
-        stepHistory_.emplace_back(p + discreteOffset(m), p + discreteOffset(m) + nd);
-      }
-    }
+    if (stepChanged && !reinit && code != EQC_MODEL_EVENT_TERMINATE)
+      if (int failed = changedPass(m, t, x, a, p, crossed, initial, passes, stepChanged, endStep))
+        return failed;
     bool preChanged = false;
     for (size_t j = 0; j < nd; ++j)
       preChanged = preChanged || discrete(j) != p[preOffset(m) + j];
     // Go on within the step while it changes values (not after a reinit: its when-clause would
     // fire again; and not for ever: a loop without a fixed point falls back to updating pre()).
     // (While initializing every pass is one of the one step: pre() are the start values.)
-    const bool stepEnds = reinit || endStep || !stepChanged || ++inner >= kInnerIterations;
-    outerStep = initial || stepEnds;
+    const bool stepEnds = reinit || endStep || !stepChanged || ++passes.inner >= kInnerIterations;
+    passes.outerStep = initial || stepEnds;
     if (stepEnds) {
-      inner = 0;
+      passes.inner = 0;
       stepHistory_.clear();
     }
     const bool changed = reinit || stepChanged || (!initial && preChanged);
@@ -330,30 +373,8 @@ int EventIteration::settle(const eqc_model &m, double t, double *x, double *a, d
       terminated_ = true;
       terminateTime_ = t;
     }
-    if (changed && code != EQC_MODEL_EVENT_TERMINATE)
-      continue;
-    for (size_t j = 0; j < nd; ++j) {
-      p[preOffset(m) + j] = discrete(j);
-      if (discrete(j) != before_[j])
-        ev.changes.emplace_back(static_cast<int>(j), discrete(j));
-    }
-    lastReinit_ = ev.reinit;
-    if (!initial) {
-      ++events_;
-      idleEvents_ = ev.changes.empty() && !ev.reinit ? idleEvents_ + 1 : 0;
-      for (size_t k = 0; crossed && k < nz; ++k)
-        if (crossed[k]) {
-          lastCrossed_ = static_cast<int>(k);
-          break;
-        }
-      if (keepLog)
-        log_.push_back(std::move(ev));
-      if (idleLimit > 0 && idleEvents_ > idleLimit)
-        return stopCode(StopCode::EventIdle);
-    }
-    for (size_t k = 0; k < nz; ++k)
-      conditions_[k] = discrete(static_cast<size_t>(m.indicator_discrete[k])) != 0 ? 1 : 0;
-    return code == EQC_MODEL_EVENT_TERMINATE ? EQC_EVENT_TERMINATE : 0;
+    if (!changed || code == EQC_MODEL_EVENT_TERMINATE)
+      return finishEvent(m, p, ev, crossed, initial, code);
   }
   unsettled_.clear();
   for (size_t j = 0; j < nd; ++j)

@@ -89,6 +89,29 @@ public:
 private:
   int settle(const eqc_model &m, double t, double *x, double *a, double *p, const int *crossed, bool initial,
              bool terminal);
+  /// pre() of the discrete variables (not while initializing: they are the start values there)
+  /// and of the continuous ones read by pre(), at the start of a step of the outer iteration.
+  void takePre(const eqc_model &m, const double *x, const double *a, double *p, bool initial);
+  /// One pass of the when-clauses and discrete equations; `code` is the model's (0 or its
+  /// terminate request), `reinit` tells whether states moved (afterReinit has seen every moved
+  /// state and algebraic). Returns 0 or a failure.
+  int eventPass(const eqc_model &m, double t, double *x, double *a, double *p, bool &reinit, int &code);
+  /// The state of the passes of one event.
+  struct Passes {
+    bool outerStep = true;     ///< the next pass starts a step (pre() moves)
+    int inner = 0;             ///< passes within the current step
+    bool readCrossed = true;   ///< crossed conditions look along fresh derivatives
+    bool searchedInVain = false;
+  };
+  /// A pass that changed discrete values with pre() fixed: where it repeats an earlier pass of
+  /// the step, the fixed point is searched (once per event); without one the step ends with its
+  /// first pass's values (`endStep`). `stepChanged` is cleared when a fixed point was found.
+  /// Returns 0 or a failure.
+  int changedPass(const eqc_model &m, double t, double *x, double *a, double *p, const int *crossed, bool initial,
+                  Passes &passes, bool &stepChanged, bool &endStep);
+  /// The event ends: pre() takes the values, the event is counted and logged, the conditions
+  /// are kept. Returns 0, EQC_EVENT_TERMINATE, or a failure.
+  int finishEvent(const eqc_model &m, double *p, Event &ev, const int *crossed, bool initial, int code);
   /// The conditions at (t, x); with `freshCrossing`, the crossed indicators look ahead along the
   /// current derivatives (else along those of the last fresh read).
   int readConditions(const eqc_model &m, double t, const double *x, double *a, double *p, const int *crossed,

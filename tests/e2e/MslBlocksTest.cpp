@@ -4,6 +4,7 @@
 #include "Msl.h"
 #include "Run.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace eqc::test;
@@ -238,4 +239,29 @@ end Bad;
   EXPECT_NE(bad.stderrText.find("bad.mo:2:65: error: 'modelica://NoSuchLibrary/data.txt' names class 'NoSuchLibrary'"),
             std::string::npos)
       << bad.stderrText;
+}
+
+// Blocks.Examples.BusUsage: expandable connectors (MLS 3.5, 9.1.3). The signals put on
+// controlBus (a sine of 1 Hz, an Integer step 2 -> 3 at 0.5 s, a Boolean step at 0.5 s) and
+// on part's sub-bus (time, time >= 0.5) come off the bus where they are connected; the bus's
+// declared realSignal2 is connected nowhere and is not a variable of the model.
+TEST(MslBlocks, BusUsageCarriesSignalsThroughExpandableConnectors) {
+  EQC_REQUIRE_MSL();
+  std::string dir = scratchDir("msl_bus_usage");
+  RunResult r = runEqc("simulate Modelica.Blocks.Examples.BusUsage --lib '" + msl + "' -o out.csv --interval 0.01", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  EXPECT_EQ(std::find(csv.names.begin(), csv.names.end(), "controlBus.realSignal2"), csv.names.end());
+  ASSERT_GT(csv.rows.size(), 100u);
+  for (size_t i = 0; i < csv.rows.size(); ++i) {
+    const double t = csv.at(i, "time");
+    EXPECT_NEAR(csv.at(i, "gain.u"), std::sin(2 * M_PI * t), 1e-9) << t;
+    EXPECT_NEAR(csv.at(i, "controlBus.realSignal1"), std::sin(2 * M_PI * t), 1e-9) << t;
+    EXPECT_NEAR(csv.at(i, "controlBus.subControlBus.myRealSignal"), t, 1e-12) << t;
+    if (std::abs(t - 0.5) > 1e-9) {
+      EXPECT_EQ(csv.at(i, "controlBus.integerSignal"), t < 0.5 ? 2 : 3) << t;
+      EXPECT_EQ(csv.at(i, "controlBus.booleanSignal"), t < 0.5 ? 0 : 1) << t;
+      EXPECT_EQ(csv.at(i, "controlBus.subControlBus.myBooleanSignal"), t < 0.5 ? 0 : 1) << t;
+    }
+  }
 }

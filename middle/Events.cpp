@@ -55,6 +55,27 @@ public:
     return result;
   }
 
+  /// `e` with the relations that are conditions already (of the equations) read as those
+  /// conditions, the others left literal: no new events.
+  const Expr *readConditions(const Expr *e) {
+    if (e->kind() == ExprKind::NoEvent)
+      return e;
+    if (e->kind() == ExprKind::Lt || e->kind() == ExprKind::Le) {
+      auto known = conditions_.find(e);
+      if (known != conditions_.end())
+        return known->second;
+    }
+    if (!e->numOps())
+      return e;
+    std::vector<const Expr *> ops;
+    bool changed = false;
+    for (const Expr *op : e->ops()) {
+      ops.push_back(readConditions(op));
+      changed = changed || ops.back() != op;
+    }
+    return changed ? rebuild(ctx_, e, ops) : e;
+  }
+
 private:
   /// Depends on time or a continuous unknown (not through noEvent).
   bool dynamic(const Expr *e) {
@@ -229,6 +250,12 @@ void extractConditions(FlatSystem &flat) {
         c = var;
       }
     }
+  // An assert is an equation (MLS 3.5, 8.3.7): a relation of it that the equations have too
+  // holds its value between events as theirs does (8.5), so that the assertion reads the same
+  // side at an event as the equations; its own relations stay literal (they make no events:
+  // it is checked at steps and events, where it fails located by bisection).
+  for (Assertion &a : flat.assertions)
+    a.condition = x.readConditions(a.condition);
   sortDiscreteEquations(flat);
 }
 

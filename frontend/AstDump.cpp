@@ -9,8 +9,23 @@ namespace {
 
 class Dumper {
 public:
-  Dumper() { out_.precision(17); }
+  /// Without `ranges`, source places are left out (two texts of the same code dump alike).
+  explicit Dumper(bool ranges = true) : ranges_(ranges) { out_.precision(17); }
   std::string take() { return out_.str(); }
+
+  /// One component of a declaration with the declaration's prefixes and type; its description
+  /// left out.
+  void component(const ast::Declaration &d, const ast::Component &c) {
+    line(0) << "decl " << d.typeName << " prefix=" << static_cast<int>(d.prefix) << " flow=" << d.flow
+            << " stream=" << d.stream << " protected=" << d.isProtected << " causality=" << static_cast<int>(d.causality);
+    elementPrefixes(d.element, 1);
+    subscripts(d.typeDims, 1);
+    line(1) << "component " << c.name;
+    expr(c.condition.get(), 2);
+    subscripts(c.dims, 2);
+    modifiers(c.modifiers, 2);
+    expr(c.binding.get(), 2);
+  }
 
   void file(const ast::File &f) {
     if (f.withinRange.valid()) {
@@ -27,6 +42,8 @@ private:
     return out_;
   }
   std::ostream &at(const SourceRange &r) {
+    if (!ranges_)
+      return out_;
     return out_ << " @" << r.buffer << ':' << r.line << ':' << r.column << '+' << r.length;
   }
 
@@ -186,10 +203,17 @@ private:
     }
   }
 
+  bool ranges_;
   std::ostringstream out_;
 };
 
 } // namespace
+
+std::string dumpComponent(const ast::Declaration &declaration, const ast::Component &component) {
+  Dumper d(false);
+  d.component(declaration, component);
+  return d.take();
+}
 
 std::string dumpAst(const ast::File &file) {
   Dumper d;

@@ -11,4 +11,9 @@ namespace eqc {
 /// Ensures: two files dump to the same text exactly when they are equal field by field.
 std::string dumpAst(const ast::File &file);
 
+/// The text of one component of a declaration (prefixes, type, dimensions, modifiers, binding),
+/// without source places or its description: equal for declarations written alike (MLS 3.5,
+/// 7.3.3: identical inherited elements).
+std::string dumpComponent(const ast::Declaration &declaration, const ast::Component &component);
+
 } // namespace eqc

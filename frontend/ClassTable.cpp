@@ -2,6 +2,8 @@
 // imports, enclosing classes, the top level), and extends clauses resolved into element lists.
 #include "frontend/FlattenImpl.h"
 
+#include "frontend/AstDump.h"
+
 #include <algorithm>
 
 namespace eqc::frontend {
@@ -188,12 +190,18 @@ bool Flattener::resolveClass(ClassInfo &cls) {
     }
     auto prev = cls.index.find(name);
     if (prev != cls.index.end()) {
-      const Element &old = cls.elements[prev->second];
-      // Modelica allows an inherited element to be declared again identically; eqc keeps the first.
+      Element &old = cls.elements[prev->second];
+      // MLS 3.5, 7.3.3: an element inherited (or declared) again identically is one element; eqc
+      // keeps the first, with the modifications of both extends clauses (the first's first).
       if (old.comp == el.comp)
         return;
+      const bool inherited = el.lexical != &cls || old.lexical != &cls;
+      if (inherited && dumpComponent(*old.decl, *old.comp) == dumpComponent(*el.decl, *el.comp)) {
+        old.extendsMods.insert(old.extendsMods.end(), el.extendsMods.begin(), el.extendsMods.end());
+        return;
+      }
       diags_.error(el.comp->range, "duplicate declaration of '" + name + "'" +
-                                       (el.lexical != &cls || old.lexical != &cls ? " (inherited)" : ""));
+                                       (inherited ? " (inherited, and not identical: MLS 3.5, 7.3.3)" : ""));
       diags_.note(old.comp->range, "previous declaration of '" + name + "' is here");
       cls.failed = true;
       return;

@@ -242,6 +242,8 @@ struct Instance {
   /// A record component with a value as a whole (`Point p = Point(1, 2)`): its fields' own
   /// declaration equations do not apply.
   bool boundWhole = false;
+  /// A record component declared `flow` (`flow Complex i`): its fields are flow variables.
+  bool flow = false;
   int origin = -1;   ///< index into FlatSystem::origins (the path), for equation labels
   int insideNode = -1, outsideNode = -1; ///< connection-set nodes of a connector instance
   SourceRange declared; ///< the component's declaration
@@ -428,6 +430,9 @@ public:
   bool redeclarable(const ast::Modifier &redeclared, const Element &el);
   /// MLS 3.5, 9.3.1: a connector class has as many flow as potential variables (once per class).
   void checkConnectorBalance(Instance &conn, SourceRange used);
+  /// MLS 3.5, 9.4.1: for an overdetermined record or type (one with a function
+  /// equalityConstraint), the size of that function's output; nullopt for other classes.
+  std::optional<size_t> overdeterminedSize(const ClassInfo *cls);
   Instance *packageInstance(const ClassInfo *cls);
   ModPtr modFromAst(const std::vector<ast::Modifier> &mods, Instance *scope, const ClassInfo *lexical);
   static ModPtr merge(const ModPtr &high, const ModPtr &low);

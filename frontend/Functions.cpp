@@ -259,8 +259,11 @@ bool Flattener::addRecordLocal(FunctionBuilder &b, const std::string &name, cons
       continue; // not a field of the record's value
     const std::string field = name + "." + el.comp->name;
     Type primitive = Type::Real;
-    if (!isPrimitive(el.decl->typeName, primitive)) {
-      ClassInfo *nested = findClass(el.decl->typeName, el.lexical);
+    auto [typeName, typeScope] = baseType(el); // through short types: `SI.Voltage V`
+    ClassInfo *nested = isPrimitive(typeName, primitive) ? nullptr : findClass(typeName, typeScope);
+    if (nested && nested->def->isEnumeration)
+      primitive = Type::Integer; // an enumeration field: its literal's number (MLS 3.5, 4.8.5)
+    else if (!isPrimitive(typeName, primitive)) {
       if (nested && nested->kind() == ast::ClassKind::Record && !nested->def->isShort && el.comp->dims.empty()) {
         if (!addRecordLocal(b, field, *nested, kind, range))
           return false;
@@ -284,6 +287,8 @@ bool Flattener::addRecordLocal(FunctionBuilder &b, const std::string &name, cons
     local.type = primitive;
     local.dims = *dims;
     local.slot = b.fn->numSlots();
+    if (nested && nested->def->isEnumeration)
+      local.enumeration = nested;
     for (size_t k = 0; k < product(*dims); ++k) {
       b.fn->slotNames.push_back(variableName(field, *dims, k));
       b.fn->slotIsBool.push_back(primitive == Type::Boolean);
@@ -369,6 +374,11 @@ std::pair<std::string, const ClassInfo *> Flattener::baseType(const Element &el)
   Type primitive;
   for (int hops = 0; hops < 50 && !isPrimitive(name, primitive); ++hops) {
     ClassInfo *t = findClass(name, from);
+    if (t && !t->def->isShort && t->kind() == ast::ClassKind::Type && t->def->extends.size() == 1) {
+      name = t->def->extends[0].base; // `type T extends Real; end T;`
+      from = t;
+      continue;
+    }
     if (!t || !t->def->isShort || t->def->isEnumeration)
       break;
     name = t->def->shortBase.typeName;

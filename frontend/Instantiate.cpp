@@ -286,28 +286,69 @@ std::optional<std::vector<int>> Flattener::dimensions(const std::vector<ast::Sub
   return dims;
 }
 
+std::optional<size_t> Flattener::overdeterminedSize(const ClassInfo *cls) {
+  // MLS 3.5, 9.4.1: a record or type with a function equalityConstraint is overdetermined; it
+  // counts as the size of that function's output.
+  if (!cls)
+    return std::nullopt;
+  ClassInfo *fn = member(cls, "equalityConstraint");
+  if (!fn || fn->kind() != ast::ClassKind::Function || !resolveClass(*fn))
+    return std::nullopt;
+  for (const Element &el : fn->elements) {
+    if (el.decl->causality != ast::Causality::Output)
+      continue;
+    Scope scope;
+    scope.lexical = fn;
+    scope.context = Context::Parameter;
+    size_t size = 1;
+    for (const auto *subs : {&el.decl->typeDims, &el.comp->dims}) {
+      auto dims = dimensions(*subs, scope, "the output of '" + fn->name + "'");
+      if (!dims)
+        return std::nullopt;
+      size *= product(*dims);
+    }
+    return size;
+  }
+  return std::nullopt;
+}
+
 void Flattener::checkConnectorBalance(Instance &conn, SourceRange used) {
   // MLS 3.5, 9.3.1: as many flow variables as potential ones (neither flow, parameter, constant,
-  // input nor output), nested connectors and records counted by their variables; a connector
-  // of causal variables only (inputs, outputs) has none of either.
-  std::vector<std::string> flows, potentials;
-  std::function<void(Instance &, const std::string &)> count = [&](Instance &inst, const std::string &prefix) {
+  // input nor output), counted as scalars after expanding records and arrays; an overdetermined
+  // record or type counts as the size of its equalityConstraint's output (9.4.1); a connector of
+  // causal variables only (inputs, outputs) has none of either.
+  struct Count {
+    std::vector<std::string> names;
+    size_t scalars = 0;
+    void add(const std::string &name, size_t n) {
+      if (n == 0)
+        return;
+      names.push_back(n == 1 ? name : name + " (" + std::to_string(n) + ")");
+      scalars += n;
+    }
+  } flows, potentials;
+  std::function<void(Instance &, const std::string &, size_t)> count = [&](Instance &inst, const std::string &prefix,
+                                                                           size_t copies) {
     for (size_t i = 0; i < inst.cls->elements.size() && i < inst.symbols.size(); ++i) {
       const Symbol &s = inst.symbols[i];
       const ast::Declaration &d = *inst.cls->elements[i].decl;
       const std::string name = prefix + inst.cls->elements[i].comp->name;
-      if (s.kind == Symbol::Component) {
+      if ((s.kind != Symbol::Component && s.kind != Symbol::Variable) || s.role == VarRole::Parameter ||
+          d.causality != ast::Causality::None)
+        continue;
+      const size_t n = copies * product(s.dims);
+      if (std::optional<size_t> constraint = overdeterminedSize(s.cls)) {
+        (s.flow ? flows : potentials).add(name, n * *constraint);
+      } else if (s.kind == Symbol::Component) {
         if (!s.instances.empty())
-          count(*s.instances[0], name + ".");
-        continue;
+          count(*s.instances[0], name + ".", n);
+      } else {
+        (s.flow ? flows : potentials).add(name, n);
       }
-      if (s.kind != Symbol::Variable || s.role == VarRole::Parameter || d.causality != ast::Causality::None)
-        continue;
-      (s.flow ? flows : potentials).push_back(name);
     }
   };
-  count(conn, "");
-  if (flows.size() == potentials.size())
+  count(conn, "", 1);
+  if (flows.scalars == potentials.scalars)
     return;
   auto list = [](const std::vector<std::string> &names) {
     std::string s;
@@ -315,9 +356,10 @@ void Flattener::checkConnectorBalance(Instance &conn, SourceRange used) {
       s += (k ? ", " : "") + names[k];
     return names.size() > 8 ? s + ", ..." : s;
   };
-  diags_.error(used, "connector '" + conn.cls->name + "' is not balanced: " + plural(potentials.size(), "potential variable") +
-                         (potentials.empty() ? "" : " (" + list(potentials) + ")") + " but " +
-                         plural(flows.size(), "flow variable") + (flows.empty() ? "" : " (" + list(flows) + ")") +
+  diags_.error(used, "connector '" + conn.cls->name + "' is not balanced: " +
+                         plural(potentials.scalars, "potential variable") +
+                         (potentials.names.empty() ? "" : " (" + list(potentials.names) + ")") + " but " +
+                         plural(flows.scalars, "flow variable") + (flows.names.empty() ? "" : " (" + list(flows.names) + ")") +
                          " (MLS 3.5, 9.3.1: as many of each)");
   diags_.note(conn.cls->def->range, "connector '" + conn.cls->name + "' is declared here");
 }
@@ -540,7 +582,7 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
   const ClassInfo *cls = nullptr;
   std::vector<const std::vector<ast::Subscript> *> typeDims{&c.dims, &d.typeDims};
   std::vector<const ClassInfo *> typeDimsScope{el.lexical, el.lexical};
-  bool flow = d.flow;
+  bool flow = d.flow || inst.flow; // a flow record's fields are flows (MLS 3.5, 9.3.1: `flow Complex i`)
   if (d.stream) {
     diags_.error(c.range, "'" + path + "' is a stream variable (MLS 3.5, 15): eqc does not support stream connectors yet");
     sym.state = Symbol::Done;
@@ -598,6 +640,17 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
         typeDimsScope.push_back(found->parent);
         name = found->def->shortBase.typeName;
         from = found->parent;
+        continue;
+      }
+      if (found->kind() == ast::ClassKind::Type && found->def->extends.size() == 1) {
+        // A type in long form, `type TypeString extends String; end TypeString;` (MLS 3.5, 4.8):
+        // its base type with the extends clause's modifiers.
+        if (!sym.cls)
+          sym.cls = found;
+        const ast::Extends &base = found->def->extends[0];
+        sym.typeMods.push_back(ModSource{&base.modifiers, found});
+        name = base.base;
+        from = found;
         continue;
       }
       cls = found;
@@ -749,8 +802,10 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
       child->path = variableName(path, dims, k);
       child->mod = dims.empty() ? mod : slice(mod, static_cast<int>(k), dims);
       child->declared = c.range;
-      if (cls->kind() == ast::ClassKind::Record)
+      if (cls->kind() == ast::ClassKind::Record) {
         child->prefix = prefix;
+        child->flow = flow;
+      }
       child->origin = static_cast<int>(sys_.origins.size());
       sys_.origins.push_back(child->path);
       Instance *raw = child.get();
@@ -1189,8 +1244,13 @@ void Flattener::lowerVariableAttributes(Instance &inst, int index, bool bindings
         if (!perElement(m, v, "fixed"))
           continue;
         bool ok = v.type == Type::Boolean;
-        for (const Expr *e : v.elems)
-          ok = ok && e->kind() == ExprKind::BoolConst;
+        for (const Expr *&e : v.elems) // a parameter expression (`fixed = fill(w_0_fixed, 3)`) is evaluated
+          if (ok && e->kind() != ExprKind::BoolConst) {
+            std::optional<double> value = evaluateStructural(e, m.expr->range, "attribute 'fixed' of '" + base + "'");
+            ok = value.has_value();
+            if (ok)
+              e = ctx().boolean(*value != 0);
+          }
         if (!ok) {
           diags_.error(m.expr->range, "attribute 'fixed' must be true or false");
           continue;

@@ -94,7 +94,7 @@ ast::Expr wholeVariable(const ast::Expr &ref);
 inline constexpr const char *kOperatorNames[] = {
     "der", "pre", "edge", "change", "noEvent", "smooth", "sum", "product", "size", "ndims", "zeros", "ones", "fill",
     "identity", "transpose", "linspace", "cross", "scalar", "vector", "integer", "div", "rem", "reinit", "terminate",
-    "assert", "homotopy", "sample", "delay", "terminal", "min", "max", "Integer", "String", "cardinality",
+    "assert", "homotopy", "sample", "delay", "terminal", "min", "max", "Integer", "String", "cardinality", "cat",
     "getInstanceName"};
 /// The name of a builtin function as called: `.sqrt` (the global scope's) is `sqrt`.
 std::string builtinName(const std::string &name);
@@ -539,6 +539,8 @@ public:
   /// The element of `v`, the lowered `e`, when it is a scalar; nullptr when v failed, or after
   /// reporting `message` at e when it is an array.
   const Expr *scalar(const Value &v, const ast::Expr &e, const char *message);
+  /// cat(k, A, B, ...) (MLS 3.5, 10.4.2).
+  Value lowerCat(const ast::Expr &e, Scope &scope);
   Value lowerName(const ast::Expr &e, Scope &scope);
   Value lowerCall(const ast::Expr &e, Scope &scope);
   /// The function `name` of the classes around `scope` (or a top-level one) that hides the
@@ -561,6 +563,10 @@ public:
                       const FunctionArgument *bound = nullptr);
   /// A call of function `fn` with `args`, one per input in order: output `outputIndex` (and all
   /// outputs in `allOutputs`); errors at `range` and `nameRange`.
+  /// A call whose arguments have more dimensions than the inputs declare: the function mapped
+  /// over the extra leading dimensions (MLS 3.5, 12.4.6); nullopt when the call is not one.
+  std::optional<Value> vectorizedCall(ClassInfo *fn, const std::vector<const Element *> &inputs,
+                                      const std::vector<Value> &args, const ast::Expr &e, int outputIndex);
   Value callSpecialized(ClassInfo *fn, const std::vector<Value> &args, SourceRange range, SourceRange nameRange,
                         int outputIndex, std::vector<Value> *allOutputs);
   /// The default value of `input` of function `fn` (its declaration equation), lowered in fn.

@@ -717,7 +717,66 @@ Value Flattener::lowerUserCall(const ast::Expr &e, Scope &scope, ClassInfo *fn, 
       return fail();
     }
   }
+  if (!allOutputs)
+    if (std::optional<Value> mapped = vectorizedCall(fn, inputs, args, e, outputIndex))
+      return *mapped;
   return callSpecialized(fn, args, e.range, e.nameRange, outputIndex, allOutputs);
+}
+
+std::optional<Value> Flattener::vectorizedCall(ClassInfo *fn, const std::vector<const Element *> &inputs,
+                                               const std::vector<Value> &args, const ast::Expr &e, int outputIndex) {
+  // MLS 3.5, 12.4.6: arguments of more dimensions than their inputs declare map the function
+  // over those leading dimensions (which must agree); the others are passed whole to each call.
+  std::vector<int> over;
+  std::vector<size_t> rank(args.size(), 0);
+  bool any = false;
+  for (size_t k = 0; k < args.size(); ++k) {
+    const Value &a = args[k];
+    rank[k] = inputs[k]->comp->dims.size() + inputs[k]->decl->typeDims.size();
+    if (a.function || a.record || a.object || a.type == Type::String || a.dims.size() <= rank[k])
+      continue;
+    std::vector<int> lead(a.dims.begin(), a.dims.end() - static_cast<std::ptrdiff_t>(rank[k]));
+    if (any && lead != over) {
+      diags_.error(e.range, "the arguments of the vectorized call of '" + fn->name + "' (MLS 3.5, 12.4.6) are " +
+                                shapeText(over) + " and " + shapeText(lead) + " over the function's inputs");
+      return fail();
+    }
+    over = std::move(lead);
+    any = true;
+  }
+  if (!any)
+    return std::nullopt;
+  Value result;
+  result.ok = true;
+  result.dims = over;
+  const size_t calls = product(over);
+  for (size_t i = 0; i < calls; ++i) {
+    std::vector<Value> one = args;
+    for (size_t k = 0; k < args.size(); ++k) {
+      const Value &a = args[k];
+      if (a.function || a.record || a.object || a.type == Type::String || a.dims.size() <= rank[k])
+        continue;
+      Value &part = one[k];
+      part.dims.assign(a.dims.end() - static_cast<std::ptrdiff_t>(rank[k]), a.dims.end());
+      const size_t block = product(part.dims);
+      part.elems.assign(a.elems.begin() + static_cast<std::ptrdiff_t>(i * block),
+                        a.elems.begin() + static_cast<std::ptrdiff_t>((i + 1) * block));
+    }
+    Value v = callSpecialized(fn, one, e.range, e.nameRange, outputIndex, nullptr);
+    if (!v.ok)
+      return fail();
+    if (v.record) {
+      diags_.error(e.range, "a vectorized call of '" + fn->name + "' returns records, which eqc does not support");
+      return fail();
+    }
+    if (i == 0) {
+      result.type = v.type;
+      result.enumeration = v.enumeration;
+      result.dims.insert(result.dims.end(), v.dims.begin(), v.dims.end());
+    }
+    result.elems.insert(result.elems.end(), v.elems.begin(), v.elems.end());
+  }
+  return result;
 }
 
 Value Flattener::inputDefault(ClassInfo *fn, const Element &input) {
@@ -1371,6 +1430,15 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
     if (local.kind != FunctionBuilder::Local::Protected && d.isProtected) {
       diags_.error(c.range, "inputs and outputs of a function must be public");
       continue;
+    }
+    if (local.kind == FunctionBuilder::Local::Protected && type == Type::Integer && c.binding && c.dims.empty() &&
+        d.typeDims.empty() && (d.prefix == ast::Prefix::Parameter || d.prefix == ast::Prefix::Constant)) {
+      // `parameter Integer m = size(x, 1)`: a constant of this specialization (it may size arrays).
+      Value v = lower(*c.binding, scope);
+      if (v.ok && v.isScalar() && v.type == Type::Integer && v.elems[0]->isConst()) {
+        b.values[c.name] = v.elems[0]->value();
+        continue;
+      }
     }
     std::vector<ast::Subscript> none;
     std::vector<int> dims;

@@ -352,6 +352,8 @@ Value Flattener::lowerBuiltinCall(const ast::Expr &e, Scope &scope, bool &handle
       out.elems.push_back(c.add(a.elems[0], c.mul(c.constant(static_cast<double>(i) / (m - 1)), c.sub(b.elems[0], a.elems[0]))));
     return out;
   }
+  if (fn == "cat")
+    return lowerCat(e, scope);
   if (fn == "transpose") {
     if (!arity(1, 1))
       return fail();

@@ -623,14 +623,11 @@ Value Flattener::applySubscripts(const Value &v, const std::vector<ast::Subscrip
   out.type = v.type;
   out.enumeration = v.enumeration;
   if (!varying.empty()) {
-    // Subscripts that change in time select among the elements; the others are fixed.
-    if (!out.dims.empty() || subs.size() != v.dims.size()) {
-      diags_.error(subs[0].range, "a subscript that changes in time must select one element of '" + name +
-                                      "' (with scalar subscripts for all its dimensions)");
-      return fail();
-    }
+    // Subscripts that change in time select among the elements, for each element the others
+    // pick (`fire[k, :]`: a row chosen at events).
     const bool isBool = v.type == Type::Boolean;
-    out.elems.push_back(selectElement([&](size_t k) { return v.elems[k]; }, v.dims, varying, isBool, 0, (*picked)[0]));
+    for (size_t flat : *picked)
+      out.elems.push_back(selectElement([&](size_t k) { return v.elems[k]; }, v.dims, varying, isBool, 0, flat));
     return out;
   }
   out.elems.reserve(picked->size());
@@ -1149,7 +1146,20 @@ std::string concatenate(Value &a, const Value &b, size_t d) {
   }
   a.elems = std::move(elems);
   a.dims[d] += b.dims[d];
-  a.type = numericType(a.type, b.type);
+  if (a.type != Type::Boolean)
+    a.type = numericType(a.type, b.type);
+  return "";
+}
+
+/// "" when `items` are all numeric or all Boolean (what an array may hold together), else why not.
+std::string sameKind(const std::vector<const Value *> &items) {
+  for (const Value *v : items) {
+    if (v->type == Type::String)
+      return "arrays of Strings are not supported here";
+    if ((v->type == Type::Boolean) != (items[0]->type == Type::Boolean))
+      return "the items must be all Boolean or all numeric (" + std::string(typeName(items[0]->type)) + " and " +
+             typeName(v->type) + ")";
+  }
   return "";
 }
 
@@ -1159,16 +1169,24 @@ Value Flattener::lowerMatrix(const ast::Expr &e, Scope &scope) {
   // MLS 3.5, 10.4.2: [a, b; c, d] is cat(1, cat(2, a, b), cat(2, c, d)) of the items promoted to
   // n = max(2, their dimensions) dimensions (scalars are 1x1, vectors columns, trailing sizes 1).
   std::vector<std::vector<Value>> rows;
+  std::vector<const Value *> all;
   size_t n = 2;
   for (const auto &row : e.args) {
     rows.emplace_back();
     for (const auto &item : row->args) {
-      Value v = lowerReal(*item, scope);
+      Value v = lower(*item, scope);
       if (!v.ok)
         return fail();
       n = std::max(n, v.dims.size());
       rows.back().push_back(std::move(v));
     }
+  }
+  for (const auto &row : rows)
+    for (const Value &v : row)
+      all.push_back(&v);
+  if (std::string why = sameKind(all); !why.empty()) {
+    diags_.error(e.range, "matrix constructor: " + why);
+    return fail();
   }
   std::vector<Value> joined;
   for (size_t r = 0; r < rows.size(); ++r) {
@@ -1193,6 +1211,63 @@ Value Flattener::lowerMatrix(const ast::Expr &e, Scope &scope) {
       diags_.error(e.args[r]->range, why);
       return fail();
     }
+  return out;
+}
+
+Value Flattener::lowerCat(const ast::Expr &e, Scope &scope) {
+  // MLS 3.5, 10.4.2: cat(k, A, B, ...) joins arrays of as many dimensions along dimension k (a
+  // parameter expression); their other sizes agree.
+  if (e.args.size() < 2) {
+    diags_.error(e.nameRange, "cat(k, A, B, ...) takes a dimension and at least one array");
+    return fail();
+  }
+  Value k = lower(*e.args[0], scope);
+  if (!k.ok)
+    return fail();
+  std::optional<double> kv =
+      k.isScalar() && k.type == Type::Integer ? structural(k, e.args[0]->range, "the dimension of cat()") : std::nullopt;
+  if (!kv) {
+    if (!k.isScalar() || k.type != Type::Integer)
+      diags_.error(e.args[0]->range, "the dimension of cat() must be an Integer");
+    return fail();
+  }
+  std::vector<Value> items;
+  std::vector<const Value *> all;
+  for (size_t i = 1; i < e.args.size(); ++i) {
+    items.push_back(lower(*e.args[i], scope));
+    if (!items.back().ok)
+      return fail();
+  }
+  for (const Value &v : items)
+    all.push_back(&v);
+  if (std::string why = sameKind(all); !why.empty()) {
+    diags_.error(e.range, "cat(): " + why);
+    return fail();
+  }
+  const size_t rank = items[0].dims.size();
+  if (*kv < 1 || *kv > static_cast<double>(rank)) {
+    diags_.error(e.args[0]->range, "cat(" + formatNumber(*kv) + ", ...) of arrays of " + std::to_string(rank) +
+                                       " dimension(s): the dimension must be between 1 and " + std::to_string(rank));
+    return fail();
+  }
+  const size_t d = static_cast<size_t>(*kv) - 1;
+  Value out = std::move(items[0]);
+  for (size_t i = 1; i < items.size(); ++i) {
+    if (items[i].dims.size() != rank) {
+      diags_.error(e.args[i + 1]->range, "cat(): the arrays must have as many dimensions (" + shapeText(out.dims) +
+                                             " and " + shapeText(items[i].dims) + ")");
+      return fail();
+    }
+    std::vector<int> expect = out.dims;
+    expect[d] = items[i].dims[d];
+    if (items[i].dims != expect) {
+      diags_.error(e.args[i + 1]->range, "cat(" + std::to_string(d + 1) + ", ...): the sizes but dimension " +
+                                             std::to_string(d + 1) + " must agree (" + shapeText(out.dims) + " and " +
+                                             shapeText(items[i].dims) + ")");
+      return fail();
+    }
+    concatenate(out, items[i], d);
+  }
   return out;
 }
 

@@ -91,8 +91,12 @@ private:
     if (!v.ok)
       return;
     for (const Expr *e : v.elems) {
-      if (e->kind() != ExprKind::Var || f_.sys_.vars[e->var()].role == VarRole::Parameter ||
-          f_.sys_.vars[e->var()].role == VarRole::Input) {
+      // An initial algorithm may compute a parameter with fixed = false (MLS 3.5, 8.6).
+      const bool computedAtStart =
+          section_.initial && e->kind() == ExprKind::Var &&
+          std::find(f_.initialParameters_.begin(), f_.initialParameters_.end(), e->var()) != f_.initialParameters_.end();
+      if (!computedAtStart && (e->kind() != ExprKind::Var || f_.sys_.vars[e->var()].role == VarRole::Parameter ||
+                               f_.sys_.vars[e->var()].role == VarRole::Input)) {
         f_.diags_.error(target.range, "'" + target.text +
                                           "' cannot be assigned in an algorithm section: it is a parameter, constant "
                                           "or input");

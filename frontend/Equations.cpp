@@ -249,24 +249,38 @@ void Flattener::lowerSimpleEquation(const ast::Expr &lhsAst, const ast::Expr &rh
     }
     return;
   }
-  // `p = 3` for a parameter or constant p: its value belongs in its declaration.
+  // `p = 3` for a parameter or constant p: its value belongs in its declaration. (An equation
+  // that reads unknowns, `V_m = port_p.V_m - port_n.V_m` of MSL's sources, is an equation of
+  // those unknowns like any other.)
+  int knownLhs = -1;
   if (lhsAst.kind == ast::ExprKind::Name && lhsAst.ref.size() == 1 && lhsAst.ref[0].subscripts.empty() && scope.inst &&
       !initial) {
     int idx = scope.inst->cls->find(lhsAst.ref[0].name);
     if (idx >= 0) {
       Symbol &s = symbol(*scope.inst, idx);
-      bool isParam = s.kind == Symbol::Variable && s.role == VarRole::Parameter;
-      if (s.kind == Symbol::Constant || isParam) {
-        const char *what = isParam ? "parameter" : "constant";
-        diags_.error(lhsAst.range, std::string("cannot assign to ") + what + " '" + lhsAst.text +
-                                       "' in an equation section; give it its value in the declaration");
-        diags_.note(scope.inst->cls->elements[idx].comp->range, std::string(what) + " '" + lhsAst.text + "' is declared here");
-        return;
-      }
+      if (s.kind == Symbol::Constant || (s.kind == Symbol::Variable && s.role == VarRole::Parameter))
+        knownLhs = idx;
     }
   }
   Value lhs = lower(lhsAst, scope);
   Value rhs = lower(rhsAst, scope);
+  if (knownLhs >= 0) {
+    bool readsUnknowns = lhs.ok && rhs.ok && lhs.type == Type::Real && rhs.type != Type::Boolean;
+    if (readsUnknowns) {
+      readsUnknowns = false;
+      for (const Expr *e : rhs.elems)
+        readsUnknowns = readsUnknowns || changesInTime(e);
+    }
+    if (!readsUnknowns) {
+      const bool isParam = symbol(*scope.inst, knownLhs).kind == Symbol::Variable;
+      const char *what = isParam ? "parameter" : "constant";
+      diags_.error(lhsAst.range, std::string("cannot assign to ") + what + " '" + lhsAst.text +
+                                     "' in an equation section; give it its value in the declaration");
+      diags_.note(scope.inst->cls->elements[knownLhs].comp->range,
+                  std::string(what) + " '" + lhsAst.text + "' is declared here");
+      return;
+    }
+  }
   if (!lhs.ok || !rhs.ok)
     return;
   if (lhs.type == Type::String || rhs.type == Type::String) {

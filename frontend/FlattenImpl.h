@@ -95,7 +95,7 @@ inline constexpr const char *kOperatorNames[] = {
     "der", "pre", "edge", "change", "noEvent", "smooth", "sum", "product", "size", "ndims", "zeros", "ones", "fill",
     "identity", "transpose", "linspace", "cross", "scalar", "vector", "integer", "div", "rem", "reinit", "terminate",
     "assert", "homotopy", "sample", "delay", "terminal", "min", "max", "Integer", "String", "cardinality", "cat",
-    "getInstanceName"};
+    "getInstanceName", "semiLinear"};
 /// The name of a builtin function as called: `.sqrt` (the global scope's) is `sqrt`.
 std::string builtinName(const std::string &name);
 /// "[3]", "[2, 3]", "scalar": shapes in messages.
@@ -477,6 +477,9 @@ public:
   std::optional<std::vector<int>> fieldDimensions(const Element &el);
   /// A record component as a value: its variables in the order of its fields.
   Value recordValue(Instance &inst, SourceRange range);
+  /// The default of record field `el` in its constructor: the value an extends clause gives it,
+  /// else its declaration's; `lexical` is where that is written. Null when it has none.
+  const ast::Expr *fieldDefault(const Element &el, const ClassInfo *&lexical);
   /// `R(a, b, name = c)`: the record constructor of record class `cls` (MLS 3.5, 12.6.1).
   Value lowerRecordConstructor(const ast::Expr &call, Scope &scope, ClassInfo *cls);
   /// A field of a record value: its dimensions, its scalars (a nested record's counted), and its

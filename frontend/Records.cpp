@@ -94,23 +94,37 @@ Value Flattener::lowerRecordConstructor(const ast::Expr &call, Scope &scope, Cla
   Value v;
   v.ok = true;
   v.record = cls;
+  // MLS 3.5, 12.6.1: the constructor's inputs are the fields; a default is the modification of
+  // an extends clause (`extends BaseData(B_rRef = 0.58)`), else the declaration's, and it may
+  // read the fields before it (`B_r = B_rRef*(1 + alpha_Br*(T_op - T_ref))`).
+  std::vector<std::pair<std::string, Value>> known;
+  std::vector<Value> values(fields.size());
+  for (size_t f = 0; f < fields.size(); ++f)
+    if (given[f]) {
+      values[f] = lower(*given[f], scope);
+      if (!values[f].ok)
+        return Value{};
+    }
   for (size_t f = 0; f < fields.size(); ++f) {
     const Element &el = cls->elements[fields[f]];
-    const ast::Expr *arg = given[f] ? given[f] : el.comp->binding.get();
+    const ClassInfo *lexical = el.lexical;
+    const ast::Expr *arg = given[f] ? given[f] : fieldDefault(el, lexical);
     if (!arg) {
       diags_.error(call.range, "record constructor '" + cls->name + "': field '" + el.comp->name +
                                    "' has no value and no default");
       return Value{};
     }
-    Scope inner = scope;
-    if (!given[f]) { // the default is written in the record
-      inner.lexical = el.lexical;
-      inner.inst = nullptr;
+    if (!given[f]) { // the default is written in the record (or an extends clause of it)
+      Scope inner;
+      inner.lexical = lexical;
       inner.context = Context::Parameter;
+      inner.loops = known;
+      values[f] = lower(*arg, inner);
     }
-    Value x = lower(*arg, inner);
+    Value &x = values[f];
     if (!x.ok)
       return Value{};
+    known.emplace_back(el.comp->name, x);
     // The value must have the field's type and size: a record of the field's record class, or as
     // many scalars as the field's dimensions give.
     Type primitive = Type::Real;
@@ -141,6 +155,17 @@ Value Flattener::lowerRecordConstructor(const ast::Expr &call, Scope &scope, Cla
     v.elems.insert(v.elems.end(), x.elems.begin(), x.elems.end());
   }
   return v;
+}
+
+const ast::Expr *Flattener::fieldDefault(const Element &el, const ClassInfo *&lexical) {
+  for (const ModSource &src : el.extendsMods) // highest priority first
+    for (const ast::Modifier &m : *src.mods)
+      if (m.name == el.comp->name && m.value) {
+        lexical = src.lexical;
+        return m.value.get();
+      }
+  lexical = el.lexical;
+  return el.comp->binding.get();
 }
 
 std::optional<Flattener::FieldShape> Flattener::fieldShape(const Element &el) {

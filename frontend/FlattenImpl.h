@@ -710,6 +710,9 @@ public:
   std::pair<std::string, const ClassInfo *> baseType(const Element &el);
   std::string baseTypeName(const Element &el) { return baseType(el).first; }
   /// The Integer scalar inputs of function `cls` that its arrays' dimensions name.
+  /// The dimensions the short types of `el`'s declaration add (`type Orientation = Real[4]`),
+  /// outermost type first.
+  std::vector<const std::vector<ast::Subscript> *> shortTypeDims(const Element &el);
   std::set<std::string> sizingInputs(const ClassInfo &cls);
   /// The values of the sizing inputs in `args` (known when the model is compiled: the function is
   /// specialized to them); nullopt after errors.

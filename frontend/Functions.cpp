@@ -387,6 +387,28 @@ std::pair<std::string, const ClassInfo *> Flattener::baseType(const Element &el)
   return {name, from};
 }
 
+std::vector<const std::vector<ast::Subscript> *> Flattener::shortTypeDims(const Element &el) {
+  std::vector<const std::vector<ast::Subscript> *> out;
+  std::string name = el.decl->typeName;
+  const ClassInfo *from = el.lexical;
+  Type primitive;
+  for (int hops = 0; hops < 50 && !isPrimitive(name, primitive); ++hops) {
+    ClassInfo *t = findClass(name, from);
+    if (t && !t->def->isShort && t->kind() == ast::ClassKind::Type && t->def->extends.size() == 1) {
+      name = t->def->extends[0].base; // `type Orientation extends QuaternionBase; ... end Orientation;`
+      from = t;
+      continue;
+    }
+    if (!t || !t->def->isShort || t->def->isEnumeration)
+      break;
+    if (!t->def->shortBase.typeDims.empty())
+      out.push_back(&t->def->shortBase.typeDims);
+    name = t->def->shortBase.typeName;
+    from = t->parent;
+  }
+  return out;
+}
+
 std::set<std::string> Flattener::sizingInputs(const ClassInfo &cls) {
   std::set<std::string> integers, named;
   for (const Element &el : cls.elements)
@@ -733,6 +755,8 @@ std::optional<Value> Flattener::vectorizedCall(ClassInfo *fn, const std::vector<
   for (size_t k = 0; k < args.size(); ++k) {
     const Value &a = args[k];
     rank[k] = inputs[k]->comp->dims.size() + inputs[k]->decl->typeDims.size();
+    for (const std::vector<ast::Subscript> *subs : shortTypeDims(*inputs[k]))
+      rank[k] += subs->size();
     if (a.function || a.record || a.object || a.type == Type::String || a.dims.size() <= rank[k])
       continue;
     std::vector<int> lead(a.dims.begin(), a.dims.end() - static_cast<std::ptrdiff_t>(rank[k]));
@@ -1442,7 +1466,10 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
     }
     std::vector<ast::Subscript> none;
     std::vector<int> dims;
-    for (const auto *subs : {&c.dims, &d.typeDims})
+    std::vector<const std::vector<ast::Subscript> *> dimLists{&c.dims, &d.typeDims};
+    for (const std::vector<ast::Subscript> *subs : shortTypeDims(el)) // `type Orientation = Real[4]`
+      dimLists.push_back(subs);
+    for (const auto *subs : dimLists)
       for (const ast::Subscript &s : *subs) {
         if (!s.expr) {
           dims.push_back(-1);

@@ -678,7 +678,8 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
       return sym;
     }
     sym.cls = cls;
-    sym.connector = cls->kind() == ast::ClassKind::Connector;
+    // (`connector ComplexOutput = output Complex`: a connector of a record class)
+    sym.connector = sym.connector || cls->kind() == ast::ClassKind::Connector;
   }
   const bool constantRecord = !primitive && cls && cls->kind() == ast::ClassKind::Record && prefix == ast::Prefix::Constant;
   if (inst.package && !((primitive || constantRecord) && prefix == ast::Prefix::Constant)) {
@@ -819,7 +820,7 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
         raw->symbols.resize(cls->elements.size());
         continue;
       }
-      if (cls->kind() == ast::ClassKind::Connector)
+      if (sym.connector)
         connectors_.push_back(raw);
       instantiateElements(*raw);
       if (cls->kind() == ast::ClassKind::Connector && balanceChecked_.insert(cls).second)

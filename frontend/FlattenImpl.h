@@ -706,8 +706,10 @@ public:
   /// `String(x)` of the function's values as `{x}`; false after errors (reported).
   bool messageText(const ast::Expr &e, Scope &scope, std::string &out);
   /// The type element `el` (of a function) is declared with, through short classes (SI.Temperature
-  /// is Real), and the scope its name is looked up in.
-  std::pair<std::string, const ClassInfo *> baseType(const Element &el);
+  /// is Real) and long-form types (`type T extends Real; end T;`), and the scope its name is
+  /// looked up in; `dims` gets the dimensions the short classes add, outermost first.
+  std::pair<std::string, const ClassInfo *> baseType(const Element &el,
+                                                     std::vector<const std::vector<ast::Subscript> *> *dims = nullptr);
   std::string baseTypeName(const Element &el) { return baseType(el).first; }
   /// The Integer scalar inputs of function `cls` that its arrays' dimensions name.
   /// The dimensions the short types of `el`'s declaration add (`type Orientation = Real[4]`),

@@ -366,29 +366,10 @@ bool Flattener::messageText(const ast::Expr &e, Scope &scope, std::string &out) 
   return true;
 }
 
-std::pair<std::string, const ClassInfo *> Flattener::baseType(const Element &el) {
+std::pair<std::string, const ClassInfo *> Flattener::baseType(const Element &el,
+                                                            std::vector<const std::vector<ast::Subscript> *> *dims) {
   // A short class's base is named in the scope of that class (SI.Temperature =
-  // ThermodynamicTemperature, found in package SI).
-  std::string name = el.decl->typeName;
-  const ClassInfo *from = el.lexical;
-  Type primitive;
-  for (int hops = 0; hops < 50 && !isPrimitive(name, primitive); ++hops) {
-    ClassInfo *t = findClass(name, from);
-    if (t && !t->def->isShort && t->kind() == ast::ClassKind::Type && t->def->extends.size() == 1) {
-      name = t->def->extends[0].base; // `type T extends Real; end T;`
-      from = t;
-      continue;
-    }
-    if (!t || !t->def->isShort || t->def->isEnumeration)
-      break;
-    name = t->def->shortBase.typeName;
-    from = t->parent;
-  }
-  return {name, from};
-}
-
-std::vector<const std::vector<ast::Subscript> *> Flattener::shortTypeDims(const Element &el) {
-  std::vector<const std::vector<ast::Subscript> *> out;
+  // ThermodynamicTemperature, found in package SI); a long-form type's in its own scope.
   std::string name = el.decl->typeName;
   const ClassInfo *from = el.lexical;
   Type primitive;
@@ -401,12 +382,18 @@ std::vector<const std::vector<ast::Subscript> *> Flattener::shortTypeDims(const 
     }
     if (!t || !t->def->isShort || t->def->isEnumeration)
       break;
-    if (!t->def->shortBase.typeDims.empty())
-      out.push_back(&t->def->shortBase.typeDims);
+    if (dims && !t->def->shortBase.typeDims.empty())
+      dims->push_back(&t->def->shortBase.typeDims);
     name = t->def->shortBase.typeName;
     from = t->parent;
   }
-  return out;
+  return {name, from};
+}
+
+std::vector<const std::vector<ast::Subscript> *> Flattener::shortTypeDims(const Element &el) {
+  std::vector<const std::vector<ast::Subscript> *> dims;
+  baseType(el, &dims);
+  return dims;
 }
 
 std::set<std::string> Flattener::sizingInputs(const ClassInfo &cls) {

@@ -542,6 +542,8 @@ public:
   /// The element of `v`, the lowered `e`, when it is a scalar; nullptr when v failed, or after
   /// reporting `message` at e when it is an array.
   const Expr *scalar(const Value &v, const ast::Expr &e, const char *message);
+  /// semiLinear(x, positiveSlope, negativeSlope) (MLS 3.5, 3.7.2), element-wise.
+  Value lowerSemiLinear(const ast::Expr &e, Scope &scope);
   /// cat(k, A, B, ...) (MLS 3.5, 10.4.2).
   Value lowerCat(const ast::Expr &e, Scope &scope);
   Value lowerName(const ast::Expr &e, Scope &scope);

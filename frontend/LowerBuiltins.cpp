@@ -102,6 +102,26 @@ Value Flattener::lowerReduction(const ast::Expr &e, Scope &scope) {
   return acc;
 }
 
+Value Flattener::lowerSemiLinear(const ast::Expr &e, Scope &scope) {
+  ExprContext &c = ctx();
+  // MLS 3.5, 3.7.2: smooth(0, if x >= 0 then positiveSlope*x else negativeSlope*x), element-wise.
+  Value x = lowerReal(*e.args[0], scope), kp = lowerReal(*e.args[1], scope), kn = lowerReal(*e.args[2], scope);
+  if (!x.ok || !kp.ok || !kn.ok)
+    return fail();
+  for (const Value *k : {&kp, &kn})
+    if (!k->isScalar() && k->dims != x.dims) {
+      diags_.error(e.range, "semiLinear(x, positiveSlope, negativeSlope): the slopes must be scalars or of x's size");
+      return fail();
+    }
+  Value out = x;
+  out.type = Type::Real;
+  for (size_t i = 0; i < x.size(); ++i) {
+    const Expr *xi = x.elems[i], *p = kp.elems[kp.isScalar() ? 0 : i], *m = kn.elems[kn.isScalar() ? 0 : i];
+    out.elems[i] = c.noEvent(c.ifThenElse(c.le(c.zero(), xi), c.mul(p, xi), c.mul(m, xi)));
+  }
+  return out;
+}
+
 Value Flattener::lowerBuiltinCall(const ast::Expr &e, Scope &scope, bool &handled) {
   handled = true;
   const std::string fn = builtinName(e.text);
@@ -193,26 +213,8 @@ Value Flattener::lowerBuiltinCall(const ast::Expr &e, Scope &scope, bool &handle
   }
   if (fn == "homotopy")
     return lowerHomotopy(e, scope);
-  if (fn == "semiLinear") {
-    // MLS 3.5, 3.7.2: smooth(0, if x >= 0 then positiveSlope*x else negativeSlope*x), element-wise.
-    if (!arity(3, 3))
-      return fail();
-    Value x = lowerReal(*e.args[0], scope), kp = lowerReal(*e.args[1], scope), kn = lowerReal(*e.args[2], scope);
-    if (!x.ok || !kp.ok || !kn.ok)
-      return fail();
-    for (const Value *k : {&kp, &kn})
-      if (!k->isScalar() && k->dims != x.dims) {
-        diags_.error(e.range, "semiLinear(x, positiveSlope, negativeSlope): the slopes must be scalars or of x's size");
-        return fail();
-      }
-    Value out = x;
-    out.type = Type::Real;
-    for (size_t i = 0; i < x.size(); ++i) {
-      const Expr *xi = x.elems[i], *p = kp.elems[kp.isScalar() ? 0 : i], *m = kn.elems[kn.isScalar() ? 0 : i];
-      out.elems[i] = c.noEvent(c.ifThenElse(c.le(c.zero(), xi), c.mul(p, xi), c.mul(m, xi)));
-    }
-    return out;
-  }
+  if (fn == "semiLinear")
+    return arity(3, 3) ? lowerSemiLinear(e, scope) : fail();
   if (fn == "noEvent" || fn == "smooth") {
     if (!arity(fn == "smooth" ? 2 : 1, fn == "smooth" ? 2 : 1))
       return fail();

@@ -161,13 +161,18 @@ public:
     }
     if (part == ModelPart::ConstraintJacobians || part == ModelPart::All) {
       emitInvariantJacobian(symbols.invariantJac, runs->invariantJacobian, runs->invariantJacobianRuns);
-      emitInvariantJacobian(symbols.initialConstraintsJac, runs->initialConstraintJacobian,
-                            runs->initialConstraintJacobianRuns);
+      if (model.initialConstraintsReadOde)
+        emitDifferenceJacobian(symbols.initialConstraintsJac, symbols.initialConstraints,
+                               constraintJacobianPattern(model, model.initialConstraints.residuals));
+      else
+        emitInvariantJacobian(symbols.initialConstraintsJac, runs->initialConstraintJacobian,
+                              runs->initialConstraintJacobianRuns);
       if (part == ModelPart::ConstraintJacobians)
         return std::move(module);
     }
     emitInvariants(symbols.invariants, model.invariants.residuals, runs->invariants);
-    emitInvariants(symbols.initialConstraints, model.initialConstraints.residuals, runs->initialConstraints);
+    if (!model.initialConstraintsReadOde)
+      emitInvariants(symbols.initialConstraints, model.initialConstraints.residuals, runs->initialConstraints);
     const std::vector<int> objects = objectParameters(flat, model.params);
     emitBind(objects);
     emitStart();
@@ -181,6 +186,9 @@ public:
     if (!flat.assertions.empty())
       emitAssertions();
     llvm::Function *rhs = emitSequenceFunction(symbols.rhs, model.ode, model.simulation, "ode");
+    if (model.initialConstraintsReadOde)
+      emitOdeReadingConstraints(symbols.initialConstraints, rhs, model.initialConstraints.residuals,
+                                runs->initialConstraints);
     if ((model.initialization.unknowns == model.simulation.unknowns &&
          model.initialization.residuals == model.simulation.residuals) ||
         !model.invariants.residuals.empty())
@@ -713,7 +721,9 @@ private:
   llvm::Function *newRoot(const std::string &name, llvm::FunctionType *type, bool internal = false) {
     const bool owned = split.count <= 1 || rootsMade_++ % split.count == split.index;
     if (!owned) {
-      llvm::Function *f = llvm::Function::Create(type, llvm::Function::ExternalLinkage, name, module.get());
+      llvm::Function *f = module->getFunction(name);
+      if (!f || f->getFunctionType() != type)
+        f = llvm::Function::Create(type, llvm::Function::ExternalLinkage, name, module.get());
       f->setDoesNotThrow();
       if (internal)
         f->setVisibility(llvm::GlobalValue::HiddenVisibility);
@@ -727,7 +737,13 @@ private:
 
   llvm::Function *newFunction(const std::string &name, llvm::FunctionType *type, bool internal) {
     auto linkage = internal ? llvm::Function::InternalLinkage : llvm::Function::ExternalLinkage;
-    llvm::Function *f = llvm::Function::Create(type, linkage, name, module.get());
+    // A function called before it is emitted (a Jacobian by differences of its constraints, in
+    // one module with them) was declared (declareExternal): that declaration gets the body.
+    llvm::Function *f = module->getFunction(name);
+    if (f && f->isDeclaration() && f->getFunctionType() == type)
+      f->setLinkage(linkage);
+    else
+      f = llvm::Function::Create(type, linkage, name, module.get());
     f->setDoesNotThrow();
     llvm::BasicBlock::Create(ctx, "entry", f);
     return f;
@@ -853,6 +869,55 @@ private:
       Value *g = &*(fe.function()->arg_begin() + 3);
       fe.b().CreateStore(fe.emit(residuals[i]), fe.b().CreateGEP(types.f64, g, fe.place(static_cast<long>(i))));
     });
+  }
+
+  /// g(t, x, p) of constraints that read what the ODE computes (OdeModel::initialConstraintsReadOde):
+  /// dx and a on the stack, the loops' unknowns at their start values (Newton's guesses, as the
+  /// driver's), rhs, then the residuals from (t, x, dx, a, p) in `<name>_residuals`. A failure of
+  /// rhs (a loop that does not converge) is g's.
+  void emitOdeReadingConstraints(const std::string &name, llvm::Function *rhs,
+                                 const std::vector<const Expr *> &residuals, const std::vector<StepRun> &runs) {
+    llvm::Function *f = newRoot(name, invariantType());
+    auto *innerType = llvm::FunctionType::get(
+        types.i32, {types.f64, types.f64ptr, types.f64ptr, types.f64ptr, types.f64ptr, types.f64ptr}, false);
+    llvm::Function *inner = newRoot(name + "_residuals", innerType, true);
+    emitInParts(
+        inner, runs, kItemsPerFunction,
+        [](llvm::Function *fn) {
+          auto args = fn->arg_begin();
+          return Frame{&*args, &*(args + 1), &*(args + 2), &*(args + 3), &*(args + 4)};
+        },
+        [&](FunctionEmitter &fe, size_t i) {
+          Value *g = &*(fe.function()->arg_begin() + 5);
+          fe.b().CreateStore(fe.emit(residuals[i]), fe.b().CreateGEP(types.f64, g, fe.place(static_cast<long>(i))));
+        });
+    if (f->isDeclaration())
+      return;
+    auto args = f->arg_begin();
+    Value *t = &*args, *x = &*(args + 1), *p = &*(args + 2), *g = &*(args + 3);
+    llvm::IRBuilder<> b(&f->getEntryBlock());
+    auto buffer = [&](size_t n) { return b.CreateAlloca(types.f64, b.getInt32(static_cast<int>(std::max<size_t>(n, 1)))); };
+    Value *dx = buffer(model.states.size());
+    Value *a = buffer(model.algebraics.size());
+    {
+      FunctionEmitter fe(*this, f, Frame{t, x, dx, a, p});
+      for (const AlgebraicLoop &loop : model.ode.loops)
+        for (const AlgebraicLoop *l = &loop; l; l = l->untorn.get())
+          for (int v : l->vars)
+            if (model.slots[v].storage == Storage::Algebraic)
+              fe.b().CreateStore(flat.vars[v].hasStart ? asDouble(fe.b(), fe.emit(flat.vars[v].binding))
+                                                       : llvm::ConstantFP::get(types.f64, 0.0),
+                                 fe.address(v));
+      b.SetInsertPoint(fe.b().GetInsertBlock());
+    }
+    Value *status = b.CreateCall(rhs, {t, x, dx, a, p});
+    llvm::BasicBlock *failed = llvm::BasicBlock::Create(ctx, "failed", f);
+    llvm::BasicBlock *computed = llvm::BasicBlock::Create(ctx, "computed", f);
+    b.CreateCondBr(b.CreateICmpNE(status, b.getInt32(0)), failed, computed);
+    b.SetInsertPoint(failed);
+    b.CreateRet(status);
+    b.SetInsertPoint(computed);
+    b.CreateRet(b.CreateCall(inner, {t, x, dx, a, p, g}));
   }
 
   /// Items (residuals, start values, Jacobian rows) per function of emitInParts: LLVM's code
@@ -1065,6 +1130,37 @@ private:
         b.CreateStore(partial->isConst(0) ? llvm::ConstantFP::get(types.f64, 0.0) : fe.emit(partial),
                       b.CreateGEP(types.f64, values, fe.place(place)));
     });
+  }
+
+  /// G = ∂g/∂x as the values of `pattern` by forward differences of the constraints `of`
+  /// (eqc_constraint_jacobian_fd of the runtime, the pattern a constant of the module).
+  void emitDifferenceJacobian(const std::string &name, const std::string &of, const SparsityPattern &pattern) {
+    llvm::Function *f = newRoot(name, invariantType());
+    if (f->isDeclaration())
+      return;
+    llvm::Function *g = declareExternal(of.c_str(), invariantType());
+    auto constant = [&](const std::vector<int> &values, const std::string &suffix) -> Value * {
+      std::vector<int32_t> data(values.begin(), values.end());
+      if (data.empty())
+        data.push_back(0);
+      auto *init = llvm::ConstantDataArray::get(ctx, data);
+      auto *global = new llvm::GlobalVariable(*module, init->getType(), true, llvm::GlobalValue::PrivateLinkage,
+                                              init, name + suffix);
+      return llvm::ConstantExpr::getBitCast(global, llvm::Type::getInt32PtrTy(ctx));
+    };
+    auto args = f->arg_begin();
+    llvm::IRBuilder<> b(&f->getEntryBlock());
+    auto *i32ptr = llvm::Type::getInt32PtrTy(ctx);
+    auto *type = llvm::FunctionType::get(types.i32,
+                                         {invariantType()->getPointerTo(), types.i32, types.i32, i32ptr, i32ptr,
+                                          types.f64, types.f64ptr, types.f64ptr, types.f64ptr},
+                                         false);
+    const int n = static_cast<int>(model.states.size());
+    const int rows = static_cast<int>(model.initialConstraints.residuals.size());
+    b.CreateRet(b.CreateCall(declareExternal("eqc_constraint_jacobian_fd", type),
+                             {g, b.getInt32(n), b.getInt32(rows), constant(pattern.colStart, "_col_start"),
+                              constant(pattern.rowIndex, "_row_index"), &*args, &*(args + 1), &*(args + 2),
+                              &*(args + 3)}));
   }
 
   /// Whether a block's matrix reads a discrete variable (or its pre()).
@@ -1819,7 +1915,8 @@ std::shared_ptr<const ModelRuns> modelRuns(const FlatSystem &flat, const OdeMode
     shapes.storeToVariable(var, flat.vars[static_cast<size_t>(var)].binding);
   });
   runs->invariantJacobian = constraintJacobianEntries(flat, model, model.invariants.residuals);
-  runs->initialConstraintJacobian = constraintJacobianEntries(flat, model, model.initialConstraints.residuals);
+  if (!model.initialConstraintsReadOde) // else by differences (emitDifferenceJacobian)
+    runs->initialConstraintJacobian = constraintJacobianEntries(flat, model, model.initialConstraints.residuals);
   runs->invariantJacobianRuns = jacobianRuns(model, runs->invariantJacobian, loops);
   runs->initialConstraintJacobianRuns = jacobianRuns(model, runs->initialConstraintJacobian, loops);
   return runs;

@@ -109,8 +109,9 @@ std::size_t constraintJacobianItems(const ModelRuns &runs);
 /// Requires: a causalized OdeModel; a split only for ModelPart::Simulation of a model without
 /// delays or for ModelPart::ConstraintJacobians. Ensures: a verified module defining the functions of
 /// backend/ModelAbi.h under `symbols` (rhs and init, or jac and the invariant Jacobians), which
-/// call eqc_solve_block and eqc_linsolve of the runtime; for ModelPart::Jacobian and All,
-/// `*jacobianPattern` (when given) receives the pattern whose values jac writes.
+/// call eqc_solve_block, eqc_linsolve and eqc_constraint_jacobian_fd of the runtime; for
+/// ModelPart::Jacobian and All, `*jacobianPattern` (when given) receives the pattern whose
+/// values jac writes.
 std::unique_ptr<llvm::Module> generateModelIR(FlatSystem &flat, const OdeModel &model, llvm::LLVMContext &context,
                                               const ModelSymbols &symbols, ModelPart part,
                                               SparsityPattern *jacobianPattern = nullptr,

@@ -284,12 +284,24 @@ ExitCode consistentInitialPoint(Compilation &c, const std::vector<std::pair<std:
       const bool changed = startConditions(c, t0, ip);
       if (round > 0 && !changed)
         break;
+      // Constraints that run the ODE need a point where it can be evaluated (a rotation matrix
+      // that is one, not its start value 0): first onto the invariants alone (as eqc_sim).
+      if (int failure = 0; std::isnan(initial.maxResidual(t0, x.data(), nullptr, &failure)) && failure != 0) {
+        const std::vector<double> start = x;
+        if (projector->project(t0, x.data(), movable, kProjectionTol, &residual) != EQC_OK)
+          x = start; // the whole projection below reports what fails
+      }
       status = initial.project(t0, x.data(), movable, kProjectionTol, &residual);
       if (status != EQC_OK)
         break;
     }
-    int which = -1;
-    double worst = initial.maxResidual(t0, x.data(), &which);
+    int which = -1, failure = 0;
+    double worst = initial.maxResidual(t0, x.data(), &which, &failure);
+    if (failure != 0) { // the constraints read the ODE (initialConstraintsReadOde), which failed there
+      c.diags->error(flat.loc, "at time " + brief(t0) + ": no consistent initial values: evaluating the initial "
+                               "constraints failed: " + describeModelCode(c, model.ode, model.simulation, failure));
+      return ExitSimulation;
+    }
     if (status != EQC_OK || !(worst <= 1e-8)) {
       std::string fixed;
       for (int v : model.states)
@@ -322,7 +334,8 @@ ExitCode consistentInitialPoint(Compilation &c, const std::vector<std::pair<std:
         int rank = initial.rank(t0, at.data(), cols);
         return rank >= 0 && static_cast<size_t>(rank) < std::min(m, cols.size());
       };
-      size_t dof = model.states.size() - m;
+      const size_t invariants = model.invariants.residuals.size(); // the initial equations impose values
+      size_t dof = model.states.size() > invariants ? model.states.size() - invariants : 0;
       if (movable.size() < m || deficient(movable, nearby)) {
         if (deficient(all, nearby))
           c.diags->note(SourceRange{},

@@ -78,9 +78,16 @@ int InvariantProjector::rank(double t, const double *x, const std::vector<int> &
   return eqc_matrix_rank(static_cast<int>(m_), static_cast<int>(movable.size()), sub.data(), 1e-10);
 }
 
-double InvariantProjector::maxResidual(double t, const double *x, int *which) {
-  if (m_ == 0 || evaluate(t, x, g_.data()))
-    return m_ == 0 ? 0.0 : NAN;
+double InvariantProjector::maxResidual(double t, const double *x, int *which, int *failure) {
+  if (failure)
+    *failure = 0;
+  if (m_ == 0)
+    return 0.0;
+  if (int code = evaluate(t, x, g_.data())) {
+    if (failure)
+      *failure = code;
+    return NAN;
+  }
   double worst = 0;
   for (size_t i = 0; i < m_; ++i)
     if (!(std::fabs(g_[i]) <= worst)) {

@@ -33,8 +33,9 @@ public:
   int projectAll(double t, double *x, double tol, double *residual) { return project(t, x, all_, tol, residual); }
   /// Numerical rank of ∂g/∂x restricted to the `movable` states (-1 when it cannot be evaluated).
   int rank(double t, const double *x, const std::vector<int> &movable);
-  /// max_i |g_i(t, x)| and the invariant where it occurs.
-  double maxResidual(double t, const double *x, int *which = nullptr);
+  /// max_i |g_i(t, x)| and the invariant where it occurs; NaN when g fails (`failure`, when
+  /// given, receives its code; 0 otherwise).
+  double maxResidual(double t, const double *x, int *which = nullptr, int *failure = nullptr);
 
 private:
   int evaluate(double t, const double *x, double *g);

@@ -77,10 +77,20 @@ SparsityPattern odeJacobianPattern(const FlatSystem &flat, const OdeModel &model
 SparsityPattern constraintJacobianPattern(const OdeModel &model, const std::vector<const Expr *> &residuals) {
   const size_t n = model.states.size();
   std::vector<std::vector<int>> rowsOf(n);
-  for (size_t i = 0; i < residuals.size(); ++i)
-    for (int v : collectVars(residuals[i]))
+  for (size_t i = 0; i < residuals.size(); ++i) {
+    const std::vector<int> vars = collectVars(residuals[i]);
+    const bool readsOde = std::any_of(vars.begin(), vars.end(), [&](int v) {
+      return model.slots[v].storage == Storage::Algebraic || model.slots[v].storage == Storage::Derivative;
+    });
+    if (readsOde) { // through the ODE, on any state
+      for (std::vector<int> &rows : rowsOf)
+        rows.push_back(static_cast<int>(i));
+      continue;
+    }
+    for (int v : vars)
       if (model.slots[v].storage == Storage::State)
         rowsOf[static_cast<size_t>(model.slots[v].index)].push_back(static_cast<int>(i));
+  }
   SparsityPattern pattern;
   pattern.colStart.reserve(n + 1);
   pattern.colStart.push_back(0);

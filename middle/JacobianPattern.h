@@ -44,9 +44,10 @@ SparsityPattern odeJacobianPattern(const FlatSystem &flat, const OdeModel &model
 
 /// The structure of dg/dx for constraints g (the invariants, or the initial constraints) over
 /// model's states: compressed sparse columns over the n states, rows the constraints; row i has
-/// an entry in column j when states[j] occurs in residuals[i] (the generated Jacobian writes a
-/// value for each, 0 where the partial derivative vanishes identically). Cost: the size of the
-/// residuals.
+/// an entry in column j when states[j] occurs in residuals[i], or in every column when residual i
+/// reads what the ODE computes (OdeModel::initialConstraintsReadOde; the generated Jacobian writes
+/// a value for each, 0 where the partial derivative vanishes identically). Cost: the size of the
+/// residuals, plus the states for each residual that reads the ODE.
 SparsityPattern constraintJacobianPattern(const OdeModel &model, const std::vector<const Expr *> &residuals);
 
 } // namespace eqc

@@ -373,9 +373,9 @@ namespace {
 
 /// Index-reduced models: the initial equations among the initial constraints that involve
 /// variables the ODE computes (der(y) = 0 of a steady state, an output) are rewritten in the
-/// states, parameters and time by the ODE's explicit assignments; a variable that an algebraic
-/// loop computes cannot be, and is reported.
-bool statesOnlyInitialConstraints(const FlatSystem &flat, OdeModel &m, Diagnostics &diags) {
+/// states, parameters and time by the ODE's explicit assignments; where a variable that an
+/// algebraic loop computes remains, the constraints read the ODE (initialConstraintsReadOde).
+void statesOnlyInitialConstraints(const FlatSystem &flat, OdeModel &m) {
   std::unordered_map<int, const Expr *> assigned;
   for (const CausalStep &step : m.ode.steps)
     if (step.loop < 0 && step.var >= 0)
@@ -388,7 +388,6 @@ bool statesOnlyInitialConstraints(const FlatSystem &flat, OdeModel &m, Diagnosti
         return v;
     return -1;
   };
-  bool ok = true;
   for (size_t i = m.invariants.residuals.size(); i < m.initialConstraints.residuals.size(); ++i) {
     const Expr *&r = m.initialConstraints.residuals[i];
     // Each pass replaces the variables by their assignments (which read earlier ones); the
@@ -399,16 +398,9 @@ bool statesOnlyInitialConstraints(const FlatSystem &flat, OdeModel &m, Diagnosti
         break;
       r = next;
     }
-    if (int v = foreign(r); v >= 0) {
-      diags.error(m.initialConstraints.locs[i],
-                  m.initialConstraints.labels[i] + " involves '" + flat.varName(v) +
-                      "', which an algebraic loop computes after index reduction; in models that need index "
-                      "reduction, initial equations involve states, parameters, time and what the ODE computes "
-                      "explicitly from them");
-      ok = false;
-    }
+    if (foreign(r) >= 0)
+      m.initialConstraintsReadOde = true;
   }
-  return ok;
 }
 
 } // namespace
@@ -416,8 +408,10 @@ bool statesOnlyInitialConstraints(const FlatSystem &flat, OdeModel &m, Diagnosti
 bool causalizeOdeModel(FlatSystem &flat, OdeModel &model, Diagnostics &diags) {
   if (!causalizeSystem(flat, model.simulation, model.ode, diags))
     return false;
-  if (!model.invariants.residuals.empty()) // initialized by projection onto the invariants
-    return statesOnlyInitialConstraints(flat, model, diags);
+  if (!model.invariants.residuals.empty()) { // initialized by projection onto the invariants
+    statesOnlyInitialConstraints(flat, model);
+    return true;
+  }
   return causalizeSystem(flat, model.initialization, model.init, diags);
 }
 

@@ -50,6 +50,11 @@ struct OdeModel {
   /// Index-reduced models: the invariants followed by the initial equations (on states only),
   /// the constraints that the consistent initial point satisfies.
   EquationSystem initialConstraints;
+  /// Some initial constraint reads a variable that an algebraic loop of the ODE computes: the
+  /// generated constraint function runs the ODE (rhs) first, from the start values of the loops'
+  /// unknowns, and its Jacobian is taken by finite differences (the rows that read the ODE are
+  /// dense in constraintJacobianPattern).
+  bool initialConstraintsReadOde = false;
   EquationSystem initialization; ///< every equation; unknowns: non-fixed states, derivatives, algebraics
   CausalSystem init;
   std::vector<int> freeStates; ///< states determined by the (initial) equations rather than start values

@@ -276,3 +276,24 @@ template class ShiftedLU<double>;
 template class ShiftedLU<std::complex<double>>;
 
 } // namespace eqc::rt
+
+extern "C" int eqc_constraint_jacobian_fd(int (*g)(double, const double *, const double *, double *), int n, int rows, const int *col_start,
+                                          const int *row_index, double t, const double *x, const double *p,
+                                          double *values) {
+  std::vector<double> shifted(x, x + n), g0(static_cast<size_t>(rows)), g1(static_cast<size_t>(rows));
+  if (int code = g(t, x, p, g0.data()))
+    return code;
+  for (int j = 0; j < n; ++j) {
+    if (col_start[j] == col_start[j + 1])
+      continue;
+    const double h = eqc::rt::increment(x[j], nullptr, j);
+    shifted[static_cast<size_t>(j)] = x[j] + h;
+    const int code = g(t, shifted.data(), p, g1.data());
+    shifted[static_cast<size_t>(j)] = x[j];
+    if (code)
+      return code;
+    for (int k = col_start[j]; k < col_start[j + 1]; ++k)
+      values[k] = (g1[static_cast<size_t>(row_index[k])] - g0[static_cast<size_t>(row_index[k])]) / h;
+  }
+  return 0;
+}

@@ -956,9 +956,21 @@ struct eqc_sim {
       if (!fixed(i))
         movable.push_back(i);
     double residual = 0.0;
+    if (initial && m > 0) {
+      // Initial equations that read what the ODE's loops compute run the ODE, which may fail off
+      // the invariants (a rotation matrix at its start value 0): first onto the invariants alone.
+      std::vector<double> g(static_cast<size_t>(model->n_initial_constraints));
+      if (model->initial_constraints(t, x.data(), p.data(), g.data()) != 0 &&
+          projectMoving(t, x.data(), movable, false, residual) == EQC_ERR_RHS)
+        return EQC_ERR_RHS;
+    }
     int status = projectMoving(t, x.data(), movable, initial, residual);
-    if (status == EQC_ERR_RHS)
+    if (status == EQC_ERR_RHS) {
+      if (error.empty())
+        fail(where(t) + ": no consistent initial values: the " +
+             (initial ? "invariants and initial equations" : "invariants") + " cannot be evaluated");
       return status;
+    }
     if (status != EQC_OK) {
       std::string held; // the held values (projection moved none of them)
       for (int i = 0; i < n; ++i)

@@ -108,6 +108,27 @@ TEST(Compile, ObjectInACProgramGivesTheJitsBits) {
   EXPECT_NE(aot.find("vx "), std::string::npos) << aot;
 }
 
+// An initial equation on what an algebraic loop computes (the pendulum's tension, MLS 8.6): the
+// object's initial constraints run the ODE and their Jacobian calls the runtime's
+// eqc_constraint_jacobian_fd, which the C program links from libeqcrt; the bits are the JIT's.
+TEST(Compile, InitialConstraintsThatRunTheOdeLinkAndGiveTheJitsBits) {
+  std::string dir = scratch("aot_tension");
+  const std::string model = dir + "/Tension.eq";
+  std::ofstream(model) << "model Tension\n  parameter Real L = 1, g = 9.81;\n  Real x(start = 1), y(start = 0);\n"
+                          "  Real vx(start = 0), vy(start = 1);\n  Real lambda;\nequation\n  der(x) = vx;  der(y) = vy;\n"
+                          "  der(vx) = -lambda*x;  der(vy) = -lambda*y - g;\n  x^2 + y^2 = L^2;\n"
+                          "initial equation\n  y = -0.6;\n  lambda = 9;\nend Tension;\n";
+  CompileOptions options;
+  options.output = dir + "/Tension.o";
+  Compiled p(model, options);
+  ASSERT_EQ(p.code, ExitOk) << p.err.str();
+  int status = 0;
+  std::string aot = compileAndRun(dir, {"Tension"}, 1.0, status);
+  ASSERT_EQ(status, 0) << aot;
+  EXPECT_EQ(aot, jitRun(model, 1.0));
+  EXPECT_NE(aot.find("vy "), std::string::npos) << aot;
+}
+
 TEST(Compile, TwoModelsLinkIntoOneProgram) {
   std::string dir = scratch("aot_two");
   CompileOptions options;

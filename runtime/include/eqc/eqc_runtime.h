@@ -161,6 +161,15 @@ int eqc_linsolve(int n, double *a, double *b, int nrhs);
 int eqc_linsolve_min_norm(int n, double *a, double *b, int nrhs);
 
 /**
+ * The values of dg/dx over the compressed sparse columns (col_start, row_index) of a constraint
+ * Jacobian (rows constraints over n states) by forward differences of g at (t, x): the generated
+ * Jacobian of constraints that read what the ODE's algebraic loops compute. Returns 0 or g's
+ * failure code.
+ */
+int eqc_constraint_jacobian_fd(int (*g)(double t, const double *x, const double *p, double *g), int n, int rows, const int *col_start, const int *row_index,
+                               double t, const double *x, const double *p, double *values);
+
+/**
  * Invariants g(t, x) (m of them) and their Jacobian G = dg/dx (m-by-n row-major; jac may be
  * NULL: residuals only). Returns 0 or non-zero on failure.
  */

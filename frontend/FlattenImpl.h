@@ -568,6 +568,11 @@ public:
                       const FunctionArgument *bound = nullptr);
   /// A call of function `fn` with `args`, one per input in order: output `outputIndex` (and all
   /// outputs in `allOutputs`); errors at `range` and `nameRange`.
+  /// A function whose body is an external call that eqc evaluates itself when its arguments are
+  /// known (ModelicaStrings_substring, MSL's Strings.substring: a String result, which generated
+  /// code does not have): its value, or an error at the call; nullopt for other functions.
+  std::optional<Value> foldedExternalCall(ClassInfo *fn, const std::vector<const Element *> &inputs,
+                                          const std::vector<Value> &args, const ast::Expr &e);
   /// A call whose arguments have more dimensions than the inputs declare: the function mapped
   /// over the extra leading dimensions (MLS 3.5, 12.4.6); nullopt when the call is not one.
   std::optional<Value> vectorizedCall(ClassInfo *fn, const std::vector<const Element *> &inputs,

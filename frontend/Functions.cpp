@@ -726,10 +726,53 @@ Value Flattener::lowerUserCall(const ast::Expr &e, Scope &scope, ClassInfo *fn, 
       return fail();
     }
   }
+  if (std::optional<Value> folded = foldedExternalCall(fn, inputs, args, e))
+    return *folded;
   if (!allOutputs)
     if (std::optional<Value> mapped = vectorizedCall(fn, inputs, args, e, outputIndex))
       return *mapped;
   return callSpecialized(fn, args, e.range, e.nameRange, outputIndex, allOutputs);
+}
+
+std::optional<Value> Flattener::foldedExternalCall(ClassInfo *fn, const std::vector<const Element *> &inputs,
+                                                   const std::vector<Value> &args, const ast::Expr &e) {
+  const ast::ExternalClause *ext = fn->def->external.get();
+  if (!ext || ext->function != "ModelicaStrings_substring" || ext->args.size() != 3 || !ext->output)
+    return std::nullopt;
+  // The external call's arguments are the function's inputs by name (as MSL declares it).
+  std::vector<const Value *> actual;
+  for (const ast::ExprPtr &a : ext->args) {
+    const Value *v = nullptr;
+    for (size_t k = 0; k < inputs.size(); ++k)
+      if (a->kind == ast::ExprKind::Name && a->text == inputs[k]->comp->name)
+        v = &args[k];
+    if (!v)
+      return std::nullopt;
+    actual.push_back(v);
+  }
+  auto integer = [](const Value &v) -> std::optional<int> {
+    if (v.type == Type::String || !v.isScalar() || v.size() != 1 || !v.elems[0]->isConst())
+      return std::nullopt;
+    return static_cast<int>(v.elems[0]->value());
+  };
+  std::optional<int> start = integer(*actual[1]), end = integer(*actual[2]);
+  if (actual[0]->type != Type::String || !start || !end) {
+    diags_.error(e.range, "'" + fn->name + "' returns a String: eqc evaluates it when the model is compiled, "
+                                           "so its arguments must be known then");
+    return fail();
+  }
+  // ModelicaStrings.c's rules: 1 <= startIndex <= endIndex <= length (endIndex -999: startIndex).
+  const std::string &text = actual[0]->text;
+  const int length = static_cast<int>(text.size()), last = *end == -999 ? *start : *end;
+  if (*start < 1 || last < *start || last > length) {
+    diags_.error(e.range, "'" + fn->name + "(\"" + text + "\", " + std::to_string(*start) + ", " +
+                              std::to_string(*end) + ")': the indices must satisfy 1 <= startIndex <= endIndex <= " +
+                              std::to_string(length) + " (the length of the string)");
+    return fail();
+  }
+  Value v = Value::scalar(ctx().zero(), Type::String);
+  v.text = text.substr(static_cast<size_t>(*start - 1), static_cast<size_t>(last - *start + 1));
+  return v;
 }
 
 std::optional<Value> Flattener::vectorizedCall(ClassInfo *fn, const std::vector<const Element *> &inputs,

@@ -453,3 +453,44 @@ end Lib;
   Csv csv = readCsv(dir + "/out.csv");
   EXPECT_DOUBLE_EQ(csv.at(csv.rows.size() - 1, "y"), 4.0);
 }
+
+// A String result of an external function (MSL's Strings.substring, external "C"
+// ModelicaStrings_substring) where the arguments are known when the model is compiled: eqc
+// evaluates it by ModelicaStrings.c's rules (1 <= startIndex <= endIndex <= length, endIndex -999
+// meaning startIndex), and the String decides structure (a transformer's vector group "Dyn5"
+// selects the winding: here the decay rate of x' = -k x, x(1) = exp(-k)). Indices outside the
+// string are an error at the call.
+TEST(ExternalFunctions, StringResultsKnownWhenCompiledAreEvaluated) {
+  std::string dir = scratchDir("external_substring");
+  const std::string model = R"(model Group
+  function substring
+    input String string;
+    input Integer startIndex(min = 1);
+    input Integer endIndex(min = 1);
+    output String result;
+  external "C" result = ModelicaStrings_substring(string, startIndex, endIndex);
+  end substring;
+  constant String group = "Dyn5";
+  constant String c1 = substring(group, 1, 1);
+  constant String c2 = substring(group, 2, -999);
+  constant String tail = substring(group, 3, 4);
+  parameter Real k = if c1 == "D" and c2 == "y" and tail == "n5" then 2 else 3;
+  Real x(start = 1, fixed = true);
+equation
+  der(x) = -k*x;
+)";
+  writeFile(dir + "/g.mo", model + "end Group;\n");
+  RunResult r = runEqc("simulate g.mo --t-end 1 -o out.csv", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  EXPECT_NEAR(csv.at(csv.rows.size() - 1, "x"), std::exp(-2.0), 1e-6);
+  std::string text = model;
+  text.replace(text.find("substring(group, 3, 4)"), 22, "substring(group, 3, 9)");
+  writeFile(dir + "/bad.mo", text + "end Group;\n");
+  RunResult bad = runEqc("simulate bad.mo -o bad.csv", dir);
+  EXPECT_EQ(bad.exitCode, 3) << bad.stderrText;
+  EXPECT_NE(bad.stderrText.find("bad.mo:12:26: error: 'Group.substring(\"Dyn5\", 3, 9)': the indices must satisfy 1 <= "
+                                "startIndex <= endIndex <= 4 (the length of the string)"),
+            std::string::npos)
+      << bad.stderrText;
+}

@@ -4,6 +4,7 @@
 
 #include "frontend/FlattenImpl.h"
 #include "middle/ExprOps.h"
+#include "eqc/eqc_runtime.h"
 
 #include <algorithm>
 #include <cmath>
@@ -206,6 +207,8 @@ void Flattener::initialParameters() {
     else
       sys_.initialEquations.push_back(eq);
   }
+  if (!open.empty())
+    solveInitialParameterSystem(open, startValue);
   for (int v : open) {
     diags_.error(sys_.vars[v].loc, "parameter '" + sys_.vars[v].name +
                                        "' has fixed = false, but no initial equation gives it a value of parameters, "
@@ -238,6 +241,88 @@ bool Flattener::solveInitialParameter(int p, const Expr *residual, SourceRange l
                         formatNumber(x) + "; give '" + sys_.vars[p].name + "' a start value nearer the solution");
   sys_.vars[p].binding = ctx().zero();
   return true; // reported
+}
+
+void Flattener::solveInitialParameterSystem(std::set<int> &open,
+                                            const std::function<const Expr *(const Expr *)> &atStart) {
+  std::vector<size_t> rows;
+  std::vector<const Expr *> residuals;
+  std::set<int> unknowns;
+  for (size_t i = 0; i < sys_.initialEquations.size(); ++i) {
+    const Expr *r = atStart(sys_.residual(sys_.initialEquations[i]));
+    bool parameters = true, reads = false;
+    for (int v : collectAllVars(r)) {
+      parameters = parameters && sys_.vars[v].role == VarRole::Parameter;
+      reads = reads || open.count(v) > 0;
+    }
+    if (!parameters || !reads)
+      continue;
+    rows.push_back(i);
+    residuals.push_back(r);
+    for (int v : collectAllVars(r))
+      if (open.count(v))
+        unknowns.insert(v);
+  }
+  if (rows.empty() || rows.size() != unknowns.size())
+    return; // the parameters left are reported as not determined
+  const std::vector<int> ps(unknowns.begin(), unknowns.end());
+  const size_t n = ps.size();
+  const SourceRange loc = sys_.initialEquations[rows.front()].loc;
+  const std::string what = "the initial equations of the fixed = false parameters";
+  std::vector<double> x(n, 0.0);
+  for (size_t k = 0; k < n; ++k)
+    if (const Expr *start = sys_.vars[ps[k]].binding; start && parameterExpression(start) && !dependsOn(start, ps[k]))
+      if (std::optional<double> guess = evaluateStructural(start, loc, what); guess && std::isfinite(*guess))
+        x[k] = *guess;
+  std::vector<const Expr *> slopes(n * n);
+  for (size_t i = 0; i < n; ++i)
+    for (size_t k = 0; k < n; ++k)
+      slopes[i * n + k] = differentiator_->diff(residuals[i], ps[k]);
+  bool converged = false, singular = false;
+  for (int iteration = 0; iteration < 50 && !converged && !singular; ++iteration) {
+    std::unordered_map<int, const Expr *> at;
+    for (size_t k = 0; k < n; ++k)
+      at.emplace(ps[k], ctx().constant(x[k]));
+    std::vector<double> f(n), jacobian(n * n);
+    bool finite = true;
+    auto value = [&](const Expr *e, double &out) {
+      std::optional<double> v = evaluateStructural(substitute(ctx(), e, at), loc, what);
+      finite = finite && v && std::isfinite(*v);
+      out = finite ? *v : 0.0;
+    };
+    for (size_t i = 0; i < n; ++i)
+      value(residuals[i], f[i]);
+    for (size_t k = 0; k < n * n; ++k)
+      value(slopes[k], jacobian[k]);
+    if (!finite)
+      break;
+    singular = eqc_linsolve(static_cast<int>(n), jacobian.data(), f.data(), 1) != EQC_OK;
+    if (singular)
+      break;
+    double step = 0, size = 0;
+    for (size_t k = 0; k < n; ++k) {
+      x[k] -= f[k];
+      step = std::max(step, std::fabs(f[k]));
+      size = std::max(size, std::fabs(x[k]));
+    }
+    converged = step <= 1e-13 * (1 + size);
+  }
+  if (!converged) {
+    diags_.error(loc, what + " (" + std::to_string(n) + " equations) have no solution that Newton's method finds " +
+                          (singular ? std::string("(their Jacobian is singular: they are dependent or contradict each "
+                                                  "other, or the start values are at a critical point)")
+                                    : std::string("from their start values; give the parameters start values nearer "
+                                                  "the solution")));
+    for (int p : ps)
+      sys_.vars[p].binding = ctx().zero();
+  } else {
+    for (size_t k = 0; k < n; ++k)
+      sys_.vars[ps[k]].binding = ctx().constant(x[k]);
+  }
+  for (int p : ps)
+    open.erase(p);
+  for (auto i = rows.rbegin(); i != rows.rend(); ++i)
+    sys_.initialEquations.erase(sys_.initialEquations.begin() + static_cast<std::ptrdiff_t>(*i));
 }
 
 bool Flattener::parameterExpression(const Expr *e) {

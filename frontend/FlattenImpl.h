@@ -768,6 +768,12 @@ public:
   /// residual(p) = 0 solved for parameter p by Newton's method from its start value (known
   /// parameters otherwise); true when p has its value (or the failure was reported).
   bool solveInitialParameter(int p, const Expr *residual, SourceRange loc);
+  /// Initial equations of parameters only, as many as the fixed = false parameters `open` they
+  /// involve (MSL's SMPM_ResistiveBraking: a 2x2 linear system for an initial current phasor):
+  /// solved together by Newton's method from the parameters' start values when the model is
+  /// compiled, each solved parameter's binding its value and erased from `open`; the equations
+  /// solved are removed from sys_.initialEquations (an error when Newton fails, reported).
+  void solveInitialParameterSystem(std::set<int> &open, const std::function<const Expr *(const Expr *)> &atStart);
   /// Whether `e` reads parameters and constants only (no time, pre() or initial()).
   bool parameterExpression(const Expr *e);
   /// Discrete equations `a = b` (connections of discrete signals) define the variables farther

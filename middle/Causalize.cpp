@@ -116,6 +116,11 @@ std::pair<double, const Expr *> splitLinearTerm(ExprContext &ctx, const Expr *r,
 constexpr int kMaxNonlinearDepth = 16;
 /// The largest torn loop that keeps its whole form to fall back on.
 constexpr size_t kMaxWholeFallback = 64;
+/// Linear blocks of at least this many unknowns are torn too: what connections leave (a = b,
+/// a = -b, Kirchhoff's sums) is solved in sequence, and one LU of the tearing variables' system
+/// (the Schur complement of the eliminated part, exact since its pivots are non-zero constants)
+/// replaces the block's dense LU at every evaluation. Smaller blocks keep their LU as it is.
+constexpr size_t kMinTornLinear = 16;
 
 /// `r` solved for `var` when var occurs in it linearly with a constant non-zero coefficient
 /// (solving never divides by a value that may be zero), else null.
@@ -406,14 +411,15 @@ CausalSystem causalize(FlatSystem &flat, const EquationSystem &sys, const Matchi
       loop.residuals.push_back(sys.residuals[row]);
     }
     std::vector<CausalStep> after;
-    if (block.size() > 1 && !linearLoop(d, loop)) {
+    const bool linear = block.size() > 1 && linearLoop(d, loop);
+    if (block.size() > 1 && (!linear || block.size() >= kMinTornLinear)) {
       AlgebraicLoop torn;
       tearLoop(flat, sys, m, block, torn, after);
       if (torn.vars.size() < loop.vars.size()) {
         finishLoop(ctx, d, torn);
         // The whole loop to fall back on: its dense Jacobian is code quadratic in its size,
-        // which a large loop is torn to avoid.
-        if (block.size() <= kMaxWholeFallback) {
+        // which a large loop is torn to avoid (a linear loop's elimination needs none).
+        if (!linear && block.size() <= kMaxWholeFallback) {
           finishLoop(ctx, d, loop);
           torn.untorn = std::make_shared<const AlgebraicLoop>(std::move(loop));
         }
@@ -435,21 +441,28 @@ CausalSystem causalize(FlatSystem &flat, const EquationSystem &sys, const Matchi
 }
 
 std::string CausalSystem::tearingSummary() const {
-  std::string before, after;
-  size_t count = 0;
-  for (const AlgebraicLoop &loop : loops) {
-    if (loop.linear && loop.tornVars.empty())
-      continue;
-    if (++count > 8)
-      continue;
-    before += (before.empty() ? "" : ", ") + std::to_string(loop.size());
-    after += (after.empty() ? "" : ", ") + std::to_string(loop.vars.size());
-  }
-  if (count == 0)
-    return "";
-  const char *more = count > 8 ? ", ..." : "";
-  return std::to_string(count) + " nonlinear loop" + (count == 1 ? "" : "s") + " of " + before + more + " unknowns -> " +
-         after + more + " tearing variable" + (count == 1 && after == "1" ? "" : "s");
+  // Per kind (nonlinear loops, then torn linear ones): "N <kind> loops of a, b unknowns -> c, d
+  // tearing variables" (the first 8 sizes).
+  auto part = [&](bool linear) {
+    std::string before, after;
+    size_t count = 0;
+    for (const AlgebraicLoop &loop : loops) {
+      if (loop.linear != linear || (loop.linear && loop.tornVars.empty()))
+        continue;
+      if (++count > 8)
+        continue;
+      before += (before.empty() ? "" : ", ") + std::to_string(loop.size());
+      after += (after.empty() ? "" : ", ") + std::to_string(loop.vars.size());
+    }
+    if (count == 0)
+      return std::string();
+    const char *more = count > 8 ? ", ..." : "";
+    return std::to_string(count) + (linear ? " linear" : " nonlinear") + " loop" + (count == 1 ? "" : "s") + " of " +
+           before + more + " unknowns -> " + after + more + " tearing variable" +
+           (count == 1 && after == "1" ? "" : "s");
+  };
+  std::string nonlinear = part(false), linear = part(true);
+  return nonlinear + (nonlinear.empty() || linear.empty() ? "" : "; ") + linear;
 }
 
 void CausalSystem::print(std::ostream &os, const FlatSystem &flat, const EquationSystem &sys) const {

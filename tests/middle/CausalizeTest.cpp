@@ -619,6 +619,50 @@ TEST_F(SingularityTest, ConstraintOnAStateIsSingularOnlyBeforeIndexReduction) {
 
 // ---- ODE model set-up ----
 
+// A large linear block is torn as a nonlinear one is: a ring of 20 unknowns x_{k+1} = x_k + a_k
+// (what connections leave: sums and aliases) closed by x_1 + x_20 = c needs one tearing variable,
+// the others assigned in sequence with their constant unit coefficients; the reduced system is
+// linear (one LU of size 1). Its solution: x_k = x_1 + sum_{j<k} a_j with x_1 = (c - S)/2,
+// S = sum_{j<20} a_j. A block below 16 unknowns keeps its dense LU untorn.
+TEST(CausalizeTest, LargeLinearBlocksAreTornToTheirTearingVariables) {
+  for (const size_t n : {20u, 10u}) {
+    SystemBuilder b;
+    ExprContext &ctx = b.ctx();
+    std::vector<const Expr *> x;
+    for (size_t k = 0; k < n; ++k)
+      x.push_back(b.unknown("x" + std::to_string(k + 1)));
+    double sum = 0;
+    for (size_t k = 0; k + 1 < n; ++k) {
+      const double a = 0.5 + static_cast<double>(k);
+      sum += a;
+      b.equation(x[k + 1], ctx.add(x[k], b.c(a)));
+    }
+    b.equation(ctx.add(x[0], x[n - 1]), b.c(7));
+    Causalized c = causalizeAll(b);
+    ASSERT_EQ(c.causal.loops.size(), 1u);
+    const AlgebraicLoop &loop = c.causal.loops[0];
+    EXPECT_TRUE(loop.linear);
+    EXPECT_EQ(loop.size(), n);
+    if (n == 20) {
+      EXPECT_EQ(loop.vars.size(), 1u);
+      EXPECT_FALSE(loop.untorn);
+      EXPECT_EQ(c.causal.tearingSummary(), "1 linear loop of 20 unknowns -> 1 tearing variable");
+    } else {
+      EXPECT_EQ(loop.vars.size(), n);
+      EXPECT_EQ(c.causal.tearingSummary(), "");
+    }
+    expectStepsInDependencyOrder(c);
+    std::vector<double> values(b.flat.vars.size(), 0.0);
+    execute(c.causal, values);
+    const double x1 = (7 - sum) / 2;
+    double expected = x1;
+    for (size_t k = 0; k < n; ++k) {
+      EXPECT_NEAR(values[static_cast<size_t>(x[k]->var())], expected, 1e-12) << n << " x" << k + 1;
+      expected += 0.5 + static_cast<double>(k);
+    }
+  }
+}
+
 TEST(OdeModelTest, AssignsStorageAndSetsUpBothSystems) {
   // der(x) = -k*x + y; y = 2*x (x without a start value).
   SystemBuilder b;

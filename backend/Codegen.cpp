@@ -910,13 +910,7 @@ private:
                                  fe.address(v));
       b.SetInsertPoint(fe.b().GetInsertBlock());
     }
-    Value *status = b.CreateCall(rhs, {t, x, dx, a, p});
-    llvm::BasicBlock *failed = llvm::BasicBlock::Create(ctx, "failed", f);
-    llvm::BasicBlock *computed = llvm::BasicBlock::Create(ctx, "computed", f);
-    b.CreateCondBr(b.CreateICmpNE(status, b.getInt32(0)), failed, computed);
-    b.SetInsertPoint(failed);
-    b.CreateRet(status);
-    b.SetInsertPoint(computed);
+    emitCallOrReturn(b, f, rhs, {t, x, dx, a, p});
     b.CreateRet(b.CreateCall(inner, {t, x, dx, a, p, g}));
   }
 

@@ -242,12 +242,13 @@ TEST(IndexReduction, EveryStateFixedAndConsistentNeedsNoProjection) {
   }
 }
 
-TEST(IndexReduction, InitialEquationsOnStatesJoinTheConstraintsOfTheInitialPoint) {
-  std::string dir = scratchDir("initial_equations");
-  std::string model = R"(model PendulumInit
+/// The pendulum in Cartesian coordinates with `y = -0.6` as an initial equation (vy's start
+/// value `vyStart`); the caller adds initial equations and the end.
+static std::string pendulumWithInitialY(const std::string &vyStart) {
+  return R"(model PendulumInit
   parameter Real L = 1, g = 9.81;
   Real x(start = 1), y(start = 0);
-  Real vx(start = 0), vy;
+  Real vx(start = 0), vy)" + vyStart + R"(;
   Real lambda;
 equation
   der(x) = vx;  der(y) = vy;
@@ -255,8 +256,12 @@ equation
   x^2 + y^2 = L^2;
 initial equation
   y = -0.6;
-  vy = 0;
 )";
+}
+
+TEST(IndexReduction, InitialEquationsOnStatesJoinTheConstraintsOfTheInitialPoint) {
+  std::string dir = scratchDir("initial_equations");
+  std::string model = pendulumWithInitialY("") + "  vy = 0;\n";
   writeFile(dir + "/init.eq", model + "end PendulumInit;\n");
   RunResult r = runEqc("simulate init.eq --t-end 1 -o out.csv", dir);
   ASSERT_EQ(r.exitCode, 0) << r.stderrText;
@@ -274,18 +279,7 @@ initial equation
 // vx = 0.75 vy, vy = sqrt((9 - 0.6 g) / 1.5625) (the branch near the start value vy = 1).
 TEST(IndexReduction, InitialEquationsMayInvolveWhatAnAlgebraicLoopComputes) {
   std::string dir = scratchDir("initial_equations_loop");
-  std::string model = R"(model PendulumInit
-  parameter Real L = 1, g = 9.81;
-  Real x(start = 1), y(start = 0);
-  Real vx(start = 0), vy(start = 1);
-  Real lambda;
-equation
-  der(x) = vx;  der(y) = vy;
-  der(vx) = -lambda*x;  der(vy) = -lambda*y - g;
-  x^2 + y^2 = L^2;
-initial equation
-  y = -0.6;
-)";
+  std::string model = pendulumWithInitialY("(start = 1)");
   writeFile(dir + "/tension.eq", model + "  lambda = 9;\nend PendulumInit;\n");
   RunResult r = runEqc("simulate tension.eq --t-end 1 -o out.csv", dir);
   ASSERT_EQ(r.exitCode, 0) << r.stderrText;

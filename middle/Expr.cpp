@@ -82,6 +82,9 @@ int ExprContext::addFunction(std::unique_ptr<Function> fn) {
 }
 
 const Expr *ExprContext::fnCall(int fn, int output, std::vector<const Expr *> args, bool isBool) {
+  if (!isBool)
+    if (const Expr *value = inlineCall(*this, *functions_[fn], output, args))
+      return value;
   const Expr *e = intern(ExprKind::FnCall, fn, output, std::move(args), isBool);
   const_cast<Expr *>(e)->callee_ = functions_[fn].get();
   return e;

@@ -132,6 +132,13 @@ int partialDerivativeFunction(ExprContext &ctx, int fn);
 /// slots s and s + n (n = fn's slots) for a slot and its tangent, inputs (x, dx), outputs dy.
 int addDerivativeShell(ExprContext &ctx, int fn);
 
+/// The value of output `output` of `f` called with `args` (one per input) when f's body is a short
+/// sequence of scalar assignments of arithmetic and smooth builtins (MSL's Inline functions:
+/// Complex's operators, unit conversions), its slots replaced by what they hold; else null.
+/// ExprContext::fnCall takes it instead of a call: structural analysis then sees through the
+/// call (a linear block stays linear) and no call is made at run time.
+const Expr *inlineCall(ExprContext &ctx, const Function &f, int output, const std::vector<const Expr *> &args);
+
 /// Runs `f` on `args` (numeric inputs in the order of Function::inputs) and returns its outputs.
 /// Ensures: `error` is empty, or says why the call failed (index out of bounds, failed
 /// assertion, too many iterations, a function that runs only with the model) and the outputs are NaN.

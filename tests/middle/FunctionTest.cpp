@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
 #include <random>
 #include <sstream>
 
@@ -174,6 +175,87 @@ TEST(Function, PartialDerivativesOfCallsUseTheDerivativeFunction) {
     double fd = (evaluate(eq->rhs, p) - evaluate(eq->rhs, m)) / (2 * h);
     EXPECT_NEAR(evaluate(d, values), fd, 1e-6 * (1 + std::fabs(fd))) << flat.varName(var);
   }
+}
+
+// Calls of short straight-line functions of arithmetic and smooth builtins are their value
+// (inlineCall): a record constructor and an operator built on it (as Complex's '+' and '*') leave
+// no call, and a loop through them is linear. Calls stay where inlining would change what the
+// model means: a branch or relation (MLS 3.5, 8.5: no events in functions), a derivative
+// annotation (12.7.1: the derivative index reduction must take), a call left in the body (it may
+// have effects), a loop.
+TEST(Function, ShortStraightLineFunctionsAreInlined) {
+  Flat f(R"(
+record C
+  Real re;
+  Real im;
+end C;
+function mul
+  input C a;
+  input C b;
+  output C c;
+algorithm
+  c := C(a.re*b.re - a.im*b.im, a.re*b.im + a.im*b.re);
+end mul;
+function kink
+  input Real x;
+  output Real y;
+algorithm
+  y := if x > 0 then x else 0;
+end kink;
+function supplied
+  input Real x;
+  output Real y;
+algorithm
+  y := 2*x;
+  annotation(derivative = suppliedDer);
+end supplied;
+function suppliedDer
+  input Real x;
+  input Real dx;
+  output Real dy;
+algorithm
+  dy := 3*dx;
+end suppliedDer;
+function looped
+  input Real x;
+  output Real y = 0;
+algorithm
+  for i in 1:2 loop
+    y := y + x;
+  end for;
+end looped;
+function wrapper
+  input Real x;
+  output Real y;
+algorithm
+  y := looped(x) + 1;
+end wrapper;
+model M
+  Real x, y, k, s, l, o;
+  C z;
+equation
+  z = mul(C(x, y), C(1, 2));
+  x = 1 + time;
+  y = 2 - time;
+  k = kink(time - 0.5);
+  s = supplied(time);
+  l = looped(time);
+  o = wrapper(time);
+end M;
+)");
+  ASSERT_TRUE(f.flat) << f.messages.str();
+  const FlatSystem &flat = *f.flat;
+  VarNamer namer = [&flat](int v) { return flat.varName(v); };
+  std::map<std::string, std::string> rhs;
+  for (const Equation &e : flat.equations)
+    if (e.lhs->kind() == ExprKind::Var)
+      rhs[flat.varName(e.lhs->var())] = toString(e.rhs, namer);
+  // z = (x + i y)(1 + 2i): both parts are linear in x and y, without a call.
+  EXPECT_EQ(rhs["z.re"], "x - 2*y");
+  EXPECT_EQ(rhs["z.im"], "y + 2*x");
+  for (const char *stays : {"k", "s", "l", "o"})
+    EXPECT_NE(rhs[stays].find("("), std::string::npos) << stays << " = " << rhs[stays];
+  EXPECT_EQ(rhs["k"].find("if"), std::string::npos) << rhs["k"];
 }
 
 TEST(Function, InterpreterReportsBoundsAssertionsAndRecursion) {

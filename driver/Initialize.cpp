@@ -246,6 +246,71 @@ bool startConditions(Compilation &c, double t, InitialPoint &ip) {
   return changed;
 }
 
+/// After a failed projection onto the initial constraints: the error at the worst constraint
+/// (with the fixed values held), and a note on why — too many fixed values, constraints that
+/// are dependent for these parameter values, or start values where the constraints are singular
+/// (a rank deficient at `x` but full at a perturbed point, the fixed states kept).
+static void reportInconsistentStart(Compilation &c, InvariantProjector &initial, double t0, const std::vector<double> &x,
+                                    const std::vector<int> &movable, double worst, int which) {
+  const FlatSystem &flat = *c.flat;
+  const OdeModel &model = *c.model;
+  std::string fixed;
+  for (int v : model.states)
+    if (flat.vars[v].fixed)
+      fixed += (fixed.empty() ? "" : ", ") + flat.vars[v].name + " = " + brief(x[model.slots[v].index]);
+  std::string label = which >= 0 ? model.initialConstraints.labels[which] : std::string("the constraints");
+  c.diags->error(which >= 0 ? model.initialConstraints.locs[which] : flat.loc,
+                 "at time " + brief(t0) + ": no consistent initial values: " + label +
+                     " cannot be satisfied (residual " + brief(worst, 3) + ")" +
+                     (fixed.empty() ? "" : " with the fixed start values " + fixed));
+  std::vector<int> all(model.states.size());
+  for (size_t i = 0; i < all.size(); ++i)
+    all[i] = static_cast<int>(i);
+  size_t m = initial.size();
+  std::vector<double> nearby = x;
+  std::vector<bool> isMovable(x.size(), false);
+  for (int i : movable)
+    isMovable[i] = true;
+  uint64_t seed = 0x9e3779b97f4a7c15ull;
+  for (size_t i = 0; i < nearby.size(); ++i) {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    double r = static_cast<double>(seed >> 11) / 9007199254740992.0 * 2 - 1; // in [-1, 1)
+    if (isMovable[i])
+      nearby[i] += 0.1 * r * (1 + std::fabs(nearby[i]));
+  }
+  auto deficient = [&](const std::vector<int> &cols, const std::vector<double> &at) {
+    int rank = initial.rank(t0, at.data(), cols);
+    return rank >= 0 && static_cast<size_t>(rank) < std::min(m, cols.size());
+  };
+  const size_t invariants = model.invariants.residuals.size(); // the initial equations impose values
+  size_t dof = model.states.size() > invariants ? model.states.size() - invariants : 0;
+  if (movable.size() < m || deficient(movable, nearby)) {
+    if (deficient(all, nearby))
+      c.diags->note(SourceRange{},
+                    "the " + std::to_string(m) +
+                        " hidden constraints are dependent for these parameter values, so the structure "
+                        "differs from the generic one that index reduction assumed (more differentiations "
+                        "would be needed)");
+    else
+      c.diags->note(SourceRange{},
+                    std::string(flat.initialEquations.empty() ? "the fixed start values"
+                                                              : "the fixed start values and the initial equations") +
+                        " over-determine the constraints: the model has " + std::to_string(dof) +
+                        (dof == 1 ? " degree" : " degrees") +
+                        " of freedom, so at most that many independent values can be imposed");
+  } else if (deficient(movable, x)) {
+    std::string names;
+    for (size_t k = 0; k < movable.size() && k < 6; ++k)
+      names += (k ? ", " : "") + flat.vars[model.states[movable[k]]].name;
+    if (movable.size() > 6)
+      names += ", ...";
+    c.diags->note(SourceRange{},
+                  "the constraints are singular at the start values: their Jacobian with respect to the "
+                  "free variables (" + names + ") loses rank there, though not nearby; give these variables "
+                  "start values nearer a solution");
+  }
+}
+
 ExitCode consistentInitialPoint(Compilation &c, const std::vector<std::pair<std::string, std::string>> &parameters,
                                 double t0, InitialPoint &ip, std::unique_ptr<InvariantProjector> &projector,
                                 std::ostream &err, const InputSeries *inputs) {
@@ -303,64 +368,7 @@ ExitCode consistentInitialPoint(Compilation &c, const std::vector<std::pair<std:
       return ExitSimulation;
     }
     if (status != EQC_OK || !(worst <= 1e-8)) {
-      std::string fixed;
-      for (int v : model.states)
-        if (flat.vars[v].fixed)
-          fixed += (fixed.empty() ? "" : ", ") + flat.vars[v].name + " = " + brief(x[model.slots[v].index]);
-      std::string label = which >= 0 ? model.initialConstraints.labels[which] : std::string("the constraints");
-      c.diags->error(which >= 0 ? model.initialConstraints.locs[which] : flat.loc,
-                     "at time " + brief(t0) + ": no consistent initial values: " + label +
-                         " cannot be satisfied (residual " + brief(worst, 3) + ")" +
-                         (fixed.empty() ? "" : " with the fixed start values " + fixed));
-      // Why: too many fixed values, constraints that are dependent for these parameter values, or
-      // start values at a point where the constraints are singular. A rank that is full at a
-      // perturbed point (the fixed states kept) is deficient only here.
-      std::vector<int> all(model.states.size());
-      for (size_t i = 0; i < all.size(); ++i)
-        all[i] = static_cast<int>(i);
-      size_t m = initial.size();
-      std::vector<double> nearby = x;
-      std::vector<bool> isMovable(x.size(), false);
-      for (int i : movable)
-        isMovable[i] = true;
-      uint64_t seed = 0x9e3779b97f4a7c15ull;
-      for (size_t i = 0; i < nearby.size(); ++i) {
-        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-        double r = static_cast<double>(seed >> 11) / 9007199254740992.0 * 2 - 1; // in [-1, 1)
-        if (isMovable[i])
-          nearby[i] += 0.1 * r * (1 + std::fabs(nearby[i]));
-      }
-      auto deficient = [&](const std::vector<int> &cols, const std::vector<double> &at) {
-        int rank = initial.rank(t0, at.data(), cols);
-        return rank >= 0 && static_cast<size_t>(rank) < std::min(m, cols.size());
-      };
-      const size_t invariants = model.invariants.residuals.size(); // the initial equations impose values
-      size_t dof = model.states.size() > invariants ? model.states.size() - invariants : 0;
-      if (movable.size() < m || deficient(movable, nearby)) {
-        if (deficient(all, nearby))
-          c.diags->note(SourceRange{},
-                        "the " + std::to_string(m) +
-                            " hidden constraints are dependent for these parameter values, so the structure "
-                            "differs from the generic one that index reduction assumed (more differentiations "
-                            "would be needed)");
-        else
-          c.diags->note(SourceRange{},
-                        std::string(flat.initialEquations.empty() ? "the fixed start values"
-                                                                  : "the fixed start values and the initial equations") +
-                            " over-determine the constraints: the model has " + std::to_string(dof) +
-                            (dof == 1 ? " degree" : " degrees") +
-                            " of freedom, so at most that many independent values can be imposed");
-      } else if (deficient(movable, x)) {
-        std::string names;
-        for (size_t k = 0; k < movable.size() && k < 6; ++k)
-          names += (k ? ", " : "") + flat.vars[model.states[movable[k]]].name;
-        if (movable.size() > 6)
-          names += ", ...";
-        c.diags->note(SourceRange{},
-                      "the constraints are singular at the start values: their Jacobian with respect to the "
-                      "free variables (" + names + ") loses rank there, though not nearby; give these variables "
-                      "start values nearer a solution");
-      }
+      reportInconsistentStart(c, initial, t0, x, movable, worst, which);
       return ExitSimulation;
     }
   }

@@ -171,6 +171,18 @@ void Flattener::lowerConnect(const ast::Equation &eq, Scope &scope) {
   auto b = connectorEnds(*eq.rhs, scope);
   if (endDisabled_ || !a || !b)
     return; // a connection to a disabled conditional component is removed (MLS 3.5, 4.4.5)
+  if (graphBuilt_) {
+    diags_.error(eq.range, "connect() cannot be inside an if-equation whose condition asks what connections make "
+                           "(Connections.isRoot, rooted, cardinality): those must be known first");
+    return;
+  }
+  for (const auto *ends : {&*a, &*b})
+    for (const ConnectorEnd &end : *ends) {
+      if (end.inst)
+        ++cardinality_[end.inst];
+      else if (end.var >= 0)
+        ++cardinalityVar_[end.var];
+    }
   if (a->size() != b->size()) {
     diags_.error(eq.range, "connect(): '" + eq.lhs->text + "' has " + std::to_string(a->size()) + " connector(s) and '" +
                                eq.rhs->text + "' has " + std::to_string(b->size()));
@@ -246,8 +258,10 @@ void Flattener::connectEnds(const ConnectorEnd &x, const ConnectorEnd &y, Source
   int rp = find(p), rq = find(q);
   if (rp != rq)
     nodes_[std::max(rp, rq)].parent = std::min(rp, rq);
-  if (x.inst && y.inst)
+  if (x.inst && y.inst) {
+    addConnectEdges(*x.inst, *y.inst, range, owner);
     connectSubConnectors(x, y, range, owner);
+  }
 }
 
 void Flattener::connectSubConnectors(const ConnectorEnd &x, const ConnectorEnd &y, SourceRange range, Instance *owner) {
@@ -487,7 +501,7 @@ void Flattener::generateConnectionEquations() {
         }
         addEquation(ctx().add(terms), ctx().zero(), loc, 1, ensureOrigin(), false);
         ++generated;
-      } else {
+      } else if (!graphVars_.count(leaves[0][j].var)) { // (the graph's edges equate those)
         for (size_t m = 1; m < members.size(); ++m) {
           bool isBool = leaves[0][j].type == Type::Boolean;
           const Expr *a = ctx().var(leaves[0][j].var, isBool), *b = ctx().var(leaves[m][j].var, isBool);

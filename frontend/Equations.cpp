@@ -176,8 +176,12 @@ void Flattener::lowerEquation(const ast::Equation &eq, Scope &scope, int number,
       diags_.error(eq.lhs->nameRange, "reinit() is only allowed inside a when-equation");
     else if (fn == "terminate")
       diags_.error(eq.lhs->nameRange, "terminate() is only allowed inside a when-equation");
+    else if (fn == "assert" && !graphBuilt_ && asksConnections(eq))
+      deferred_.push_back(DeferredEquation{&eq, scope, number, initial, forPart_}); // cardinality()
     else if (fn == "assert")
       lowerAssert(*eq.lhs, scope, initial);
+    else if (fn == "Connections.branch" || fn == "Connections.root" || fn == "Connections.potentialRoot")
+      lowerGraphStatement(*eq.lhs, scope);
     else if (isEffectCall(*eq.lhs, scope)) // MLS 3.5, 8.3.7: a function without outputs, for its effects
       lowerEffectCall(*eq.lhs, scope, initial);
     else
@@ -425,6 +429,15 @@ void Flattener::lowerForEquation(const ast::Equation &eq, Scope &scope, int numb
 }
 
 void Flattener::lowerIfEquation(const ast::Equation &eq, Scope &scope, int number, bool initial) {
+  // Conditions that ask the connection graph (MLS 3.5, 9.4) wait until it is built.
+  if (!graphBuilt_ && asksConnections(eq)) {
+    if (collect_)
+      diags_.error(eq.range, "an if-equation whose condition asks the connection graph cannot be inside one whose "
+                             "condition changes in time");
+    else
+      deferred_.push_back(DeferredEquation{&eq, scope, number, initial, forPart_});
+    return;
+  }
   // Conditions known when the model is compiled select one branch.
   std::vector<Value> conds;
   bool constant = true;

@@ -135,8 +135,11 @@ std::optional<FlatSystem> Flattener::run(const std::string &modelName) {
   for (size_t i = 0; i < instances_.size(); ++i)
     if (instances_[i]->expandable || i >= lowered)
       lowerInstanceEquations(*instances_[i]);
-  if (!diags_.hasErrors())
+  buildConnectionGraph();
+  if (!diags_.hasErrors()) {
     generateConnectionEquations();
+    generateGraphEquations();
+  }
   readAnnotation(*model->def);
   growPerVariable();
   initialParameters();

@@ -17,6 +17,7 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace eqc::frontend {
@@ -95,7 +96,7 @@ inline constexpr const char *kOperatorNames[] = {
     "der", "pre", "edge", "change", "noEvent", "smooth", "sum", "product", "size", "ndims", "zeros", "ones", "fill",
     "identity", "transpose", "linspace", "cross", "scalar", "vector", "integer", "div", "rem", "reinit", "terminate",
     "assert", "homotopy", "sample", "delay", "terminal", "min", "max", "Integer", "String", "cardinality", "cat",
-    "getInstanceName", "semiLinear"};
+    "getInstanceName", "semiLinear", "skew", "outerProduct", "rooted", "Connections.isRoot", "Connections.rooted"};
 /// The name of a builtin function as called: `.sqrt` (the global scope's) is `sqrt`.
 std::string builtinName(const std::string &name);
 /// "[3]", "[2, 3]", "scalar": shapes in messages.
@@ -564,8 +565,16 @@ public:
   Value lowerBuiltinCall(const ast::Expr &e, Scope &scope, bool &handled);
   /// A call of function `fn`; `bound` the inputs a partial application fixed (a call of a
   /// functional input), which the call's arguments skip.
+  /// `owner`: the component the function was named through (`world.gravityAcceleration`).
   Value lowerUserCall(const ast::Expr &e, Scope &scope, ClassInfo *fn, int outputIndex, std::vector<Value> *allOutputs,
-                      const FunctionArgument *bound = nullptr);
+                      const FunctionArgument *bound = nullptr, Instance *owner = nullptr);
+  /// The function that short class `fn` names, through short classes; `defaults` gets the
+  /// values their modifiers give its inputs (the nearest first); null after an error.
+  ClassInfo *shortFunctionTarget(ClassInfo *fn, Instance *owner, Scope &scope,
+                                 std::vector<std::pair<std::string, Value>> &defaults);
+  /// `a.b.f(...)`: the function f of the class of scalar component a.b (MLS 3.5, 5.3.2), and that
+  /// component in `owner`; null when the name does not start with a component.
+  ClassInfo *componentFunction(const std::string &dotted, Scope &scope, Instance *&owner);
   /// A call of function `fn` with `args`, one per input in order: output `outputIndex` (and all
   /// outputs in `allOutputs`); errors at `range` and `nameRange`.
   /// A function whose body is an external call that eqc evaluates itself when its arguments are
@@ -860,6 +869,67 @@ public:
   void connectEnds(const ConnectorEnd &x, const ConnectorEnd &y, SourceRange range, Instance *owner);
   /// Connects the connectors inside two connected connector instances, element by element.
   void connectSubConnectors(const ConnectorEnd &x, const ConnectorEnd &y, SourceRange range, Instance *owner);
+  // ---- ConnectionGraph.cpp: overdetermined connectors (MLS 3.5, 9.4) ----
+  /// A node of the virtual connection graph: an instance of an overdetermined record (one with
+  /// a function equalityConstraint) or of an overdetermined type, in a connector.
+  struct GraphNode {
+    Instance *record = nullptr; ///< the record instance; null for a type
+    int firstVar = -1;          ///< a type: its variables from firstVar on, row-major
+    std::vector<int> dims;      ///< a type: its array dimensions
+    const ClassInfo *cls = nullptr; ///< the class that has equalityConstraint
+    std::string path;
+    bool definiteRoot = false;  ///< Connections.root
+    int priority = -1;          ///< Connections.potentialRoot's priority; -1: not a potential root
+    bool selected = false;      ///< a root of one of the spanning trees (Connections.isRoot)
+    int depth = -1;             ///< the distance from its tree's root along tree edges
+  };
+  /// An edge: a connect (optional in the spanning trees) or a Connections.branch (required).
+  struct GraphEdge {
+    int a, b;
+    bool required;
+    SourceRange at;
+    Instance *owner; ///< whose equations hold it
+    bool inTree = false;
+  };
+  std::vector<GraphNode> graphNodes_;
+  std::map<std::pair<const Instance *, int>, int> graphNodeIds_;
+  std::vector<GraphEdge> graphEdges_;
+  std::unordered_set<int> graphVars_; ///< the variables of the nodes: not in the connection sets' equalities
+  bool graphBuilt_ = false;
+  /// If-equations whose conditions ask the graph (Connections.isRoot, rooted): lowered once it is built.
+  struct DeferredEquation {
+    const ast::Equation *eq;
+    Scope scope;
+    int number;
+    bool initial;
+    int forPart;
+  };
+  std::vector<DeferredEquation> deferred_;
+  /// The node of an overdetermined record or type instance (`record` or the variable at
+  /// `firstVar`); made on first use.
+  int graphNode(Instance *record, int firstVar, const std::vector<int> &dims, const ClassInfo *cls, const std::string &path);
+  /// The node that `A.R`, an argument of a Connections operator, names; -1 after an error, -2
+  /// when it is in a disabled conditional component (the statement is removed).
+  int graphNodeOf(const ast::Expr &ref, Scope &scope);
+  /// Connections.branch, root and potentialRoot: edges and roots of the graph.
+  void lowerGraphStatement(const ast::Expr &call, Scope &scope);
+  /// Connections.isRoot, Connections.rooted (and the deprecated rooted): a Boolean constant.
+  Value lowerGraphQuery(const ast::Expr &call, Scope &scope);
+  /// Whether if-equation `eq`'s conditions, or assert `eq`, ask what connections make
+  /// (Connections.isRoot, rooted, cardinality): it is lowered once every connect is known.
+  static bool asksConnections(const ast::Equation &eq);
+  /// cardinality(c) (MLS 3.5, 3.7.2.3): an Integer constant.
+  Value lowerCardinality(const ast::Expr &call, Scope &scope);
+  /// The connect-equations that name each connector instance, and primitive connector.
+  std::unordered_map<const Instance *, int> cardinality_;
+  std::unordered_map<int, int> cardinalityVar_;
+  /// The optional edges that connect(x, y) of two connector instances makes.
+  void addConnectEdges(Instance &x, Instance &y, SourceRange at, Instance *owner);
+  /// Selects the roots and the spanning trees (9.4.2), then lowers the deferred equations.
+  void buildConnectionGraph();
+  /// The connection equations of the graph's optional edges: the records' equalities on tree
+  /// edges, `0 = equalityConstraint(A.R, B.R)` on the others.
+  void generateGraphEquations();
   std::unordered_map<int, int> primitiveInside_, primitiveOutside_; ///< var → node
   std::vector<Instance *> connectors_; ///< every connector instance (for unconnected flows)
   std::vector<int> primitiveConnectors_;

@@ -95,6 +95,46 @@ static bool dynamicSlice(Flattener &f, const ast::Expr &range, Scope &scope, con
   return true;
 }
 
+/// Subscripts `subs` of array local `l` (`count` elements), some of them known only when the
+/// function runs: per element of the result, its offset in `l` (the odometer over the kept
+/// dimensions: colons, index vectors; scalar subscripts drop theirs).
+static LocalRef dynamicSubscripts(Flattener &f, const std::vector<Value> &subs, const FunctionBuilder::Local &l,
+                                  size_t count, LocalRef &r) {
+  ExprContext &c = f.ctx();
+  std::vector<std::vector<const Expr *>> picks(l.dims.size()); // 0-based indices per dimension
+  for (size_t d = 0; d < l.dims.size(); ++d) {
+    if (d < subs.size() && subs[d].ok) {
+      for (const Expr *i : subs[d].elems)
+        picks[d].push_back(c.sub(i, c.one()));
+      if (!subs[d].isScalar())
+        r.dims.push_back(static_cast<int>(subs[d].size()));
+      continue;
+    }
+    for (int i = 0; i < l.dims[d]; ++i)
+      picks[d].push_back(c.constant(i));
+    r.dims.push_back(l.dims[d]);
+  }
+  std::vector<size_t> pos(picks.size(), 0);
+  size_t total = 1;
+  for (const auto &p : picks)
+    total *= p.size();
+  for (size_t n = 0; n < total; ++n) {
+    const Expr *offset = c.zero();
+    for (size_t d = 0; d < picks.size(); ++d)
+      offset = c.add(c.mul(offset, c.constant(l.dims[d])), picks[d][pos[d]]);
+    r.offsets.push_back(offset);
+    for (size_t d = picks.size(); d-- > 0;) {
+      if (++pos[d] < picks[d].size())
+        break;
+      pos[d] = 0;
+    }
+  }
+  r.ok = true;
+  r.base = l.slot;
+  r.extent = static_cast<int>(count);
+  return r;
+}
+
 static LocalRef resolveLocal(Flattener &f, const ast::Expr &e, Scope &scope, bool &found) {
   LocalRef r;
   FunctionBuilder &b = *scope.fn;
@@ -229,6 +269,11 @@ static LocalRef resolveLocal(Flattener &f, const ast::Expr &e, Scope &scope, boo
     }
     return r;
   }
+  const bool dynamic = std::any_of(subs.begin(), subs.end(), [](const Value &v) {
+    return std::any_of(v.elems.begin(), v.elems.end(), [](const Expr *x) { return !x->isConst(); });
+  });
+  if (dynamic) // a slice at indices known when the function runs (`T[sequence[3], :]`)
+    return dynamicSubscripts(f, subs, *l, count, r);
   Value all;
   all.ok = true;
   all.type = Type::Integer;
@@ -627,8 +672,55 @@ Value Flattener::lowerLocal(const ast::Expr &e, Scope &scope, bool &found) {
   return v;
 }
 
+ClassInfo *Flattener::shortFunctionTarget(ClassInfo *fn, Instance *owner, Scope &scope,
+                                          std::vector<std::pair<std::string, Value>> &defaults) {
+  // MLS 3.5, 4.5.1: `function f2 = f1(k = 2)` is f1 with k's default 2 (the modifier nearest the
+  // call wins); its modifiers are evaluated where f2 is declared: in `owner` when it is a member
+  // of the owner's class (`world.gravityAcceleration`, whose defaults are world's parameters).
+  for (int hops = 0; fn && fn->def->isShort && fn->kind() == ast::ClassKind::Function; ++hops) {
+    if (hops > 50) {
+      diags_.error(fn->def->range, "function '" + fn->name + "' is defined by a cycle of short class definitions");
+      return nullptr;
+    }
+    Scope at;
+    at.lexical = fn->parent;
+    at.context = Context::Parameter;
+    if (owner && !scope.fn && fn->parent && member(owner->cls, fn->def->name) == fn)
+      at.inst = owner;
+    else if (owner && !scope.fn && fn->parent == owner->cls)
+      at.inst = owner;
+    for (const ast::Modifier &m : fn->def->shortModifiers) {
+      if (!m.value || m.redeclare || m.name.find('.') != std::string::npos)
+        continue;
+      if (std::any_of(defaults.begin(), defaults.end(), [&](const auto &d) { return d.first == m.name; }))
+        continue;
+      Value v = lower(*m.value, at);
+      if (!v.ok)
+        return nullptr;
+      defaults.emplace_back(m.name, std::move(v));
+    }
+    ClassInfo *base = findClass(fn->def->shortBase.typeName, fn->parent);
+    if (!base) {
+      diags_.error(fn->def->shortBase.typeRange, "unknown function '" + fn->def->shortBase.typeName + "'");
+      return nullptr;
+    }
+    fn = base;
+  }
+  return fn;
+}
+
 Value Flattener::lowerUserCall(const ast::Expr &e, Scope &scope, ClassInfo *fn, int outputIndex,
-                               std::vector<Value> *allOutputs, const FunctionArgument *bound) {
+                               std::vector<Value> *allOutputs, const FunctionArgument *bound, Instance *owner) {
+  std::vector<std::pair<std::string, Value>> modified; // the defaults of a short function class
+  if (fn->def->isShort) {
+    fn = shortFunctionTarget(fn, owner ? owner : scope.inst, scope, modified);
+    if (!fn)
+      return fail();
+    if (fn->kind() != ast::ClassKind::Function) {
+      diags_.error(e.nameRange, "'" + e.text + "' is not a function");
+      return fail();
+    }
+  }
   if (!resolveClass(*fn))
     return fail();
   std::vector<const Element *> inputs;
@@ -704,8 +796,11 @@ Value Flattener::lowerUserCall(const ast::Expr &e, Scope &scope, ClassInfo *fn, 
     // specialized to it).
     const bool text = baseTypeName(*inputs[k]) == "String";
     stringContext_ += text;
+    auto mod = std::find_if(modified.begin(), modified.end(), [&](const auto &d) { return d.first == inputs[k]->comp->name; });
     if (given[k]) {
       args.push_back(lower(*given[k], scope));
+    } else if (mod != modified.end()) {
+      args.push_back(mod->second);
     } else if (inputs[k]->comp->binding) {
       args.push_back(inputDefault(fn, *inputs[k]));
     } else {

@@ -146,6 +146,10 @@ Value Flattener::lowerBuiltinCall(const ast::Expr &e, Scope &scope, bool &handle
     diags_.error(e.nameRange, "'" + fn + "(... for ...)' is not a reduction (sum, product, min and max are)");
     return fail();
   }
+  if (fn == "Connections.isRoot" || fn == "Connections.rooted" || fn == "rooted")
+    return lowerGraphQuery(e, scope);
+  if (fn == "cardinality")
+    return lowerCardinality(e, scope);
   if (fn == "der") {
     if (!arity(1, 1))
       return fail();
@@ -259,10 +263,6 @@ Value Flattener::lowerBuiltinCall(const ast::Expr &e, Scope &scope, bool &handle
   }
   if (fn == "terminal")
     return lowerTerminal(e, scope);
-  if (fn == "cardinality") {
-    diags_.error(e.nameRange, fn + "() is not supported by eqc");
-    return fail();
-  }
   if (fn == "size" || fn == "ndims") {
     if (!arity(1, fn == "size" ? 2 : 1))
       return fail();
@@ -408,6 +408,42 @@ Value Flattener::lowerBuiltinCall(const ast::Expr &e, Scope &scope, bool &handle
     auto &x = a.elems, &y = b.elems;
     out.elems = {c.sub(c.mul(x[1], y[2]), c.mul(x[2], y[1])), c.sub(c.mul(x[2], y[0]), c.mul(x[0], y[2])),
                  c.sub(c.mul(x[0], y[1]), c.mul(x[1], y[0]))};
+    return out;
+  }
+  if (fn == "skew") { // MLS 3.5, 10.3.6: the matrix of x's cross product, skew(x)*y = cross(x, y)
+    if (!arity(1, 1))
+      return fail();
+    Value a = lowerReal(*e.args[0], scope);
+    if (!a.ok)
+      return fail();
+    if (a.dims != std::vector<int>{3}) {
+      diags_.error(e.range, "skew() takes a vector of 3 elements");
+      return fail();
+    }
+    Value out = a;
+    out.dims = {3, 3};
+    auto &x = a.elems;
+    const Expr *z = c.zero();
+    out.elems = {z, c.neg(x[2]), x[1], x[2], z, c.neg(x[0]), c.neg(x[1]), x[0], z};
+    return out;
+  }
+  if (fn == "outerProduct") { // MLS 3.5, 10.3.6: v1[i]*v2[j]
+    if (!arity(2, 2))
+      return fail();
+    Value a = lowerReal(*e.args[0], scope), b = lowerReal(*e.args[1], scope);
+    if (!a.ok || !b.ok)
+      return fail();
+    if (a.dims.size() != 1 || b.dims.size() != 1) {
+      diags_.error(e.range, "outerProduct() takes two vectors");
+      return fail();
+    }
+    Value out = a;
+    out.type = numericType(a.type, b.type);
+    out.dims = {a.dims[0], b.dims[0]};
+    out.elems.clear();
+    for (const Expr *x : a.elems)
+      for (const Expr *y : b.elems)
+        out.elems.push_back(c.mul(x, y));
     return out;
   }
   if (fn == "scalar" || fn == "vector") {

@@ -1354,6 +1354,30 @@ ClassInfo *Flattener::shadowingFunction(const std::string &name, const Scope &sc
   return found;
 }
 
+ClassInfo *Flattener::componentFunction(const std::string &dotted, Scope &scope, Instance *&owner) {
+  if (!scope.inst || scope.fn)
+    return nullptr;
+  Instance *inst = scope.inst;
+  size_t start = 0;
+  for (size_t dot = dotted.find('.'); dot != std::string::npos; start = dot + 1, dot = dotted.find('.', start)) {
+    const int idx = inst->cls->find(dotted.substr(start, dot - start));
+    if (idx < 0)
+      return nullptr;
+    Symbol &s = symbol(*inst, idx);
+    if (s.kind != Symbol::Component || s.instances.size() != 1 || !s.dims.empty())
+      return nullptr;
+    inst = s.instances[0].get();
+  }
+  const std::string name = dotted.substr(start);
+  ClassInfo *fn = instanceRedeclaration(*inst, inst->cls, name);
+  if (!fn)
+    fn = member(inst->cls, name);
+  if (!fn || fn->kind() != ast::ClassKind::Function)
+    return nullptr;
+  owner = inst;
+  return fn;
+}
+
 Value Flattener::lowerCall(const ast::Expr &e, Scope &scope) {
   if (e.partialApplication) {
     diags_.error(e.range, "`function " + e.text +
@@ -1371,6 +1395,10 @@ Value Flattener::lowerCall(const ast::Expr &e, Scope &scope) {
   if (handled)
     return v;
   ClassInfo *fn = scopedClass(e.text, scope);
+  Instance *owner = nullptr;
+  if (!fn && e.text.find('.') != std::string::npos)
+    if (ClassInfo *f = componentFunction(e.text, scope, owner))
+      return lowerUserCall(e, scope, f, 0, nullptr, nullptr, owner);
   if (fn && fn->kind() == ast::ClassKind::Function && isLoadResource(fn->name))
     return lowerLoadResource(e, scope);
   if (fn && fn->kind() == ast::ClassKind::Function)

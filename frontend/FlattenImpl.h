@@ -96,7 +96,7 @@ inline constexpr const char *kOperatorNames[] = {
     "der", "pre", "edge", "change", "noEvent", "smooth", "sum", "product", "size", "ndims", "zeros", "ones", "fill",
     "identity", "transpose", "linspace", "cross", "scalar", "vector", "integer", "div", "rem", "reinit", "terminate",
     "assert", "homotopy", "sample", "delay", "terminal", "min", "max", "Integer", "String", "cardinality", "cat",
-    "getInstanceName", "semiLinear", "skew", "outerProduct", "rooted", "Connections.isRoot", "Connections.rooted"};
+    "getInstanceName", "semiLinear", "skew", "outerProduct", "diagonal", "rooted", "Connections.isRoot", "Connections.rooted"};
 /// The name of a builtin function as called: `.sqrt` (the global scope's) is `sqrt`.
 std::string builtinName(const std::string &name);
 /// "[3]", "[2, 3]", "scalar": shapes in messages.

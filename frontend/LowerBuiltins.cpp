@@ -410,6 +410,24 @@ Value Flattener::lowerBuiltinCall(const ast::Expr &e, Scope &scope, bool &handle
                  c.sub(c.mul(x[0], y[1]), c.mul(x[1], y[0]))};
     return out;
   }
+  if (fn == "diagonal") { // MLS 3.5, 10.3.3: the square matrix with v on its diagonal
+    if (!arity(1, 1))
+      return fail();
+    Value a = lower(*e.args[0], scope);
+    if (!a.ok)
+      return fail();
+    if (a.dims.size() != 1 || !a.isNumeric()) {
+      diags_.error(e.args[0]->range, "diagonal() takes a vector of numbers");
+      return fail();
+    }
+    const int m = a.dims[0];
+    Value out = a;
+    out.dims = {m, m};
+    out.elems.assign(static_cast<size_t>(m) * m, c.zero());
+    for (int i = 0; i < m; ++i)
+      out.elems[static_cast<size_t>(i) * m + i] = a.elems[i];
+    return out;
+  }
   if (fn == "skew") { // MLS 3.5, 10.3.6: the matrix of x's cross product, skew(x)*y = cross(x, y)
     if (!arity(1, 1))
       return fail();

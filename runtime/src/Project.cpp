@@ -118,6 +118,44 @@ public:
     return EQC_OK;
   }
 
+  /// As evaluate, but rows that are not finite (g_i, or an entry of G's row i) are set aside:
+  /// zeroed in g and G and counted in `excluded`, so that the others can move x to where those
+  /// can be evaluated (a rotation matrix that starts at 0 gives a line force the direction 0/0).
+  int evaluateFinite(const double *x, double *g, double *jac, int &excluded) const {
+    int code;
+    try {
+      code = fn(user, t, x, g, jac);
+    } catch (...) {
+      code = -1;
+    }
+    if (code != 0)
+      return EQC_ERR_RHS;
+    std::vector<char> bad(static_cast<std::size_t>(m), 0);
+    for (int i = 0; i < m; ++i)
+      bad[i] = !std::isfinite(g[i]);
+    if (jac && pattern) {
+      for (int k = 0; k < pattern->nnz; ++k)
+        if (!std::isfinite(jac[k]))
+          bad[pattern->row_index[k]] = 1;
+    } else if (jac) {
+      for (int i = 0; i < m; ++i)
+        bad[i] = bad[i] || !allFinite(static_cast<std::size_t>(n), jac + static_cast<std::size_t>(i) * n);
+    }
+    excluded = 0;
+    for (int i = 0; i < m; ++i)
+      if (bad[i]) {
+        ++excluded;
+        g[i] = 0.0;
+        if (jac && !pattern)
+          std::fill(jac + static_cast<std::size_t>(i) * n, jac + static_cast<std::size_t>(i + 1) * n, 0.0);
+      }
+    if (jac && pattern && excluded)
+      for (int k = 0; k < pattern->nnz; ++k)
+        if (bad[pattern->row_index[k]])
+          jac[k] = 0.0;
+    return EQC_OK;
+  }
+
   const eqc_sparsity *sparsity() const { return pattern; }
 
 private:
@@ -283,8 +321,15 @@ int project(int n, int m, double *x, const Constraints &c, double tol,
   residual = std::numeric_limits<double>::quiet_NaN();
   const eqc_sparsity *pattern = c.sparsity();
   double *G = w.evaluated(pattern);
-  if (int rc = c.evaluate(x, w.g, G))
-    return rc;
+  // Rows that cannot be evaluated at the start are set aside until the others have moved x
+  // where they can (`excluded` of them; the projection converges only without any).
+  int excluded = 0;
+  int first = c.evaluate(x, w.g, G);
+  const bool masked = first == EQC_ERR_NONFINITE;
+  if (masked)
+    first = c.evaluateFinite(x, w.g, G, excluded);
+  if (first != EQC_OK)
+    return first;
   residual = maxAbs(m, w.g);
 
   for (int iter = 0;; ++iter) {
@@ -308,7 +353,7 @@ int project(int n, int m, double *x, const Constraints &c, double tol,
         w.weight[i] = tol * sum;
       }
     }
-    bool converged = true;
+    bool converged = excluded == 0;
     for (int i = 0; i < m && converged; ++i)
       converged = std::fabs(w.g[i]) <= w.weight[i];
     if (converged)
@@ -370,19 +415,23 @@ int project(int n, int m, double *x, const Constraints &c, double tol,
       // Most corrections are full steps; fetch G with them to save an
       // evaluation. G at x is not needed any more once dx is known.
       const bool full = halving == 0;
-      int rc = c.evaluate(w.xTrial, w.gTrial, full ? G : nullptr);
+      int trialExcluded = 0;
+      int rc = masked ? c.evaluateFinite(w.xTrial, w.gTrial, full ? G : nullptr, trialExcluded)
+                      : c.evaluate(w.xTrial, w.gTrial, full ? G : nullptr);
       if (rc != EQC_OK) {
         lastFailure = rc;
         continue;
       }
       anyEvaluated = true;
-      if (scaledResidual(m, w.gTrial, w.weight) < current) {
+      if (trialExcluded < excluded || (trialExcluded == excluded && scaledResidual(m, w.gTrial, w.weight) < current)) {
         if (!full) {
-          if (int rcJac = c.evaluate(w.xTrial, w.gTrial, G)) {
+          int rcJac = masked ? c.evaluateFinite(w.xTrial, w.gTrial, G, trialExcluded) : c.evaluate(w.xTrial, w.gTrial, G);
+          if (rcJac) {
             lastFailure = rcJac;
             break;
           }
         }
+        excluded = trialExcluded;
         accepted = true;
         break;
       }

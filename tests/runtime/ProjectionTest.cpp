@@ -76,6 +76,18 @@ int failingConstraint(void *, double, const double *, double *, double *) {
   return 3;
 }
 
+// g1 = x0 - 1 and g2 = x1 - x2/x0: at x0 = 0, g2 and its row of the Jacobian are not finite
+// (as a line force's direction 0/0 while a rotation matrix starts at 0).
+int laterFinite(void *, double, const double *x, double *g, double *jac) {
+  g[0] = x[0] - 1;
+  g[1] = x[1] - x[2] / x[0];
+  if (jac) {
+    jac[0] = 1, jac[1] = 0, jac[2] = 0;
+    jac[3] = x[2] / (x[0] * x[0]), jac[4] = 1, jac[5] = -1 / x[0];
+  }
+  return 0;
+}
+
 // The Cartesian pendulum (length 1) as an index-reduced ODE: the multiplier
 // comes from the twice-differentiated constraint.
 constexpr double Gravity = 9.81;
@@ -535,6 +547,26 @@ TEST(Project, ConstraintFailureAndArguments) {
             EQC_OK);
   EXPECT_EQ(residual, 0.0);
   EXPECT_EQ(x[0], 1.3);
+}
+
+TEST(Project, RowsNotFiniteAtTheStartWaitUntilTheOthersMoveThePoint) {
+  // The first row moves x0 to 1; then the second can be evaluated and is met too. Rows that
+  // stay non-finite are never met: the projection does not converge then.
+  double x[3] = {0.0, 0.0, 2.0};
+  double residual = -1;
+  ASSERT_EQ(eqc_project(3, 2, 0.0, x, laterFinite, nullptr, 1e-14, 20, &residual), EQC_OK);
+  EXPECT_NEAR(x[0], 1.0, 1e-14);
+  EXPECT_NEAR(x[1], x[2] / x[0], 1e-13);
+  EXPECT_LE(residual, 1e-13);
+  double stuck[3] = {0.0, 0.0, 2.0};
+  EXPECT_EQ(eqc_project(1, 2, 0.0, stuck + 1, [](void *, double, const double *x, double *g, double *jac) {
+              g[0] = x[0] - 1;
+              g[1] = std::sqrt(-1.0 - x[0] * x[0]); // NaN everywhere
+              if (jac)
+                jac[0] = 1, jac[1] = 0;
+              return 0;
+            }, nullptr, 1e-12, 20, &residual),
+            EQC_ERR_NEWTON);
 }
 
 TEST(Pendulum, InvariantsDriftWithoutProjection) {

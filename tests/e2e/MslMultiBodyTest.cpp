@@ -1,0 +1,99 @@
+// MSL 4.0.0's Mechanics.MultiBody and Electrical.QuasiStatic (part 2 of the library issue):
+// overdetermined connectors (MLS 3.5, 9.4) in the library's own models, checked against
+// solutions computed here (skipped where the library is absent).
+#include "Msl.h"
+#include "Run.h"
+
+#include <cmath>
+#include <complex>
+
+using namespace eqc::test;
+
+namespace {
+
+/// The physical pendulum J phi'' = -m g L cos(phi) - d phi' (phi from the horizontal), by
+/// classical Runge-Kutta with a step of 1e-5 s: {phi, w} at time `t`.
+std::pair<double, double> pendulum(double m, double L, double J, double d, double g, double t) {
+  double phi = 0, w = 0;
+  const double h = 1e-5;
+  auto f = [&](double p, double v) { return (-m * g * L * std::cos(p) - d * v) / J; };
+  for (long k = 0, n = std::lround(t / h); k < n; ++k) {
+    const double a1 = f(phi, w), p1 = w;
+    const double a2 = f(phi + h / 2 * p1, w + h / 2 * a1), p2 = w + h / 2 * a1;
+    const double a3 = f(phi + h / 2 * p2, w + h / 2 * a2), p3 = w + h / 2 * a2;
+    const double a4 = f(phi + h * p3, w + h * a3), p4 = w + h * a3;
+    phi += h / 6 * (p1 + 2 * p2 + 2 * p3 + p4);
+    w += h / 6 * (a1 + 2 * a2 + 2 * a3 + a4);
+  }
+  return {phi, w};
+}
+
+} // namespace
+
+// Examples.Elementary.Pendulum: World, a Revolute joint about z with a rotational damper
+// (d = 0.1 N m s/rad) on its axis, and a Body of 1 kg at 0.5 m (I_33 = 0.001 kg m^2), released
+// horizontally. The World's frame is the root of the connection graph; the body's orientation
+// follows through the joint's branch. Its angle is the physical pendulum's, g = 9.80665.
+TEST(MslMultiBody, PendulumSwingsAsThePhysicalPendulum) {
+  EQC_REQUIRE_MSL();
+  std::string dir = scratchDir("msl_mb_pendulum");
+  RunResult r = runEqc("simulate Modelica.Mechanics.MultiBody.Examples.Elementary.Pendulum --lib '" + msl +
+                           "' --rtol 1e-9 -o out.csv --vars rev.phi,rev.w",
+                       dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  const size_t n = csv.rows.size();
+  EXPECT_DOUBLE_EQ(csv.at(n - 1, "time"), 5.0);
+  for (size_t i = 0; i < n; i += n / 5) {
+    const double t = csv.at(i, "time");
+    auto [phi, w] = pendulum(1.0, 0.5, 1.0 * 0.25 + 0.001, 0.1, 9.80665, t);
+    EXPECT_NEAR(csv.at(i, "rev.phi"), phi, 1e-6) << "t = " << t;
+    EXPECT_NEAR(csv.at(i, "rev.w"), w, 1e-5) << "t = " << t;
+  }
+}
+
+// Examples.Elementary.SpringDamperSystem: body2 hangs on a prismatic joint along -y with a
+// line-force spring (c = 30 N/m, unstretched 0.1 m) parallel to it, released at s = 0.1 m at
+// rest: s(t) = 0.1 + (m g/c)(1 - cos(sqrt(c/m) t)). Beside it, body1 is free in space (its
+// own subgraph, whose potential root it is) on a spring and a damper: its orientation matrix
+// starts at zero, where the damper's line direction cannot be evaluated until the other
+// constraints have moved the start point.
+TEST(MslMultiBody, BodyOnASpringOscillatesHarmonically) {
+  EQC_REQUIRE_MSL();
+  std::string dir = scratchDir("msl_mb_springdamper");
+  RunResult r = runEqc("simulate Modelica.Mechanics.MultiBody.Examples.Elementary.SpringDamperSystem --lib '" + msl +
+                           "' --rtol 1e-8 --atol 1e-10 -o out.csv --vars p2.s,p2.v",
+                       dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  const size_t n = csv.rows.size();
+  EXPECT_DOUBLE_EQ(csv.at(n - 1, "time"), 10.0);
+  const double omega = std::sqrt(30.0), amplitude = 9.80665 / 30;
+  for (size_t i = 0; i < n; ++i) {
+    const double t = csv.at(i, "time");
+    ASSERT_NEAR(csv.at(i, "p2.s"), 0.1 + amplitude * (1 - std::cos(omega * t)), 5e-7) << "t = " << t;
+    ASSERT_NEAR(csv.at(i, "p2.v"), amplitude * omega * std::sin(omega * t), 5e-6) << "t = " << t;
+  }
+}
+
+// Electrical.QuasiStatic.SinglePhase.Examples.SeriesResonance: phasors of a series R-L-C
+// circuit (R = 0.1, omega L = f, 1/(omega C) = 1/f) fed with 1 V while f ramps from 1e-6 to
+// 2 Hz. The reference angle's graph has the source as its root and the ground as a potential
+// root (Connections.isRoot decides which fixes the angle); the current is 1/(R + j(f - 1/f)).
+TEST(MslQuasiStatic, SeriesResonanceCurrentIsThePhasorOfOhmsLaw) {
+  EQC_REQUIRE_MSL();
+  std::string dir = scratchDir("msl_qs_resonance");
+  RunResult r = runEqc("simulate Modelica.Electrical.QuasiStatic.SinglePhase.Examples.SeriesResonance --lib '" + msl +
+                           "' -o out.csv --vars I_abs,I_arg",
+                       dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  const size_t n = csv.rows.size();
+  ASSERT_GT(n, 100u);
+  for (size_t i = 1; i < n; ++i) {
+    const double t = csv.at(i, "time"), f = 1e-6 + 2 * t;
+    const std::complex<double> current = 1.0 / std::complex<double>(0.1, f - 1 / f);
+    ASSERT_NEAR(csv.at(i, "I_abs"), std::abs(current), 1e-9 * (1 + std::abs(current))) << "t = " << t;
+    ASSERT_NEAR(csv.at(i, "I_arg"), std::arg(current), 1e-8) << "t = " << t;
+  }
+}

@@ -369,6 +369,16 @@ bool Flattener::addScalarEquation(const Expr *l, const Expr *r, bool isBool, Sou
     sys_.discreteEquations.push_back(DiscreteEquation{target->var(), target == l ? r : l, range, number, originId});
     return true;
   }
+  auto initialParameter = [&](const Expr *x) {
+    return x->kind() == ExprKind::Var &&
+           std::find(initialParameters_.begin(), initialParameters_.end(), x->var()) != initialParameters_.end();
+  };
+  if (initial && isBool && (initialParameter(l) || initialParameter(r))) {
+    // `b = f(...)` of a Boolean parameter with fixed = false (MSL's positiveBranch): its value
+    // (initialParameters).
+    addEquation(l, r, range, number, originId, true);
+    return true;
+  }
   if (isBool && !collect_) { // in an if-equation's branch the if-equation decides (lowerIfEquation)
     diags_.error(range, "a Boolean equation must have a Boolean variable alone on one side, e.g. 'open = v < 0'");
     return false;

@@ -31,6 +31,13 @@ std::optional<PantelidesResult> runPantelides(FlatSystem &flat, Differentiator &
   std::vector<uint32_t> eqColor, varColor;
   uint32_t stamp = 0;
   std::vector<int> coloredEqs, coloredVars;
+  // Lookahead (Duff's MC21): before descending from an equation, its variables are scanned for
+  // one that is free. A candidate that is matched stays matched (augmenting reassigns, never
+  // frees; a differentiation turns the freed ones into non-candidates), so each equation's scan
+  // resumes where it stopped: a shared ground node's equation of 10^4 terms is scanned once,
+  // not once per search, and the paths stay short (without it a circuit of 2·10^4 components on
+  // one ground took minutes).
+  std::vector<size_t> look;
   int differentiations = 0;
   const size_t originals = flat.equations.size();
 
@@ -39,6 +46,7 @@ std::optional<PantelidesResult> runPantelides(FlatSystem &flat, Differentiator &
     while (true) {
       ++stamp;
       eqColor.resize(r.equations.size(), 0);
+      look.resize(r.equations.size(), 0);
       varColor.resize(flat.vars.size(), 0);
       coloredEqs.clear();
       coloredVars.clear();
@@ -48,8 +56,24 @@ std::optional<PantelidesResult> runPantelides(FlatSystem &flat, Differentiator &
       eqColor[k] = stamp;
       coloredEqs.push_back(k);
       bool found = false;
+      auto augment = [&](int eq, int v) { // eq takes v, each earlier equation the variable it passed through
+        assign[v] = eq;
+        for (size_t d = via.size(); d-- > 0;)
+          assign[via[d]] = stack[d].first;
+      };
       while (!stack.empty() && !found) {
         int eq = stack.back().first;
+        if (stack.back().second == 0) // first visit: a free variable ends the search here
+          for (size_t &at = look[eq]; at < incidence[eq].size(); ++at) {
+            const int v = incidence[eq][at];
+            if (candidate(v) && assign[v] < 0) {
+              augment(eq, v);
+              found = true;
+              break;
+            }
+          }
+        if (found)
+          break;
         size_t &next = stack.back().second;
         bool descended = false;
         while (next < incidence[eq].size()) {
@@ -60,10 +84,7 @@ std::optional<PantelidesResult> runPantelides(FlatSystem &flat, Differentiator &
           coloredVars.push_back(v);
           int owner = assign[v];
           if (owner < 0) {
-            // Augment: eq takes v, each earlier equation the variable it passed through.
-            assign[v] = eq;
-            for (size_t d = via.size(); d-- > 0;)
-              assign[via[d]] = stack[d].first;
+            augment(eq, v);
             found = true;
             break;
           }

@@ -271,84 +271,98 @@ void Flattener::addConnectEdges(Instance &x, Instance &y, SourceRange at, Instan
   }
 }
 
+void Flattener::selectRoots() {
+  // Subgraphs: the nodes that edges join. In one without a definite root, the potential root of
+  // the lowest priority number (the first declared among equals) is selected (9.4.2).
+  Forest sub(graphNodes_.size());
+  for (const GraphEdge &e : graphEdges_)
+    sub.parent[sub.find(e.a)] = sub.find(e.b);
+  std::map<int, std::vector<int>> subgraphs;
+  for (size_t v = 0; v < graphNodes_.size(); ++v)
+    subgraphs[sub.find(static_cast<int>(v))].push_back(static_cast<int>(v));
+  for (auto &[_, members] : subgraphs) {
+    int best = -1;
+    bool definite = false;
+    for (int v : members) {
+      GraphNode &node = graphNodes_[v];
+      node.selected = node.definiteRoot;
+      definite = definite || node.definiteRoot;
+      if (node.priority >= 0 && (best < 0 || node.priority < graphNodes_[best].priority))
+        best = v;
+    }
+    if (!definite && best >= 0)
+      graphNodes_[best].selected = true;
+  }
+}
+
+void Flattener::spanningTrees() {
+  // One tree per selected root: every required edge (Connections.branch), then the optional
+  // ones (connect) in the order written, each joining two trees unless both have a root.
+  Forest tree(graphNodes_.size());
+  std::vector<char> rooted(graphNodes_.size());
+  for (size_t v = 0; v < graphNodes_.size(); ++v)
+    rooted[v] = graphNodes_[v].selected;
+  auto join = [&](GraphEdge &e) {
+    const int ra = tree.find(e.a), rb = tree.find(e.b);
+    if (ra == rb || (rooted[ra] && rooted[rb]))
+      return false;
+    tree.parent[ra] = rb;
+    rooted[rb] = rooted[rb] || rooted[ra];
+    e.inTree = true;
+    return true;
+  };
+  for (GraphEdge &e : graphEdges_)
+    if (e.required && !join(e))
+      diags_.error(e.at, "Connections.branch('" + graphNodes_[e.a].path + "', '" + graphNodes_[e.b].path + "') " +
+                             (tree.find(e.a) == tree.find(e.b) ? "closes a loop of branches" : "joins two roots") +
+                             ": the branches must be part of spanning trees with one root each (MLS 3.5, 9.4.2)");
+  for (GraphEdge &e : graphEdges_)
+    if (!e.required)
+      join(e);
+}
+
+void Flattener::treeDepths() {
+  // Breadth-first along the tree edges from the roots (a subgraph without a root: from its first
+  // node).
+  const size_t n = graphNodes_.size();
+  std::vector<std::vector<int>> adjacent(n);
+  for (const GraphEdge &e : graphEdges_)
+    if (e.inTree) {
+      adjacent[e.a].push_back(e.b);
+      adjacent[e.b].push_back(e.a);
+    }
+  std::deque<int> queue;
+  auto search = [&]() {
+    while (!queue.empty()) {
+      const int v = queue.front();
+      queue.pop_front();
+      for (int w : adjacent[v])
+        if (graphNodes_[w].depth < 0) {
+          graphNodes_[w].depth = graphNodes_[v].depth + 1;
+          queue.push_back(w);
+        }
+    }
+  };
+  auto from = [&](size_t v) {
+    graphNodes_[v].depth = 0;
+    queue.push_back(static_cast<int>(v));
+  };
+  for (size_t v = 0; v < n; ++v)
+    if (graphNodes_[v].selected)
+      from(v);
+  search();
+  for (size_t v = 0; v < n; ++v)
+    if (graphNodes_[v].depth < 0) {
+      from(v);
+      search();
+    }
+}
+
 void Flattener::buildConnectionGraph() {
   graphBuilt_ = true;
-  const size_t n = graphNodes_.size();
-  if (n > 0) {
-    // Subgraphs: the nodes that edges join. In one without a definite root, the potential root
-    // of the lowest priority number (the first declared among equals) is selected (9.4.2).
-    Forest sub(n);
-    for (const GraphEdge &e : graphEdges_)
-      sub.parent[sub.find(e.a)] = sub.find(e.b);
-    std::map<int, std::vector<int>> subgraphs;
-    for (size_t v = 0; v < n; ++v)
-      subgraphs[sub.find(static_cast<int>(v))].push_back(static_cast<int>(v));
-    for (auto &[_, members] : subgraphs) {
-      int best = -1;
-      for (int v : members) {
-        GraphNode &node = graphNodes_[v];
-        node.selected = node.definiteRoot;
-        if (node.priority >= 0 && (best < 0 || node.priority < graphNodes_[best].priority))
-          best = v;
-      }
-      if (std::none_of(members.begin(), members.end(), [&](int v) { return graphNodes_[v].definiteRoot; }) && best >= 0)
-        graphNodes_[best].selected = true;
-    }
-    // Spanning trees, one per selected root: every required edge (Connections.branch), then the
-    // optional ones (connect) that join a tree to another without making a tree of two roots.
-    Forest tree(n);
-    std::vector<char> rooted(n);
-    for (size_t v = 0; v < n; ++v)
-      rooted[v] = graphNodes_[v].selected;
-    auto join = [&](GraphEdge &e) {
-      const int ra = tree.find(e.a), rb = tree.find(e.b);
-      if (ra == rb || (rooted[ra] && rooted[rb]))
-        return false;
-      tree.parent[ra] = rb;
-      rooted[rb] = rooted[rb] || rooted[ra];
-      e.inTree = true;
-      return true;
-    };
-    for (GraphEdge &e : graphEdges_)
-      if (e.required && !join(e))
-        diags_.error(e.at, "Connections.branch('" + graphNodes_[e.a].path + "', '" + graphNodes_[e.b].path + "') " +
-                               (tree.find(e.a) == tree.find(e.b) ? "closes a loop of branches" : "joins two roots") +
-                               ": the branches must be part of spanning trees with one root each (MLS 3.5, 9.4.2)");
-    for (GraphEdge &e : graphEdges_)
-      if (!e.required)
-        join(e);
-    // Depths along the tree edges from the roots (a subgraph without a root: from its first node).
-    std::vector<std::vector<int>> adjacent(n);
-    for (const GraphEdge &e : graphEdges_)
-      if (e.inTree) {
-        adjacent[e.a].push_back(e.b);
-        adjacent[e.b].push_back(e.a);
-      }
-    std::deque<int> queue;
-    auto search = [&]() {
-      while (!queue.empty()) {
-        const int v = queue.front();
-        queue.pop_front();
-        for (int w : adjacent[v])
-          if (graphNodes_[w].depth < 0) {
-            graphNodes_[w].depth = graphNodes_[v].depth + 1;
-            queue.push_back(w);
-          }
-      }
-    };
-    for (size_t v = 0; v < n; ++v)
-      if (graphNodes_[v].selected) {
-        graphNodes_[v].depth = 0;
-        queue.push_back(static_cast<int>(v));
-      }
-    search();
-    for (size_t v = 0; v < n; ++v)
-      if (graphNodes_[v].depth < 0) {
-        graphNodes_[v].depth = 0;
-        queue.push_back(static_cast<int>(v));
-        search();
-      }
-  }
+  selectRoots();
+  spanningTrees();
+  treeDepths();
   std::vector<DeferredEquation> deferred = std::move(deferred_);
   for (DeferredEquation &d : deferred) {
     const int savedPart = forPart_;

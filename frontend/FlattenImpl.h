@@ -927,6 +927,14 @@ public:
   void addConnectEdges(Instance &x, Instance &y, SourceRange at, Instance *owner);
   /// Selects the roots and the spanning trees (9.4.2), then lowers the deferred equations.
   void buildConnectionGraph();
+  /// Ensures: each subgraph's definite roots, or else its first potential root of the lowest
+  /// priority number, are `selected`.
+  void selectRoots();
+  /// Requires: selectRoots. Ensures: `inTree` on the edges of one spanning tree per selected root
+  /// (every branch; errors where branches cannot all be).
+  void spanningTrees();
+  /// Requires: spanningTrees. Ensures: every node's `depth` along its tree from its root.
+  void treeDepths();
   /// The connection equations of the graph's optional edges: the records' equalities on tree
   /// edges, `0 = equalityConstraint(A.R, B.R)` on the others.
   void generateGraphEquations();

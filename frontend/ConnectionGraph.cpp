@@ -292,7 +292,30 @@ void Flattener::selectRoots() {
     }
     if (!definite && best >= 0)
       graphNodes_[best].selected = true;
+    if (!definite && best < 0)
+      warnRootless(members);
   }
+}
+
+void Flattener::warnRootless(const std::vector<int> &members) {
+  // A subgraph with edges but no root: nothing determines its records' values (a component
+  // checked alone has such subgraphs; a model to simulate is then singular). An isolated node
+  // that only a query named is left alone.
+  const GraphEdge *edge = nullptr;
+  for (const GraphEdge &e : graphEdges_)
+    if (!edge && std::find(members.begin(), members.end(), e.a) != members.end())
+      edge = &e;
+  if (!edge)
+    return;
+  std::string names;
+  for (size_t k = 0; k < members.size() && k < 4; ++k)
+    names += (k ? ", '" : "'") + graphNodes_[members[k]].path + "'";
+  if (members.size() > 4)
+    names += ", ...";
+  diags_.warning(edge->at, "the connection graph of " + names + " has no root: nothing determines " +
+                               (members.size() == 1 ? "it" : "them") +
+                               "; a model to simulate needs Connections.root or Connections.potentialRoot on one "
+                               "(MLS 3.5, 9.4.2)");
 }
 
 void Flattener::spanningTrees() {

@@ -930,6 +930,8 @@ public:
   /// Ensures: each subgraph's definite roots, or else its first potential root of the lowest
   /// priority number, are `selected`.
   void selectRoots();
+  /// A warning at the first edge of a subgraph (`members`) that has no root.
+  void warnRootless(const std::vector<int> &members);
   /// Requires: selectRoots. Ensures: `inTree` on the edges of one spanning tree per selected root
   /// (every branch; errors where branches cannot all be).
   void spanningTrees();

@@ -434,6 +434,8 @@ public:
   /// MLS 3.5, 9.4.1: for an overdetermined record or type (one with a function
   /// equalityConstraint), the size of that function's output; nullopt for other classes.
   std::optional<size_t> overdeterminedSize(const ClassInfo *cls);
+  std::optional<size_t> equalityConstraintSize(const ClassInfo *cls); ///< overdeterminedSize's work
+  std::unordered_map<const ClassInfo *, std::optional<size_t>> overdetermined_;
   Instance *packageInstance(const ClassInfo *cls);
   ModPtr modFromAst(const std::vector<ast::Modifier> &mods, Instance *scope, const ClassInfo *lexical);
   static ModPtr merge(const ModPtr &high, const ModPtr &low);
@@ -563,6 +565,8 @@ public:
   Value lowerArray(const ast::Expr &e, Scope &scope);
   Value lowerMatrix(const ast::Expr &e, Scope &scope);
   Value lowerBuiltinCall(const ast::Expr &e, Scope &scope, bool &handled);
+  /// cross, outerProduct, diagonal or skew (`fn`) of call `e`, whose argument count is checked.
+  Value lowerVectorAlgebra(const std::string &fn, const ast::Expr &e, Scope &scope);
   /// A call of function `fn`; `bound` the inputs a partial application fixed (a call of a
   /// functional input), which the call's arguments skip.
   /// `owner`: the component the function was named through (`world.gravityAcceleration`).

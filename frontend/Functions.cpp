@@ -98,8 +98,8 @@ static bool dynamicSlice(Flattener &f, const ast::Expr &range, Scope &scope, con
 /// Subscripts `subs` of array local `l` (`count` elements), some of them known only when the
 /// function runs: per element of the result, its offset in `l` (the odometer over the kept
 /// dimensions: colons, index vectors; scalar subscripts drop theirs).
-static LocalRef dynamicSubscripts(Flattener &f, const std::vector<Value> &subs, const FunctionBuilder::Local &l,
-                                  size_t count, LocalRef &r) {
+static void dynamicSubscripts(Flattener &f, const std::vector<Value> &subs, const FunctionBuilder::Local &l,
+                              size_t count, LocalRef &r) {
   ExprContext &c = f.ctx();
   std::vector<std::vector<const Expr *>> picks(l.dims.size()); // 0-based indices per dimension
   for (size_t d = 0; d < l.dims.size(); ++d) {
@@ -132,7 +132,6 @@ static LocalRef dynamicSubscripts(Flattener &f, const std::vector<Value> &subs, 
   r.ok = true;
   r.base = l.slot;
   r.extent = static_cast<int>(count);
-  return r;
 }
 
 static LocalRef resolveLocal(Flattener &f, const ast::Expr &e, Scope &scope, bool &found) {
@@ -272,8 +271,10 @@ static LocalRef resolveLocal(Flattener &f, const ast::Expr &e, Scope &scope, boo
   const bool dynamic = std::any_of(subs.begin(), subs.end(), [](const Value &v) {
     return std::any_of(v.elems.begin(), v.elems.end(), [](const Expr *x) { return !x->isConst(); });
   });
-  if (dynamic) // a slice at indices known when the function runs (`T[sequence[3], :]`)
-    return dynamicSubscripts(f, subs, *l, count, r);
+  if (dynamic) { // a slice at indices known when the function runs (`T[sequence[3], :]`)
+    dynamicSubscripts(f, subs, *l, count, r);
+    return r;
+  }
   Value all;
   all.ok = true;
   all.type = Type::Integer;
@@ -685,9 +686,7 @@ ClassInfo *Flattener::shortFunctionTarget(ClassInfo *fn, Instance *owner, Scope 
     Scope at;
     at.lexical = fn->parent;
     at.context = Context::Parameter;
-    if (owner && !scope.fn && fn->parent && member(owner->cls, fn->def->name) == fn)
-      at.inst = owner;
-    else if (owner && !scope.fn && fn->parent == owner->cls)
+    if (owner && !scope.fn && member(owner->cls, fn->def->name) == fn)
       at.inst = owner;
     for (const ast::Modifier &m : fn->def->shortModifiers) {
       if (!m.value || m.redeclare || m.name.find('.') != std::string::npos)

@@ -288,9 +288,19 @@ std::optional<std::vector<int>> Flattener::dimensions(const std::vector<ast::Sub
 
 std::optional<size_t> Flattener::overdeterminedSize(const ClassInfo *cls) {
   // MLS 3.5, 9.4.1: a record or type with a function equalityConstraint is overdetermined; it
-  // counts as the size of that function's output.
+  // counts as the size of that function's output. Asked for every element of every connect:
+  // known once per class.
   if (!cls)
     return std::nullopt;
+  auto [known, isNew] = overdetermined_.emplace(cls, std::nullopt);
+  if (!isNew)
+    return known->second;
+  std::optional<size_t> size = equalityConstraintSize(cls);
+  overdetermined_[cls] = size; // (the lookups may have grown the map)
+  return size;
+}
+
+std::optional<size_t> Flattener::equalityConstraintSize(const ClassInfo *cls) {
   ClassInfo *fn = member(cls, "equalityConstraint");
   if (!fn || fn->kind() != ast::ClassKind::Function || !resolveClass(*fn))
     return std::nullopt;

@@ -122,6 +122,75 @@ Value Flattener::lowerSemiLinear(const ast::Expr &e, Scope &scope) {
   return out;
 }
 
+Value Flattener::lowerVectorAlgebra(const std::string &fn, const ast::Expr &e, Scope &scope) {
+  // cross, outerProduct, diagonal and skew (MLS 3.5, 10.3.3 and 10.3.6), their arguments counted.
+  ExprContext &c = ctx();
+  if (fn == "cross") {
+    Value a = lowerReal(*e.args[0], scope), b = lowerReal(*e.args[1], scope);
+    if (!a.ok || !b.ok)
+      return fail();
+    if (a.dims != std::vector<int>{3} || b.dims != std::vector<int>{3}) {
+      diags_.error(e.range, "cross() takes two vectors of 3 elements");
+      return fail();
+    }
+    Value out = a;
+    out.type = numericType(a.type, b.type);
+    auto &x = a.elems, &y = b.elems;
+    out.elems = {c.sub(c.mul(x[1], y[2]), c.mul(x[2], y[1])), c.sub(c.mul(x[2], y[0]), c.mul(x[0], y[2])),
+                 c.sub(c.mul(x[0], y[1]), c.mul(x[1], y[0]))};
+    return out;
+  }
+  if (fn == "diagonal") { // MLS 3.5, 10.3.3: the square matrix with v on its diagonal
+    Value a = lower(*e.args[0], scope);
+    if (!a.ok)
+      return fail();
+    if (a.dims.size() != 1 || !a.isNumeric()) {
+      diags_.error(e.args[0]->range, "diagonal() takes a vector of numbers");
+      return fail();
+    }
+    const int m = a.dims[0];
+    Value out = a;
+    out.dims = {m, m};
+    out.elems.assign(static_cast<size_t>(m) * m, c.zero());
+    for (int i = 0; i < m; ++i)
+      out.elems[static_cast<size_t>(i) * m + i] = a.elems[i];
+    return out;
+  }
+  if (fn == "skew") { // MLS 3.5, 10.3.6: the matrix of x's cross product, skew(x)*y = cross(x, y)
+    Value a = lowerReal(*e.args[0], scope);
+    if (!a.ok)
+      return fail();
+    if (a.dims != std::vector<int>{3}) {
+      diags_.error(e.range, "skew() takes a vector of 3 elements");
+      return fail();
+    }
+    Value out = a;
+    out.dims = {3, 3};
+    auto &x = a.elems;
+    const Expr *z = c.zero();
+    out.elems = {z, c.neg(x[2]), x[1], x[2], z, c.neg(x[0]), c.neg(x[1]), x[0], z};
+    return out;
+  }
+  if (fn == "outerProduct") { // MLS 3.5, 10.3.6: v1[i]*v2[j]
+    Value a = lowerReal(*e.args[0], scope), b = lowerReal(*e.args[1], scope);
+    if (!a.ok || !b.ok)
+      return fail();
+    if (a.dims.size() != 1 || b.dims.size() != 1) {
+      diags_.error(e.range, "outerProduct() takes two vectors");
+      return fail();
+    }
+    Value out = a;
+    out.type = numericType(a.type, b.type);
+    out.dims = {a.dims[0], b.dims[0]};
+    out.elems.clear();
+    for (const Expr *x : a.elems)
+      for (const Expr *y : b.elems)
+        out.elems.push_back(c.mul(x, y));
+    return out;
+  }
+  return fail();
+}
+
 Value Flattener::lowerBuiltinCall(const ast::Expr &e, Scope &scope, bool &handled) {
   handled = true;
   const std::string fn = builtinName(e.text);
@@ -393,77 +462,10 @@ Value Flattener::lowerBuiltinCall(const ast::Expr &e, Scope &scope, bool &handle
         out.elems[j * a.dims[0] + i] = a.elems[i * a.dims[1] + j];
     return out;
   }
-  if (fn == "cross") {
-    if (!arity(2, 2))
-      return fail();
-    Value a = lowerReal(*e.args[0], scope), b = lowerReal(*e.args[1], scope);
-    if (!a.ok || !b.ok)
-      return fail();
-    if (a.dims != std::vector<int>{3} || b.dims != std::vector<int>{3}) {
-      diags_.error(e.range, "cross() takes two vectors of 3 elements");
-      return fail();
-    }
-    Value out = a;
-    out.type = numericType(a.type, b.type);
-    auto &x = a.elems, &y = b.elems;
-    out.elems = {c.sub(c.mul(x[1], y[2]), c.mul(x[2], y[1])), c.sub(c.mul(x[2], y[0]), c.mul(x[0], y[2])),
-                 c.sub(c.mul(x[0], y[1]), c.mul(x[1], y[0]))};
-    return out;
-  }
-  if (fn == "diagonal") { // MLS 3.5, 10.3.3: the square matrix with v on its diagonal
-    if (!arity(1, 1))
-      return fail();
-    Value a = lower(*e.args[0], scope);
-    if (!a.ok)
-      return fail();
-    if (a.dims.size() != 1 || !a.isNumeric()) {
-      diags_.error(e.args[0]->range, "diagonal() takes a vector of numbers");
-      return fail();
-    }
-    const int m = a.dims[0];
-    Value out = a;
-    out.dims = {m, m};
-    out.elems.assign(static_cast<size_t>(m) * m, c.zero());
-    for (int i = 0; i < m; ++i)
-      out.elems[static_cast<size_t>(i) * m + i] = a.elems[i];
-    return out;
-  }
-  if (fn == "skew") { // MLS 3.5, 10.3.6: the matrix of x's cross product, skew(x)*y = cross(x, y)
-    if (!arity(1, 1))
-      return fail();
-    Value a = lowerReal(*e.args[0], scope);
-    if (!a.ok)
-      return fail();
-    if (a.dims != std::vector<int>{3}) {
-      diags_.error(e.range, "skew() takes a vector of 3 elements");
-      return fail();
-    }
-    Value out = a;
-    out.dims = {3, 3};
-    auto &x = a.elems;
-    const Expr *z = c.zero();
-    out.elems = {z, c.neg(x[2]), x[1], x[2], z, c.neg(x[0]), c.neg(x[1]), x[0], z};
-    return out;
-  }
-  if (fn == "outerProduct") { // MLS 3.5, 10.3.6: v1[i]*v2[j]
-    if (!arity(2, 2))
-      return fail();
-    Value a = lowerReal(*e.args[0], scope), b = lowerReal(*e.args[1], scope);
-    if (!a.ok || !b.ok)
-      return fail();
-    if (a.dims.size() != 1 || b.dims.size() != 1) {
-      diags_.error(e.range, "outerProduct() takes two vectors");
-      return fail();
-    }
-    Value out = a;
-    out.type = numericType(a.type, b.type);
-    out.dims = {a.dims[0], b.dims[0]};
-    out.elems.clear();
-    for (const Expr *x : a.elems)
-      for (const Expr *y : b.elems)
-        out.elems.push_back(c.mul(x, y));
-    return out;
-  }
+  if (fn == "cross" || fn == "outerProduct")
+    return arity(2, 2) ? lowerVectorAlgebra(fn, e, scope) : fail();
+  if (fn == "diagonal" || fn == "skew")
+    return arity(1, 1) ? lowerVectorAlgebra(fn, e, scope) : fail();
   if (fn == "scalar" || fn == "vector") {
     if (!arity(1, 1))
       return fail();

@@ -41,7 +41,9 @@ struct Value {
   /// The name of an enumeration type used as a value: its literals (`for e in E`, `x[E]`, `max(E)`).
   bool enumerationType = false;
   /// A value of a record class (MLS 3.5, 12.6): elems are its fields' scalars in declaration
-  /// order (a constructor call, or a record component named whole); dims are empty.
+  /// order (a constructor call, or a record component named whole). An array of records has
+  /// dims; its elems are the records' fields one record after the other (row-major), so that
+  /// record k is elems[k*F, (k+1)*F) with F = elems.size()/product(dims).
   const ClassInfo *record = nullptr;
   /// A function given as an argument to a functional input (MLS 3.5, 12.4.2); elems are empty.
   std::shared_ptr<const FunctionArgument> function;
@@ -480,6 +482,11 @@ public:
   std::optional<std::vector<int>> fieldDimensions(const Element &el);
   /// A record component as a value: its variables in the order of its fields.
   Value recordValue(Instance &inst, SourceRange range);
+  /// The records `insts` (an array of shape `dims`, row-major) as one value of record class `cls`.
+  Value recordArrayValue(const std::vector<Instance *> &insts, const std::vector<int> &dims, const ClassInfo *cls,
+                         SourceRange range);
+  /// Element k of record array `v` (a record value); v.dims must not be empty.
+  static Value recordElement(const Value &v, size_t k);
   /// The default of record field `el` in its constructor: the value an extends clause gives it,
   /// else its declaration's; `lexical` is where that is written. Null when it has none.
   const ast::Expr *fieldDefault(const Element &el, const ClassInfo *&lexical);
@@ -616,6 +623,12 @@ public:
   std::optional<Value> overloadedBinary(ast::BinaryOp op, const Value &a, const Value &b, SourceRange range);
   /// `op a` (14.5) of an operator record; nullopt when `a` is not one.
   std::optional<Value> overloadedUnary(ast::UnaryOp op, const Value &a, SourceRange range);
+  /// `apply` to the elements of arrays `a` and `b` of one shape, or of one array and a scalar (a
+  /// scalar operand is passed whole to every call; `b` may be an empty-dims dummy for a unary
+  /// operator); the results, scalars of one type, make an array of that shape. `what` names the
+  /// operation in messages.
+  std::optional<Value> elementwiseOverloaded(const Value &a, const Value &b, SourceRange range, const std::string &what,
+                                             const std::function<std::optional<Value>(const Value &, const Value &)> &apply);
   /// `C(args)` of operator record C with an operator 'constructor' (14.2); nullopt when it has none.
   std::optional<Value> overloadedConstructor(const ast::Expr &call, Scope &scope, ClassInfo &record);
   /// "Complex", "Real[3]": the type of a value in messages.

@@ -881,7 +881,7 @@ std::optional<Value> Flattener::vectorizedCall(ClassInfo *fn, const std::vector<
     rank[k] = inputs[k]->comp->dims.size() + inputs[k]->decl->typeDims.size();
     for (const std::vector<ast::Subscript> *subs : shortTypeDims(*inputs[k]))
       rank[k] += subs->size();
-    if (a.function || a.record || a.object || a.type == Type::String || a.dims.size() <= rank[k])
+    if (a.function || a.object || a.type == Type::String || a.dims.size() <= rank[k])
       continue;
     std::vector<int> lead(a.dims.begin(), a.dims.end() - static_cast<std::ptrdiff_t>(rank[k]));
     if (any && lead != over) {
@@ -902,23 +902,20 @@ std::optional<Value> Flattener::vectorizedCall(ClassInfo *fn, const std::vector<
     std::vector<Value> one = args;
     for (size_t k = 0; k < args.size(); ++k) {
       const Value &a = args[k];
-      if (a.function || a.record || a.object || a.type == Type::String || a.dims.size() <= rank[k])
+      if (a.function || a.object || a.type == Type::String || a.dims.size() <= rank[k])
         continue;
       Value &part = one[k];
       part.dims.assign(a.dims.end() - static_cast<std::ptrdiff_t>(rank[k]), a.dims.end());
-      const size_t block = product(part.dims);
+      const size_t block = a.elems.size() / calls; // a record's fields count as one element
       part.elems.assign(a.elems.begin() + static_cast<std::ptrdiff_t>(i * block),
                         a.elems.begin() + static_cast<std::ptrdiff_t>((i + 1) * block));
     }
     Value v = callSpecialized(fn, one, e.range, e.nameRange, outputIndex, nullptr);
     if (!v.ok)
       return fail();
-    if (v.record) {
-      diags_.error(e.range, "a vectorized call of '" + fn->name + "' returns records, which eqc does not support");
-      return fail();
-    }
     if (i == 0) {
       result.type = v.type;
+      result.record = v.record; // an array of records (MLS 3.5, 12.6)
       result.enumeration = v.enumeration;
       result.dims.insert(result.dims.end(), v.dims.begin(), v.dims.end());
     }

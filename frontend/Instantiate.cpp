@@ -175,6 +175,8 @@ const Value &Flattener::modValueRef(const Mod &mod, Context context, Value &scra
   scratch.ok = true;
   scratch.type = full.type;
   scratch.text = full.text;
+  scratch.record = full.record; // an array of records slices to records (row-major elements)
+  scratch.enumeration = full.enumeration;
   scratch.dims.assign(full.dims.begin() + level, full.dims.end());
   scratch.elems.assign(full.elems.begin() + begin, full.elems.begin() + begin + size);
   return scratch;
@@ -792,19 +794,12 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
       sym.state = Symbol::Done;
       return sym;
     }
-    const bool recordValue = mod && mod->hasValue() && cls->kind() == ast::ClassKind::Record && count == 1;
+    // A record or an array of records may have a value (MLS 3.5, 12.6); each element of an
+    // array gets its slice of it.
+    const bool recordValue = mod && mod->hasValue() && cls->kind() == ast::ClassKind::Record;
     if (mod && mod->hasValue() && !recordValue)
       diags_.error(mod->range, "'" + path + "' is a component of class '" + cls->name +
                                    "' and cannot have a value; modify its elements instead");
-    if (recordValue && constantRecord) {
-      // A constant record (`constant Complex j = Complex(0, 1)`, MLS 3.5, 4.4.2.1): its fields are
-      // constants, each given its part of the value.
-      mod = constantRecordMod(mod, *cls);
-      if (!mod) {
-        sym.state = Symbol::Done;
-        return sym;
-      }
-    }
     sym.kind = Symbol::Component;
     for (size_t k = 0; k < count; ++k) {
       auto child = std::make_unique<Instance>();
@@ -812,6 +807,15 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
       child->parent = &inst;
       child->path = variableName(path, dims, k);
       child->mod = dims.empty() ? mod : slice(mod, static_cast<int>(k), dims);
+      if (recordValue && constantRecord) {
+        // A constant record (`constant Complex j = Complex(0, 1)`, MLS 3.5, 4.4.2.1): its fields
+        // are constants, each given its part of the value.
+        child->mod = constantRecordMod(child->mod, *cls);
+        if (!child->mod) {
+          sym.state = Symbol::Done;
+          return sym;
+        }
+      }
       child->declared = c.range;
       if (cls->kind() == ast::ClassKind::Record) {
         child->prefix = prefix;
@@ -836,7 +840,7 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
       if (cls->kind() == ast::ClassKind::Connector && balanceChecked_.insert(cls).second)
         checkConnectorBalance(*raw, d.typeRange);
       if (recordValue && !constantRecord) // `Point p = Point(1, 2)` (MLS 3.5, 12.6)
-        bindRecord(inst, *raw, mod, prefix == ast::Prefix::Parameter || prefix == ast::Prefix::Constant);
+        bindRecord(inst, *raw, raw->mod, prefix == ast::Prefix::Parameter || prefix == ast::Prefix::Constant);
     }
     sym.state = Symbol::Done;
     return sym;

@@ -384,6 +384,8 @@ Value Flattener::lowerBuiltinCall(const ast::Expr &e, Scope &scope, bool &handle
     Value out;
     out.ok = true;
     out.type = fillWith.type;
+    out.record = fillWith.record; // fill(Complex(0), m): an array of records
+    out.enumeration = fillWith.enumeration;
     out.dims = dims;
     out.dims.insert(out.dims.end(), fillWith.dims.begin(), fillWith.dims.end());
     double count = 1;

@@ -349,10 +349,8 @@ Value Flattener::lowerName(const ast::Expr &e, Scope &scope) {
       return fail();
     }
     if (s0.kind == Symbol::Component) {
-      if (last && s0.cls && s0.cls->kind() == ast::ClassKind::Record && s0.instances.size() == 1 &&
-          part.subscripts.empty() && insts.size() == 1)
-        return recordValue(*s0.instances[0], part.range); // a record named whole (MLS 3.5, 12.6)
-      if (last) {
+      const bool wholeRecord = last && s0.cls && s0.cls->kind() == ast::ClassKind::Record;
+      if (last && !wholeRecord) {
         diags_.error(part.range, "'" + path + "' is a component of class '" + s0.cls->name +
                                      "', not a value; use one of its variables");
         return fail();
@@ -382,6 +380,8 @@ Value Flattener::lowerName(const ast::Expr &e, Scope &scope) {
       }
       instDims.insert(instDims.end(), selDims.begin(), selDims.end());
       insts = std::move(next);
+      if (wholeRecord) // a record, or an array of records, named whole (MLS 3.5, 12.6)
+        return recordArrayValue(insts, instDims, s0.cls, part.range);
       if (insts.empty()) {
         Value empty;
         empty.ok = true;
@@ -1082,8 +1082,11 @@ Value Flattener::lowerArray(const ast::Expr &e, Scope &scope) {
       out.type = items[0].type;
       out.dims.insert(out.dims.end(), items[0].dims.begin(), items[0].dims.end());
     }
+    if (!items.empty())
+      out.record = items[0].record; // an array of records (MLS 3.5, 12.6)
     for (const Value &v : items) {
-      if (v.dims != items[0].dims || (v.type == Type::Boolean) != (items[0].type == Type::Boolean)) {
+      if (v.dims != items[0].dims || (v.type == Type::Boolean) != (items[0].type == Type::Boolean) ||
+          v.record != items[0].record) {
         diags_.error(e.range, "the elements of an array constructor must have the same type and shape");
         return fail();
       }
@@ -1105,14 +1108,17 @@ Value Flattener::lowerArray(const ast::Expr &e, Scope &scope) {
   if (items.empty())
     return out;
   out.type = items[0].type;
+  out.record = items[0].record; // an array of records (MLS 3.5, 12.6)
   out.dims.insert(out.dims.end(), items[0].dims.begin(), items[0].dims.end());
+  auto kind = [](const Value &v) {
+    return (v.record ? "'" + v.record->name + "'" : std::string(typeName(v.type))) + " " + shapeText(v.dims);
+  };
   for (size_t i = 0; i < items.size(); ++i) {
     const Value &v = items[i];
     if (v.dims != items[0].dims || (v.type == Type::Boolean) != (items[0].type == Type::Boolean) ||
-        v.type == Type::String) {
+        v.type == Type::String || v.record != items[0].record) {
       diags_.error(e.args[i]->range, "the elements of an array constructor must have the same type and shape (" +
-                                         std::string(typeName(items[0].type)) + " " + shapeText(items[0].dims) +
-                                         " and " + typeName(v.type) + " " + shapeText(v.dims) + ")");
+                                         kind(items[0]) + " and " + kind(v) + ")");
       return fail();
     }
     if (v.type != Type::Boolean)

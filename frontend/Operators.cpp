@@ -6,6 +6,7 @@
 #include "frontend/FlattenImpl.h"
 
 #include <algorithm>
+#include <functional>
 
 namespace eqc::frontend {
 
@@ -98,7 +99,7 @@ bool Flattener::argumentFits(const Element &input, const Value &arg) {
   if (!cls)
     return false;
   if (cls->kind() == ast::ClassKind::Record)
-    return rank == 0 && arg.record == cls;
+    return arg.record == cls && arg.dims.size() == rank;
   if (cls->def->isEnumeration)
     return arg.enumeration == cls && arg.dims.size() == rank;
   return false;
@@ -149,6 +150,78 @@ Value Flattener::callMatched(ClassInfo &fn, const std::vector<const Value *> &po
   return callSpecialized(&fn, args, range, range, 0, nullptr);
 }
 
+namespace {
+
+/// Element k of array `v` as a scalar value (a record of an array of records).
+Value elementOf(const Value &v, size_t k) {
+  const size_t n = product(v.dims), width = n ? v.elems.size() / n : 0;
+  Value one;
+  one.ok = true;
+  one.type = v.type;
+  one.record = v.record;
+  one.enumeration = v.enumeration;
+  one.elems.assign(v.elems.begin() + static_cast<std::ptrdiff_t>(k * width),
+                   v.elems.begin() + static_cast<std::ptrdiff_t>((k + 1) * width));
+  return one;
+}
+
+/// Whether `op` applies element by element when both operands are arrays (MLS 3.5, 10.6), and
+/// whether an array may meet a scalar under it (a scalar on the left only where `left` allows).
+bool elementwiseBoth(ast::BinaryOp op) {
+  using B = ast::BinaryOp;
+  return op == B::Add || op == B::Sub || op == B::ElemAdd || op == B::ElemSub || op == B::ElemMul ||
+         op == B::ElemDiv || op == B::ElemPow;
+}
+bool withScalar(ast::BinaryOp op, bool scalarOnLeft) {
+  using B = ast::BinaryOp;
+  switch (op) {
+  case B::Mul:
+  case B::ElemAdd:
+  case B::ElemSub:
+  case B::ElemMul:
+  case B::ElemDiv:
+  case B::ElemPow: return true;
+  case B::Div: return !scalarOnLeft;
+  default: return false;
+  }
+}
+
+} // namespace
+
+std::optional<Value> Flattener::elementwiseOverloaded(
+    const Value &a, const Value &b, SourceRange range, const std::string &what,
+    const std::function<std::optional<Value>(const Value &, const Value &)> &apply) {
+  const bool arrays = !a.dims.empty() && !b.dims.empty();
+  if (arrays && a.dims != b.dims) {
+    diags_.error(range, what + ": the operands are " + valueTypeText(a) + " and " + valueTypeText(b) +
+                            ", arrays of different shapes");
+    return fail();
+  }
+  Value out;
+  out.ok = true;
+  out.dims = a.dims.empty() ? b.dims : a.dims;
+  const size_t n = product(out.dims);
+  for (size_t k = 0; k < n; ++k) {
+    std::optional<Value> r = apply(a.dims.empty() ? a : elementOf(a, k), b.dims.empty() ? b : elementOf(b, k));
+    if (!r || !r->ok)
+      return fail();
+    if (!r->dims.empty()) {
+      diags_.error(range, what + ": each element gives an array (" + valueTypeText(*r) + ")");
+      return fail();
+    }
+    if (k == 0) {
+      out.type = r->type;
+      out.record = r->record;
+      out.enumeration = r->enumeration;
+    } else if (r->record != out.record || r->type != out.type) {
+      diags_.error(range, what + ": the elements give values of different types");
+      return fail();
+    }
+    out.elems.insert(out.elems.end(), r->elems.begin(), r->elems.end());
+  }
+  return out;
+}
+
 std::optional<Value> Flattener::overloadedBinary(ast::BinaryOp op, const Value &a, const Value &b, SourceRange range) {
   const ClassInfo *recordA = operatorRecord(a), *recordB = operatorRecord(b);
   if (!recordA && !recordB)
@@ -172,6 +245,27 @@ std::optional<Value> Flattener::overloadedBinary(ast::BinaryOp op, const Value &
     diags_.error(range, call + " matches several functions of operator " + name + ": " + namesOf(direct) +
                             " (MLS 3.5, 14.4)");
     return fail();
+  }
+  if (!a.dims.empty() || !b.dims.empty()) {
+    // MLS 3.5, 14.4: without a function that takes them as they are, array operands follow the
+    // rules of 10.6 with the scalar operator: element by element (+, -, and the element-wise
+    // operators), an array with a scalar (*, / and the element-wise operators); products of
+    // vectors and matrices are left undefined.
+    const bool arrays = !a.dims.empty() && !b.dims.empty();
+    if (arrays ? !elementwiseBoth(op) : !withScalar(op, a.dims.empty())) {
+      diags_.error(range, call + ": operator " + name + " of an operator record applies to arrays element by "
+                              "element or with a scalar only (MLS 3.5, 14.4 and 10.6)");
+      return fail();
+    }
+    using B = ast::BinaryOp;
+    B scalarOp = op == B::ElemAdd ? B::Add : op == B::ElemSub ? B::Sub : op == B::ElemMul ? B::Mul
+               : op == B::ElemDiv ? B::Div : op == B::ElemPow ? B::Pow : op;
+    return elementwiseOverloaded(a, b, range, call, [&](const Value &x, const Value &y) -> std::optional<Value> {
+      if (operatorRecord(x) || operatorRecord(y))
+        return overloadedBinary(scalarOp, x, y, range);
+      diags_.error(range, call + ": an element pairs no operator record");
+      return fail();
+    });
   }
   // Item 3: a function of A's operator with b converted by a constructor of the record its second
   // input takes (a record other than b's), or one of B's with a converted.
@@ -234,6 +328,12 @@ std::optional<Value> Flattener::overloadedUnary(ast::UnaryOp op, const Value &a,
     return std::nullopt;
   if (op == ast::UnaryOp::Plus)
     return a;
+  if (!a.dims.empty()) { // element by element (MLS 3.5, 14.5 and 10.6)
+    Value none;
+    none.ok = true;
+    return elementwiseOverloaded(a, none, range, "'-" + valueTypeText(a) + "'",
+                                 [&](const Value &x, const Value &) { return overloadedUnary(op, x, range); });
+  }
   const std::string name = op == ast::UnaryOp::Neg ? "'-'" : "'not'";
   std::vector<ClassInfo *> matches;
   for (ClassInfo *f : operatorFunctions(*record, name))

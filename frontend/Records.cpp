@@ -59,6 +59,31 @@ Value Flattener::recordValue(Instance &inst, SourceRange range) {
   return v;
 }
 
+Value Flattener::recordArrayValue(const std::vector<Instance *> &insts, const std::vector<int> &dims,
+                                  const ClassInfo *cls, SourceRange range) {
+  Value v;
+  v.ok = true;
+  v.record = cls;
+  v.dims = dims;
+  for (Instance *inst : insts) {
+    Value one = recordValue(*inst, range);
+    if (!one.ok)
+      return Value{};
+    v.elems.insert(v.elems.end(), one.elems.begin(), one.elems.end());
+  }
+  return v;
+}
+
+Value Flattener::recordElement(const Value &v, size_t k) {
+  const size_t n = product(v.dims), fields = n ? v.elems.size() / n : 0;
+  Value one;
+  one.ok = true;
+  one.record = v.record;
+  one.elems.assign(v.elems.begin() + static_cast<std::ptrdiff_t>(k * fields),
+                   v.elems.begin() + static_cast<std::ptrdiff_t>((k + 1) * fields));
+  return one;
+}
+
 Value Flattener::lowerRecordConstructor(const ast::Expr &call, Scope &scope, ClassInfo *cls) {
   if (!resolveClass(*cls))
     return Value{};
@@ -249,9 +274,10 @@ ModPtr Flattener::constantRecordMod(const ModPtr &mod, const ClassInfo &cls) {
 
 void Flattener::equateRecords(const Value &lhs, const Value &rhs, SourceRange range, int number, int originId,
                               bool initial) {
-  if (lhs.record != rhs.record || lhs.size() != rhs.size()) {
+  if (lhs.record != rhs.record || lhs.size() != rhs.size() || lhs.dims != rhs.dims) {
     auto what = [](const Value &v) {
-      return v.record ? "a '" + v.record->name + "' record" : std::string("a ") + typeName(v.type);
+      std::string shape = v.dims.empty() ? "" : " " + shapeText(v.dims);
+      return v.record ? "a '" + v.record->name + "' record" + shape : std::string("a ") + typeName(v.type) + shape;
     };
     diags_.error(range, "the two sides of the equation are " + what(lhs) + " and " + what(rhs));
     return;

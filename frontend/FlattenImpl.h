@@ -285,9 +285,12 @@ struct FunctionBuilder {
     std::vector<int> dims;
     Type type = Type::Real;
     enum Kind { Input, Output, Protected } kind = Protected;
-    /// A record variable: its fields are locals of their own ("r.x"), in slots slot..slot+size-1.
+    /// A record variable, or an array of records (dims): its fields are locals of their own
+    /// ("r.x", with the array's dimensions first), in slots slot..slot+size-1; `leaves` names
+    /// the fields that are not records, nested records' included, in declaration order.
     const ClassInfo *record = nullptr;
     int size = 0;
+    std::vector<std::string> leaves;
     /// An external object (MLS 3.5, 12.9.7): its class; the slot holds the object's address.
     const ClassInfo *object = nullptr;
     /// A variable of an enumeration type (Integer slots): the type.
@@ -724,8 +727,6 @@ public:
   /// The function specialized to its argument shapes; -1 after errors.
   int specializeFunction(ClassInfo *cls, const std::vector<Value> &args, SourceRange callRange,
                          std::vector<OutputShape> &outputs);
-  /// The locals of a record variable `name` of class `record` in function `b` (its fields
-  /// "name.field", nested records recursively, then the record itself); false after errors.
   /// The values a record variable `name` of class `record` (not an input) starts with in function `b`
   /// when it has no value as a whole: a field's value from the declaration's modifiers
   /// (`output Complex c(re = x)`), else the field's declaration equation in the record class
@@ -733,8 +734,25 @@ public:
   bool recordFieldDefaults(FunctionBuilder &b, const std::string &name, const ClassInfo &record,
                            const std::vector<ast::Modifier> &modifiers, std::vector<LocalDefault> &defaults,
                            bool classDefaults = true);
+  /// The locals of a record variable `name` of class `record` in function `b`, or of an array of
+  /// them of shape `dims` (its fields "name.field", nested records recursively, then the record
+  /// itself); false after errors.
   bool addRecordLocal(FunctionBuilder &b, const std::string &name, const ClassInfo &record,
-                      FunctionBuilder::Local::Kind kind, SourceRange range);
+                      FunctionBuilder::Local::Kind kind, SourceRange range, const std::vector<int> &dims = {});
+  /// The slots of record local `record` in the order of a record (array) Value: record by record,
+  /// each its leaf fields' scalars in declaration order.
+  static std::vector<int> recordSlots(const FunctionBuilder &b, const FunctionBuilder::Local &record);
+  /// The declared dimensions of function variable `el` (a colon is -1), evaluated in the
+  /// function's scope; a size that is not a known Integer is reported and left out.
+  std::vector<int> functionVariableDims(const Element &el, Scope &scope);
+  /// Whether no statement of function `fn` assigns its variable `name` (an external function's
+  /// may: false).
+  static bool neverAssigned(const ClassInfo &fn, const std::string &name);
+  /// Function variable `el` of record class `record` (specializeFunction): an input takes the
+  /// next of `args`; false when that argument does not fit (reported).
+  bool addRecordVariable(FunctionBuilder &b, const Element &el, const ClassInfo &record, Scope &scope,
+                         const std::vector<Value> &args, size_t &argIndex, SourceRange callRange,
+                         std::vector<OutputShape> &outputs, std::vector<LocalDefault> &defaults);
   /// The text of a message in a function (assert, MSL's error()): Strings known when compiled,
   /// `String(x)` of the function's values as `{x}`; false after errors (reported).
   bool messageText(const ast::Expr &e, Scope &scope, std::string &out);

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace eqc::frontend {
 
@@ -25,6 +26,23 @@ bool readsSlots(const Expr *e, int first, int count) {
   return false;
 }
 
+/// Whether a statement of `statements` assigns variable `name` (whole or an element of it).
+bool assigns(const std::vector<ast::Statement> &statements, const std::string &name) {
+  auto names = [&](const ast::Expr *t) { return t && t->kind == ast::ExprKind::Name && t->ref[0].name == name; };
+  for (const ast::Statement &st : statements) {
+    if (st.kind == ast::StatementKind::Assign && names(st.target.get()))
+      return true;
+    if (st.kind == ast::StatementKind::TupleAssign && st.target)
+      for (const auto &t : st.target->args)
+        if (names(t.get()))
+          return true;
+    for (const auto &branch : st.branches)
+      if (assigns(branch, name))
+        return true;
+  }
+  return false;
+}
+
 } // namespace
 
 std::vector<std::pair<std::string, int>> Flattener::localNames(const Scope &scope) {
@@ -38,30 +56,48 @@ std::vector<std::pair<std::string, int>> Flattener::localNames(const Scope &scop
   return names;
 }
 
-/// Targets of a reference to function variables: static slots, or one element at a dynamic offset.
+/// Targets of a reference to function variables: static slots, or elements at dynamic offsets.
 struct LocalRef {
   bool ok = false;
   Type type = Type::Real;
   std::vector<int> dims;
-  std::vector<int> slots;        ///< static elements
-  /// Dynamic elements: slots[base + offsets[k]] (one element `v[i]`, or a slice `v[i:i+1]` whose
-  /// length is known when compiled), checked against the array's extent when the model runs.
-  int base = -1, extent = 0;
-  std::vector<const Expr *> offsets;
+  std::vector<int> slots; ///< static elements
+  /// A dynamic element: slot base + offset of the array at base (one element `v[i]`, or a slice
+  /// `v[i:i+1]` whose length is known when compiled), checked against the array's extent when
+  /// the model runs.
+  struct Dynamic {
+    int base = -1, extent = 0;
+    const Expr *offset = nullptr;
+  };
+  std::vector<Dynamic> dynamic; ///< when not empty, the elements (slots is then empty)
   bool isInput = false, isLoop = false;
-  const ClassInfo *record = nullptr; ///< a record variable, whole (slots: its fields' scalars)
+  /// A record variable or an array of records, whole or subscripted: its elements' fields'
+  /// scalars, one record after the other (the layout of a record array's Value).
+  const ClassInfo *record = nullptr;
   const ClassInfo *object = nullptr; ///< an external object variable (MLS 3.5, 12.9.7)
   const ClassInfo *enumeration = nullptr; ///< a variable of an enumeration type
+
+  size_t size() const { return dynamic.empty() ? slots.size() : dynamic.size(); }
+  /// Element k, as a dynamic element (a static slot is one at offset 0 of an array of one).
+  Dynamic element(size_t k, ExprContext &c) const {
+    return dynamic.empty() ? Dynamic{slots[k], 1, c.zero()} : dynamic[k];
+  }
 };
 
-/// `v[a:b]` or `v[a:s:b]` of vector `l` whose bounds change at run time but whose length does
-/// not (b - a simplifies to a constant): r's dynamic elements, `sliced` set. False after an
-/// error; true with `sliced` unset when the bounds are constants (a static slice).
-static bool dynamicSlice(Flattener &f, const ast::Expr &range, Scope &scope, const FunctionBuilder::Local &l,
-                         const std::string &name, LocalRef &r, bool &sliced) {
+/// The subscripts of a reference in a function, through the fields of records: a colon where a
+/// record array is named without subscripts before one of its fields (`v.re` is `v[:].re`).
+using SubscriptList = std::vector<const ast::Subscript *>;
+static const ast::Subscript kColon{};
+
+/// Subscript `a:b` or `a:s:b` of a dimension of size `size` whose bounds change at run time but
+/// whose length does not (b - a simplifies to a constant): its 0-based indices, `dynamic` set.
+/// False after an error; true with `dynamic` unset when the bounds are constants (lowered as
+/// any subscript).
+static bool dynamicRange(Flattener &f, const ast::Expr &range, Scope &scope, int size, const std::string &name,
+                         std::vector<const Expr *> &indices, bool &dynamic) {
   ExprContext &c = f.ctx();
   std::vector<const Expr *> bounds;
-  f.endStack_.push_back(l.dims[0]);
+  f.endStack_.push_back(size);
   for (const auto &a : range.args) {
     Value v = f.lower(*a, scope);
     if (!v.ok || !v.isScalar() || v.type != Type::Integer) {
@@ -73,8 +109,7 @@ static bool dynamicSlice(Flattener &f, const ast::Expr &range, Scope &scope, con
     bounds.push_back(v.elems[0]);
   }
   f.endStack_.pop_back();
-  const bool constant = std::all_of(bounds.begin(), bounds.end(), [](const Expr *x) { return x->isConst(); });
-  if (constant)
+  if (std::all_of(bounds.begin(), bounds.end(), [](const Expr *x) { return x->isConst(); }))
     return true;
   const Expr *start = bounds.front(), *stop = bounds.back();
   const Expr *step = bounds.size() == 3 ? bounds[1] : c.one();
@@ -85,53 +120,137 @@ static bool dynamicSlice(Flattener &f, const ast::Expr &range, Scope &scope, con
     return false;
   }
   const double count = std::floor(span->value() / step->value()) + 1;
-  sliced = true;
-  r.ok = true;
-  r.dims = {static_cast<int>(std::max(0.0, count))};
-  r.base = l.slot;
-  r.extent = l.dims[0];
-  for (int k = 0; k < r.dims[0]; ++k)
-    r.offsets.push_back(c.sub(c.add(start, c.mul(c.constant(k), step)), c.one()));
+  dynamic = true;
+  for (int k = 0; k < static_cast<int>(std::max(0.0, count)); ++k)
+    indices.push_back(c.sub(c.add(start, c.mul(c.constant(k), step)), c.one()));
   return true;
 }
 
-/// Subscripts `subs` of array local `l` (`count` elements), some of them known only when the
-/// function runs: per element of the result, its offset in `l` (the odometer over the kept
-/// dimensions: colons, index vectors; scalar subscripts drop theirs).
-static void dynamicSubscripts(Flattener &f, const std::vector<Value> &subs, const FunctionBuilder::Local &l,
-                              size_t count, LocalRef &r) {
+/// Subscripts `subs` (fewer than or as many as its dimensions) of the array local `l` that is not
+/// a record: r's dims and elements, static where every index is known when compiled. Per
+/// dimension, a scalar index drops it, an index vector or a colon keeps it (row-major order).
+static void subscriptLocal(Flattener &f, const FunctionBuilder::Local &l, const SubscriptList &subs, Scope &scope,
+                           const std::string &name, SourceRange where, LocalRef &r) {
   ExprContext &c = f.ctx();
-  std::vector<std::vector<const Expr *>> picks(l.dims.size()); // 0-based indices per dimension
+  const size_t count = product(l.dims);
+  if (subs.empty()) {
+    r.ok = true;
+    r.dims = l.dims;
+    for (size_t k = 0; k < count; ++k)
+      r.slots.push_back(l.slot + static_cast<int>(k));
+    return;
+  }
+  if (subs.size() > l.dims.size()) {
+    f.diags_.error(subs[0]->range.valid() ? subs[0]->range : where,
+                   "'" + name + "' is " + shapeText(l.dims) + ": too many subscripts");
+    return;
+  }
+  // The 0-based indices per dimension (constants where known), and the kept dimensions.
+  std::vector<std::vector<const Expr *>> picks(l.dims.size());
+  bool constant = true;
   for (size_t d = 0; d < l.dims.size(); ++d) {
-    if (d < subs.size() && subs[d].ok) {
-      for (const Expr *i : subs[d].elems)
-        picks[d].push_back(c.sub(i, c.one()));
-      if (!subs[d].isScalar())
-        r.dims.push_back(static_cast<int>(subs[d].size()));
+    const ast::Subscript *s = d < subs.size() ? subs[d] : &kColon;
+    if (!s->expr) {
+      for (int i = 0; i < l.dims[d]; ++i)
+        picks[d].push_back(c.constant(i));
+      r.dims.push_back(l.dims[d]);
       continue;
     }
-    for (int i = 0; i < l.dims[d]; ++i)
-      picks[d].push_back(c.constant(i));
-    r.dims.push_back(l.dims[d]);
+    if (s->expr->kind == ast::ExprKind::Range) { // `v[i:i+1]`, `T[k, j*m+1:j*m+m]`
+      bool dynamic = false;
+      if (!dynamicRange(f, *s->expr, scope, l.dims[d], name, picks[d], dynamic))
+        return;
+      if (dynamic) {
+        constant = false;
+        r.dims.push_back(static_cast<int>(picks[d].size()));
+        continue;
+      }
+    }
+    f.endStack_.push_back(l.dims[d]);
+    Value v = f.lower(*s->expr, scope);
+    f.endStack_.pop_back();
+    if (!v.ok)
+      return;
+    if (v.type != Type::Integer) {
+      f.diags_.error(s->range, std::string("a subscript must be an Integer, not a ") + typeName(v.type));
+      return;
+    }
+    if (v.dims.size() > 1) {
+      f.diags_.error(s->range, "a subscript must be an Integer or a vector of them, not " + shapeText(v.dims));
+      return;
+    }
+    if (!v.isScalar())
+      r.dims.push_back(static_cast<int>(v.size()));
+    for (const Expr *i : v.elems) {
+      if (i->isConst() && (i->value() < 1 || i->value() > l.dims[d])) {
+        f.diags_.error(s->range, "index " + formatNumber(i->value()) + " is out of bounds for '" + name +
+                                     "' of size " + shapeText(l.dims));
+        return;
+      }
+      constant = constant && i->isConst();
+      picks[d].push_back(c.sub(i, c.one()));
+    }
   }
+  // The odometer over the picks: each element's offset in l.
   std::vector<size_t> pos(picks.size(), 0);
   size_t total = 1;
   for (const auto &p : picks)
     total *= p.size();
+  r.ok = true;
   for (size_t n = 0; n < total; ++n) {
     const Expr *offset = c.zero();
     for (size_t d = 0; d < picks.size(); ++d)
       offset = c.add(c.mul(offset, c.constant(l.dims[d])), picks[d][pos[d]]);
-    r.offsets.push_back(offset);
+    if (constant)
+      r.slots.push_back(l.slot + static_cast<int>(offset->value()));
+    else
+      r.dynamic.push_back({l.slot, static_cast<int>(count), offset});
     for (size_t d = picks.size(); d-- > 0;) {
       if (++pos[d] < picks[d].size())
         break;
       pos[d] = 0;
     }
   }
+}
+
+/// Subscripts `subs` of record local `l` (a record, or an array of records): each leaf field
+/// subscripted alike, its elements interleaved record by record.
+static void subscriptRecord(Flattener &f, const FunctionBuilder &b, const FunctionBuilder::Local &l,
+                            const SubscriptList &subs, Scope &scope, const std::string &name, SourceRange where,
+                            LocalRef &r) {
+  if (subs.size() > l.dims.size()) {
+    f.diags_.error(subs[0]->range.valid() ? subs[0]->range : where,
+                   "'" + name + "' is " + (l.dims.empty() ? "a record, not an array" : shapeText(l.dims) + ": too many subscripts"));
+    return;
+  }
+  std::vector<LocalRef> leaves;
+  std::vector<size_t> widths; // scalars per record of each leaf
+  bool dynamic = false;
+  for (const std::string &leafName : l.leaves) {
+    const FunctionBuilder::Local &leaf = *b.find(leafName);
+    LocalRef one;
+    subscriptLocal(f, leaf, subs, scope, name, where, one);
+    if (!one.ok)
+      return;
+    widths.push_back(product(std::vector<int>(leaf.dims.begin() + static_cast<std::ptrdiff_t>(l.dims.size()), leaf.dims.end())));
+    if (leaves.empty()) // the selected records' shape: the leaf's without the field's own dimensions
+      r.dims.assign(one.dims.begin(), one.dims.end() - static_cast<std::ptrdiff_t>(leaf.dims.size() - l.dims.size()));
+    dynamic = dynamic || !one.dynamic.empty();
+    leaves.push_back(std::move(one));
+  }
+  const size_t records = product(r.dims);
+  ExprContext &c = f.ctx();
+  for (size_t e = 0; e < records; ++e)
+    for (size_t k = 0; k < leaves.size(); ++k)
+      for (size_t s = 0; s < widths[k]; ++s) {
+        const size_t at = e * widths[k] + s;
+        if (dynamic)
+          r.dynamic.push_back(leaves[k].element(at, c));
+        else
+          r.slots.push_back(leaves[k].slots[at]);
+      }
   r.ok = true;
-  r.base = l.slot;
-  r.extent = static_cast<int>(count);
+  r.record = l.record;
 }
 
 static LocalRef resolveLocal(Flattener &f, const ast::Expr &e, Scope &scope, bool &found) {
@@ -160,145 +279,56 @@ static LocalRef resolveLocal(Flattener &f, const ast::Expr &e, Scope &scope, boo
     f.diags_.error(e.range, "'" + head.name + "' is a String: it has no elements, fields or slots");
     return r;
   }
-  const std::vector<ast::Subscript> *subscripts = &head.subscripts;
-  if (e.ref.size() > 1) {
-    // A field of a record variable: the local "r.x" (MLS 3.5, 12.6).
-    std::string name = head.name;
-    for (size_t p = 1; p < e.ref.size(); ++p) {
-      if (!e.ref[p - 1].subscripts.empty()) {
-        f.diags_.error(e.ref[p - 1].subscripts[0].range, "'" + name + "' is not an array");
-        return r;
-      }
-      const FunctionBuilder::Local *outer = b.find(name);
-      name += "." + e.ref[p].name;
-      if (!outer || !outer->record) {
-        f.diags_.error(e.ref[p].range, "'" + name.substr(0, name.rfind('.')) + "' has no elements");
-        return r;
-      }
-      if (!b.find(name)) {
-        f.diags_.error(e.ref[p].range, "record '" + outer->record->name + "' has no field '" + e.ref[p].name + "'");
-        return r;
-      }
+  // A field of a record variable is the local "r.x" (MLS 3.5, 12.6); of an array of records, the
+  // local "v.x" holds the field of every record (its dimensions first), so `v[i].x` is "v.x"[i].
+  SubscriptList subs;
+  for (const ast::Subscript &s : head.subscripts)
+    subs.push_back(&s);
+  std::string name = head.name;
+  size_t outerRank = 0; // the dimensions of l that belong to the records around it
+  for (size_t p = 1; p < e.ref.size(); ++p) {
+    if (!l->record) {
+      f.diags_.error(e.ref[p].range, "'" + name + "' has no elements");
+      return r;
     }
+    const size_t given = e.ref[p - 1].subscripts.size(), own = l->dims.size() - outerRank;
+    if (given > own) {
+      f.diags_.error(e.ref[p - 1].subscripts[0].range,
+                     "'" + name + "' is " + (own ? shapeText(l->dims) + ": too many subscripts" : std::string("not an array")));
+      return r;
+    }
+    subs.insert(subs.end(), own - given, &kColon);
+    const FunctionBuilder::Local *outer = l;
+    name += "." + e.ref[p].name;
     l = b.find(name);
-    subscripts = &e.ref.back().subscripts;
+    if (!l) {
+      f.diags_.error(e.ref[p].range, "record '" + outer->record->name + "' has no field '" + e.ref[p].name + "'");
+      return r;
+    }
+    outerRank = outer->dims.size();
+    for (const ast::Subscript &s : e.ref[p].subscripts)
+      subs.push_back(&s);
   }
   r.type = l->type;
   r.object = l->object;
   r.enumeration = l->enumeration;
   r.isInput = l->kind == FunctionBuilder::Local::Input;
-  if (l->record) {
-    if (!subscripts->empty()) {
-      f.diags_.error((*subscripts)[0].range, "'" + e.text + "' is a record, not an array");
-      return r;
-    }
-    r.ok = true;
-    r.record = l->record;
-    for (int k = 0; k < l->size; ++k)
-      r.slots.push_back(l->slot + k);
-    return r;
-  }
-  const size_t count = product(l->dims);
-  if (subscripts->empty()) {
-    r.ok = true;
-    r.dims = l->dims;
-    for (size_t k = 0; k < count; ++k)
-      r.slots.push_back(l->slot + static_cast<int>(k));
-    return r;
-  }
-  if ((*subscripts).size() > l->dims.size()) {
-    f.diags_.error((*subscripts)[0].range, "'" + head.name + "' is " + shapeText(l->dims) + ": too many subscripts");
-    return r;
-  }
-  // Scalar subscripts give one element, at a static or dynamic offset; slices are static, or
-  // ranges of a vector whose length is known (`state[i-2:i-1]`, MSL's Random.initialState).
-  if (l->dims.size() == 1 && subscripts->size() == 1 && (*subscripts)[0].expr &&
-      (*subscripts)[0].expr->kind == ast::ExprKind::Range) {
-    bool sliced = false;
-    if (!dynamicSlice(f, *(*subscripts)[0].expr, scope, *l, head.name, r, sliced) || sliced)
-      return r;
-  }
-  bool scalar = (*subscripts).size() == l->dims.size();
-  std::vector<Value> subs;
-  for (size_t d = 0; d < (*subscripts).size(); ++d) {
-    const ast::Subscript &s = (*subscripts)[d];
-    if (!s.expr) {
-      scalar = false;
-      subs.emplace_back();
-      continue;
-    }
-    f.endStack_.push_back(l->dims[d]);
-    Value v = f.lower(*s.expr, scope);
-    f.endStack_.pop_back();
-    if (!v.ok)
-      return r;
-    if (v.type != Type::Integer) {
-      f.diags_.error(s.range, std::string("a subscript must be an Integer, not a ") + typeName(v.type));
-      return r;
-    }
-    scalar = scalar && v.isScalar();
-    subs.push_back(v);
-  }
-  if (scalar) {
-    ExprContext &c = f.ctx();
-    const Expr *offset = c.zero();
-    bool constant = true;
-    size_t flat = 0;
-    for (size_t d = 0; d < subs.size(); ++d) {
-      const Expr *i = subs[d].elems[0];
-      offset = c.add(c.mul(offset, c.constant(l->dims[d])), c.sub(i, c.one()));
-      if (i->isConst()) {
-        if (i->value() < 1 || i->value() > l->dims[d]) {
-          f.diags_.error((*subscripts)[d].range, "index " + formatNumber(i->value()) + " is out of bounds for '" +
-                                                       head.name + "' of size " + shapeText(l->dims));
-          return r;
-        }
-        flat = flat * l->dims[d] + static_cast<size_t>(i->value()) - 1;
-      } else {
-        constant = false;
-      }
-    }
-    r.ok = true;
-    if (constant) {
-      r.slots.push_back(l->slot + static_cast<int>(flat));
-    } else {
-      r.base = l->slot;
-      r.extent = static_cast<int>(count);
-      r.offsets = {offset};
-    }
-    return r;
-  }
-  const bool dynamic = std::any_of(subs.begin(), subs.end(), [](const Value &v) {
-    return std::any_of(v.elems.begin(), v.elems.end(), [](const Expr *x) { return !x->isConst(); });
-  });
-  if (dynamic) { // a slice at indices known when the function runs (`T[sequence[3], :]`)
-    dynamicSubscripts(f, subs, *l, count, r);
-    return r;
-  }
-  Value all;
-  all.ok = true;
-  all.type = Type::Integer;
-  all.dims = l->dims;
-  for (size_t k = 0; k < count; ++k)
-    all.elems.push_back(f.ctx().constant(static_cast<double>(l->slot + k)));
-  Value picked = f.applySubscripts(all, (*subscripts), scope, head.name);
-  if (!picked.ok)
-    return r;
-  r.ok = true;
-  r.dims = picked.dims;
-  for (const Expr *x : picked.elems)
-    r.slots.push_back(static_cast<int>(x->value()));
+  if (l->record)
+    subscriptRecord(f, b, *l, subs, scope, name, e.range, r);
+  else
+    subscriptLocal(f, *l, subs, scope, name, e.range, r);
   return r;
 }
 
 bool Flattener::addRecordLocal(FunctionBuilder &b, const std::string &name, const ClassInfo &record,
-                               FunctionBuilder::Local::Kind kind, SourceRange range) {
+                               FunctionBuilder::Local::Kind kind, SourceRange range, const std::vector<int> &dims) {
   ClassInfo &cls = const_cast<ClassInfo &>(record);
   if (!resolveClass(cls))
     return false;
   FunctionBuilder::Local whole;
   whole.kind = kind;
   whole.record = &record;
+  whole.dims = dims;
   whole.slot = b.fn->numSlots();
   for (const Element &el : cls.elements) {
     if (el.decl->prefix == ast::Prefix::Constant || el.decl->isProtected)
@@ -307,43 +337,66 @@ bool Flattener::addRecordLocal(FunctionBuilder &b, const std::string &name, cons
     Type primitive = Type::Real;
     auto [typeName, typeScope] = baseType(el); // through short types: `SI.Voltage V`
     ClassInfo *nested = isPrimitive(typeName, primitive) ? nullptr : findClass(typeName, typeScope);
-    if (nested && nested->def->isEnumeration)
+    const bool nestedRecord = nested && nested->kind() == ast::ClassKind::Record && !nested->def->isShort;
+    if (nested && nested->def->isEnumeration) {
       primitive = Type::Integer; // an enumeration field: its literal's number (MLS 3.5, 4.8.5)
-    else if (!isPrimitive(typeName, primitive)) {
-      if (nested && nested->kind() == ast::ClassKind::Record && !nested->def->isShort && el.comp->dims.empty()) {
-        if (!addRecordLocal(b, field, *nested, kind, range))
-          return false;
-        continue;
-      }
+    } else if (!isPrimitive(typeName, primitive) && !nestedRecord) {
       diags_.error(el.comp->range, "field '" + el.comp->name + "' of record '" + record.name +
                                        "' cannot be used in a function (fields are Real, Integer, Boolean, arrays of "
                                        "them and records)");
       return false;
     }
-    auto dims = fieldDimensions(el);
-    if (!dims)
+    auto own = fieldDimensions(el);
+    if (!own)
       return false;
-    if (std::find(dims->begin(), dims->end(), -1) != dims->end()) {
+    if (std::find(own->begin(), own->end(), -1) != own->end()) {
       diags_.error(el.comp->range, "field '" + el.comp->name + "' of record '" + record.name +
                                        "' needs its size to be used in a function");
       return false;
     }
+    // The field of every record of the array: the array's dimensions, then the field's.
+    std::vector<int> fieldDims = dims;
+    fieldDims.insert(fieldDims.end(), own->begin(), own->end());
+    if (nestedRecord) {
+      if (!addRecordLocal(b, field, *nested, kind, range, fieldDims))
+        return false;
+      const std::vector<std::string> &inner = b.find(field)->leaves;
+      whole.leaves.insert(whole.leaves.end(), inner.begin(), inner.end());
+      continue;
+    }
     FunctionBuilder::Local local;
     local.kind = kind;
     local.type = primitive;
-    local.dims = *dims;
+    local.dims = fieldDims;
     local.slot = b.fn->numSlots();
     if (nested && nested->def->isEnumeration)
       local.enumeration = nested;
-    for (size_t k = 0; k < product(*dims); ++k) {
-      b.fn->slotNames.push_back(variableName(field, *dims, k));
+    for (size_t k = 0; k < product(fieldDims); ++k) {
+      b.fn->slotNames.push_back(variableName(field, fieldDims, k));
       b.fn->slotIsBool.push_back(primitive == Type::Boolean);
     }
     b.vars.emplace_back(field, local);
+    whole.leaves.push_back(field);
   }
   whole.size = b.fn->numSlots() - whole.slot;
   b.vars.emplace_back(name, whole);
   return true;
+}
+
+std::vector<int> Flattener::recordSlots(const FunctionBuilder &b, const FunctionBuilder::Local &record) {
+  const size_t records = product(record.dims);
+  std::vector<std::pair<int, size_t>> leaves; // first slot, scalars per record
+  for (const std::string &name : record.leaves) {
+    const FunctionBuilder::Local &leaf = *b.find(name);
+    leaves.emplace_back(leaf.slot, records ? product(leaf.dims) / records : 0);
+  }
+  std::vector<int> slots;
+  slots.reserve(static_cast<size_t>(record.size));
+  for (size_t e = 0; e < records; ++e)
+    for (const auto &[first, width] : leaves)
+      for (size_t s = 0; s < width; ++s)
+        slots.push_back(first + static_cast<int>(e * width + s));
+  return slots;
 }
 
 bool Flattener::recordFieldDefaults(FunctionBuilder &b, const std::string &name, const ClassInfo &record,
@@ -663,13 +716,14 @@ Value Flattener::lowerLocal(const ast::Expr &e, Scope &scope, bool &found) {
   v.object = r.object;
   v.enumeration = r.enumeration;
   bool isBool = r.type == Type::Boolean;
-  if (!r.offsets.empty()) {
-    for (const Expr *offset : r.offsets)
-      v.elems.push_back(ctx().localAt(r.base, r.extent, offset, isBool));
+  const std::vector<bool> &slotIsBool = scope.fn->fn->slotIsBool;
+  if (!r.dynamic.empty()) {
+    for (const LocalRef::Dynamic &d : r.dynamic)
+      v.elems.push_back(ctx().localAt(d.base, d.extent, d.offset, r.record ? slotIsBool[static_cast<size_t>(d.base)] : isBool));
     return v;
   }
   for (int s : r.slots)
-    v.elems.push_back(ctx().local(s, r.record ? scope.fn->fn->slotIsBool[static_cast<size_t>(s)] : isBool));
+    v.elems.push_back(ctx().local(s, r.record ? slotIsBool[static_cast<size_t>(s)] : isBool));
   return v;
 }
 
@@ -998,19 +1052,19 @@ struct StatementLowering {
   void assign(const std::vector<int> &slots, const LocalRef &target, const Value &value, SourceRange range,
               std::vector<FnStatement> &out) {
     (void)slots;
-    if (!target.offsets.empty()) {
+    if (!target.dynamic.empty()) {
       // A dynamic slice is assigned from temporaries (its value may read the array it writes).
       std::vector<const Expr *> values = value.elems;
       if (values.size() > 1)
-        for (const Expr *&v : values)
-          v = temporary(v, value.type == Type::Boolean, range, out);
-      for (size_t k = 0; k < target.offsets.size() && k < values.size(); ++k) {
+        for (size_t k = 0; k < values.size(); ++k)
+          values[k] = temporary(values[k], values[k]->isBool(), range, out);
+      for (size_t k = 0; k < target.dynamic.size() && k < values.size(); ++k) {
         FnStatement s;
         s.kind = FnStatement::Assign;
         s.loc = range;
-        s.slot = target.base;
-        s.index = target.offsets[k];
-        s.extent = target.extent;
+        s.slot = target.dynamic[k].base;
+        s.index = target.dynamic[k].offset;
+        s.extent = target.dynamic[k].extent;
         s.value = values[k];
         out.push_back(s);
       }
@@ -1021,11 +1075,12 @@ struct StatementLowering {
     if (target.slots.size() > 1)
       for (const Expr *v : value.elems)
         overlap = overlap || readsSlots(v, *std::min_element(target.slots.begin(), target.slots.end()),
-                                        *std::max_element(target.slots.begin(), target.slots.end()) + 1);
+                                        *std::max_element(target.slots.begin(), target.slots.end()) -
+                                            *std::min_element(target.slots.begin(), target.slots.end()) + 1);
     std::vector<const Expr *> values = value.elems;
     if (overlap)
       for (const Expr *&v : values)
-        v = temporary(v, value.type == Type::Boolean, range, out);
+        v = temporary(v, v->isBool(), range, out);
     for (size_t k = 0; k < target.slots.size(); ++k) {
       FnStatement s;
       s.kind = FnStatement::Assign;
@@ -1046,10 +1101,14 @@ struct StatementLowering {
       return false;
     }
     if (t.record || v.record) {
-      if (t.record == v.record)
+      if (t.record == v.record && t.dims == v.dims)
         return true;
-      f.diags_.error(range, "'" + targetAst.text + "' is " + (t.record ? "a '" + t.record->name + "' record" : "not a record") +
-                                " but the value is " + (v.record ? "a '" + v.record->name + "' record" : "not a record"));
+      auto what = [](const ClassInfo *record, const std::vector<int> &dims) {
+        return record ? "a '" + record->name + "' record" + (dims.empty() ? std::string() : " array " + shapeText(dims))
+                      : std::string("not a record");
+      };
+      f.diags_.error(range, "'" + targetAst.text + "' is " + what(t.record, t.dims) + " but the value is " +
+                                what(v.record, v.dims));
       return false;
     }
     if (t.object != v.object) {
@@ -1400,6 +1459,92 @@ bool Flattener::addObjectLocal(FunctionBuilder &b, const Element &el, const Clas
   return true;
 }
 
+bool Flattener::neverAssigned(const ClassInfo &fn, const std::string &name) {
+  if (fn.def->external)
+    return false;
+  for (const AlgorithmSource &source : fn.algorithms)
+    if (assigns(source.section->statements, name))
+      return false;
+  return true;
+}
+
+std::vector<int> Flattener::functionVariableDims(const Element &el, Scope &scope) {
+  std::vector<int> dims;
+  std::vector<const std::vector<ast::Subscript> *> dimLists{&el.comp->dims, &el.decl->typeDims};
+  for (const std::vector<ast::Subscript> *subs : shortTypeDims(el)) // `type Orientation = Real[4]`
+    dimLists.push_back(subs);
+  for (const auto *subs : dimLists)
+    for (const ast::Subscript &s : *subs) {
+      if (!s.expr) {
+        dims.push_back(-1);
+        continue;
+      }
+      Value v = lower(*s.expr, scope);
+      if (!v.ok)
+        continue;
+      if (!v.isScalar() || v.type != Type::Integer || readsSlots(v.elems[0], 0, std::numeric_limits<int>::max())) {
+        diags_.error(s.range, "the size of '" + el.comp->name + "' must be an Integer known from the argument sizes");
+        continue;
+      }
+      // Known when compiled: a constant, or calls of functions of the sizing inputs
+      // (`ind[numberOfSymmetricBaseSystems(m)]`), evaluated.
+      auto size = v.elems[0]->isConst() ? std::optional<double>(v.elems[0]->value())
+                                        : evaluateStructural(v.elems[0], s.range, "the size of '" + el.comp->name + "'");
+      if (size)
+        dims.push_back(static_cast<int>(*size));
+    }
+  return dims;
+}
+
+bool Flattener::addRecordVariable(FunctionBuilder &b, const Element &el, const ClassInfo &record, Scope &scope,
+                                  const std::vector<Value> &args, size_t &argIndex, SourceRange callRange,
+                                  std::vector<OutputShape> &outputs, std::vector<LocalDefault> &defaults) {
+  // A record input, output or local, or an array of records (MLS 3.5, 12.6): its fields are
+  // locals of their own (addRecordLocal).
+  const ast::Component &c = *el.comp;
+  const ast::Declaration &d = *el.decl;
+  auto kind = d.causality == ast::Causality::Input    ? FunctionBuilder::Local::Input
+              : d.causality == ast::Causality::Output ? FunctionBuilder::Local::Output
+                                                      : FunctionBuilder::Local::Protected;
+  std::vector<int> dims = functionVariableDims(el, scope);
+  if (kind == FunctionBuilder::Local::Input) {
+    if (argIndex >= args.size())
+      return true;
+    const Value &a = args[argIndex++];
+    bool fits = a.record == &record && a.dims.size() == dims.size();
+    for (size_t k = 0; fits && k < dims.size(); ++k)
+      fits = dims[k] < 0 || dims[k] == a.dims[k];
+    if (!fits) {
+      auto what = [](const ClassInfo *r, const std::vector<int> &shape) {
+        return shape.empty() ? "a '" + r->name + "' record" : "a '" + r->name + "' record array " + shapeText(shape);
+      };
+      diags_.error(callRange, "argument '" + c.name + "' of '" + b.cls->name + "' must be " + what(&record, dims) +
+                                  ", not " + (a.record ? what(a.record, a.dims) : valueTypeText(a)));
+      return false;
+    }
+    dims = a.dims;
+  } else if (std::find(dims.begin(), dims.end(), -1) != dims.end()) {
+    diags_.error(c.range, "the size of '" + c.name + "' in function '" + b.cls->name + "' must be given");
+    return true;
+  }
+  if (!addRecordLocal(b, c.name, record, kind, c.range, dims))
+    return true;
+  const FunctionBuilder::Local &local = *b.find(c.name);
+  for (int slot : recordSlots(b, local)) {
+    if (kind == FunctionBuilder::Local::Input)
+      b.fn->inputs.push_back(slot);
+    else if (kind == FunctionBuilder::Local::Output)
+      b.fn->outputs.push_back(slot);
+  }
+  if (kind == FunctionBuilder::Local::Output)
+    outputs.push_back(OutputShape{Type::Real, dims, &record, nullptr, static_cast<size_t>(local.size)});
+  if (kind != FunctionBuilder::Local::Input && c.binding)
+    defaults.push_back({static_cast<int>(b.vars.size()) - 1, c.binding.get(), nullptr});
+  else if (kind != FunctionBuilder::Local::Input && dims.empty())
+    recordFieldDefaults(b, c.name, record, c.modifiers, defaults);
+  return true;
+}
+
 int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args, SourceRange callRange,
                                   std::vector<OutputShape> &outputs) {
   std::string key = cls->name + "(";
@@ -1527,38 +1672,11 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
                                 ", which eqc does not support (scalar String inputs known when the model is compiled are)");
       continue;
     } else if (ClassInfo *record = findClass(typeName, from);
-             record && record->kind() == ast::ClassKind::Record && !record->def->isShort && c.dims.empty() &&
-             d.typeDims.empty()) {
-      // A record input, output or local (MLS 3.5, 12.6): its fields' scalars in consecutive slots.
-      auto kind = d.causality == ast::Causality::Input    ? FunctionBuilder::Local::Input
-                  : d.causality == ast::Causality::Output ? FunctionBuilder::Local::Output
-                                                          : FunctionBuilder::Local::Protected;
-      if (kind == FunctionBuilder::Local::Input) {
-        if (argIndex >= args.size())
-          continue;
-        const Value &a = args[argIndex++];
-        if (a.record != record) {
-          diags_.error(callRange, "argument '" + c.name + "' of '" + cls->name + "' must be a '" + record->name +
-                                      "' record, not " + (a.record ? "a '" + a.record->name + "' record" : frontend::typeName(a.type)));
-          functions_.erase(key);
-          return -1;
-        }
+               record && record->kind() == ast::ClassKind::Record && !record->def->isShort) {
+      if (!addRecordVariable(b, el, *record, scope, args, argIndex, callRange, outputs, defaults)) {
+        functions_.erase(key);
+        return -1;
       }
-      if (!addRecordLocal(b, c.name, *record, kind, c.range))
-        continue;
-      const FunctionBuilder::Local &local = *b.find(c.name);
-      for (int k = 0; k < local.size; ++k) {
-        if (kind == FunctionBuilder::Local::Input)
-          fn->inputs.push_back(local.slot + k);
-        else if (kind == FunctionBuilder::Local::Output)
-          fn->outputs.push_back(local.slot + k);
-      }
-      if (kind == FunctionBuilder::Local::Output)
-        outputs.push_back(OutputShape{Type::Real, {}, record, nullptr, static_cast<size_t>(local.size)});
-      if (kind != FunctionBuilder::Local::Input && c.binding)
-        defaults.push_back({static_cast<int>(b.vars.size()) - 1, c.binding.get(), nullptr});
-      else if (kind != FunctionBuilder::Local::Input)
-        recordFieldDefaults(b, c.name, *record, c.modifiers, defaults);
       continue;
     } else {
       diags_.error(d.typeRange, "function '" + cls->name + "': '" + d.typeName +
@@ -1577,34 +1695,22 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
       continue;
     }
     if (local.kind == FunctionBuilder::Local::Protected && type == Type::Integer && c.binding && c.dims.empty() &&
-        d.typeDims.empty() && (d.prefix == ast::Prefix::Parameter || d.prefix == ast::Prefix::Constant)) {
-      // `parameter Integer m = size(x, 1)`: a constant of this specialization (it may size arrays).
+        d.typeDims.empty() &&
+        (d.prefix == ast::Prefix::Parameter || d.prefix == ast::Prefix::Constant ||
+         (!enumeration && neverAssigned(*cls, c.name)))) {
+      // `parameter Integer m = size(x, 1)`, or `Integer nBase = numberOfSymmetricBaseSystems(m)`
+      // that no statement assigns: a constant of this specialization (it may size arrays).
       Value v = lower(*c.binding, scope);
-      if (v.ok && v.isScalar() && v.type == Type::Integer && v.elems[0]->isConst()) {
-        b.values[c.name] = v.elems[0]->value();
-        continue;
+      if (v.ok && v.isScalar() && v.type == Type::Integer && !readsSlots(v.elems[0], 0, std::numeric_limits<int>::max())) {
+        auto value = v.elems[0]->isConst() ? std::optional<double>(v.elems[0]->value())
+                                           : evaluateStructural(v.elems[0], c.binding->range, "'" + c.name + "'");
+        if (value) {
+          b.values[c.name] = *value;
+          continue;
+        }
       }
     }
-    std::vector<ast::Subscript> none;
-    std::vector<int> dims;
-    std::vector<const std::vector<ast::Subscript> *> dimLists{&c.dims, &d.typeDims};
-    for (const std::vector<ast::Subscript> *subs : shortTypeDims(el)) // `type Orientation = Real[4]`
-      dimLists.push_back(subs);
-    for (const auto *subs : dimLists)
-      for (const ast::Subscript &s : *subs) {
-        if (!s.expr) {
-          dims.push_back(-1);
-          continue;
-        }
-        Value v = lower(*s.expr, scope);
-        if (!v.ok)
-          continue;
-        if (!v.isScalar() || v.type != Type::Integer || !v.elems[0]->isConst()) {
-          diags_.error(s.range, "the size of '" + c.name + "' must be an Integer known from the argument sizes");
-          continue;
-        }
-        dims.push_back(static_cast<int>(v.elems[0]->value()));
-      }
+    std::vector<int> dims = functionVariableDims(el, scope);
     if (local.kind == FunctionBuilder::Local::Input) {
       if (argIndex >= args.size())
         continue;
@@ -1688,9 +1794,12 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
     target.type = local.type;
     target.dims = local.dims;
     target.record = local.record;
-    const size_t size = local.record ? static_cast<size_t>(local.size) : product(local.dims);
-    for (size_t k = 0; k < size; ++k)
-      target.slots.push_back(local.slot + static_cast<int>(k));
+    if (local.record) {
+      target.slots = recordSlots(b, local);
+    } else {
+      for (size_t k = 0; k < product(local.dims); ++k)
+        target.slots.push_back(local.slot + static_cast<int>(k));
+    }
     ast::Expr nameExpr;
     nameExpr.text = name;
     nameExpr.range = binding->range;

@@ -135,19 +135,29 @@ const Expr *solveWithConstantCoefficient(ExprContext &ctx, Differentiator &d, co
   return ctx.neg(ctx.div(substitute(ctx, r, {{var, ctx.zero()}}), slope));
 }
 
-/// Whether `value` has a kink or jump (if-expression, abs, min, max, a step function) in one of
-/// `vars`: an assignment through it would fold the kink into Newton's residuals, where the
-/// iteration, linearizing across it, no longer sees the piece it is on.
+/// Whether `value` switches between pieces (an if-expression whose condition reads one of
+/// `vars`, a step function of them) where the loop is solved: an assignment through it would
+/// fold the switch into Newton's residuals, where the iteration, linearizing across it, no
+/// longer sees the piece it is on. abs, min and max are continuous: assigned through them, a
+/// value keeps its range (`B_N = abs(B)` stays >= 0; iterated, it could go negative).
 bool kinkedIn(const Expr *value, const std::unordered_map<int, int> &vars) {
   bool kinked = false;
   forEachNode(value, [&](const Expr *n) {
     const bool kink = n->kind() == ExprKind::If ||
-                      (n->kind() == ExprKind::Call &&
-                       (builtinInfo(n->builtin()).events != BuiltinEvents::Smooth || n->builtin() == Builtin::Abs ||
-                        n->builtin() == Builtin::Min || n->builtin() == Builtin::Max));
+                      (n->kind() == ExprKind::Call && builtinInfo(n->builtin()).events != BuiltinEvents::Smooth);
     if (!kink)
       return Walk::Descend;
-    for (int v : collectVars(n))
+    // An if-expression switches only where its condition reads the loop's unknowns; one whose
+    // condition is known before the loop (a parameter's choice) stays on its branch.
+    const Expr *switching = n->kind() == ExprKind::If ? n->op(0) : n;
+    if (n->kind() == ExprKind::If) {
+      bool moves = false;
+      for (int v : collectVars(switching))
+        moves = moves || vars.count(v);
+      if (!moves)
+        return Walk::Descend;
+    }
+    for (int v : collectVars(switching))
       if (vars.count(v)) {
         kinked = true;
         return Walk::Stop;
@@ -233,11 +243,64 @@ public:
     while (true) {
       assignReady();
       if (count_ == n_)
-        return;
+        break;
       const int k = chooseTearingVariable();
       tears_.push_back(vars_[static_cast<size_t>(k)]);
       determine(k);
     }
+    minimize();
+  }
+
+  /// The greedy choice may take a variable that the later ones would have determined (the
+  /// magnetic reluctance of a flux tube before its flux): each tearing variable, the latest
+  /// first, is dropped when the assignments from the others still determine every variable.
+  void minimize() {
+    if (tears_.size() < 2)
+      return;
+    // What run() found, restored when no variable can be dropped.
+    const std::vector<bool> determined = determined_, used = used_;
+    const std::vector<int> depth = depth_;
+    const std::vector<Assignment> order = order_;
+    std::vector<int> kept = tears_;
+    bool dropped = false;
+    for (size_t t = kept.size(); t-- > 0 && kept.size() > 1;) {
+      std::vector<int> fewer = kept;
+      fewer.erase(fewer.begin() + static_cast<std::ptrdiff_t>(t));
+      if (replay(fewer)) {
+        kept = std::move(fewer);
+        dropped = true;
+      }
+    }
+    if (dropped && replay(kept)) {
+      tears_ = kept;
+      return;
+    }
+    determined_ = determined;
+    used_ = used;
+    depth_ = depth;
+    order_ = order;
+    count_ = n_;
+  }
+
+  /// The assignments from tearing variables `tears` alone (the state run() leaves); whether they
+  /// determine every variable.
+  bool replay(const std::vector<int> &tears) {
+    std::fill(determined_.begin(), determined_.end(), false);
+    std::fill(used_.begin(), used_.end(), false);
+    std::fill(depth_.begin(), depth_.end(), 0);
+    order_.clear();
+    ready_.clear();
+    blocked_.clear();
+    count_ = 0;
+    for (size_t i = 0; i < n_; ++i) {
+      open_[i] = static_cast<int>(rowVars_[i].size());
+      if (open_[i] == 1)
+        ready_.push_back(static_cast<int>(i));
+    }
+    for (int v : tears)
+      determine(local_.at(v));
+    assignReady();
+    return count_ == n_;
   }
 
   void result(AlgebraicLoop &loop, std::vector<CausalStep> &assignments) {
@@ -270,6 +333,17 @@ private:
 
   const Expr *residual(size_t i) const { return sys_.residuals[block_[i]]; }
 
+  /// Row i solved for variable k with a constant coefficient and through no kink, or null
+  /// (memoized: minimize() replays the assignments).
+  const Expr *solved(size_t i, int k) {
+    auto [it, fresh] = solved_.try_emplace((static_cast<uint64_t>(i) << 32) | static_cast<uint32_t>(k), nullptr);
+    if (fresh) {
+      const Expr *value = solveWithConstantCoefficient(ctx_, d_, residual(i), vars_[static_cast<size_t>(k)]);
+      it->second = value && !kinkedIn(value, local_) ? value : nullptr;
+    }
+    return it->second;
+  }
+
   void determine(int k) {
     determined_[static_cast<size_t>(k)] = true;
     ++count_;
@@ -292,9 +366,7 @@ private:
       for (int c : rowVars_[i])
         if (!determined_[static_cast<size_t>(c)])
           k = c;
-      const Expr *value = solveWithConstantCoefficient(ctx_, d_, residual(i), vars_[static_cast<size_t>(k)]);
-      if (value && kinkedIn(value, local_))
-        value = nullptr;
+      const Expr *value = solved(i, k);
       int nesting = 0;
       if (value)
         for (int v : collectVars(value))
@@ -369,6 +441,7 @@ private:
   size_t count_ = 0;
   std::vector<Assignment> order_;
   std::vector<int> tears_;
+  std::unordered_map<uint64_t, const Expr *> solved_;
 };
 
 } // namespace

@@ -75,9 +75,10 @@ struct CausalSystem {
 /// Requires: `block` a BLT block of rows of `sys` matched by `m`, nonlinear. Ensures: a split of
 /// the block into tearing variables and explicit assignments: each assignment solves a row for
 /// a variable that occurs in it linearly with a constant coefficient (never dividing by a value
-/// that may be zero), so Newton's method sees only the tearing variables (a greedy choice in
-/// the manner of Cellier's heuristic: variables assigned as soon as a row determines them, and
-/// else the variable that occurs in most of the rows left torn). The loop's `vars`, `residuals`
+/// that may be zero) and through no switch of its pieces, so Newton's method sees only the
+/// tearing variables (a greedy choice in the manner of Cellier's heuristic: variables assigned as
+/// soon as a row determines them, and else the variable that occurs in most of the rows left
+/// torn; then each tearing variable the others determine is dropped). The loop's `vars`, `residuals`
 /// (with the assignments substituted), `tornVars`, `tornEquations` and `equations` are set;
 /// `assignments` receives the steps that follow the loop.
 void tearLoop(FlatSystem &flat, const EquationSystem &sys, const Matching &m, const std::vector<int> &block,

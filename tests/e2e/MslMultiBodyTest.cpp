@@ -97,3 +97,36 @@ TEST(MslQuasiStatic, SeriesResonanceCurrentIsThePhasorOfOhmsLaw) {
     ASSERT_NEAR(csv.at(i, "I_arg"), std::arg(current), 1e-8) << "t = " << t;
   }
 }
+
+// Electrical.QuasiStatic.Polyphase.Examples.BalancingStar (arrays of Complex records: plugs of
+// pins, polyphase sources, sensors summing Complex vectors): a symmetric 100 V source (phases
+// 0, -2pi/3, -4pi/3) feeds an inductor (phase 1), a capacitor (phase 2) and a 10 Ohm resistor
+// (phase 3) in star, with omega L = 1/(omega C) = sqrt(3) R so that the neutral current
+// vanishes (the example's documentation, after Vaske 1973). The currents are Ohm's law of each
+// phase; the total power is the resistor's 1000 W, the reactive powers of L and C cancel.
+TEST(MslQuasiStatic, BalancingStarCurrentsAreOhmsLawPerPhase) {
+  EQC_REQUIRE_MSL();
+  std::string dir = scratchDir("msl_qs_balancing_star");
+  RunResult r = runEqc("simulate Modelica.Electrical.QuasiStatic.Polyphase.Examples.BalancingStar --lib '" + msl +
+                           "' -o out.csv --vars i[1].re,i[1].im,i[2].re,i[2].im,i[3].re,i[3].im,"
+                           "powerSensor.apparentPower.re,powerSensor.apparentPower.im,currentSensor0.i.re,"
+                           "currentSensor0.i.im",
+                       dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  ASSERT_GT(csv.rows.size(), 100u);
+  const double pi = std::acos(-1.0), R = 10, X = std::sqrt(3.0) * R;
+  auto phase = [&](int k) { return std::polar(100.0, -2 * pi * (k - 1) / 3); };
+  const std::complex<double> j(0, 1);
+  const std::complex<double> expected[3] = {phase(3) / R, phase(1) / (j * X), phase(2) / (-j * X)};
+  const size_t last = csv.rows.size() - 1;
+  for (int k = 0; k < 3; ++k) {
+    const std::string name = "i[" + std::to_string(k + 1) + "]";
+    EXPECT_NEAR(csv.at(last, name + ".re"), expected[k].real(), 1e-9) << name;
+    EXPECT_NEAR(csv.at(last, name + ".im"), expected[k].imag(), 1e-9) << name;
+  }
+  EXPECT_NEAR(csv.at(last, "currentSensor0.i.re"), 0, 1e-9);
+  EXPECT_NEAR(csv.at(last, "currentSensor0.i.im"), 0, 1e-9);
+  EXPECT_NEAR(csv.at(last, "powerSensor.apparentPower.re"), 100.0 * 100.0 / R, 1e-7);
+  EXPECT_NEAR(csv.at(last, "powerSensor.apparentPower.im"), 0, 1e-7);
+}

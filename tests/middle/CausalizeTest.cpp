@@ -459,6 +459,53 @@ TEST(CausalizeTest, TearingKeepsKinkedEquationsAsResiduals) {
   expectStepsInDependencyOrder(c);
 }
 
+TEST(CausalizeTest, SaturatingMagneticCircuitIsTornToItsFlux) {
+  // A flux tube with saturating permeability (MSL's FluxTubes.BaseClasses.FixedShape) driven by
+  // a magnetomotive force N i: B = Phi/A, B_N = |B/B_max|, mu_r = if nonlinear then 1 + (mu_i -
+  // 1)/(1 + c B_N + B_N^2) else 1 (a parameter's choice: no kink), G_m = mu_0 mu_r A/l,
+  // R_m = 1/G_m, N i = Phi R_m. The greedy choice takes more tearing variables than the chain
+  // needs; minimized, the flux (or B) alone is torn, every other unknown assigned from it, so no
+  // tearing variable starts at a value (mu_r = 0) that makes the residuals infinite.
+  SystemBuilder b;
+  ExprContext &ctx = b.ctx();
+  const Expr *A = b.parameter("A", 1e-4), *Bmax = b.parameter("B_max", 1.5), *mui = b.parameter("mu_i", 2000);
+  const Expr *cb = b.parameter("c_b", 3), *l = b.parameter("l", 0.1), *Ni = b.parameter("Ni", 400);
+  const Expr *nonlinear = b.parameter("nonlinear", 1);
+  const Expr *Phi = b.unknown("Phi"), *B = b.unknown("B"), *BN = b.unknown("B_N"), *mur = b.unknown("mu_r");
+  const Expr *Gm = b.unknown("G_m"), *Rm = b.unknown("R_m");
+  const double mu0 = 4e-7 * M_PI;
+  b.equation(B, ctx.div(Phi, A));
+  b.equation(BN, ctx.call(Builtin::Abs, {ctx.div(B, Bmax)}));
+  b.equation(mur, ctx.ifThenElse(ctx.lt(b.c(0), nonlinear),
+                                 ctx.add(b.c(1), ctx.div(ctx.sub(mui, b.c(1)),
+                                                         ctx.add({b.c(1), ctx.mul(cb, BN), ctx.pow(BN, b.c(2))}))),
+                                 b.c(1)));
+  b.equation(Gm, ctx.div(ctx.mul({b.c(mu0), mur, A}), l));
+  b.equation(Rm, ctx.div(b.c(1), Gm));
+  b.equation(Ni, ctx.mul(Phi, Rm));
+  Causalized c = causalizeAll(b);
+  ASSERT_EQ(c.causal.loops.size(), 1u);
+  const AlgebraicLoop &loop = c.causal.loops[0];
+  ASSERT_EQ(loop.vars.size(), 1u) << c.causal.tearingSummary();
+  EXPECT_TRUE(loop.vars[0] == Phi->var() || loop.vars[0] == B->var()) << b.flat.vars[static_cast<size_t>(loop.vars[0])].name;
+  EXPECT_EQ(loop.tornVars.size(), 5u);
+  expectStepsInDependencyOrder(c);
+  // From all unknowns 0; the reference: Phi R_m(Phi) = N i by bisection (increasing in Phi).
+  std::vector<double> values(b.flat.vars.size(), 0.0);
+  for (size_t k = 0; k < b.flat.vars.size(); ++k)
+    if (b.flat.vars[k].role == VarRole::Parameter)
+      values[k] = b.flat.vars[k].binding->value();
+  execute(c.causal, values);
+  auto mmf = [&](double phi) {
+    const double bn = std::abs(phi / 1e-4 / 1.5), mu = 1 + 1999 / (1 + 3 * bn + bn * bn);
+    return phi * 0.1 / (mu0 * mu * 1e-4);
+  };
+  double lo = 0, hi = 1e-3;
+  for (int k = 0; k < 200; ++k)
+    (mmf(0.5 * (lo + hi)) < 400 ? lo : hi) = 0.5 * (lo + hi);
+  EXPECT_NEAR(values[static_cast<size_t>(Phi->var())], lo, 1e-9 * lo);
+}
+
 TEST(CausalizeTest, LongNonlinearChainIsTornIntoFewVariablesWithBoundedNesting) {
   // x[i] = 0.3 sin(x[i+1]) + 0.01 i (i < N), x[N] = 0.2 x[1]^3: one loop of N = 200 unknowns.
   // Assigning the whole chain from one tearing variable would nest 200 sines in one residual (a

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 
 namespace eqc::frontend {
@@ -83,6 +84,66 @@ bool Flattener::lowerMessage(const ast::Expr &e, Scope &scope, std::vector<Messa
   diags_.error(e.range, "a message is built from strings, '+' and String(...) of numbers and Booleans, not a " +
                             std::string(typeName(v.type)));
   return false;
+}
+
+/// The text of message part `part` whose value is `value` (as the generated code prints it).
+static std::string messagePartText(const MessagePart &part, double value) {
+  if (!part.value)
+    return part.text;
+  std::vector<char> buffer(512);
+  const std::string format = "%" + part.format;
+  auto print = [&](auto... args) {
+    int n = std::snprintf(buffer.data(), buffer.size(), format.c_str(), args...);
+    if (n >= static_cast<int>(buffer.size())) {
+      buffer.resize(static_cast<size_t>(n) + 1);
+      std::snprintf(buffer.data(), buffer.size(), format.c_str(), args...);
+    }
+  };
+  if (!part.literals.empty()) { // an enumeration value: the name of literal k
+    const long k = std::lround(value);
+    print(k >= 1 && static_cast<size_t>(k) <= part.literals.size() ? part.literals[static_cast<size_t>(k - 1)].c_str() : "?");
+  } else if (part.type == ValueType::Boolean) {
+    print(value != 0 ? "true" : "false");
+  } else if (std::strchr("diuoxX", part.format.back())) { // an Integer: as long long
+    const std::string integer = "%" + part.format.substr(0, part.format.size() - 1) + "ll" + part.format.back();
+    int n = std::snprintf(buffer.data(), buffer.size(), integer.c_str(), static_cast<long long>(value));
+    if (n >= static_cast<int>(buffer.size())) {
+      buffer.resize(static_cast<size_t>(n) + 1);
+      std::snprintf(buffer.data(), buffer.size(), integer.c_str(), static_cast<long long>(value));
+    }
+  } else {
+    print(value);
+  }
+  return buffer.data();
+}
+
+Value Flattener::knownString(const ast::Expr &call, Scope &scope) {
+  // MLS 3.5, 3.7.1: String(x) of a value known when the model is compiled (a constant, or
+  // parameters, which become structural) is a String value: a message passed to a function
+  // (`Streams.print("kPolygon = " + String(kPolygon))`), a String parameter's binding.
+  std::vector<MessagePart> parts;
+  if (!lowerStringConversion(call, scope, parts))
+    return fail();
+  std::string text;
+  for (const MessagePart &part : parts) {
+    double value = 0;
+    if (part.value) {
+      if (changesInTime(part.value)) {
+        diags_.error(call.range, "String(...) of a value that changes in time is supported in the messages of asserts "
+                                 "of models only (eqc's other Strings are values known when the model is compiled)");
+        return fail();
+      }
+      auto known = part.value->isConst() ? std::optional<double>(part.value->value())
+                                         : evaluateStructural(part.value, call.range, "the value of String(...)");
+      if (!known)
+        return fail();
+      value = *known;
+    }
+    text += messagePartText(part, value);
+  }
+  Value v = Value::scalar(ctx().zero(), Type::String);
+  v.text = text;
+  return v;
 }
 
 bool Flattener::lowerStringConversion(const ast::Expr &call, Scope &scope, std::vector<MessagePart> &out) {

@@ -541,6 +541,9 @@ public:
   std::set<int> eventAssertVars_; ///< the hidden variables of asserts in when-clauses
   /// A message of string literals, '+' and String(...): its parts appended to `out`.
   bool lowerMessage(const ast::Expr &e, Scope &scope, std::vector<MessagePart> &out);
+  /// String(x, ...) of a value known when the model is compiled, as a String value; an error
+  /// names a value that changes in time.
+  Value knownString(const ast::Expr &call, Scope &scope);
   bool lowerStringConversion(const ast::Expr &call, Scope &scope, std::vector<MessagePart> &out);
 
   // ---- LowerExpr.cpp ----

@@ -307,12 +307,8 @@ Value Flattener::lowerBuiltinCall(const ast::Expr &e, Scope &scope, bool &handle
     return lowerSample(e, scope);
   if (fn == "delay")
     return lowerDelay(e, scope);
-  if (fn == "String") {
-    // String(x) of a value known only at run time makes a message (lowerMessage), not a value.
-    diags_.error(e.nameRange, "String(...) of a value is supported in the messages of asserts of models only (eqc's "
-                              "Strings are values known when the model is compiled)");
-    return fail();
-  }
+  if (fn == "String") // of a value known when compiled; at run time, only in messages (lowerMessage)
+    return knownString(e, scope);
   if (fn == "getInstanceName") {
     // getInstanceName() (MLS 3.5, 3.7): the simulated model's name followed by the instance path
     // ("Vehicle.engine.controller"), in a function the function's name (unspecified there); a

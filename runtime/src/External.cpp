@@ -25,8 +25,14 @@ void setError(const char *text) {
   std::snprintf(state.error, sizeof state.error, "%s", text ? text : "");
 }
 
-void message(const char *text) { std::fprintf(stderr, "%s\n", text ? text : ""); }
-void warning(const char *text) { std::fprintf(stderr, "warning: %s\n", text ? text : ""); }
+/// `text` and a line end, unless it ends one itself (MSL's Streams.print passes "%s\n").
+void printLine(const char *prefix, const char *text) {
+  text = text ? text : "";
+  const size_t n = std::strlen(text);
+  std::fprintf(stderr, "%s%s%s", prefix, text, n && text[n - 1] == '\n' ? "" : "\n");
+}
+void message(const char *text) { printLine("", text); }
+void warning(const char *text) { printLine("warning: ", text); }
 
 /// Returns to the call in progress with state.error as its message. No object with a destructor
 /// may be alive in the frames it leaves (they are C frames, and these functions).

@@ -135,6 +135,23 @@ const Expr *solveWithConstantCoefficient(ExprContext &ctx, Differentiator &d, co
   return ctx.neg(ctx.div(substitute(ctx, r, {{var, ctx.zero()}}), slope));
 }
 
+/// `r` solved for `var` when var occurs in it only as its reciprocal with coefficients free of
+/// it (`R_m = 1/G_m` solved for G_m, whose start value 0 Newton could not leave): with w = 1/var,
+/// r = c0 + c1 w, so var = -c1/c0; else null.
+const Expr *solveReciprocal(ExprContext &ctx, Differentiator &d, const Expr *r, int var) {
+  const Expr *x = ctx.var(var);
+  const Expr *inWs = substitute(ctx, r, {{var, ctx.div(ctx.one(), x)}}); // var's slot now holds w
+  if (!isLinearIn(inWs, var))
+    return nullptr;
+  const Expr *slope = d.diff(inWs, var);
+  if (slope->isConst(0) || dependsOn(slope, var))
+    return nullptr;
+  const Expr *rest = substitute(ctx, inWs, {{var, ctx.zero()}});
+  if (dependsOn(rest, var) || !std::isfinite(rest->isConst() ? rest->value() : 1.0))
+    return nullptr;
+  return ctx.neg(ctx.div(slope, rest));
+}
+
 /// Whether `value` switches between pieces (an if-expression whose condition reads one of
 /// `vars`, a step function of them) where the loop is solved: an assignment through it would
 /// fold the switch into Newton's residuals, where the iteration, linearizing across it, no
@@ -474,6 +491,10 @@ CausalSystem causalize(FlatSystem &flat, const EquationSystem &sys, const Matchi
         // r = slope*var + rest with rest = r|var=0, so var = -rest/slope.
         const Expr *rest = substitute(ctx, r, {{var, ctx.zero()}});
         out.steps.push_back({var, ctx.neg(ctx.div(rest, slope)), -1, row});
+        continue;
+      }
+      if (const Expr *value = solveReciprocal(ctx, d, r, var)) {
+        out.steps.push_back({var, value, -1, row});
         continue;
       }
     }

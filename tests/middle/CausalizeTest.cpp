@@ -459,6 +459,27 @@ TEST(CausalizeTest, TearingKeepsKinkedEquationsAsResiduals) {
   expectStepsInDependencyOrder(c);
 }
 
+TEST(CausalizeTest, ReciprocalUnknownIsSolvedSymbolically) {
+  // MSL's flux tubes: R_m = 1/G_m with R_m known gives G_m = 1/R_m, an assignment; Newton from
+  // G_m's start value 0 would start at an infinite residual. x = 3/y + 1 gives y = 3/(x - 1).
+  SystemBuilder b;
+  ExprContext &ctx = b.ctx();
+  const Expr *R = b.parameter("R", 4), *x = b.parameter("x", 5);
+  const Expr *G = b.unknown("G"), *y = b.unknown("y");
+  b.equation(R, ctx.div(b.c(1), G));
+  b.equation(x, ctx.add(ctx.div(b.c(3), y), b.c(1)));
+  Causalized c = causalizeAll(b);
+  EXPECT_TRUE(c.causal.loops.empty());
+  ASSERT_EQ(c.causal.steps.size(), 2u);
+  std::vector<double> values(b.flat.vars.size(), 0.0);
+  for (size_t k = 0; k < b.flat.vars.size(); ++k)
+    if (b.flat.vars[k].role == VarRole::Parameter)
+      values[k] = b.flat.vars[k].binding->value();
+  execute(c.causal, values);
+  EXPECT_DOUBLE_EQ(values[static_cast<size_t>(G->var())], 0.25);
+  EXPECT_DOUBLE_EQ(values[static_cast<size_t>(y->var())], 0.75);
+}
+
 TEST(CausalizeTest, SaturatingMagneticCircuitIsTornToItsFlux) {
   // A flux tube with saturating permeability (MSL's FluxTubes.BaseClasses.FixedShape) driven by
   // a magnetomotive force N i: B = Phi/A, B_N = |B/B_max|, mu_r = if nonlinear then 1 + (mu_i -

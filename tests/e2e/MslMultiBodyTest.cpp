@@ -130,3 +130,32 @@ TEST(MslQuasiStatic, BalancingStarCurrentsAreOhmsLawPerPhase) {
   EXPECT_NEAR(csv.at(last, "powerSensor.apparentPower.re"), 100.0 * 100.0 / R, 1e-7);
   EXPECT_NEAR(csv.at(last, "powerSensor.apparentPower.im"), 0, 1e-7);
 }
+
+// Magnetic.QuasiStatic.FundamentalWave.Examples.BasicMachines.InductionMachines.IMC_DOL: a
+// quasi-static induction machine (phasors: arrays of Complex records through plugs, windings and
+// the air gap; its switch network one linear block of 922 unknowns, torn to a few dozen) and a
+// transient one, both switched on at 0.1 s against the load torque T_Load (w/w_Load)^2 with
+// T_Load = 161.4 N m at w_Load = 1440.45 rpm. At 1 s both run at the load point: their speed is
+// w_Load where their torque is T_Load, and the quasi-static machine agrees with the transient one.
+TEST(MslQuasiStatic, InductionMachineStartsToTheLoadPointAsTheTransientOne) {
+  EQC_REQUIRE_MSL();
+  std::string dir = scratchDir("msl_qs_imc_dol");
+  RunResult r = runEqc("simulate Modelica.Magnetic.QuasiStatic.FundamentalWave.Examples.BasicMachines."
+                       "InductionMachines.IMC_DOL --lib '" + msl + "' -o out.csv --vars "
+                       "imc.wMechanical,imcQS.wMechanical,imc.tauElectrical,imcQS.tauElectrical",
+                       dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  const size_t last = csv.rows.size() - 1;
+  ASSERT_DOUBLE_EQ(csv.at(last, "time"), 1.0);
+  const double wLoad = 1440.45 * 2 * M_PI / 60, tLoad = 161.4;
+  for (const char *machine : {"imc", "imcQS"}) {
+    const std::string m = machine;
+    const double w = csv.at(last, m + ".wMechanical"), tau = csv.at(last, m + ".tauElectrical");
+    EXPECT_NEAR(w, wLoad, 1e-3 * wLoad) << m;
+    EXPECT_NEAR(tau, tLoad * (w / wLoad) * (w / wLoad), 1e-3 * tLoad) << m;
+  }
+  EXPECT_NEAR(csv.at(last, "imcQS.wMechanical"), csv.at(last, "imc.wMechanical"), 1e-4 * wLoad);
+  // Before the switch both stand still.
+  EXPECT_NEAR(csv.at(1, "imcQS.wMechanical"), 0, 1e-9);
+}

@@ -101,11 +101,14 @@ static std::string messagePartText(const MessagePart &part, double value) {
   };
   if (!part.literals.empty()) { // an enumeration value: the name of literal k
     const long k = std::lround(value);
-    print(k >= 1 && static_cast<size_t>(k) <= part.literals.size() ? part.literals[static_cast<size_t>(k - 1)].c_str() : "?");
+    print(k >= 1 && static_cast<size_t>(k) <= part.literals.size()
+              ? part.literals[static_cast<size_t>(k - 1)].c_str()
+              : "?");
   } else if (part.type == ValueType::Boolean) {
     print(value != 0 ? "true" : "false");
   } else if (std::strchr("diuoxX", part.format.back())) { // an Integer: as long long
-    const std::string integer = "%" + part.format.substr(0, part.format.size() - 1) + "ll" + part.format.back();
+    const std::string integer =
+        "%" + part.format.substr(0, part.format.size() - 1) + "ll" + part.format.back();
     int n = std::snprintf(buffer.data(), buffer.size(), integer.c_str(), static_cast<long long>(value));
     if (n >= static_cast<int>(buffer.size())) {
       buffer.resize(static_cast<size_t>(n) + 1);
@@ -129,12 +132,14 @@ Value Flattener::knownString(const ast::Expr &call, Scope &scope) {
     double value = 0;
     if (part.value) {
       if (changesInTime(part.value)) {
-        diags_.error(call.range, "String(...) of a value that changes in time is supported in the messages of asserts "
-                                 "of models only (eqc's other Strings are values known when the model is compiled)");
+        diags_.error(call.range,
+                     "String(...) of a value that changes in time is supported in the messages of asserts "
+                     "of models only (eqc's other Strings are values known when the model is compiled)");
         return fail();
       }
-      auto known = part.value->isConst() ? std::optional<double>(part.value->value())
-                                         : evaluateStructural(part.value, call.range, "the value of String(...)");
+      auto known = part.value->isConst()
+                       ? std::optional<double>(part.value->value())
+                       : evaluateStructural(part.value, call.range, "the value of String(...)");
       if (!known)
         return fail();
       value = *known;

@@ -486,8 +486,8 @@ public:
   /// A record component as a value: its variables in the order of its fields.
   Value recordValue(Instance &inst, SourceRange range);
   /// The records `insts` (an array of shape `dims`, row-major) as one value of record class `cls`.
-  Value recordArrayValue(const std::vector<Instance *> &insts, const std::vector<int> &dims, const ClassInfo *cls,
-                         SourceRange range);
+  Value recordArrayValue(const std::vector<Instance *> &insts, const std::vector<int> &dims,
+                         const ClassInfo *cls, SourceRange range);
   /// Element k of record array `v` (a record value); v.dims must not be empty.
   static Value recordElement(const Value &v, size_t k);
   /// The default of record field `el` in its constructor: the value an extends clause gives it,
@@ -633,8 +633,9 @@ public:
   /// scalar operand is passed whole to every call; `b` may be an empty-dims dummy for a unary
   /// operator); the results, scalars of one type, make an array of that shape. `what` names the
   /// operation in messages.
-  std::optional<Value> elementwiseOverloaded(const Value &a, const Value &b, SourceRange range, const std::string &what,
-                                             const std::function<std::optional<Value>(const Value &, const Value &)> &apply);
+  std::optional<Value>
+  elementwiseOverloaded(const Value &a, const Value &b, SourceRange range, const std::string &what,
+                        const std::function<std::optional<Value>(const Value &, const Value &)> &apply);
   /// `C(args)` of operator record C with an operator 'constructor' (14.2); nullopt when it has none.
   std::optional<Value> overloadedConstructor(const ast::Expr &call, Scope &scope, ClassInfo &record);
   /// "Complex", "Real[3]": the type of a value in messages.
@@ -741,7 +742,8 @@ public:
   /// them of shape `dims` (its fields "name.field", nested records recursively, then the record
   /// itself); false after errors.
   bool addRecordLocal(FunctionBuilder &b, const std::string &name, const ClassInfo &record,
-                      FunctionBuilder::Local::Kind kind, SourceRange range, const std::vector<int> &dims = {});
+                      FunctionBuilder::Local::Kind kind, SourceRange range,
+                      const std::vector<int> &dims = {});
   /// The slots of record local `record` in the order of a record (array) Value: record by record,
   /// each its leaf fields' scalars in declaration order.
   static std::vector<int> recordSlots(const FunctionBuilder &b, const FunctionBuilder::Local &record);

@@ -28,7 +28,9 @@ bool readsSlots(const Expr *e, int first, int count) {
 
 /// Whether a statement of `statements` assigns variable `name` (whole or an element of it).
 bool assigns(const std::vector<ast::Statement> &statements, const std::string &name) {
-  auto names = [&](const ast::Expr *t) { return t && t->kind == ast::ExprKind::Name && t->ref[0].name == name; };
+  auto names = [&](const ast::Expr *t) {
+    return t && t->kind == ast::ExprKind::Name && t->ref[0].name == name;
+  };
   for (const ast::Statement &st : statements) {
     if (st.kind == ast::StatementKind::Assign && names(st.target.get()))
       return true;
@@ -93,8 +95,8 @@ static const ast::Subscript kColon{};
 /// whose length does not (b - a simplifies to a constant): its 0-based indices, `dynamic` set.
 /// False after an error; true with `dynamic` unset when the bounds are constants (lowered as
 /// any subscript).
-static bool dynamicRange(Flattener &f, const ast::Expr &range, Scope &scope, int size, const std::string &name,
-                         std::vector<const Expr *> &indices, bool &dynamic) {
+static bool dynamicRange(Flattener &f, const ast::Expr &range, Scope &scope, int size,
+                         const std::string &name, std::vector<const Expr *> &indices, bool &dynamic) {
   ExprContext &c = f.ctx();
   std::vector<const Expr *> bounds;
   f.endStack_.push_back(size);
@@ -129,8 +131,8 @@ static bool dynamicRange(Flattener &f, const ast::Expr &range, Scope &scope, int
 /// Subscripts `subs` (fewer than or as many as its dimensions) of the array local `l` that is not
 /// a record: r's dims and elements, static where every index is known when compiled. Per
 /// dimension, a scalar index drops it, an index vector or a colon keeps it (row-major order).
-static void subscriptLocal(Flattener &f, const FunctionBuilder::Local &l, const SubscriptList &subs, Scope &scope,
-                           const std::string &name, SourceRange where, LocalRef &r) {
+static void subscriptLocal(Flattener &f, const FunctionBuilder::Local &l, const SubscriptList &subs,
+                           Scope &scope, const std::string &name, SourceRange where, LocalRef &r) {
   ExprContext &c = f.ctx();
   const size_t count = product(l.dims);
   if (subs.empty()) {
@@ -176,7 +178,8 @@ static void subscriptLocal(Flattener &f, const FunctionBuilder::Local &l, const 
       return;
     }
     if (v.dims.size() > 1) {
-      f.diags_.error(s->range, "a subscript must be an Integer or a vector of them, not " + shapeText(v.dims));
+      f.diags_.error(s->range,
+                     "a subscript must be an Integer or a vector of them, not " + shapeText(v.dims));
       return;
     }
     if (!v.isScalar())
@@ -216,11 +219,13 @@ static void subscriptLocal(Flattener &f, const FunctionBuilder::Local &l, const 
 /// Subscripts `subs` of record local `l` (a record, or an array of records): each leaf field
 /// subscripted alike, its elements interleaved record by record.
 static void subscriptRecord(Flattener &f, const FunctionBuilder &b, const FunctionBuilder::Local &l,
-                            const SubscriptList &subs, Scope &scope, const std::string &name, SourceRange where,
-                            LocalRef &r) {
+                            const SubscriptList &subs, Scope &scope, const std::string &name,
+                            SourceRange where, LocalRef &r) {
   if (subs.size() > l.dims.size()) {
-    f.diags_.error(subs[0]->range.valid() ? subs[0]->range : where,
-                   "'" + name + "' is " + (l.dims.empty() ? "a record, not an array" : shapeText(l.dims) + ": too many subscripts"));
+    f.diags_.error(
+        subs[0]->range.valid() ? subs[0]->range : where,
+        "'" + name + "' is " +
+            (l.dims.empty() ? "a record, not an array" : shapeText(l.dims) + ": too many subscripts"));
     return;
   }
   std::vector<LocalRef> leaves;
@@ -232,9 +237,11 @@ static void subscriptRecord(Flattener &f, const FunctionBuilder &b, const Functi
     subscriptLocal(f, leaf, subs, scope, name, where, one);
     if (!one.ok)
       return;
-    widths.push_back(product(std::vector<int>(leaf.dims.begin() + static_cast<std::ptrdiff_t>(l.dims.size()), leaf.dims.end())));
+    widths.push_back(product(
+        std::vector<int>(leaf.dims.begin() + static_cast<std::ptrdiff_t>(l.dims.size()), leaf.dims.end())));
     if (leaves.empty()) // the selected records' shape: the leaf's without the field's own dimensions
-      r.dims.assign(one.dims.begin(), one.dims.end() - static_cast<std::ptrdiff_t>(leaf.dims.size() - l.dims.size()));
+      r.dims.assign(one.dims.begin(),
+                    one.dims.end() - static_cast<std::ptrdiff_t>(leaf.dims.size() - l.dims.size()));
     dynamic = dynamic || !one.dynamic.empty();
     leaves.push_back(std::move(one));
   }
@@ -294,7 +301,8 @@ static LocalRef resolveLocal(Flattener &f, const ast::Expr &e, Scope &scope, boo
     const size_t given = e.ref[p - 1].subscripts.size(), own = l->dims.size() - outerRank;
     if (given > own) {
       f.diags_.error(e.ref[p - 1].subscripts[0].range,
-                     "'" + name + "' is " + (own ? shapeText(l->dims) + ": too many subscripts" : std::string("not an array")));
+                     "'" + name + "' is " +
+                         (own ? shapeText(l->dims) + ": too many subscripts" : std::string("not an array")));
       return r;
     }
     subs.insert(subs.end(), own - given, &kColon);
@@ -302,7 +310,8 @@ static LocalRef resolveLocal(Flattener &f, const ast::Expr &e, Scope &scope, boo
     name += "." + e.ref[p].name;
     l = b.find(name);
     if (!l) {
-      f.diags_.error(e.ref[p].range, "record '" + outer->record->name + "' has no field '" + e.ref[p].name + "'");
+      f.diags_.error(e.ref[p].range,
+                     "record '" + outer->record->name + "' has no field '" + e.ref[p].name + "'");
       return r;
     }
     outerRank = outer->dims.size();
@@ -321,7 +330,8 @@ static LocalRef resolveLocal(Flattener &f, const ast::Expr &e, Scope &scope, boo
 }
 
 bool Flattener::addRecordLocal(FunctionBuilder &b, const std::string &name, const ClassInfo &record,
-                               FunctionBuilder::Local::Kind kind, SourceRange range, const std::vector<int> &dims) {
+                               FunctionBuilder::Local::Kind kind, SourceRange range,
+                               const std::vector<int> &dims) {
   ClassInfo &cls = const_cast<ClassInfo &>(record);
   if (!resolveClass(cls))
     return false;
@@ -719,7 +729,8 @@ Value Flattener::lowerLocal(const ast::Expr &e, Scope &scope, bool &found) {
   const std::vector<bool> &slotIsBool = scope.fn->fn->slotIsBool;
   if (!r.dynamic.empty()) {
     for (const LocalRef::Dynamic &d : r.dynamic)
-      v.elems.push_back(ctx().localAt(d.base, d.extent, d.offset, r.record ? slotIsBool[static_cast<size_t>(d.base)] : isBool));
+      v.elems.push_back(ctx().localAt(d.base, d.extent, d.offset,
+                                      r.record ? slotIsBool[static_cast<size_t>(d.base)] : isBool));
     return v;
   }
   for (int s : r.slots)
@@ -1104,7 +1115,8 @@ struct StatementLowering {
       if (t.record == v.record && t.dims == v.dims)
         return true;
       auto what = [](const ClassInfo *record, const std::vector<int> &dims) {
-        return record ? "a '" + record->name + "' record" + (dims.empty() ? std::string() : " array " + shapeText(dims))
+        return record ? "a '" + record->name + "' record" +
+                            (dims.empty() ? std::string() : " array " + shapeText(dims))
                       : std::string("not a record");
       };
       f.diags_.error(range, "'" + targetAst.text + "' is " + what(t.record, t.dims) + " but the value is " +
@@ -1482,23 +1494,27 @@ std::vector<int> Flattener::functionVariableDims(const Element &el, Scope &scope
       Value v = lower(*s.expr, scope);
       if (!v.ok)
         continue;
-      if (!v.isScalar() || v.type != Type::Integer || readsSlots(v.elems[0], 0, std::numeric_limits<int>::max())) {
-        diags_.error(s.range, "the size of '" + el.comp->name + "' must be an Integer known from the argument sizes");
+      if (!v.isScalar() || v.type != Type::Integer ||
+          readsSlots(v.elems[0], 0, std::numeric_limits<int>::max())) {
+        diags_.error(s.range,
+                     "the size of '" + el.comp->name + "' must be an Integer known from the argument sizes");
         continue;
       }
       // Known when compiled: a constant, or calls of functions of the sizing inputs
       // (`ind[numberOfSymmetricBaseSystems(m)]`), evaluated.
-      auto size = v.elems[0]->isConst() ? std::optional<double>(v.elems[0]->value())
-                                        : evaluateStructural(v.elems[0], s.range, "the size of '" + el.comp->name + "'");
+      auto size = v.elems[0]->isConst()
+                      ? std::optional<double>(v.elems[0]->value())
+                      : evaluateStructural(v.elems[0], s.range, "the size of '" + el.comp->name + "'");
       if (size)
         dims.push_back(static_cast<int>(*size));
     }
   return dims;
 }
 
-bool Flattener::addRecordVariable(FunctionBuilder &b, const Element &el, const ClassInfo &record, Scope &scope,
-                                  const std::vector<Value> &args, size_t &argIndex, SourceRange callRange,
-                                  std::vector<OutputShape> &outputs, std::vector<LocalDefault> &defaults) {
+bool Flattener::addRecordVariable(FunctionBuilder &b, const Element &el, const ClassInfo &record,
+                                  Scope &scope, const std::vector<Value> &args, size_t &argIndex,
+                                  SourceRange callRange, std::vector<OutputShape> &outputs,
+                                  std::vector<LocalDefault> &defaults) {
   // A record input, output or local, or an array of records (MLS 3.5, 12.6): its fields are
   // locals of their own (addRecordLocal).
   const ast::Component &c = *el.comp;
@@ -1516,10 +1532,12 @@ bool Flattener::addRecordVariable(FunctionBuilder &b, const Element &el, const C
       fits = dims[k] < 0 || dims[k] == a.dims[k];
     if (!fits) {
       auto what = [](const ClassInfo *r, const std::vector<int> &shape) {
-        return shape.empty() ? "a '" + r->name + "' record" : "a '" + r->name + "' record array " + shapeText(shape);
+        return shape.empty() ? "a '" + r->name + "' record"
+                             : "a '" + r->name + "' record array " + shapeText(shape);
       };
-      diags_.error(callRange, "argument '" + c.name + "' of '" + b.cls->name + "' must be " + what(&record, dims) +
-                                  ", not " + (a.record ? what(a.record, a.dims) : valueTypeText(a)));
+      diags_.error(callRange, "argument '" + c.name + "' of '" + b.cls->name + "' must be " +
+                                  what(&record, dims) + ", not " +
+                                  (a.record ? what(a.record, a.dims) : valueTypeText(a)));
       return false;
     }
     dims = a.dims;
@@ -1694,16 +1712,18 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
       diags_.error(c.range, "inputs and outputs of a function must be public");
       continue;
     }
-    if (local.kind == FunctionBuilder::Local::Protected && type == Type::Integer && c.binding && c.dims.empty() &&
-        d.typeDims.empty() &&
+    if (local.kind == FunctionBuilder::Local::Protected && type == Type::Integer && c.binding &&
+        c.dims.empty() && d.typeDims.empty() &&
         (d.prefix == ast::Prefix::Parameter || d.prefix == ast::Prefix::Constant ||
          (!enumeration && neverAssigned(*cls, c.name)))) {
       // `parameter Integer m = size(x, 1)`, or `Integer nBase = numberOfSymmetricBaseSystems(m)`
       // that no statement assigns: a constant of this specialization (it may size arrays).
       Value v = lower(*c.binding, scope);
-      if (v.ok && v.isScalar() && v.type == Type::Integer && !readsSlots(v.elems[0], 0, std::numeric_limits<int>::max())) {
-        auto value = v.elems[0]->isConst() ? std::optional<double>(v.elems[0]->value())
-                                           : evaluateStructural(v.elems[0], c.binding->range, "'" + c.name + "'");
+      if (v.ok && v.isScalar() && v.type == Type::Integer &&
+          !readsSlots(v.elems[0], 0, std::numeric_limits<int>::max())) {
+        auto value = v.elems[0]->isConst()
+                         ? std::optional<double>(v.elems[0]->value())
+                         : evaluateStructural(v.elems[0], c.binding->range, "'" + c.name + "'");
         if (value) {
           b.values[c.name] = *value;
           continue;

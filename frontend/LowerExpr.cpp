@@ -1117,8 +1117,9 @@ Value Flattener::lowerArray(const ast::Expr &e, Scope &scope) {
     const Value &v = items[i];
     if (v.dims != items[0].dims || (v.type == Type::Boolean) != (items[0].type == Type::Boolean) ||
         v.type == Type::String || v.record != items[0].record) {
-      diags_.error(e.args[i]->range, "the elements of an array constructor must have the same type and shape (" +
-                                         kind(items[0]) + " and " + kind(v) + ")");
+      diags_.error(e.args[i]->range,
+                   "the elements of an array constructor must have the same type and shape (" +
+                       kind(items[0]) + " and " + kind(v) + ")");
       return fail();
     }
     if (v.type != Type::Boolean)

@@ -180,9 +180,12 @@ bool withScalar(ast::BinaryOp op, bool scalarOnLeft) {
   case B::ElemSub:
   case B::ElemMul:
   case B::ElemDiv:
-  case B::ElemPow: return true;
-  case B::Div: return !scalarOnLeft;
-  default: return false;
+  case B::ElemPow:
+    return true;
+  case B::Div:
+    return !scalarOnLeft;
+  default:
+    return false;
   }
 }
 
@@ -202,7 +205,8 @@ std::optional<Value> Flattener::elementwiseOverloaded(
   out.dims = a.dims.empty() ? b.dims : a.dims;
   const size_t n = product(out.dims);
   for (size_t k = 0; k < n; ++k) {
-    std::optional<Value> r = apply(a.dims.empty() ? a : elementOf(a, k), b.dims.empty() ? b : elementOf(b, k));
+    std::optional<Value> r =
+        apply(a.dims.empty() ? a : elementOf(a, k), b.dims.empty() ? b : elementOf(b, k));
     if (!r || !r->ok)
       return fail();
     if (!r->dims.empty()) {
@@ -253,19 +257,25 @@ std::optional<Value> Flattener::overloadedBinary(ast::BinaryOp op, const Value &
     // vectors and matrices are left undefined.
     const bool arrays = !a.dims.empty() && !b.dims.empty();
     if (arrays ? !elementwiseBoth(op) : !withScalar(op, a.dims.empty())) {
-      diags_.error(range, call + ": operator " + name + " of an operator record applies to arrays element by "
+      diags_.error(range, call + ": operator " + name +
+                              " of an operator record applies to arrays element by "
                               "element or with a scalar only (MLS 3.5, 14.4 and 10.6)");
       return fail();
     }
     using B = ast::BinaryOp;
-    B scalarOp = op == B::ElemAdd ? B::Add : op == B::ElemSub ? B::Sub : op == B::ElemMul ? B::Mul
-               : op == B::ElemDiv ? B::Div : op == B::ElemPow ? B::Pow : op;
-    return elementwiseOverloaded(a, b, range, call, [&](const Value &x, const Value &y) -> std::optional<Value> {
-      if (operatorRecord(x) || operatorRecord(y))
-        return overloadedBinary(scalarOp, x, y, range);
-      diags_.error(range, call + ": an element pairs no operator record");
-      return fail();
-    });
+    B scalarOp = op == B::ElemAdd   ? B::Add
+                 : op == B::ElemSub ? B::Sub
+                 : op == B::ElemMul ? B::Mul
+                 : op == B::ElemDiv ? B::Div
+                 : op == B::ElemPow ? B::Pow
+                                    : op;
+    return elementwiseOverloaded(a, b, range, call,
+                                 [&](const Value &x, const Value &y) -> std::optional<Value> {
+                                   if (operatorRecord(x) || operatorRecord(y))
+                                     return overloadedBinary(scalarOp, x, y, range);
+                                   diags_.error(range, call + ": an element pairs no operator record");
+                                   return fail();
+                                 });
   }
   // Item 3: a function of A's operator with b converted by a constructor of the record its second
   // input takes (a record other than b's), or one of B's with a converted.
@@ -331,8 +341,9 @@ std::optional<Value> Flattener::overloadedUnary(ast::UnaryOp op, const Value &a,
   if (!a.dims.empty()) { // element by element (MLS 3.5, 14.5 and 10.6)
     Value none;
     none.ok = true;
-    return elementwiseOverloaded(a, none, range, "'-" + valueTypeText(a) + "'",
-                                 [&](const Value &x, const Value &) { return overloadedUnary(op, x, range); });
+    return elementwiseOverloaded(
+        a, none, range, "'-" + valueTypeText(a) + "'",
+        [&](const Value &x, const Value &) { return overloadedUnary(op, x, range); });
   }
   const std::string name = op == ast::UnaryOp::Neg ? "'-'" : "'not'";
   std::vector<ClassInfo *> matches;

@@ -277,7 +277,8 @@ void Flattener::equateRecords(const Value &lhs, const Value &rhs, SourceRange ra
   if (lhs.record != rhs.record || lhs.size() != rhs.size() || lhs.dims != rhs.dims) {
     auto what = [](const Value &v) {
       std::string shape = v.dims.empty() ? "" : " " + shapeText(v.dims);
-      return v.record ? "a '" + v.record->name + "' record" + shape : std::string("a ") + typeName(v.type) + shape;
+      return v.record ? "a '" + v.record->name + "' record" + shape
+                      : std::string("a ") + typeName(v.type) + shape;
     };
     diags_.error(range, "the two sides of the equation are " + what(lhs) + " and " + what(rhs));
     return;

@@ -160,8 +160,9 @@ const Expr *solveReciprocal(ExprContext &ctx, Differentiator &d, const Expr *r, 
 bool kinkedIn(const Expr *value, const std::unordered_map<int, int> &vars) {
   bool kinked = false;
   forEachNode(value, [&](const Expr *n) {
-    const bool kink = n->kind() == ExprKind::If ||
-                      (n->kind() == ExprKind::Call && builtinInfo(n->builtin()).events != BuiltinEvents::Smooth);
+    const bool kink =
+        n->kind() == ExprKind::If ||
+        (n->kind() == ExprKind::Call && builtinInfo(n->builtin()).events != BuiltinEvents::Smooth);
     if (!kink)
       return Walk::Descend;
     // An if-expression switches only where its condition reads the loop's unknowns; one whose
@@ -353,7 +354,8 @@ private:
   /// Row i solved for variable k with a constant coefficient and through no kink, or null
   /// (memoized: minimize() replays the assignments).
   const Expr *solved(size_t i, int k) {
-    auto [it, fresh] = solved_.try_emplace((static_cast<uint64_t>(i) << 32) | static_cast<uint32_t>(k), nullptr);
+    auto [it, fresh] =
+        solved_.try_emplace((static_cast<uint64_t>(i) << 32) | static_cast<uint32_t>(k), nullptr);
     if (fresh) {
       const Expr *value = solveWithConstantCoefficient(ctx_, d_, residual(i), vars_[static_cast<size_t>(k)]);
       it->second = value && !kinkedIn(value, local_) ? value : nullptr;

@@ -47,7 +47,8 @@ TEST(MslMachines, StarDeltaStartEndsOnTheLoadCurve) {
                            "' -o out.csv --vars aimc.wMechanical,aimc.tauElectrical --stats",
                        dir);
   ASSERT_EQ(r.exitCode, 0) << r.stderrText;
-  EXPECT_NE(r.stderrText.find("linear loops of 153, 34 unknowns -> 9, 4 tearing variables"), std::string::npos)
+  EXPECT_NE(r.stderrText.find("linear loops of 153, 34 unknowns -> 9, 4 tearing variables"),
+            std::string::npos)
       << r.stderrText;
   Csv csv = readCsv(dir + "/out.csv");
   const size_t n = csv.rows.size();

@@ -107,11 +107,12 @@ TEST(MslQuasiStatic, SeriesResonanceCurrentIsThePhasorOfOhmsLaw) {
 TEST(MslQuasiStatic, BalancingStarCurrentsAreOhmsLawPerPhase) {
   EQC_REQUIRE_MSL();
   std::string dir = scratchDir("msl_qs_balancing_star");
-  RunResult r = runEqc("simulate Modelica.Electrical.QuasiStatic.Polyphase.Examples.BalancingStar --lib '" + msl +
-                           "' -o out.csv --vars i[1].re,i[1].im,i[2].re,i[2].im,i[3].re,i[3].im,"
-                           "powerSensor.apparentPower.re,powerSensor.apparentPower.im,currentSensor0.i.re,"
-                           "currentSensor0.i.im",
-                       dir);
+  RunResult r =
+      runEqc("simulate Modelica.Electrical.QuasiStatic.Polyphase.Examples.BalancingStar --lib '" + msl +
+                 "' -o out.csv --vars i[1].re,i[1].im,i[2].re,i[2].im,i[3].re,i[3].im,"
+                 "powerSensor.apparentPower.re,powerSensor.apparentPower.im,currentSensor0.i.re,"
+                 "currentSensor0.i.im",
+             dir);
   ASSERT_EQ(r.exitCode, 0) << r.stderrText;
   Csv csv = readCsv(dir + "/out.csv");
   ASSERT_GT(csv.rows.size(), 100u);
@@ -141,8 +142,10 @@ TEST(MslQuasiStatic, InductionMachineStartsToTheLoadPointAsTheTransientOne) {
   EQC_REQUIRE_MSL();
   std::string dir = scratchDir("msl_qs_imc_dol");
   RunResult r = runEqc("simulate Modelica.Magnetic.QuasiStatic.FundamentalWave.Examples.BasicMachines."
-                       "InductionMachines.IMC_DOL --lib '" + msl + "' -o out.csv --vars "
-                       "imc.wMechanical,imcQS.wMechanical,imc.tauElectrical,imcQS.tauElectrical",
+                       "InductionMachines.IMC_DOL --lib '" +
+                           msl +
+                           "' -o out.csv --vars "
+                           "imc.wMechanical,imcQS.wMechanical,imc.tauElectrical,imcQS.tauElectrical",
                        dir);
   ASSERT_EQ(r.exitCode, 0) << r.stderrText;
   Csv csv = readCsv(dir + "/out.csv");

@@ -497,10 +497,11 @@ TEST(CausalizeTest, SaturatingMagneticCircuitIsTornToItsFlux) {
   const double mu0 = 4e-7 * M_PI;
   b.equation(B, ctx.div(Phi, A));
   b.equation(BN, ctx.call(Builtin::Abs, {ctx.div(B, Bmax)}));
-  b.equation(mur, ctx.ifThenElse(ctx.lt(b.c(0), nonlinear),
-                                 ctx.add(b.c(1), ctx.div(ctx.sub(mui, b.c(1)),
-                                                         ctx.add({b.c(1), ctx.mul(cb, BN), ctx.pow(BN, b.c(2))}))),
-                                 b.c(1)));
+  b.equation(mur,
+             ctx.ifThenElse(ctx.lt(b.c(0), nonlinear),
+                            ctx.add(b.c(1), ctx.div(ctx.sub(mui, b.c(1)),
+                                                    ctx.add({b.c(1), ctx.mul(cb, BN), ctx.pow(BN, b.c(2))}))),
+                            b.c(1)));
   b.equation(Gm, ctx.div(ctx.mul({b.c(mu0), mur, A}), l));
   b.equation(Rm, ctx.div(b.c(1), Gm));
   b.equation(Ni, ctx.mul(Phi, Rm));
@@ -508,7 +509,8 @@ TEST(CausalizeTest, SaturatingMagneticCircuitIsTornToItsFlux) {
   ASSERT_EQ(c.causal.loops.size(), 1u);
   const AlgebraicLoop &loop = c.causal.loops[0];
   ASSERT_EQ(loop.vars.size(), 1u) << c.causal.tearingSummary();
-  EXPECT_TRUE(loop.vars[0] == Phi->var() || loop.vars[0] == B->var()) << b.flat.vars[static_cast<size_t>(loop.vars[0])].name;
+  EXPECT_TRUE(loop.vars[0] == Phi->var() || loop.vars[0] == B->var())
+      << b.flat.vars[static_cast<size_t>(loop.vars[0])].name;
   EXPECT_EQ(loop.tornVars.size(), 5u);
   expectStepsInDependencyOrder(c);
   // From all unknowns 0; the reference: Phi R_m(Phi) = N i by bisection (increasing in Phi).

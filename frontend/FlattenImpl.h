@@ -753,6 +753,11 @@ public:
   /// Whether no statement of function `fn` assigns its variable `name` (an external function's
   /// may: false).
   static bool neverAssigned(const ClassInfo &fn, const std::string &name);
+  /// Whether `e`, a binding in function `fn`, reads a variable of fn that `b` has not declared yet.
+  static bool readsLaterVariable(const ClassInfo &fn, const FunctionBuilder &b, const ast::Expr &e);
+  /// The bindings of a function's outputs and locals in an order where each comes after the
+  /// variables it reads (declaration order otherwise, and within a cycle).
+  static std::vector<LocalDefault> dependencyOrder(const FunctionBuilder &b, const std::vector<LocalDefault> &defaults);
   /// Function variable `el` of record class `record` (specializeFunction): an input takes the
   /// next of `args`; false when that argument does not fit (reported).
   bool addRecordVariable(FunctionBuilder &b, const Element &el, const ClassInfo &record, Scope &scope,

@@ -6,7 +6,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
+#include <unordered_map>
 
 namespace eqc::frontend {
 
@@ -23,6 +25,23 @@ bool readsSlots(const Expr *e, int first, int count) {
     for (const Expr *op : n->ops())
       stack.push_back(op);
   }
+  return false;
+}
+
+/// Whether `e` names (as the head of a reference) a name for which `pick` holds.
+bool namesAny(const ast::Expr &e, const std::function<bool(const std::string &)> &pick) {
+  if (e.kind == ast::ExprKind::Name && !e.ref.empty() && pick(e.ref[0].name))
+    return true;
+  for (const ast::RefPart &part : e.ref)
+    for (const ast::Subscript &sub : part.subscripts)
+      if (sub.expr && namesAny(*sub.expr, pick))
+        return true;
+  for (const auto &arg : e.args)
+    if (arg && namesAny(*arg, pick))
+      return true;
+  for (const ast::ForIndex &index : e.iterators)
+    if (index.in && namesAny(*index.in, pick))
+      return true;
   return false;
 }
 
@@ -1471,6 +1490,43 @@ bool Flattener::addObjectLocal(FunctionBuilder &b, const Element &el, const Clas
   return true;
 }
 
+std::vector<LocalDefault> Flattener::dependencyOrder(const FunctionBuilder &b,
+                                                     const std::vector<LocalDefault> &defaults) {
+  // MLS 3.5, 12.4.4: a binding is evaluated after the variables it reads (`Real a = b + 1;
+  // Real b = 2*x;`). The values of record fields written in the record class (lexical set) read
+  // the record's own fields and keep their order.
+  std::unordered_map<std::string, size_t> byName;
+  for (size_t i = 0; i < defaults.size(); ++i)
+    if (!defaults[i].lexical)
+      byName.emplace(b.vars[static_cast<size_t>(defaults[i].var)].first, i);
+  std::vector<LocalDefault> ordered;
+  std::vector<char> state(defaults.size(), 0); // 0 new, 1 being placed, 2 placed
+  std::function<void(size_t)> place = [&](size_t i) {
+    if (state[i])
+      return; // placed, or a cycle (left in declaration order)
+    state[i] = 1;
+    if (!defaults[i].lexical)
+      namesAny(*defaults[i].value, [&](const std::string &name) {
+        if (auto it = byName.find(name); it != byName.end() && it->second != i)
+          place(it->second);
+        return false;
+      });
+    state[i] = 2;
+    ordered.push_back(defaults[i]);
+  };
+  for (size_t i = 0; i < defaults.size(); ++i)
+    place(i);
+  return ordered;
+}
+
+bool Flattener::readsLaterVariable(const ClassInfo &fn, const FunctionBuilder &b, const ast::Expr &e) {
+  // MLS 3.5, 12.4.4: a binding may read variables declared after it (they are initialized in
+  // the order of their dependencies); such a binding is not known at its declaration.
+  return namesAny(e, [&](const std::string &name) {
+    return fn.find(name) >= 0 && !b.find(name) && !b.values.count(name) && !b.strings.count(name);
+  });
+}
+
 bool Flattener::neverAssigned(const ClassInfo &fn, const std::string &name) {
   if (fn.def->external)
     return false;
@@ -1715,7 +1771,8 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
     if (local.kind == FunctionBuilder::Local::Protected && type == Type::Integer && c.binding &&
         c.dims.empty() && d.typeDims.empty() &&
         (d.prefix == ast::Prefix::Parameter || d.prefix == ast::Prefix::Constant ||
-         (!enumeration && neverAssigned(*cls, c.name)))) {
+         (!enumeration && neverAssigned(*cls, c.name))) &&
+        !readsLaterVariable(*cls, b, *c.binding)) {
       // `parameter Integer m = size(x, 1)`, or `Integer nBase = numberOfSymmetricBaseSystems(m)`
       // that no statement assigns: a constant of this specialization (it may size arrays).
       Value v = lower(*c.binding, scope);
@@ -1800,7 +1857,7 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
     fn->body.push_back(std::move(ran));
   }
   StatementLowering lowering{*this, b};
-  for (const LocalDefault &initial : defaults) {
+  for (const LocalDefault &initial : dependencyOrder(b, defaults)) {
     const ast::Expr *binding = initial.value;
     auto &[name, local] = b.vars[static_cast<size_t>(initial.var)];
     Scope recordScope;

@@ -91,31 +91,26 @@ static std::string messagePartText(const MessagePart &part, double value) {
   if (!part.value)
     return part.text;
   std::vector<char> buffer(512);
-  const std::string format = "%" + part.format;
-  auto print = [&](auto... args) {
-    int n = std::snprintf(buffer.data(), buffer.size(), format.c_str(), args...);
+  auto print = [&](const std::string &format, auto arg) {
+    int n = std::snprintf(buffer.data(), buffer.size(), format.c_str(), arg);
     if (n >= static_cast<int>(buffer.size())) {
       buffer.resize(static_cast<size_t>(n) + 1);
-      std::snprintf(buffer.data(), buffer.size(), format.c_str(), args...);
+      std::snprintf(buffer.data(), buffer.size(), format.c_str(), arg);
     }
   };
+  const std::string format = "%" + part.format;
   if (!part.literals.empty()) { // an enumeration value: the name of literal k
     const long k = std::lround(value);
-    print(k >= 1 && static_cast<size_t>(k) <= part.literals.size()
-              ? part.literals[static_cast<size_t>(k - 1)].c_str()
-              : "?");
+    print(format, k >= 1 && static_cast<size_t>(k) <= part.literals.size()
+                      ? part.literals[static_cast<size_t>(k - 1)].c_str()
+                      : "?");
   } else if (part.type == ValueType::Boolean) {
-    print(value != 0 ? "true" : "false");
+    print(format, value != 0 ? "true" : "false");
   } else if (std::strchr("diuoxX", part.format.back())) { // an Integer: as long long
-    const std::string integer =
-        "%" + part.format.substr(0, part.format.size() - 1) + "ll" + part.format.back();
-    int n = std::snprintf(buffer.data(), buffer.size(), integer.c_str(), static_cast<long long>(value));
-    if (n >= static_cast<int>(buffer.size())) {
-      buffer.resize(static_cast<size_t>(n) + 1);
-      std::snprintf(buffer.data(), buffer.size(), integer.c_str(), static_cast<long long>(value));
-    }
+    print("%" + part.format.substr(0, part.format.size() - 1) + "ll" + part.format.back(),
+          static_cast<long long>(value));
   } else {
-    print(value);
+    print(format, value);
   }
   return buffer.data();
 }
@@ -137,9 +132,7 @@ Value Flattener::knownString(const ast::Expr &call, Scope &scope) {
                      "of models only (eqc's other Strings are values known when the model is compiled)");
         return fail();
       }
-      auto known = part.value->isConst()
-                       ? std::optional<double>(part.value->value())
-                       : evaluateStructural(part.value, call.range, "the value of String(...)");
+      std::optional<double> known = evaluateStructural(part.value, call.range, "the value of String(...)");
       if (!known)
         return fail();
       value = *known;

@@ -488,8 +488,6 @@ public:
   /// The records `insts` (an array of shape `dims`, row-major) as one value of record class `cls`.
   Value recordArrayValue(const std::vector<Instance *> &insts, const std::vector<int> &dims,
                          const ClassInfo *cls, SourceRange range);
-  /// Element k of record array `v` (a record value); v.dims must not be empty.
-  static Value recordElement(const Value &v, size_t k);
   /// The default of record field `el` in its constructor: the value an extends clause gives it,
   /// else its declaration's; `lexical` is where that is written. Null when it has none.
   const ast::Expr *fieldDefault(const Element &el, const ClassInfo *&lexical);

@@ -220,13 +220,17 @@ static void subscriptLocal(Flattener &f, const FunctionBuilder::Local &l, const 
     total *= p.size();
   r.ok = true;
   for (size_t n = 0; n < total; ++n) {
-    const Expr *offset = c.zero();
-    for (size_t d = 0; d < picks.size(); ++d)
-      offset = c.add(c.mul(offset, c.constant(l.dims[d])), picks[d][pos[d]]);
-    if (constant)
-      r.slots.push_back(l.slot + static_cast<int>(offset->value()));
-    else
+    if (constant) { // known indices: the offset in integers, no expression per element
+      size_t flat = 0;
+      for (size_t d = 0; d < picks.size(); ++d)
+        flat = flat * static_cast<size_t>(l.dims[d]) + static_cast<size_t>(picks[d][pos[d]]->value());
+      r.slots.push_back(l.slot + static_cast<int>(flat));
+    } else {
+      const Expr *offset = c.zero();
+      for (size_t d = 0; d < picks.size(); ++d)
+        offset = c.add(c.mul(offset, c.constant(l.dims[d])), picks[d][pos[d]]);
       r.dynamic.push_back({l.slot, static_cast<int>(count), offset});
+    }
     for (size_t d = picks.size(); d-- > 0;) {
       if (++pos[d] < picks[d].size())
         break;
@@ -563,10 +567,8 @@ std::optional<std::map<std::string, double>> Flattener::sizingArguments(const Cl
     if (!sizing.count(el.comp->name) || i >= args.size() || !args[i].isScalar() || args[i].type != Type::Integer)
       continue;
     std::optional<double> value =
-        args[i].elems[0]->isConst()
-            ? std::optional<double>(args[i].elems[0]->value())
-            : evaluateStructural(args[i].elems[0], callRange,
-                                 "argument '" + el.comp->name + "' of '" + cls.name + "', which sizes its arrays,");
+        evaluateStructural(args[i].elems[0], callRange,
+                           "argument '" + el.comp->name + "' of '" + cls.name + "', which sizes its arrays,");
     if (!value)
       return std::nullopt;
     values[el.comp->name] = *value;
@@ -1500,18 +1502,17 @@ std::vector<LocalDefault> Flattener::dependencyOrder(const FunctionBuilder &b,
     if (!defaults[i].lexical)
       byName.emplace(b.vars[static_cast<size_t>(defaults[i].var)].first, i);
   std::vector<LocalDefault> ordered;
-  std::vector<char> state(defaults.size(), 0); // 0 new, 1 being placed, 2 placed
+  std::vector<bool> seen(defaults.size(), false);
   std::function<void(size_t)> place = [&](size_t i) {
-    if (state[i])
-      return; // placed, or a cycle (left in declaration order)
-    state[i] = 1;
+    if (seen[i])
+      return; // placed, or being placed: a cycle (left in declaration order)
+    seen[i] = true;
     if (!defaults[i].lexical)
       namesAny(*defaults[i].value, [&](const std::string &name) {
         if (auto it = byName.find(name); it != byName.end() && it->second != i)
           place(it->second);
         return false;
       });
-    state[i] = 2;
     ordered.push_back(defaults[i]);
   };
   for (size_t i = 0; i < defaults.size(); ++i)
@@ -1558,10 +1559,7 @@ std::vector<int> Flattener::functionVariableDims(const Element &el, Scope &scope
       }
       // Known when compiled: a constant, or calls of functions of the sizing inputs
       // (`ind[numberOfSymmetricBaseSystems(m)]`), evaluated.
-      auto size = v.elems[0]->isConst()
-                      ? std::optional<double>(v.elems[0]->value())
-                      : evaluateStructural(v.elems[0], s.range, "the size of '" + el.comp->name + "'");
-      if (size)
+      if (auto size = evaluateStructural(v.elems[0], s.range, "the size of '" + el.comp->name + "'"))
         dims.push_back(static_cast<int>(*size));
     }
   return dims;
@@ -1778,10 +1776,7 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
       Value v = lower(*c.binding, scope);
       if (v.ok && v.isScalar() && v.type == Type::Integer &&
           !readsSlots(v.elems[0], 0, std::numeric_limits<int>::max())) {
-        auto value = v.elems[0]->isConst()
-                         ? std::optional<double>(v.elems[0]->value())
-                         : evaluateStructural(v.elems[0], c.binding->range, "'" + c.name + "'");
-        if (value) {
+        if (auto value = evaluateStructural(v.elems[0], c.binding->range, "'" + c.name + "'")) {
           b.values[c.name] = *value;
           continue;
         }

@@ -1079,6 +1079,8 @@ void Flattener::growPerVariable() {
 }
 
 std::optional<double> Flattener::evaluateStructural(const Expr *e, SourceRange range, const std::string &what) {
+  if (e->isConst())
+    return e->value();
   growPerVariable();
   bool ok = true;
   std::unordered_map<const Expr *, double> memo;

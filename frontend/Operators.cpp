@@ -269,13 +269,11 @@ std::optional<Value> Flattener::overloadedBinary(ast::BinaryOp op, const Value &
                  : op == B::ElemDiv ? B::Div
                  : op == B::ElemPow ? B::Pow
                                     : op;
-    return elementwiseOverloaded(a, b, range, call,
-                                 [&](const Value &x, const Value &y) -> std::optional<Value> {
-                                   if (operatorRecord(x) || operatorRecord(y))
-                                     return overloadedBinary(scalarOp, x, y, range);
-                                   diags_.error(range, call + ": an element pairs no operator record");
-                                   return fail();
-                                 });
+    // Every pair of elements holds a record of the operand that is one (arrays of a record hold
+    // its records), so the scalar operator applies to each.
+    return elementwiseOverloaded(a, b, range, call, [&](const Value &x, const Value &y) {
+      return overloadedBinary(scalarOp, x, y, range);
+    });
   }
   // Item 3: a function of A's operator with b converted by a constructor of the record its second
   // input takes (a record other than b's), or one of B's with a converted.
@@ -342,7 +340,7 @@ std::optional<Value> Flattener::overloadedUnary(ast::UnaryOp op, const Value &a,
     Value none;
     none.ok = true;
     return elementwiseOverloaded(
-        a, none, range, "'-" + valueTypeText(a) + "'",
+        a, none, range, (op == ast::UnaryOp::Neg ? "'-" : "'not ") + valueTypeText(a) + "'",
         [&](const Value &x, const Value &) { return overloadedUnary(op, x, range); });
   }
   const std::string name = op == ast::UnaryOp::Neg ? "'-'" : "'not'";

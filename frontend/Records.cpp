@@ -74,16 +74,6 @@ Value Flattener::recordArrayValue(const std::vector<Instance *> &insts, const st
   return v;
 }
 
-Value Flattener::recordElement(const Value &v, size_t k) {
-  const size_t n = product(v.dims), fields = n ? v.elems.size() / n : 0;
-  Value one;
-  one.ok = true;
-  one.record = v.record;
-  one.elems.assign(v.elems.begin() + static_cast<std::ptrdiff_t>(k * fields),
-                   v.elems.begin() + static_cast<std::ptrdiff_t>((k + 1) * fields));
-  return one;
-}
-
 Value Flattener::lowerRecordConstructor(const ast::Expr &call, Scope &scope, ClassInfo *cls) {
   if (!resolveClass(*cls))
     return Value{};

@@ -168,19 +168,12 @@ bool kinkedIn(const Expr *value, const std::unordered_map<int, int> &vars) {
     // An if-expression switches only where its condition reads the loop's unknowns; one whose
     // condition is known before the loop (a parameter's choice) stays on its branch.
     const Expr *switching = n->kind() == ExprKind::If ? n->op(0) : n;
-    if (n->kind() == ExprKind::If) {
-      bool moves = false;
-      for (int v : collectVars(switching))
-        moves = moves || vars.count(v);
-      if (!moves)
-        return Walk::Descend;
-    }
     for (int v : collectVars(switching))
       if (vars.count(v)) {
         kinked = true;
         return Walk::Stop;
       }
-    return Walk::Skip;
+    return n->kind() == ExprKind::If ? Walk::Descend : Walk::Skip; // its branches may have kinks
   });
   return kinked;
 }
@@ -351,14 +344,25 @@ private:
 
   const Expr *residual(size_t i) const { return sys_.residuals[block_[i]]; }
 
-  /// Row i solved for variable k with a constant coefficient and through no kink, or null
-  /// (memoized: minimize() replays the assignments).
-  const Expr *solved(size_t i, int k) {
-    auto [it, fresh] =
-        solved_.try_emplace((static_cast<uint64_t>(i) << 32) | static_cast<uint32_t>(k), nullptr);
+  /// Row i solved for variable k: the value (null when the row cannot give k with a constant
+  /// coefficient and through no kink) and the loop's variables it reads, by position, each with
+  /// whether it reads it nonlinearly.
+  struct Solution {
+    const Expr *value = nullptr;
+    std::vector<std::pair<int, bool>> reads;
+  };
+
+  /// Row i solved for variable k (memoized: minimize() replays the assignments).
+  const Solution &solved(size_t i, int k) {
+    auto [it, fresh] = solved_.try_emplace((static_cast<uint64_t>(i) << 32) | static_cast<uint32_t>(k));
     if (fresh) {
       const Expr *value = solveWithConstantCoefficient(ctx_, d_, residual(i), vars_[static_cast<size_t>(k)]);
-      it->second = value && !kinkedIn(value, local_) ? value : nullptr;
+      if (value && !kinkedIn(value, local_)) {
+        it->second.value = value;
+        for (int v : collectVars(value))
+          if (auto at = local_.find(v); at != local_.end())
+            it->second.reads.emplace_back(at->second, !isLinearIn(value, v));
+      }
     }
     return it->second;
   }
@@ -385,12 +389,12 @@ private:
       for (int c : rowVars_[i])
         if (!determined_[static_cast<size_t>(c)])
           k = c;
-      const Expr *value = solved(i, k);
+      const Solution &solution = solved(i, k);
+      const Expr *value = solution.value;
       int nesting = 0;
-      if (value)
-        for (int v : collectVars(value))
-          if (auto at = local_.find(v); at != local_.end() && determined_[static_cast<size_t>(at->second)])
-            nesting = std::max(nesting, depth_[static_cast<size_t>(at->second)] + (isLinearIn(value, v) ? 0 : 1));
+      for (auto [at, nonlinear] : solution.reads)
+        if (determined_[static_cast<size_t>(at)])
+          nesting = std::max(nesting, depth_[static_cast<size_t>(at)] + (nonlinear ? 1 : 0));
       if (!value || nesting > kMaxNonlinearDepth) {
         blocked_.push_back(static_cast<int>(i));
         continue;
@@ -460,7 +464,7 @@ private:
   size_t count_ = 0;
   std::vector<Assignment> order_;
   std::vector<int> tears_;
-  std::unordered_map<uint64_t, const Expr *> solved_;
+  std::unordered_map<uint64_t, Solution> solved_;
 };
 
 } // namespace

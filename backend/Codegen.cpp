@@ -125,6 +125,8 @@ private:
   Value *compute(const Expr *e);
   /// delay(): the history's value through the context in p (eqc_model.h, eqc_delay_context).
   Value *delay(const Expr *e);
+  /// once(): the held value, else the operand's, then held (EQC_DISCRETE_ONCE).
+  Value *once(const Expr *e);
   Value *product(const Expr *e);
   Value *power(Value *base, const Expr *exponent);
   Value *intrinsic(llvm::Intrinsic::ID id, std::vector<Value *> args);
@@ -1660,6 +1662,32 @@ Value *FunctionEmitter::product(const Expr *e) {
   return den ? b_.CreateFDiv(num, den) : num;
 }
 
+Value *FunctionEmitter::once(const Expr *e) {
+  // The variable holds the operand's value once evaluated in this step of the event iteration;
+  // NaN (the runtime's mark at each step's start) means not yet.
+  llvm::LLVMContext &c = mod_.ctx;
+  auto *f64 = mod_.types.f64;
+  Value *cell = address(e->var());
+  Value *held = b_.CreateLoad(f64, cell);
+  llvm::BasicBlock *before = b_.GetInsertBlock();
+  llvm::BasicBlock *evaluate = llvm::BasicBlock::Create(c, "once.evaluate", fn_);
+  llvm::BasicBlock *merge = llvm::BasicBlock::Create(c, "once.merge", fn_);
+  b_.CreateCondBr(b_.CreateFCmpUNO(held, held), evaluate, merge);
+  b_.SetInsertPoint(evaluate);
+  Value *v = inBranch([&] {
+    Value *value = emit(e->op(0));
+    return value->getType() == f64 ? value : b_.CreateUIToFP(value, f64);
+  });
+  b_.CreateStore(v, cell);
+  llvm::BasicBlock *evaluateEnd = b_.GetInsertBlock();
+  b_.CreateBr(merge);
+  b_.SetInsertPoint(merge);
+  llvm::PHINode *phi = b_.CreatePHI(f64, 2);
+  phi->addIncoming(held, before);
+  phi->addIncoming(v, evaluateEnd);
+  return e->isBool() ? b_.CreateFCmpONE(phi, llvm::ConstantFP::get(f64, 0.0)) : static_cast<Value *>(phi);
+}
+
 Value *FunctionEmitter::delay(const Expr *e) {
   // p[delayContextOffset()] holds the address of the simulation's eqc_delay_context (eqc_model.h);
   // without one (0 bits: the driver's own evaluations at the start) the delay is the value now.
@@ -1785,6 +1813,8 @@ Value *FunctionEmitter::compute(const Expr *e) {
   }
   case ExprKind::Delay:
     return delay(e);
+  case ExprKind::Once:
+    return once(e);
   case ExprKind::Initial: {
     Value *flag = b_.CreateLoad(f64, b_.CreateConstGEP1_64(f64, frame_.p, mod_.model.initialFlagOffset()));
     return b_.CreateFCmpONE(flag, llvm::ConstantFP::get(f64, 0.0));

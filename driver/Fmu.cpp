@@ -180,7 +180,7 @@ std::string fmuModelDescription(const ModelDescription &d, const FlatSystem &fla
   const EventDescription &ev = d.events;
   for (size_t j = 0; j < ev.discreteNames.size(); ++j) {
     const unsigned char kind = ev.discreteKinds[j];
-    if (kind == EQC_DISCRETE_CONDITION || kind == EQC_DISCRETE_TERMINAL)
+    if (kind == EQC_DISCRETE_CONDITION || kind == EQC_DISCRETE_TERMINAL || kind == EQC_DISCRETE_ONCE)
       continue;
     ++index;
     const size_t vr = kind == EQC_DISCRETE_REAL ? 2 * n + m + d.paramNames.size() + j : j;

@@ -1670,6 +1670,7 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
   Function *fn = owned.get();
   fn->name = cls->name;
   fn->loc = cls->def->range;
+  fn->impure = cls->def->impure;
   int id = ctx().addFunction(std::move(owned));
   std::string symbol;
   for (char ch : cls->name)

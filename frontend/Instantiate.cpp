@@ -1171,6 +1171,7 @@ std::optional<double> Flattener::evaluateStructural(const Expr *e, SourceRange r
     case ExprKind::Pre:
     case ExprKind::Initial:
     case ExprKind::Delay:
+    case ExprKind::Once:
     case ExprKind::Local:
     case ExprKind::LocalAt:
       diags_.error(range, what + " must be known when the model is compiled");

@@ -36,6 +36,8 @@ const Expr *chainRule(ExprContext &c, const Expr *e, DOp dop, bool total = false
   case ExprKind::Or:
   case ExprKind::Not:
     return c.zero();
+  case ExprKind::Once: // a value held over an event's passes: constant between events
+    return c.zero();
   case ExprKind::Delay:
     // The history does not move with the current point (exact where the delay reaches back past
     // the last accepted step); d/dt of a delay is not this (timeDerivative reports it).

@@ -2,7 +2,10 @@
 #include "middle/Events.h"
 
 #include "middle/ExprOps.h"
+#include "middle/Function.h"
 
+#include <functional>
+#include <limits>
 #include <unordered_map>
 
 namespace eqc {
@@ -213,9 +216,103 @@ void sortDiscreteEquations(FlatSystem &flat) {
   eqs = std::move(sorted);
 }
 
+/// Whether a call of a function has effects or answers differently each time: declared impure
+/// (MLS 3.5, 12.3), or calling such a function in its body.
+class Impurity {
+public:
+  explicit Impurity(const ExprContext &ctx) : ctx_(ctx), known_(ctx.numFunctions(), Unknown) {}
+
+  bool of(int fn) {
+    if (known_[fn] == Unknown) {
+      known_[fn] = Pure; // (a recursive call decides nothing)
+      known_[fn] = ctx_.function(fn).impure || calls(ctx_.function(fn).body) ? Impure : Pure;
+    }
+    return known_[fn] == Impure;
+  }
+
+private:
+  enum State : signed char { Unknown, Pure, Impure };
+
+  bool calls(const Expr *e) {
+    if (!e)
+      return false;
+    if (e->kind() == ExprKind::FnCall && of(e->function()))
+      return true;
+    for (const Expr *op : e->ops())
+      if (calls(op))
+        return true;
+    return false;
+  }
+  bool calls(const std::vector<FnStatement> &block) {
+    for (const FnStatement &s : block) {
+      if (calls(s.value) || calls(s.index) || calls(s.step) || calls(s.stop))
+        return true;
+      for (const Expr *c : s.conditions)
+        if (calls(c))
+          return true;
+      for (const auto &inner : s.blocks)
+        if (calls(inner))
+          return true;
+    }
+    return false;
+  }
+
+  const ExprContext &ctx_;
+  std::vector<State> known_;
+};
+
+/// In every when-branch, an impure call becomes once(call), held in a discrete variable of its
+/// own (EQC_DISCRETE_ONCE): a step of the event iteration may evaluate a branch several times (its
+/// passes with pre() fixed, the initialization's passes), but Modelica solves each step once, so
+/// a message prints once and a random number is drawn once.
+void holdImpureCalls(FlatSystem &flat) {
+  if (flat.whens.empty())
+    return;
+  ExprContext &ctx = *flat.ctx;
+  Impurity impurity(ctx);
+  std::unordered_map<const Expr *, const Expr *> memo;
+  std::function<const Expr *(const Expr *, SourceRange)> hold = [&](const Expr *e, SourceRange loc) -> const Expr * {
+    if (e->numOps() == 0 && e->kind() != ExprKind::FnCall)
+      return e;
+    if (auto it = memo.find(e); it != memo.end())
+      return it->second;
+    std::vector<const Expr *> ops;
+    bool same = true;
+    for (const Expr *op : e->ops()) {
+      ops.push_back(hold(op, loc));
+      same = same && ops.back() == op;
+    }
+    const Expr *result = same ? e : rebuild(ctx, e, ops);
+    if (result->kind() == ExprKind::FnCall && impurity.of(result->function())) {
+      Variable v;
+      v.name = "once(" + ctx.function(result->function()).name + ", " + std::to_string(flat.vars.size()) + ")";
+      v.role = VarRole::Discrete;
+      v.type = result->isBool() ? ValueType::Boolean : ValueType::Real;
+      v.loc = loc;
+      v.binding = ctx.constant(std::numeric_limits<double>::quiet_NaN());
+      v.hasStart = true;
+      v.generated = true;
+      v.heldCall = true;
+      flat.vars.push_back(std::move(v));
+      result = ctx.once(static_cast<int>(flat.vars.size()) - 1, result);
+    }
+    memo.emplace(e, result);
+    return result;
+  };
+  for (WhenClause &w : flat.whens)
+    for (WhenBranch &b : w.branches) {
+      memo.clear(); // a call in two branches is evaluated in each
+      for (auto &[v, e] : b.assignments)
+        e = hold(e, b.loc);
+      for (auto &[v, e] : b.reinits)
+        e = hold(e, b.loc);
+    }
+}
+
 } // namespace
 
 void extractConditions(FlatSystem &flat) {
+  holdImpureCalls(flat);
   ConditionExtractor x(flat);
   // Rewriting may add discrete equations (m = floor(u)): those are final already, and rewriting
   // them would read m = m.

@@ -107,6 +107,9 @@ const Expr *ExprContext::delay(int index, const Expr *e, const Expr *delayTime, 
     return e;
   return intern(ExprKind::Delay, index, 0, {e, delayTime, delayMax}, false);
 }
+const Expr *ExprContext::once(int var, const Expr *e) {
+  return intern(ExprKind::Once, var, 0, {e}, e->isBool());
+}
 const Expr *ExprContext::initial() { return intern(ExprKind::Initial, 0, 0, {}, true); }
 const Expr *ExprContext::local(int slot, bool isBool) { return intern(ExprKind::Local, slot, 0, {}, isBool); }
 const Expr *ExprContext::localAt(int base, int extent, const Expr *offset, bool isBool) {

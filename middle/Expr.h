@@ -58,6 +58,7 @@ public:
   const Function &callee() const { return *callee_; }
   /// FnCall: which scalar output of the function.
   int fnOutput() const { return static_cast<int>(value_); }
+  /// Once: the discrete variable that holds the value (var() too).
   /// Delay: which delay of the model (its own history at run time).
   int delayIndex() const { return payload_; }
   /// Local, LocalAt: the slot (LocalAt: of the array's first element).
@@ -152,6 +153,9 @@ public:
   int newDelay() { return delays_++; }
   /// How many delay histories the model's expressions read.
   int numDelays() const { return delays_; }
+  /// once(e): e evaluated at most once per step of the event iteration, its value held in
+  /// discrete variable `var` (NaN: not evaluated in this step) for the step's further passes.
+  const Expr *once(int var, const Expr *e);
   /// A scalar slot of a function body.
   const Expr *local(int slot, bool isBool = false);
   /// Element `offset` (0-based, an Integer-valued expression) of the array at slots

@@ -109,6 +109,8 @@ private:
       return "noEvent(" + print(e->op(0), PrecIf) + ")";
     case ExprKind::Initial:
       return "initial()";
+    case ExprKind::Once:
+      return "once(" + print(e->op(0), PrecIf) + ")";
     case ExprKind::Delay:
       return "delay(" + print(e->op(0), PrecIf) + ", " + print(e->op(1), PrecIf) +
              (e->op(2) == e->op(1) ? "" : ", " + print(e->op(2), PrecIf)) + ")";
@@ -265,6 +267,7 @@ private:
       return op(0) == 0;
     case ExprKind::NoEvent:
     case ExprKind::Delay: // at one point (the start): the expression's value
+    case ExprKind::Once:
       return op(0);
     case ExprKind::Pre: // outside events pre(v) is v
       return values_[e->var()];
@@ -516,6 +519,8 @@ const Expr *rebuild(ExprContext &ctx, const Expr *e, const std::vector<const Exp
     return ctx.noEvent(ops[0]);
   case ExprKind::Delay:
     return ctx.delay(e->delayIndex(), ops[0], ops[1], ops[2]);
+  case ExprKind::Once:
+    return ctx.once(e->var(), ops[0]);
   case ExprKind::LocalAt:
     return ctx.localAt(e->slot(), e->extent(), ops[0], e->isBool());
   case ExprKind::Pre:

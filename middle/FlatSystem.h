@@ -49,6 +49,9 @@ struct Variable {
   const Expr *relation = nullptr;
   /// Made by eqc (conditions, when-conditions), not declared: not written to results by default.
   bool generated = false;
+  /// Discrete: holds an impure call's value for the rest of a step of the event iteration
+  /// (ExprKind::Once, EQC_DISCRETE_ONCE); NaN at each step's start.
+  bool heldCall = false;
   /// A top-level `output` of the simulated model (an FMU's outputs are these when there are any).
   bool output = false;
   /// Parameter: an external object (MLS 3.5, 12.9.7), made by its binding (a call of its

@@ -269,6 +269,7 @@ private:
     case ExprKind::Pre:
     case ExprKind::Initial:
     case ExprKind::Delay:
+    case ExprKind::Once:
       break; // not in function bodies
     }
     return NAN;

@@ -106,6 +106,9 @@ struct Function {
   /// Reads or makes an external object (MLS 3.5, 12.9.7): the object exists only while the model
   /// runs, so the function is never evaluated while compiling.
   bool runtimeOnly = false;
+  /// Declared `impure` (MLS 3.5, 12.3): a call has effects or answers differently each time, so
+  /// a when-branch evaluates it once per step of the event iteration (ExprKind::Once).
+  bool impure = false;
 
   int numSlots() const { return static_cast<int>(slotNames.size()); }
 

@@ -230,6 +230,8 @@ private:
       return print(e->op(0), PrecIf);
     case ExprKind::Initial:
       return "\\operatorname{initial}()";
+    case ExprKind::Once:
+      return print(e->op(0), PrecIf);
     case ExprKind::Delay:
       return "\\operatorname{delay}(" + print(e->op(0), PrecIf) + ", " + print(e->op(1), PrecIf) + ")";
     case ExprKind::Local:

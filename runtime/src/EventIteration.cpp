@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace eqc::rt {
 
@@ -15,6 +16,18 @@ size_t initialFlag(const eqc_model &m) { return preContinuousOffset(m) + static_
 
 /// A value that changed (NaN to NaN is no change).
 bool moved(double now, double before) { return now != before && !(std::isnan(now) && std::isnan(before)); }
+
+/// Discrete j is a value of the model (not an impure call's held value, EQC_DISCRETE_ONCE): its
+/// changes are the event iteration's.
+bool tracked(const eqc_model &m, size_t j) { return !m.discrete_kind || m.discrete_kind[j] != EQC_DISCRETE_ONCE; }
+
+/// The discrete values a and b (n_discretes each) are the same, held calls aside.
+bool sameDiscretes(const eqc_model &m, const double *a, const double *b) {
+  for (size_t j = 0; j < static_cast<size_t>(m.n_discretes); ++j)
+    if (tracked(m, j) && a[j] != b[j])
+      return false;
+  return true;
+}
 
 } // namespace
 
@@ -147,9 +160,8 @@ int EventIteration::iterate(const eqc_model &m, double t, double *x, double *a, 
 
 bool EventIteration::cycles(const eqc_model &m, const double *p) {
   const double *now = p + discreteOffset(m);
-  const size_t nd = static_cast<size_t>(m.n_discretes);
   for (size_t i = 0; i < stepHistory_.size(); ++i)
-    if (std::equal(now, now + nd, stepHistory_[i].begin())) {
+    if (sameDiscretes(m, now, stepHistory_[i].data())) {
       cycleStart_ = i;
       return true;
     }
@@ -199,7 +211,7 @@ int EventIteration::searchFixedPoint(const eqc_model &m, double t, double *x, do
           break;
         if ((code = m.event(t, x, dx_.data(), a, p)))
           break;
-        repeats = std::equal(trial_.begin(), trial_.end(), discretes);
+        repeats = sameDiscretes(m, trial_.data(), discretes);
       }
       if (code && code != EQC_MODEL_EVENT_TERMINATE)
         return -code;
@@ -217,9 +229,13 @@ int EventIteration::searchFixedPoint(const eqc_model &m, double t, double *x, do
 
 void EventIteration::takePre(const eqc_model &m, const double *x, const double *a, double *p, bool initial) {
   const size_t n = static_cast<size_t>(m.n_states), nd = static_cast<size_t>(m.n_discretes);
+  // A new step (pre() moves): held impure calls are made again where their branches fire.
   if (!initial)
-    for (size_t j = 0; j < nd; ++j)
+    for (size_t j = 0; j < nd; ++j) {
       p[preOffset(m) + j] = p[discreteOffset(m) + j];
+      if (!tracked(m, j))
+        p[discreteOffset(m) + j] = std::numeric_limits<double>::quiet_NaN();
+    }
   for (size_t k = 0; k < static_cast<size_t>(m.n_pre_continuous); ++k) {
     const size_t source = static_cast<size_t>(m.pre_continuous_source[k]);
     p[preContinuousOffset(m) + k] = source < n ? x[source] : source < 2 * n ? dx_[source - n] : a[source - 2 * n];
@@ -285,7 +301,7 @@ int EventIteration::finishEvent(const eqc_model &m, double *p, Event &ev, const 
   for (size_t j = 0; j < nd; ++j) {
     const double value = p[discreteOffset(m) + j];
     p[preOffset(m) + j] = value;
-    if (value != before_[j])
+    if (tracked(m, j) && value != before_[j])
       ev.changes.emplace_back(static_cast<int>(j), value);
   }
   lastReinit_ = ev.reinit;
@@ -349,13 +365,13 @@ int EventIteration::settle(const eqc_model &m, double t, double *x, double *a, d
     // Changed within this step (pre fixed).
     bool stepChanged = false, endStep = false;
     for (size_t j = 0; j < nd; ++j)
-      stepChanged = stepChanged || discrete(j) != last_[j];
+      stepChanged = stepChanged || (tracked(m, j) && discrete(j) != last_[j]);
     if (stepChanged && !reinit && code != EQC_MODEL_EVENT_TERMINATE)
       if (int failed = changedPass(m, t, x, a, p, crossed, initial, passes, stepChanged, endStep))
         return failed;
     bool preChanged = false;
     for (size_t j = 0; j < nd; ++j)
-      preChanged = preChanged || discrete(j) != p[preOffset(m) + j];
+      preChanged = preChanged || (tracked(m, j) && discrete(j) != p[preOffset(m) + j]);
     // Go on within the step while it changes values (not after a reinit: its when-clause would
     // fire again; and not for ever: a loop without a fixed point falls back to updating pre()).
     // (While initializing every pass is one of the one step: pre() are the start values.)
@@ -378,7 +394,7 @@ int EventIteration::settle(const eqc_model &m, double t, double *x, double *a, d
   }
   unsettled_.clear();
   for (size_t j = 0; j < nd; ++j)
-    if (discrete(j) != (initial ? before_[j] : p[preOffset(m) + j]) || discrete(j) != passStart_[j])
+    if (tracked(m, j) && (discrete(j) != (initial ? before_[j] : p[preOffset(m) + j]) || discrete(j) != passStart_[j]))
       unsettled_.push_back(static_cast<int>(j));
   return stopCode(StopCode::EventUnsettled);
 }

@@ -731,7 +731,8 @@ struct eqc_sim {
     if (changed) {
       const size_t from = static_cast<size_t>(model->n_params), to = from + static_cast<size_t>(model->n_discretes);
       for (size_t j = from; j < to; ++j)
-        if (model->discrete_kind[j - from] != EQC_DISCRETE_TERMINAL && p[j] != before[j])
+        if (model->discrete_kind[j - from] != EQC_DISCRETE_TERMINAL &&
+            model->discrete_kind[j - from] != EQC_DISCRETE_ONCE && p[j] != before[j])
           *changed = 1;
       if (x != xBefore)
         *changed = 1;

@@ -494,3 +494,55 @@ equation
             std::string::npos)
       << bad.stderrText;
 }
+
+// MLS 3.5, 12.3 with 8.6: an impure function called in a when-clause runs once where its branch
+// fires, although eqc's event iteration may evaluate the branch several times in one step (its
+// passes with pre() fixed, the initialization's passes). The counter counts the calls; the
+// branch at x = 0.5 also switches `fast`, which changes the conditions and so takes a second pass
+// of the same step; `note` writes one line per call, an effect that cannot be taken back.
+TEST(ExternalFunctions, ImpureCallsInWhenClausesRunOncePerEvent) {
+  std::string dir = scratchDir("external_impure_once");
+  writeFile(dir + "/m.mo", R"(model Once
+  impure function counter "the number of calls so far, this one included"
+    input Real t;
+    output Integer n;
+  external "C" n = onceTestCount(t) annotation(Include = "
+static int calls = 0;
+int onceTestCount(double t) { (void)t; return ++calls; }");
+  end counter;
+  impure function note "appends the time to notes.log"
+    input Real t;
+  external "C" onceTestNote(t) annotation(Include = "
+#include <stdio.h>
+void onceTestNote(double t) {
+  FILE *f = fopen(\"notes.log\", \"a\");
+  if (f) { fprintf(f, \"%.3f\\n\", t); fclose(f); }
+}");
+  end note;
+  Real x(start = 0, fixed = true);
+  Integer atStart(start = 0), atCrossing(start = 0);
+  Boolean fast(start = false);
+equation
+  der(x) = if fast then 2 else 1;
+  when initial() then
+    atStart = counter(time);
+  end when;
+  when x > 0.5 then
+    atCrossing = counter(time);
+    fast = true;
+  end when;
+  when sample(0, 0.25) then
+    note(time);
+  end when;
+end Once;
+)");
+  RunResult r = runEqc("simulate m.mo -o out.csv --t-end 0.9", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  const size_t last = csv.rows.size() - 1;
+  EXPECT_EQ(csv.at(0, "atStart"), 1.0);
+  EXPECT_EQ(csv.at(last, "atStart"), 1.0);
+  EXPECT_EQ(csv.at(last, "atCrossing"), 2.0) << "the second call of the run";
+  EXPECT_NEAR(csv.at(last, "x"), 0.5 + 2 * 0.4, 1e-6);
+  EXPECT_EQ(lines(dir + "/notes.log"), (std::vector<std::string>{"0.000", "0.250", "0.500", "0.750"}));
+}

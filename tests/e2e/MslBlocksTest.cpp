@@ -210,6 +210,47 @@ TEST(MslBlocks, NoiseGeneratorsHaveTheirDistributionsMeanAndDeviation) {
   }
 }
 
+// Blocks.Examples.Noise.ImpureGenerator: `when {initial(), sample(0.01, 0.01)} then y =
+// impureRandom(id)` draws one number of the impure generator (MLS 3.5, 12.3) at the start and at
+// each of the 200 samples to t = 2, whatever the passes of the event iteration (the run failed
+// with "does not settle" when every pass drew again). Uniform on (0, 1): the mean of the 201
+// draws is 1/2 within 4 standard errors (sqrt(1/12)/sqrt(201) = 0.0204), and y holds between
+// samples. The seed is fixed (useAutomaticSeed = false): a second run draws the same numbers.
+TEST(MslBlocks, ImpureRandomNumbersAreDrawnOncePerSample) {
+  EQC_REQUIRE_MSL();
+  std::vector<std::vector<double>> runs;
+  for (int run = 0; run < 2; ++run) {
+    std::string dir = scratchDir("msl_impure_generator" + std::to_string(run));
+    RunResult r = runEqc("simulate Modelica.Blocks.Examples.Noise.ImpureGenerator --lib '" + msl +
+                             "' -o out.csv --vars impureRandom.y --interval 0.0025",
+                         dir);
+    ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+    Csv csv = readCsv(dir + "/out.csv");
+    ASSERT_NEAR(csv.at(csv.rows.size() - 1, "time"), 2, 1e-9);
+    std::vector<double> draws{csv.at(0, "impureRandom.y")};
+    for (size_t row = 1; row < csv.rows.size(); ++row) {
+      const double y = csv.at(row, "impureRandom.y"), t = csv.at(row, "time");
+      if (y != draws.back()) {
+        draws.push_back(y);
+        // A new draw first shows on the first row after a sample instant k*0.01.
+        const double sinceSample = t - 0.01 * std::floor(t / 0.01 + 1e-9);
+        EXPECT_LT(sinceSample, 0.0025 + 1e-9) << "a change between samples at t = " << t;
+      }
+    }
+    runs.push_back(draws);
+  }
+  const std::vector<double> &draws = runs[0];
+  ASSERT_EQ(draws.size(), 201u);
+  double mean = 0;
+  for (double y : draws) {
+    EXPECT_GT(y, 0);
+    EXPECT_LT(y, 1);
+    mean += y / static_cast<double>(draws.size());
+  }
+  EXPECT_NEAR(mean, 0.5, 4 * std::sqrt(1.0 / 12) / std::sqrt(201.0));
+  EXPECT_EQ(runs[0], runs[1]);
+}
+
 // Modelica.Utilities.Files.loadResource (ModelicaServices', which each tool provides; MLS 3.5,
 // 13.5 for the URI): `modelica://Modelica/Resources/...` is the file in the library's folder,
 // resolved when the model is compiled; the library's own test table (tab1 of

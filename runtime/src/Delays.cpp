@@ -87,6 +87,14 @@ double DelayHistories::interpolate(const std::vector<Point> &h, double tau, doub
   const size_t i = static_cast<size_t>(std::upper_bound(h.begin(), h.end(), tau, [](double x, const Point &p) { return x < p.t; }) -
                                        h.begin()) - 1;
   const Point &a = h[i], &b = h[i + 1];
+  // A jump (two points at one time) a few ulps after tau: tau is the jump's time less rounding
+  // (an event located at te + delay reads te - 1 ulp), so the right limit.
+  if (i + 2 < h.size() && h[i + 2].t == b.t && b.t - tau <= 1e-14 * std::max(1.0, std::fabs(t))) {
+    size_t j = i + 2;
+    while (j + 1 < h.size() && h[j + 1].t == b.t)
+      ++j;
+    return h[j].v;
+  }
   const double span = b.t - a.t;
   if (!(span > 0))
     return b.v;

@@ -6,6 +6,7 @@
 #include "Run.h"
 
 #include <cmath>
+#include <set>
 
 using namespace eqc::test;
 
@@ -67,4 +68,40 @@ TEST(MslDigital, MultiplexerPassesTheSelectedInput) {
     EXPECT_EQ(selected, k.out) << "t = " << k.t;
     EXPECT_EQ(at(csv, "Mux2x1.out", k.t), k.out) << "t = " << k.t;
   }
+}
+
+// Digital.Examples.FullAdder: a counter drives a, b and c_in through every combination; two half
+// adders and an or-gate with transport delays of 1 ms (Digital.Delay.TransportDelay: delay() of a
+// signal that changes only at events) give s = a xor b xor c_in and c_out = majority(a, b, c_in).
+// Checked at every output point where the inputs have held for 10 ms (the gates' delays add up to
+// less). The run used to stop at t = 6, where a delayed jump was read as not yet there.
+TEST(MslDigital, FullAdderAddsEveryCombinationOfItsInputs) {
+  EQC_REQUIRE_MSL();
+  std::string dir = scratchDir("msl_digital_fulladder");
+  RunResult r = runEqc("simulate Modelica.Electrical.Digital.Examples.FullAdder --lib '" + msl + "' -o out.csv", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  ASSERT_NEAR(csv.at(csv.rows.size() - 1, "time"), 10, 1e-9);
+  const double zero = 3, one = 4;
+  double since = 0, a0 = -1, b0 = -1, c0 = -1;
+  size_t checked = 0;
+  std::set<int> combinations;
+  for (size_t row = 0; row < csv.rows.size(); ++row) {
+    const double t = csv.at(row, "time"), a = csv.at(row, "Adder1.a"), b = csv.at(row, "Adder1.b"),
+                 c = csv.at(row, "Adder1.c_in");
+    if (a != a0 || b != b0 || c != c0) {
+      a0 = a, b0 = b, c0 = c;
+      since = t;
+    }
+    const bool logic = (a == zero || a == one) && (b == zero || b == one) && (c == zero || c == one);
+    if (t - since < 0.01 || !logic)
+      continue;
+    const int ones = (a == one) + (b == one) + (c == one);
+    combinations.insert((a == one) + 2 * (b == one) + 4 * (c == one));
+    EXPECT_EQ(csv.at(row, "s.y[1]"), ones % 2) << "t = " << t;
+    EXPECT_EQ(csv.at(row, "c_out.y[1]"), ones >= 2 ? 1 : 0) << "t = " << t;
+    ++checked;
+  }
+  EXPECT_EQ(combinations.size(), 8u);
+  EXPECT_GT(checked, 400u);
 }

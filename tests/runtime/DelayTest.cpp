@@ -2,12 +2,14 @@
 // of x' = -x(t - tau), x = 1 up to the start (MLS 3.5, 3.7.2: delay(x, tau) is x at the start
 // time until then), whose exact solution by the method of steps is x(1) = 0, x(2) = -1/2,
 // x(3) = -1/6 for tau = 1; copies and serialized simulations continue with their own histories.
+#include "Delays.h"
 #include "eqc/eqc_model.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <vector>
 
 namespace {
@@ -126,4 +128,22 @@ TEST(DelayRuntime, TableWithDelaysButNoContextEntryIsRefused) {
   m = ddeModel();
   m.delays = nullptr; // nothing records the histories
   EXPECT_EQ(eqc_sim_new(&m), nullptr);
+}
+
+// A signal that jumps at an event has two points at the event's time; a delay reads the right
+// limit from the jump's time on. An event located at te + delay may read back te less rounding
+// (an ulp or a few below): that is the jump's time too, so the right limit — read as the left
+// one, MSL's Digital.TransportDelay saw the jump at te + delay "un-happen" and the event repeat
+// without effect (FullAdder stopped at t = 6).
+TEST(DelayRuntime, AJumpReadsItsRightLimitFromItsTimeLessRounding) {
+  using H = eqc::rt::DelayHistories;
+  const std::vector<H::Point> h{{5.0, 2.0, 0.0}, {6.0, 2.0, 0.0}, {6.0, 5.0, 0.0}, {7.0, 5.0, 0.0}};
+  const double te = 6.0, delay = 0.001, t = te + delay;
+  EXPECT_EQ(H::interpolate(h, std::nextafter(te, 0.0), t, 5.0), 5.0);
+  EXPECT_EQ(H::interpolate(h, te - 8 * std::numeric_limits<double>::epsilon() * te, t, 5.0), 5.0);
+  EXPECT_EQ(H::interpolate(h, te, t, 5.0), 5.0);
+  EXPECT_EQ(H::interpolate(h, std::nextafter(te, 7.0), t, 5.0), 5.0);
+  // Before the jump by more than rounding: the left value.
+  EXPECT_EQ(H::interpolate(h, te - 1e-9, t, 5.0), 2.0);
+  EXPECT_EQ(H::interpolate(h, 5.5, t, 5.0), 2.0);
 }

@@ -89,6 +89,10 @@ private:
 /// again; the numbers are the same); a is left unspecified.
 int solveCached(int n, double *a, double *b, int nrhs);
 
+/// How many nonlinear blocks eqc_solve_block has iterated on this thread: a simulation learns from
+/// it whether its model has any (only then do Newton guesses matter, GuessPolicy::Step).
+extern thread_local unsigned long blockSolves;
+
 } // namespace eqc::rt
 
 #endif // EQC_RUNTIME_LINEARSOLVE_H

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <cstdio>
 
 namespace {
 
@@ -74,6 +75,104 @@ template <typename Vector> double scaledStep(const Vector &dw, const Vector &w) 
   return worst;
 }
 
+/// A scalar block's points of either sign of the residual seen so far: where Newton fails
+/// between them (it cycles across the kink of a piecewise-linear residual: an op-amp's
+/// saturation in a loop with gain 1e6, `smooth(0, if ...)`), the root is bracketed.
+/// The bracket is the start point and the nearest point of the other sign: of several roots (a
+/// Schmitt trigger's two stable ones and the unstable one between), the one nearest the start.
+struct Bracket {
+  double start = NAN, fStart = NAN;
+  double other = NAN, fOther = NAN; ///< the nearest point where the residual has the other sign
+
+  void see(double w, double f) {
+    if (std::isnan(fStart)) {
+      start = w, fStart = f;
+    } else if (((f < 0 && fStart > 0) || (f > 0 && fStart < 0)) &&
+               !(std::fabs(w - start) >= std::fabs(other - start))) {
+      other = w, fOther = f;
+    }
+  }
+  bool found() const { return std::isfinite(other); }
+  double below() const { return fStart < 0 ? start : other; }
+  double above() const { return fStart < 0 ? other : start; }
+  double fBelow() const { return fStart < 0 ? fStart : fOther; }
+  double fAbove() const { return fStart < 0 ? fOther : fStart; }
+};
+
+/// The root of a scalar block inside a bracket: regula falsi with the Illinois modification,
+/// bisecting where two steps did not halve the bracket (at least linear convergence, for a
+/// continuous residual however steep). Converged as Newton is, the bracket within stepTol of the
+/// unknown (or an exactly zero residual), and then only where a Newton step from the point is as
+/// small: a bracket that closes on a jump of the residual (noEvent(if ...)) is no root.
+template <int MaxN> int solveInBracket(Block<MaxN> &block, const Bracket &b, double stepTol) {
+  typename Block<MaxN>::Vector w(1);
+  double a = b.below(), fa = b.fBelow(), c = b.above(), fc = b.fAbove();
+  int kept = 0; // the end kept in the last step: -1 a, 1 c (Illinois halves its residual)
+  double checkpoint = std::fabs(c - a);
+  for (int iter = 0; iter < 1000; ++iter) {
+    const double x = std::fabs(fa) <= std::fabs(fc) ? a : c;
+    if (std::fabs(c - a) <= stepTol * (1.0 + std::fabs(x))) {
+      w[0] = x;
+      if (!block.evaluate(w, true))
+        return EQC_ERR_NONFINITE;
+      const double slope = block.jacobianRowMajor(0, 0);
+      const bool root = block.residual[0] == 0.0 ||
+                        std::fabs(block.residual[0]) <= 1e3 * stepTol * (1.0 + std::fabs(x)) * std::fabs(slope);
+      return root ? EQC_OK : EQC_ERR_NEWTON;
+    }
+    double m = (a * fc - c * fa) / (fc - fa);
+    bool bisect = !(m > std::min(a, c) && m < std::max(a, c));
+    if (iter % 2 == 1) {
+      bisect = bisect || std::fabs(c - a) > 0.5 * checkpoint;
+      checkpoint = std::fabs(c - a);
+    }
+    if (bisect)
+      m = 0.5 * (a + c);
+    w[0] = m;
+    if (!block.evaluate(w, false))
+      return EQC_ERR_NONFINITE;
+    const double fm = block.residual[0];
+    if (fm == 0.0)
+      return EQC_OK;
+    if (fm < 0) {
+      a = m, fa = fm;
+      if (kept == 1)
+        fc *= 0.5;
+      kept = 1;
+    } else {
+      c = m, fc = fm;
+      if (kept == -1)
+        fa *= 0.5;
+      kept = -1;
+    }
+  }
+  return EQC_ERR_NEWTON;
+}
+
+/// Where Newton failed at `at` without a point of the other sign (a Schmitt trigger at its fold:
+/// the solution it was on is gone and the one left is far), steps of doubling length from there,
+/// first along the Newton step `dw` and then against it, until the residual changes sign.
+template <int MaxN> Bracket searchBracket(Block<MaxN> &block, double at, double dw, double stepTol) {
+  typename Block<MaxN>::Vector w(1);
+  Bracket bracket;
+  w[0] = at;
+  if (!block.evaluate(w, false))
+    return bracket;
+  bracket.see(at, block.residual[0]);
+  const double start = at;
+  double length = std::max(std::fabs(dw), stepTol * (1.0 + std::fabs(start)));
+  const double direction = dw < 0 ? -1.0 : 1.0;
+  for (int k = 0; k < 64 && !bracket.found() && std::isfinite(length); ++k, length *= 2)
+    for (double sign : {direction, -direction}) {
+      w[0] = start + sign * length;
+      if (block.evaluate(w, false))
+        bracket.see(w[0], block.residual[0]);
+      if (bracket.found())
+        break;
+    }
+  return bracket;
+}
+
 template <int MaxN>
 int solveBlock(int n, double *const *unknowns, eqc_block_fn fn, void *env,
                double tol, int maxIter) {
@@ -85,6 +184,9 @@ int solveBlock(int n, double *const *unknowns, eqc_block_fn fn, void *env,
   if (!block.evaluate(w, /*wantJacobian=*/true))
     return EQC_ERR_NONFINITE;
   double norm = block.residualNorm();
+  Bracket bracket;
+  if (n == 1)
+    bracket.see(w[0], block.residual[0]);
   // A tolerance below rounding cannot be met by the step test; a step at the
   // rounding level of w means Newton has converged as far as double precision
   // allows.
@@ -120,7 +222,10 @@ int solveBlock(int n, double *const *unknowns, eqc_block_fn fn, void *env,
       // Most steps are full steps; fetch the Jacobian with them to save a
       // second evaluation.
       bool full = halving == 0;
-      if (block.evaluate(trial, full) && block.residualNorm() < norm) {
+      const bool finite = block.evaluate(trial, full);
+      if (finite && n == 1)
+        bracket.see(trial[0], block.residual[0]);
+      if (finite && block.residualNorm() < norm) {
         accepted = true;
         if (!full && !block.evaluate(trial, true))
           accepted = false;
@@ -128,19 +233,30 @@ int solveBlock(int n, double *const *unknowns, eqc_block_fn fn, void *env,
       }
     }
     if (!accepted) {
+      if (n == 1 && !bracket.found())
+        bracket = searchBracket(block, w[0], dw[0], stepTol);
+      if (bracket.found())
+        return solveInBracket(block, bracket, stepTol);
       block.evaluate(w, false); // restore the best point found
       return EQC_ERR_NEWTON;
     }
     w = trial;
     norm = block.residualNorm();
   }
+  if (norm != 0.0 && bracket.found())
+    return solveInBracket(block, bracket, stepTol);
   return norm == 0.0 ? EQC_OK : EQC_ERR_NEWTON;
 }
 
 } // namespace
 
+namespace eqc::rt {
+thread_local unsigned long blockSolves = 0;
+}
+
 extern "C" int eqc_solve_block(int n, double *const *unknowns, eqc_block_fn f,
                                void *env, double tol, int max_iter) {
+  ++eqc::rt::blockSolves;
   if (n < 0 || !f || (n > 0 && !unknowns) || !std::isfinite(tol) ||
       !(tol > 0) || max_iter < 1)
     return EQC_ERR_ARGUMENT;

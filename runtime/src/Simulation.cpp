@@ -145,8 +145,11 @@ struct eqc_sim {
   eqc_sim_warning_fn warningFn = nullptr;
   void *warningUser = nullptr;
   // The driver's hooks (SimulationDriver.h).
-  eqc::rt::GuessPolicy guessPolicy = eqc::rt::GuessPolicy::Last;
-  std::vector<double> acceptedA; ///< the guesses of GuessPolicy::Accepted and Fixed
+  eqc::rt::GuessPolicy guessPolicy = eqc::rt::GuessPolicy::Step;
+  std::vector<double> acceptedA; ///< the guesses of GuessPolicy::Step, Accepted and Fixed (empty: none yet)
+  /// rhs has iterated on a nonlinear block (GuessPolicy::Step restores guesses only then: a model
+  /// without one pays no copy).
+  bool iterates = false;
   bool acceptedValid = false, endValid = false;
   eqc::rt::ReinitHook reinitHook;
   // During a run.
@@ -434,13 +437,16 @@ struct eqc_sim {
 
   static int rhs(void *user, double t, const double *x, double *dx) {
     auto *s = static_cast<eqc_sim *>(user);
-    if (s->guessPolicy != eqc::rt::GuessPolicy::Last && s->acceptedA.size() == s->a.size())
+    const bool step = s->guessPolicy == eqc::rt::GuessPolicy::Step;
+    if ((!step || s->iterates) && s->guessPolicy != eqc::rt::GuessPolicy::Last && s->acceptedA.size() == s->a.size())
       std::copy(s->acceptedA.begin(), s->acceptedA.end(), s->a.begin());
     if (int code = s->applyInputs(t)) {
       s->inputCode = code;
       return InputFailure;
     }
+    const unsigned long solves = eqc::rt::blockSolves;
     int code = s->model->rhs(t, x, dx, s->a.data(), s->p.data());
+    s->iterates = s->iterates || eqc::rt::blockSolves != solves;
     if (code == 0)
       return 0;
     s->modelCode = code;
@@ -485,6 +491,8 @@ struct eqc_sim {
         return code;
     if (x != s->x.data())
       return 0;
+    if (s->guessPolicy == eqc::rt::GuessPolicy::Step && s->iterates)
+      s->acceptedA = s->a;
     const bool accepted = s->guessPolicy == eqc::rt::GuessPolicy::Accepted && t < s->runEnd;
     if (accepted || s->model->n_asserts > 0 || s->model->n_delays > 0) {
       // The values at the accepted step: the next evaluations' guesses, the assertions', the
@@ -571,6 +579,8 @@ struct eqc_sim {
     int code = s->events.iterate(*s->model, t, x, s->a.data(), s->p.data(), crossed, false);
     if (code != 0 && code != EQC_EVENT_TERMINATE)
       return code;
+    if (s->guessPolicy == eqc::rt::GuessPolicy::Step)
+      s->acceptedA = s->a; // the values after the event: the guesses from here
     if (s->model->n_asserts > 0 || s->model->n_delays > 0) {
       // The delays' right limits, and the assertions after the event (where they fail: no location).
       s->heldT = NAN;
@@ -1050,8 +1060,13 @@ struct eqc_sim {
     if (!atolVector.empty())
       o.atol_vector = atolVector.data();
     // Without projection the step callback only observes (no scan of the state after it).
+    const bool keepGuesses = guessPolicy == eqc::rt::GuessPolicy::Step && !a.empty();
+    if (keepGuesses)
+      acceptedA = a; // consistent where the run starts
     int status = eqc::rt::integrateEvents(n, rhs, this, &jacobian, x.data(), &o, output, this,
-                                          project || stepFn || model->n_asserts > 0 || model->n_delays > 0 ? stepHook : nullptr,
+                                          project || stepFn || keepGuesses || model->n_asserts > 0 || model->n_delays > 0
+                                              ? stepHook
+                                              : nullptr,
                                           this, !project,
                                           &ev, &stats);
     const bool cancelled = status == EQC_ERR_RHS && stats.rhs_code == eqc::rt::stopCode(StopCode::Cancelled);

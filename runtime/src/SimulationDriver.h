@@ -40,7 +40,11 @@ void keepEventLog(eqc_sim *sim);
 
 /// The Newton guesses of the algebraic loops at the integrator's evaluations of rhs.
 enum class GuessPolicy {
-  Last,     ///< the values of the last evaluation (default)
+  Last,     ///< the values of the last evaluation
+  /// (default) the values of the last evaluation of the last accepted step or event: a rejected
+  /// trial step leaves nothing to the next one (a trial that went far, where a Schmitt trigger's
+  /// loop has one solution only, would else leave the trigger switched at the states it retries)
+  Step,
   Accepted, ///< the values at the last accepted step (rhs is evaluated there before the step
             ///< callback): a trial step that converged on another branch of a block (the other
             ///< sign of y in x^2 + y^2 = L^2) leaves nothing to the next trial

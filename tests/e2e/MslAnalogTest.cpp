@@ -130,3 +130,68 @@ TEST(MslAnalog, ResonanceCircuitsThroughSignalAdaptorsMatchTheDirectCircuits) {
     EXPECT_NEAR(csv.at(i, "capacitor2.v"), series[k][1], 1e-5) << "t = " << times[k];
   }
 }
+
+// Analog.Examples.OpAmps.SignalGenerator (after Tietze and Schenk, ch. 14.5.2): a Schmitt trigger
+// and an integrator of IdealizedOpAmpLimited (gain 1e6, +-15 V, smooth(0, if ...) without
+// events) sized by the example for a rectangle of +-Vps = 15 V and a triangle of amplitude VAmp =
+// 10 V at f = 10 Hz: the trigger flips when the triangle reaches -+10 V, first at 1/(4 f) =
+// 0.025 s, then every 1/(2 f) = 0.05 s. (Newton used to fail in the integrator's loop at 11 ms,
+// and the trigger flipped early where a rejected trial step had left it.)
+TEST(MslAnalog, SignalGeneratorGivesItsDesignedTriangleAndRectangle) {
+  EQC_REQUIRE_MSL();
+  std::string dir = scratchDir("msl_signal_generator");
+  RunResult r = runEqc("simulate Modelica.Electrical.Analog.Examples.OpAmps.SignalGenerator --lib '" + msl +
+                           "' -o out.csv --vars vOutTriangle.v,vOutRectangle.v",
+                       dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  ASSERT_NEAR(csv.at(csv.rows.size() - 1, "time"), 1, 1e-9);
+  std::vector<double> flips;
+  double lo = 0, hi = 0;
+  for (size_t row = 1; row < csv.rows.size(); ++row) {
+    if ((csv.at(row, "vOutRectangle.v") > 0) != (csv.at(row - 1, "vOutRectangle.v") > 0))
+      flips.push_back(csv.at(row, "time"));
+    lo = std::min(lo, csv.at(row, "vOutTriangle.v"));
+    hi = std::max(hi, csv.at(row, "vOutTriangle.v"));
+    EXPECT_NEAR(std::fabs(csv.at(row, "vOutRectangle.v")), 15, 1e-6) << "t = " << csv.at(row, "time");
+  }
+  ASSERT_EQ(flips.size(), 20u);
+  for (size_t k = 0; k < flips.size(); ++k)
+    EXPECT_NEAR(flips[k], 0.025 + 0.05 * static_cast<double>(k), 1.5e-3) << k; // the output interval is 1 ms
+  EXPECT_NEAR(hi, 10, 0.05);
+  EXPECT_NEAR(lo, -10, 0.05);
+}
+
+// Analog.Examples.ThyristorBehaviourTest: a thyristor on a 30 V, 10 kHz sine through 10 ohm (and
+// 2 uH), fired by gate pulses of 5 mA from 20 us every 100 us. Its gate characteristic vGK(iGK)
+// (VGT = 0.7 V, IGT = 5 mA: VGT/IGT iGK below 0.65 V, 0.65^2/VGT + iGK (VGT - 0.65)/IGT above)
+// holds at every point; it blocks before the first pulse and conducts nearly the source's
+// 3 A at the half-wave's crest (t = 25 us) and again after the second pulse. (Newton used to fail
+// on the characteristic, whose unknown vGK appears on both sides, at 30 us.)
+TEST(MslAnalog, ThyristorFiresOnItsGatePulses) {
+  EQC_REQUIRE_MSL();
+  std::string dir = scratchDir("msl_thyristor");
+  RunResult r = runEqc("simulate Modelica.Electrical.Analog.Examples.ThyristorBehaviourTest --lib '" + msl +
+                           "' -o out.csv --vars thyristor_v4_1.iGK,thyristor_v4_1.vGK,thyristor_v4_1.Anode.i",
+                       dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  ASSERT_NEAR(csv.at(csv.rows.size() - 1, "time"), 2e-4, 1e-12);
+  const double VGT = 0.7, IGT = 5e-3;
+  double crest = 0, second = 0;
+  for (size_t row = 0; row < csv.rows.size(); ++row) {
+    const double t = csv.at(row, "time"), i = csv.at(row, "thyristor_v4_1.iGK");
+    const double v = VGT / IGT * i < 0.65 ? VGT / IGT * i : 0.65 * 0.65 / VGT + i * (VGT - 0.65) / IGT;
+    EXPECT_NEAR(csv.at(row, "thyristor_v4_1.vGK"), v, 1e-9) << "t = " << t;
+    const double anode = csv.at(row, "thyristor_v4_1.Anode.i");
+    if (t < 2e-5)
+      EXPECT_LT(std::fabs(anode), 1e-3) << "t = " << t;
+    if (std::fabs(t - 2.5e-5) < 1e-6)
+      crest = std::max(crest, anode);
+    if (t > 1.2e-4 && t < 1.5e-4)
+      second = std::max(second, anode);
+  }
+  EXPECT_GT(crest, 2.9);
+  EXPECT_LT(crest, 3.0);
+  EXPECT_GT(second, 2.5);
+}

@@ -781,3 +781,45 @@ end Heat;
     EXPECT_EQ(slurp(dir + "/a.csv"), slurp(dir + "/b.csv"));
   }
 }
+
+// A relaxation oscillator of two ideal op-amps (gain 1e6, saturating at +-15 V, without events:
+// smooth(0, if ...)): a Schmitt trigger, whose input divides between its output and the
+// integrator's, and an integrator. The trigger's loop has three solutions inside its hysteresis
+// (+-15 and the unstable one between) and one past it: each evaluation must start from the
+// solution of the accepted step (a rejected trial step that went past the threshold flipped the
+// trigger early), and at the threshold, where Newton's branch ends, the solver must find the other
+// one. Analytically: out starts at -15 (its start value), tri ramps at 15/tau = 1500 V/s, and the
+// trigger flips where vin = 0, at tri = -+15 R2/R1 = -+22.5: at t = 0.015, 0.045, 0.075.
+TEST(Simulate, SchmittTriggerKeepsItsStateUntilItsThreshold) {
+  std::string dir = scratchDir("schmitt_trigger");
+  writeFile(dir + "/relax.mo", R"(model Relaxation
+  parameter Real V0 = 1e6, Vs = 15, R1 = 1000, R2 = 1500, tau = 0.01;
+  Real out(start = -15) "the trigger's output";
+  Real vin "the trigger's input";
+  Real tri(start = 0, fixed = true) "the integrator's output";
+equation
+  vin = (out*R2 + tri*R1)/(R1 + R2);
+  out = smooth(0, if V0*vin > Vs then Vs else if V0*vin < -Vs then -Vs else V0*vin);
+  der(tri) = -out/tau;
+end Relaxation;
+)");
+  for (const char *method : {"dopri5", "radau5"}) {
+    RunResult r = runEqc(std::string("simulate relax.mo --t-end 0.1 --interval 1e-4 -o out.csv --method ") + method, dir);
+    ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+    Csv csv = readCsv(dir + "/out.csv");
+    std::vector<double> flips;
+    double lo = 0, hi = 0;
+    for (size_t row = 1; row < csv.rows.size(); ++row) {
+      if ((csv.at(row, "out") > 0) != (csv.at(row - 1, "out") > 0))
+        flips.push_back(csv.at(row, "time"));
+      lo = std::min(lo, csv.at(row, "tri"));
+      hi = std::max(hi, csv.at(row, "tri"));
+    }
+    ASSERT_EQ(flips.size(), 3u) << method;
+    for (size_t k = 0; k < flips.size(); ++k)
+      EXPECT_NEAR(flips[k], 0.015 + 0.03 * static_cast<double>(k), 1.5e-4) << method;
+    EXPECT_NEAR(hi, 22.5, 0.2) << method;
+    EXPECT_NEAR(lo, -22.5, 0.2) << method;
+    EXPECT_NEAR(csv.at(0, "out"), -15, 1e-9) << method;
+  }
+}

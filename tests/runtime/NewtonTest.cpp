@@ -75,6 +75,35 @@ void badlyScaled(void *env, double *res, double *jac) {
   }
 }
 
+/// An op-amp of gain 1e6 saturating at +-15 V in a loop (MSL's IdealizedOpAmpLimited as an
+/// integrator, `smooth(0, if ...)`): g(v) = v - sat(1e6 (k - v)), k = w[1], with the one root
+/// v = 1e6 k / (1 + 1e6) inside a linear region 3e-5 wide. Newton's full steps jump across it
+/// between the saturated sides (slope 1 there).
+void saturatedLoop(void *env, double *res, double *jac) {
+  auto *e = static_cast<Env *>(env);
+  const double v = e->w[0], u = 1e6 * (e->w[1] - v);
+  res[0] = v - (u > 15 ? 15 : u < -15 ? -15 : u);
+  if (jac)
+    jac[0] = u > 15 || u < -15 ? 1 : 1 + 1e6;
+}
+
+/// w^3 - 3w + 2.5: positive at its local minimum (w = 1, value 0.5), one real root far to the
+/// left, cbrt(-0.5) + cbrt(-2) by Cardano's formula (a solution branch that ended at a fold).
+void foldedCubic(void *env, double *res, double *jac) {
+  const double w = static_cast<Env *>(env)->w[0];
+  res[0] = w * w * w - 3 * w + 2.5;
+  if (jac)
+    jac[0] = 3 * w * w - 3;
+}
+
+/// w + 1 for w >= 0, w - 1 below: the sign changes at 0 but there is no root.
+void jumpWithoutRoot(void *env, double *res, double *jac) {
+  const double w = static_cast<Env *>(env)->w[0];
+  res[0] = w + (w < 0 ? -1 : 1);
+  if (jac)
+    jac[0] = 1;
+}
+
 } // namespace
 
 TEST(Newton, CircleLineConvergesToNearRoot) {
@@ -308,4 +337,36 @@ TEST(LinSolve, MinimumNormSolutionOfConsistentSingularSystems) {
   EXPECT_NEAR(rhs[1], 1, 1e-12);
   EXPECT_NEAR(rhs[n - 1], 1, 1e-12);
   EXPECT_NEAR(rhs[40], 40, 1e-12);
+}
+
+// A scalar block whose Newton iteration cycles across a kink is solved in the bracket its
+// iterates found (regula falsi, Illinois), to Newton's accuracy.
+TEST(Newton, ScalarBlockAcrossASteepKinkIsSolvedInItsBracket) {
+  for (double k : {0.3, -4.0, 14.0}) {
+    for (double start : {15.0, -15.0, 0.0}) {
+      Env env{{start, k}};
+      double *unknowns[] = {&env.w[0]};
+      ASSERT_EQ(eqc_solve_block(1, unknowns, saturatedLoop, &env, 1e-10, 50), EQC_OK) << k << " from " << start;
+      EXPECT_NEAR(env.w[0], 1e6 * k / (1 + 1e6), 1e-9 * (1 + std::fabs(k))) << k << " from " << start;
+    }
+  }
+}
+
+// Where the branch Newton starts on has ended (a fold: it stalls at the residual's positive
+// minimum), a search of doubling steps finds the sign change and the root left.
+TEST(Newton, ScalarBlockPastAFoldFindsTheRootLeft) {
+  for (double start : {1.2, 0.999, 3.0}) {
+    Env env{{start, 0.0}};
+    double *unknowns[] = {&env.w[0]};
+    ASSERT_EQ(eqc_solve_block(1, unknowns, foldedCubic, &env, 1e-10, 50), EQC_OK) << start;
+    EXPECT_NEAR(env.w[0], std::cbrt(-0.5) + std::cbrt(-2.0), 1e-9) << start;
+  }
+}
+
+// A bracket that closes on a jump is no root: the block fails as before.
+TEST(Newton, ScalarBlockWithAJumpAndNoRootFails) {
+  Env env{{3.0, 0.0}};
+  double *unknowns[] = {&env.w[0]};
+  EXPECT_EQ(eqc_solve_block(1, unknowns, jumpWithoutRoot, &env, 1e-10, 50), EQC_ERR_NEWTON);
+  EXPECT_TRUE(std::isfinite(env.w[0]));
 }

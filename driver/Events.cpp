@@ -17,11 +17,11 @@ EventDescription describeEvents(const FlatSystem &flat, const OdeModel &model, b
     const Variable &v = flat.vars[model.discretes[j]];
     d.discreteNames.push_back(flat.varName(model.discretes[j]));
     d.discreteKinds.push_back(model.discretes[j] == flat.terminal ? EQC_DISCRETE_TERMINAL
-                              : v.heldCall                         ? EQC_DISCRETE_ONCE
-                              : v.generated                        ? EQC_DISCRETE_CONDITION
-                              : v.type == ValueType::Boolean     ? EQC_DISCRETE_BOOLEAN
-                              : v.type == ValueType::Integer     ? EQC_DISCRETE_INTEGER
-                                                                 : EQC_DISCRETE_REAL);
+                              : v.heldCall                        ? EQC_DISCRETE_ONCE
+                              : v.generated                       ? EQC_DISCRETE_CONDITION
+                              : v.type == ValueType::Boolean      ? EQC_DISCRETE_BOOLEAN
+                              : v.type == ValueType::Integer      ? EQC_DISCRETE_INTEGER
+                                                                  : EQC_DISCRETE_REAL);
     if (const Expr *relation = v.relation) {
       d.indicatorDiscrete.push_back(static_cast<int>(j));
       d.indicatorAtZero.push_back(relation->kind() == ExprKind::Le ? 1 : 0);

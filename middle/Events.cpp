@@ -271,7 +271,8 @@ void holdImpureCalls(FlatSystem &flat) {
   ExprContext &ctx = *flat.ctx;
   Impurity impurity(ctx);
   std::unordered_map<const Expr *, const Expr *> memo;
-  std::function<const Expr *(const Expr *, SourceRange)> hold = [&](const Expr *e, SourceRange loc) -> const Expr * {
+  std::function<const Expr *(const Expr *, SourceRange)> hold = [&](const Expr *e,
+                                                                    SourceRange loc) -> const Expr * {
     if (e->numOps() == 0 && e->kind() != ExprKind::FnCall)
       return e;
     if (auto it = memo.find(e); it != memo.end())
@@ -285,7 +286,8 @@ void holdImpureCalls(FlatSystem &flat) {
     const Expr *result = same ? e : rebuild(ctx, e, ops);
     if (result->kind() == ExprKind::FnCall && impurity.of(result->function())) {
       Variable v;
-      v.name = "once(" + ctx.function(result->function()).name + ", " + std::to_string(flat.vars.size()) + ")";
+      v.name =
+          "once(" + ctx.function(result->function()).name + ", " + std::to_string(flat.vars.size()) + ")";
       v.role = VarRole::Discrete;
       v.type = result->isBool() ? ValueType::Boolean : ValueType::Real;
       v.loc = loc;

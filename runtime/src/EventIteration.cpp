@@ -19,7 +19,9 @@ bool moved(double now, double before) { return now != before && !(std::isnan(now
 
 /// Discrete j is a value of the model (not an impure call's held value, EQC_DISCRETE_ONCE): its
 /// changes are the event iteration's.
-bool tracked(const eqc_model &m, size_t j) { return !m.discrete_kind || m.discrete_kind[j] != EQC_DISCRETE_ONCE; }
+bool tracked(const eqc_model &m, size_t j) {
+  return !m.discrete_kind || m.discrete_kind[j] != EQC_DISCRETE_ONCE;
+}
 
 /// The discrete values a and b (n_discretes each) are the same, held calls aside.
 bool sameDiscretes(const eqc_model &m, const double *a, const double *b) {
@@ -394,7 +396,8 @@ int EventIteration::settle(const eqc_model &m, double t, double *x, double *a, d
   }
   unsettled_.clear();
   for (size_t j = 0; j < nd; ++j)
-    if (tracked(m, j) && (discrete(j) != (initial ? before_[j] : p[preOffset(m) + j]) || discrete(j) != passStart_[j]))
+    if (tracked(m, j) &&
+        (discrete(j) != (initial ? before_[j] : p[preOffset(m) + j]) || discrete(j) != passStart_[j]))
       unsettled_.push_back(static_cast<int>(j));
   return stopCode(StopCode::EventUnsettled);
 }

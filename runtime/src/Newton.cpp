@@ -116,8 +116,9 @@ template <int MaxN> int solveInBracket(Block<MaxN> &block, const Bracket &b, dou
       if (!block.evaluate(w, true))
         return EQC_ERR_NONFINITE;
       const double slope = block.jacobianRowMajor(0, 0);
-      const bool root = block.residual[0] == 0.0 ||
-                        std::fabs(block.residual[0]) <= 1e3 * stepTol * (1.0 + std::fabs(x)) * std::fabs(slope);
+      const bool root =
+          block.residual[0] == 0.0 ||
+          std::fabs(block.residual[0]) <= 1e3 * stepTol * (1.0 + std::fabs(x)) * std::fabs(slope);
       return root ? EQC_OK : EQC_ERR_NEWTON;
     }
     double m = (a * fc - c * fa) / (fc - fa);

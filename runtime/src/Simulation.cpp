@@ -438,7 +438,8 @@ struct eqc_sim {
   static int rhs(void *user, double t, const double *x, double *dx) {
     auto *s = static_cast<eqc_sim *>(user);
     const bool step = s->guessPolicy == eqc::rt::GuessPolicy::Step;
-    if ((!step || s->iterates) && s->guessPolicy != eqc::rt::GuessPolicy::Last && s->acceptedA.size() == s->a.size())
+    if ((!step || s->iterates) && s->guessPolicy != eqc::rt::GuessPolicy::Last &&
+        s->acceptedA.size() == s->a.size())
       std::copy(s->acceptedA.begin(), s->acceptedA.end(), s->a.begin());
     if (int code = s->applyInputs(t)) {
       s->inputCode = code;
@@ -1063,12 +1064,10 @@ struct eqc_sim {
     const bool keepGuesses = guessPolicy == eqc::rt::GuessPolicy::Step && !a.empty();
     if (keepGuesses)
       acceptedA = a; // consistent where the run starts
-    int status = eqc::rt::integrateEvents(n, rhs, this, &jacobian, x.data(), &o, output, this,
-                                          project || stepFn || keepGuesses || model->n_asserts > 0 || model->n_delays > 0
-                                              ? stepHook
-                                              : nullptr,
-                                          this, !project,
-                                          &ev, &stats);
+    int status = eqc::rt::integrateEvents(
+        n, rhs, this, &jacobian, x.data(), &o, output, this,
+        project || stepFn || keepGuesses || model->n_asserts > 0 || model->n_delays > 0 ? stepHook : nullptr,
+        this, !project, &ev, &stats);
     const bool cancelled = status == EQC_ERR_RHS && stats.rhs_code == eqc::rt::stopCode(StopCode::Cancelled);
     if (cancelled)
       status = EQC_ERR_STOPPED;

@@ -40,7 +40,7 @@ void keepEventLog(eqc_sim *sim);
 
 /// The Newton guesses of the algebraic loops at the integrator's evaluations of rhs.
 enum class GuessPolicy {
-  Last,     ///< the values of the last evaluation
+  Last, ///< the values of the last evaluation
   /// (default) the values of the last evaluation of the last accepted step or event: a rejected
   /// trial step leaves nothing to the next one (a trial that went far, where a Schmitt trigger's
   /// loop has one solution only, would else leave the trigger switched at the states it retries)

@@ -78,7 +78,8 @@ TEST(MslDigital, MultiplexerPassesTheSelectedInput) {
 TEST(MslDigital, FullAdderAddsEveryCombinationOfItsInputs) {
   EQC_REQUIRE_MSL();
   std::string dir = scratchDir("msl_digital_fulladder");
-  RunResult r = runEqc("simulate Modelica.Electrical.Digital.Examples.FullAdder --lib '" + msl + "' -o out.csv", dir);
+  RunResult r =
+      runEqc("simulate Modelica.Electrical.Digital.Examples.FullAdder --lib '" + msl + "' -o out.csv", dir);
   ASSERT_EQ(r.exitCode, 0) << r.stderrText;
   Csv csv = readCsv(dir + "/out.csv");
   ASSERT_NEAR(csv.at(csv.rows.size() - 1, "time"), 10, 1e-9);

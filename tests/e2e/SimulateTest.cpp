@@ -804,7 +804,8 @@ equation
 end Relaxation;
 )");
   for (const char *method : {"dopri5", "radau5"}) {
-    RunResult r = runEqc(std::string("simulate relax.mo --t-end 0.1 --interval 1e-4 -o out.csv --method ") + method, dir);
+    RunResult r = runEqc(
+        std::string("simulate relax.mo --t-end 0.1 --interval 1e-4 -o out.csv --method ") + method, dir);
     ASSERT_EQ(r.exitCode, 0) << r.stderrText;
     Csv csv = readCsv(dir + "/out.csv");
     std::vector<double> flips;

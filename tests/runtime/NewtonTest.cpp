@@ -346,7 +346,8 @@ TEST(Newton, ScalarBlockAcrossASteepKinkIsSolvedInItsBracket) {
     for (double start : {15.0, -15.0, 0.0}) {
       Env env{{start, k}};
       double *unknowns[] = {&env.w[0]};
-      ASSERT_EQ(eqc_solve_block(1, unknowns, saturatedLoop, &env, 1e-10, 50), EQC_OK) << k << " from " << start;
+      ASSERT_EQ(eqc_solve_block(1, unknowns, saturatedLoop, &env, 1e-10, 50), EQC_OK)
+          << k << " from " << start;
       EXPECT_NEAR(env.w[0], 1e6 * k / (1 + 1e6), 1e-9 * (1 + std::fabs(k))) << k << " from " << start;
     }
   }

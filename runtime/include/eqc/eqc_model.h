@@ -93,8 +93,9 @@ enum {
   EQC_DISCRETE_REAL = 0,
   EQC_DISCRETE_INTEGER = 1,
   EQC_DISCRETE_BOOLEAN = 2,
-  EQC_DISCRETE_CONDITION = 3, /**< a Boolean eqc introduced for a relation or a when-condition (not declared) */
-  EQC_DISCRETE_TERMINAL = 4,  /**< terminal() (MLS 3.5, 3.7.2): false until eqc_sim_terminate's event */
+  EQC_DISCRETE_CONDITION =
+      3, /**< a Boolean eqc introduced for a relation or a when-condition (not declared) */
+  EQC_DISCRETE_TERMINAL = 4, /**< terminal() (MLS 3.5, 3.7.2): false until eqc_sim_terminate's event */
   /** the value of an impure call in a when-branch (MLS 3.5, 12.3), held for the rest of a step of
    * the event iteration: whoever runs the event iteration sets it to NaN where pre() moves (each
    * step of a non-initial event), and the event function evaluates the call only while it is NaN;

@@ -146,15 +146,10 @@ TEST(MslAnalog, SignalGeneratorGivesItsDesignedTriangleAndRectangle) {
   ASSERT_EQ(r.exitCode, 0) << r.stderrText;
   Csv csv = readCsv(dir + "/out.csv");
   ASSERT_NEAR(csv.at(csv.rows.size() - 1, "time"), 1, 1e-9);
-  std::vector<double> flips;
-  double lo = 0, hi = 0;
-  for (size_t row = 1; row < csv.rows.size(); ++row) {
-    if ((csv.at(row, "vOutRectangle.v") > 0) != (csv.at(row - 1, "vOutRectangle.v") > 0))
-      flips.push_back(csv.at(row, "time"));
-    lo = std::min(lo, csv.at(row, "vOutTriangle.v"));
-    hi = std::max(hi, csv.at(row, "vOutTriangle.v"));
+  const std::vector<double> flips = csv.signChanges("vOutRectangle.v");
+  const auto [lo, hi] = csv.range("vOutTriangle.v");
+  for (size_t row = 0; row < csv.rows.size(); ++row)
     EXPECT_NEAR(std::fabs(csv.at(row, "vOutRectangle.v")), 15, 1e-6) << "t = " << csv.at(row, "time");
-  }
   ASSERT_EQ(flips.size(), 20u);
   for (size_t k = 0; k < flips.size(); ++k)
     EXPECT_NEAR(flips[k], 0.025 + 0.05 * static_cast<double>(k), 1.5e-3) << k; // the output interval is 1 ms

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -11,6 +12,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace eqc::test {
@@ -60,6 +62,21 @@ struct Csv {
     return 0;
   }
   double at(size_t row, const std::string &name) const { return rows[row][column(name)]; }
+  /// The times of the rows where column `name` changes sign (from the row before).
+  std::vector<double> signChanges(const std::string &name) const {
+    std::vector<double> times;
+    for (size_t row = 1; row < rows.size(); ++row)
+      if ((at(row, name) > 0) != (at(row - 1, name) > 0))
+        times.push_back(at(row, "time"));
+    return times;
+  }
+  /// The smallest and the largest value of column `name`.
+  std::pair<double, double> range(const std::string &name) const {
+    std::pair<double, double> r{INFINITY, -INFINITY};
+    for (size_t row = 0; row < rows.size(); ++row)
+      r = {std::min(r.first, at(row, name)), std::max(r.second, at(row, name))};
+    return r;
+  }
 };
 
 inline Csv readCsv(const std::string &path) {

@@ -808,14 +808,8 @@ end Relaxation;
         std::string("simulate relax.mo --t-end 0.1 --interval 1e-4 -o out.csv --method ") + method, dir);
     ASSERT_EQ(r.exitCode, 0) << r.stderrText;
     Csv csv = readCsv(dir + "/out.csv");
-    std::vector<double> flips;
-    double lo = 0, hi = 0;
-    for (size_t row = 1; row < csv.rows.size(); ++row) {
-      if ((csv.at(row, "out") > 0) != (csv.at(row - 1, "out") > 0))
-        flips.push_back(csv.at(row, "time"));
-      lo = std::min(lo, csv.at(row, "tri"));
-      hi = std::max(hi, csv.at(row, "tri"));
-    }
+    const std::vector<double> flips = csv.signChanges("out");
+    const auto [lo, hi] = csv.range("tri");
     ASSERT_EQ(flips.size(), 3u) << method;
     for (size_t k = 0; k < flips.size(); ++k)
       EXPECT_NEAR(flips[k], 0.015 + 0.03 * static_cast<double>(k), 1.5e-4) << method;

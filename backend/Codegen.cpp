@@ -1190,12 +1190,22 @@ private:
       b.CreateStore(fe.emit(loop.jacobian[k]), b.CreateConstGEP1_64(types.f64, mat, k));
     for (int i = 0; i < m; ++i)
       b.CreateStore(b.CreateFNeg(fe.emit(loop.offset[i])), b.CreateConstGEP1_64(types.f64, rhs, i));
-    auto *linsolveType = llvm::FunctionType::get(types.i32, {types.i32, types.f64ptr, types.f64ptr, types.i32}, false);
-    // A matrix that changes with the discrete state may be singular in some modes while the
-    // system stays consistent (two stuck friction elements in series: only the sum of their
-    // torques is determined); there the minimum-norm solution is taken.
-    const char *solver = modeDependent(loop) ? "eqc_linsolve_min_norm" : "eqc_linsolve";
-    Value *status = b.CreateCall(declareExternal(solver, linsolveType), {b.getInt32(m), mat, rhs, b.getInt32(1)});
+    Value *status;
+    if (modeDependent(loop)) {
+      // A matrix that changes with the discrete state may be singular in some modes while the
+      // system stays consistent (two stuck friction elements in series: only the sum of their
+      // torques is determined); there the solution nearest the unknowns' values before is taken.
+      Value *before = entry.CreateAlloca(types.f64, b.getInt32(m));
+      for (int i = 0; i < m; ++i)
+        b.CreateStore(b.CreateLoad(types.f64, fe.address(loop.vars[i])), b.CreateConstGEP1_64(types.f64, before, i));
+      auto *nearestType = llvm::FunctionType::get(
+          types.i32, {types.i32, types.f64ptr, types.f64ptr, types.i32, types.f64ptr}, false);
+      status = b.CreateCall(declareExternal("eqc_linsolve_nearest", nearestType),
+                            {b.getInt32(m), mat, rhs, b.getInt32(1), before});
+    } else {
+      auto *linsolveType = llvm::FunctionType::get(types.i32, {types.i32, types.f64ptr, types.f64ptr, types.i32}, false);
+      status = b.CreateCall(declareExternal("eqc_linsolve", linsolveType), {b.getInt32(m), mat, rhs, b.getInt32(1)});
+    }
     fe.returnIfFailed(status, failureCode);
     for (int i = 0; i < m; ++i) {
       Value *v = b.CreateLoad(types.f64, b.CreateConstGEP1_64(types.f64, rhs, i));

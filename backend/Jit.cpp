@@ -116,6 +116,8 @@ makeJit(int optLevel, bool controlScheduler, std::function<void(const std::strin
       llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(&eqc_linsolve), exported);
   runtime[(*jit)->mangleAndIntern("eqc_linsolve_min_norm")] =
       llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(&eqc_linsolve_min_norm), exported);
+  runtime[(*jit)->mangleAndIntern("eqc_linsolve_nearest")] =
+      llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(&eqc_linsolve_nearest), exported);
   runtime[(*jit)->mangleAndIntern("eqc_constraint_jacobian_fd")] =
       llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(&eqc_constraint_jacobian_fd), exported);
   runtime[(*jit)->mangleAndIntern("eqc_external_enter")] =

@@ -251,6 +251,10 @@ extern "C" int eqc_matrix_rank(int m, int n, const double *a, double rel_tol) {
 }
 
 extern "C" int eqc_linsolve_min_norm(int n, double *a, double *b, int nrhs) {
+  return eqc_linsolve_nearest(n, a, b, nrhs, nullptr);
+}
+
+extern "C" int eqc_linsolve_nearest(int n, double *a, double *b, int nrhs, const double *x0) {
   if (n < 0 || nrhs < 0 || (n > 0 && (!a || (nrhs > 0 && !b))))
     return EQC_ERR_ARGUMENT;
   if (n == 0)
@@ -281,7 +285,14 @@ extern "C" int eqc_linsolve_min_norm(int n, double *a, double *b, int nrhs) {
     // zero (a rank deficiency that a mode's coefficients make exact, up to rounding).
     Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod(original);
     cod.setThreshold(1e-10);
-    const Eigen::MatrixXd x = cod.solve(rhs);
+    // The minimum-norm change from x0: x = x0 + pinv(A) (B - A x0).
+    Eigen::MatrixXd x;
+    if (x0) {
+      const Eigen::MatrixXd before = Eigen::Map<const RowMajor>(x0, n, nrhs);
+      x = before.allFinite() ? Eigen::MatrixXd(before + cod.solve(rhs - original * before)) : cod.solve(rhs);
+    } else {
+      x = cod.solve(rhs);
+    }
     if (!x.allFinite())
       return EQC_ERR_SINGULAR;
     // Consistent: the residual at the level of rounding in A x and B.

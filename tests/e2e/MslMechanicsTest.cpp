@@ -4,6 +4,7 @@
 #include "Run.h"
 
 #include <cmath>
+#include <set>
 
 using namespace eqc::test;
 
@@ -107,4 +108,47 @@ TEST(MslMechanics, GenerationOfFMUsDirectAndInverseBodiesMoveAsOne) {
       }
     }
   }
+}
+
+// Rotational.Examples.LossyGearDemo2: a lossy gear and a bearing friction in series; "if both
+// friction models are stuck, there is no unique solution. Still a reliable Modelica simulator
+// should be able to handle this situation" (the example's documentation). Both get stuck at
+// t = 0.308; of the torque splits, the one nearest the torques before is taken, and it must keep
+// each element within its stuck limits. Checked at every output point: a stuck element does not
+// move and its friction torque sa stays within its limits (the bearing: |sa| <= tau0_max; the
+// gear: tauLossMin_m <= sa <= tauLossMax_p); and each element is in every mode (-1, 0, 1) during
+// the 0.5 s, as the documentation says. (The event iteration used to cycle at 0.308 s: the
+// minimum-norm split put the bearing past its limit.)
+TEST(MslMechanics, LossyGearAndBearingFrictionStuckTogetherStayWithinTheirLimits) {
+  EQC_REQUIRE_MSL();
+  std::string dir = scratchDir("msl_lossy_gear_demo2");
+  RunResult r = runEqc("simulate Modelica.Mechanics.Rotational.Examples.LossyGearDemo2 --lib '" + msl +
+                           "' -o out.csv --vars gear.mode,bearingFriction.mode,gear.sa,bearingFriction.sa,Inertia1.w,"
+                           "bearingFriction.tau0_max,gear.tauLossMax_p,gear.tauLossMin_m",
+                       dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  ASSERT_NEAR(csv.at(csv.rows.size() - 1, "time"), 0.5, 1e-9);
+  std::set<int> gearModes, bearingModes;
+  size_t bothStuck = 0;
+  for (size_t row = 0; row < csv.rows.size(); ++row) {
+    const int gear = static_cast<int>(csv.at(row, "gear.mode")), bearing = static_cast<int>(csv.at(row, "bearingFriction.mode"));
+    gearModes.insert(gear);
+    bearingModes.insert(bearing);
+    const double t = csv.at(row, "time");
+    if (gear == 0) {
+      EXPECT_LE(csv.at(row, "gear.sa"), csv.at(row, "gear.tauLossMax_p") + 1e-9) << "t = " << t;
+      EXPECT_GE(csv.at(row, "gear.sa"), csv.at(row, "gear.tauLossMin_m") - 1e-9) << "t = " << t;
+    }
+    if (bearing == 0)
+      EXPECT_LE(std::fabs(csv.at(row, "bearingFriction.sa")), csv.at(row, "bearingFriction.tau0_max") + 1e-9)
+          << "t = " << t;
+    if (gear == 0 && bearing == 0) {
+      ++bothStuck;
+      EXPECT_LT(std::fabs(csv.at(row, "Inertia1.w")), 1e-9) << "t = " << t;
+    }
+  }
+  EXPECT_GT(bothStuck, 10u);
+  EXPECT_EQ(gearModes, (std::set<int>{-1, 0, 1}));
+  EXPECT_EQ(bearingModes, (std::set<int>{-1, 0, 1}));
 }

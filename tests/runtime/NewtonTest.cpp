@@ -371,3 +371,28 @@ TEST(Newton, ScalarBlockWithAJumpAndNoRootFails) {
   EXPECT_EQ(eqc_solve_block(1, unknowns, jumpWithoutRoot, &env, 1e-10, 50), EQC_ERR_NEWTON);
   EXPECT_TRUE(std::isfinite(env.w[0]));
 }
+
+// eqc_linsolve_nearest: of the solutions of a singular consistent system, the one nearest x0.
+// Two stuck contacts on one body (a = 0 twice, s1 + s2 = F = 3, m = 2) that carried s = (0.2,
+// 2.9) before: the nearest split moves both by the same amount, (0.2, 2.9) - 0.05 (1, 1) =
+// (0.15, 2.85), where the minimum-norm one would be (1.5, 1.5) (the friction limits of the
+// contacts may hold for the one and not for the other). A regular system gives eqc_linsolve's X
+// bit for bit, and a NaN x0 falls back to the minimum-norm solution.
+TEST(LinSolve, NearestSolutionOfConsistentSingularSystems) {
+  std::vector<double> a{1, 0, 0, 1, 0, 0, 2, 1, 1}, b{0, 0, 3};
+  const double before[] = {0.0, 0.2, 2.9};
+  ASSERT_EQ(eqc_linsolve_nearest(3, a.data(), b.data(), 1, before), EQC_OK);
+  EXPECT_NEAR(b[0], 0, 1e-15);
+  EXPECT_NEAR(b[1], 0.15, 1e-14);
+  EXPECT_NEAR(b[2], 2.85, 1e-14);
+  std::vector<double> regular{4, 1, 0, 1, 3, 1, 0, 1, 2}, d{1, 2, 3}, r2(regular), d2(d);
+  ASSERT_EQ(eqc_linsolve_nearest(3, regular.data(), d.data(), 1, before), EQC_OK);
+  ASSERT_EQ(eqc_linsolve(3, r2.data(), d2.data(), 1), EQC_OK);
+  for (int i = 0; i < 3; ++i)
+    EXPECT_EQ(d[i], d2[i]);
+  std::vector<double> again{1, 0, 0, 1, 0, 0, 2, 1, 1}, c{0, 0, 3};
+  const double unknown[] = {NAN, 0.0, 0.0};
+  ASSERT_EQ(eqc_linsolve_nearest(3, again.data(), c.data(), 1, unknown), EQC_OK);
+  EXPECT_NEAR(c[1], 1.5, 1e-14);
+  EXPECT_NEAR(c[2], 1.5, 1e-14);
+}

@@ -161,6 +161,15 @@ int eqc_linsolve(int n, double *a, double *b, int nrhs);
 int eqc_linsolve_min_norm(int n, double *a, double *b, int nrhs);
 
 /**
+ * As eqc_linsolve_min_norm, but where A is singular and A X = B consistent, X is the solution
+ * nearest to x0 (n-by-nrhs row-major, the unknowns' values before: the minimum-norm change): of
+ * the torque splits of two stuck friction elements, the one that moves least from the values the
+ * elements had, which keeps each within its limit where the minimum-norm split need not. A
+ * regular A gives eqc_linsolve's X. x0 NULL: eqc_linsolve_min_norm.
+ */
+int eqc_linsolve_nearest(int n, double *a, double *b, int nrhs, const double *x0);
+
+/**
  * The values of dg/dx over the compressed sparse columns (col_start, row_index) of a constraint
  * Jacobian (rows constraints over n states) by forward differences of g at (t, x): the generated
  * Jacobian of constraints that read what the ODE's algebraic loops compute. Returns 0 or g's

@@ -150,6 +150,7 @@ struct eqc_sim {
   /// rhs has iterated on a nonlinear block (GuessPolicy::Step restores guesses only then: a model
   /// without one pays no copy).
   bool iterates = false;
+  double lastRhsT = -INFINITY; ///< the time of the integrator's last call of rhs (GuessPolicy::Step)
   bool acceptedValid = false, endValid = false;
   eqc::rt::ReinitHook reinitHook;
   // During a run.
@@ -437,9 +438,12 @@ struct eqc_sim {
 
   static int rhs(void *user, double t, const double *x, double *dx) {
     auto *s = static_cast<eqc_sim *>(user);
+    // Step: a new attempt (or sweep over the stages) begins where time goes back: from there the
+    // guesses are the accepted step's, while within an attempt each stage starts from the last.
     const bool step = s->guessPolicy == eqc::rt::GuessPolicy::Step;
-    if ((!step || s->iterates) && s->guessPolicy != eqc::rt::GuessPolicy::Last &&
-        s->acceptedA.size() == s->a.size())
+    const bool restore = step ? s->iterates && t < s->lastRhsT : s->guessPolicy != eqc::rt::GuessPolicy::Last;
+    s->lastRhsT = t;
+    if (restore && s->acceptedA.size() == s->a.size())
       std::copy(s->acceptedA.begin(), s->acceptedA.end(), s->a.begin());
     if (int code = s->applyInputs(t)) {
       s->inputCode = code;
@@ -1064,6 +1068,7 @@ struct eqc_sim {
     const bool keepGuesses = guessPolicy == eqc::rt::GuessPolicy::Step && !a.empty();
     if (keepGuesses)
       acceptedA = a; // consistent where the run starts
+    lastRhsT = -INFINITY;
     int status = eqc::rt::integrateEvents(
         n, rhs, this, &jacobian, x.data(), &o, output, this,
         project || stepFn || keepGuesses || model->n_asserts > 0 || model->n_delays > 0 ? stepHook : nullptr,

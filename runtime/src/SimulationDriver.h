@@ -41,9 +41,10 @@ void keepEventLog(eqc_sim *sim);
 /// The Newton guesses of the algebraic loops at the integrator's evaluations of rhs.
 enum class GuessPolicy {
   Last, ///< the values of the last evaluation
-  /// (default) the values of the last evaluation of the last accepted step or event: a rejected
-  /// trial step leaves nothing to the next one (a trial that went far, where a Schmitt trigger's
-  /// loop has one solution only, would else leave the trigger switched at the states it retries)
+  /// (default) within an attempted step, the values of the last evaluation; where time goes back
+  /// (a new attempt after a rejected one), those of the last accepted step or event: a rejected
+  /// trial that went far (past a Schmitt trigger's threshold) leaves nothing to the next attempt,
+  /// while the attempt that crosses the threshold and is accepted keeps the side it switched to
   Step,
   Accepted, ///< the values at the last accepted step (rhs is evaluated there before the step
             ///< callback): a trial step that converged on another branch of a block (the other

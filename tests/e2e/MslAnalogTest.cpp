@@ -190,3 +190,29 @@ TEST(MslAnalog, ThyristorFiresOnItsGatePulses) {
   EXPECT_LT(crest, 3.0);
   EXPECT_GT(second, 2.5);
 }
+
+// Analog.Examples.OpAmps.Multivibrator (Tietze and Schenk, ch. 6.5.3): a Schmitt trigger of an
+// IdealizedOpAmpLimited (+-15 V, thresholds +-15 R1/(R1 + R2) = +-7.5 V) charging C through R, C
+// sized for f = 10 Hz: C = 1/(2 f R ln(1 + 2 R1/R2)), so tau = RC = 1/(20 ln 3). From c.v = 1 with
+// the output at -15 V, c.v reaches -7.5 V at tau ln(16/7.5) = 0.034484 s; then the output flips
+// every tau ln 3 = 0.05 s. Each flip is an attempted step that crosses the threshold: a rejected
+// attempt must not leave the trigger flipped (it flipped early), and the accepted one must keep
+// it flipped (else the state creeps towards the threshold without crossing it).
+TEST(MslAnalog, MultivibratorFlipsAtItsDesignedThresholds) {
+  EQC_REQUIRE_MSL();
+  std::string dir = scratchDir("msl_multivibrator");
+  RunResult r = runEqc("simulate Modelica.Electrical.Analog.Examples.OpAmps.Multivibrator --lib '" + msl +
+                           "' -o out.csv --vars opAmp.v_out,c.v",
+                       dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  ASSERT_NEAR(csv.at(csv.rows.size() - 1, "time"), 1, 1e-9);
+  const double tau = 1 / (20 * std::log(3.0)), first = tau * std::log(16 / 7.5);
+  const std::vector<double> flips = csv.signChanges("opAmp.v_out");
+  ASSERT_EQ(flips.size(), 20u);
+  for (size_t k = 0; k < flips.size(); ++k)
+    EXPECT_NEAR(flips[k], first + 0.05 * static_cast<double>(k), 1.5e-3) << k; // the output interval is 1 ms
+  const auto [lo, hi] = csv.range("c.v");
+  EXPECT_NEAR(lo, -7.5, 0.1);
+  EXPECT_NEAR(hi, 7.5, 0.1);
+}

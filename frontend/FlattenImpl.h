@@ -329,6 +329,10 @@ struct LocalDefault {
   int var = 0;
   const ast::Expr *value = nullptr;
   const ClassInfo *lexical = nullptr;
+  /// A field of an array of records: how many leading dimensions of the field's local are the
+  /// array's; the value is given to each record (the class's declaration equation holds for every
+  /// element, MLS 3.5, 7.2.5 and 12.6).
+  size_t arrayDims = 0;
 };
 
 /// A scope for lowering expressions.
@@ -732,10 +736,13 @@ public:
   /// The values a record variable `name` of class `record` (not an input) starts with in function `b`
   /// when it has no value as a whole: a field's value from the declaration's modifiers
   /// (`output Complex c(re = x)`), else the field's declaration equation in the record class
-  /// (MLS 3.5, 12.6); nested records recursively. False after an error at a modifier.
+  /// (MLS 3.5, 12.6); nested records recursively, with the modifiers of their declarations in the
+  /// class (`Pt b(x = 10)`, evaluated in `modifierScope`; null: the function's). False after an
+  /// error at a modifier.
   bool recordFieldDefaults(FunctionBuilder &b, const std::string &name, const ClassInfo &record,
                            const std::vector<ast::Modifier> &modifiers, std::vector<LocalDefault> &defaults,
-                           bool classDefaults = true);
+                           bool classDefaults = true, size_t arrayDims = 0,
+                           const ClassInfo *modifierScope = nullptr);
   /// The locals of a record variable `name` of class `record` in function `b`, or of an array of
   /// them of shape `dims` (its fields "name.field", nested records recursively, then the record
   /// itself); false after errors.

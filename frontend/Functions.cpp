@@ -434,7 +434,7 @@ std::vector<int> Flattener::recordSlots(const FunctionBuilder &b, const Function
 
 bool Flattener::recordFieldDefaults(FunctionBuilder &b, const std::string &name, const ClassInfo &record,
                                     const std::vector<ast::Modifier> &modifiers, std::vector<LocalDefault> &defaults,
-                                    bool classDefaults) {
+                                    bool classDefaults, size_t arrayDims, const ClassInfo *modifierScope) {
   auto varIndex = [&](const std::string &field) {
     for (size_t k = 0; k < b.vars.size(); ++k)
       if (b.vars[k].first == field)
@@ -452,9 +452,10 @@ bool Flattener::recordFieldDefaults(FunctionBuilder &b, const std::string &name,
         continue;
       const FunctionBuilder::Local &local = b.vars[static_cast<size_t>(k)].second;
       if (el.comp->binding)
-        defaults.push_back({k, el.comp->binding.get(), el.lexical});
+        defaults.push_back({k, el.comp->binding.get(), el.lexical, arrayDims});
       else if (local.record)
-        recordFieldDefaults(b, name + "." + el.comp->name, *local.record, {}, defaults, true);
+        recordFieldDefaults(b, name + "." + el.comp->name, *local.record, el.comp->modifiers, defaults, true, arrayDims,
+                            el.lexical);
     }
   bool ok = true;
   for (const ast::Modifier &m : modifiers) {
@@ -468,9 +469,9 @@ bool Flattener::recordFieldDefaults(FunctionBuilder &b, const std::string &name,
     }
     const FunctionBuilder::Local &local = b.vars[static_cast<size_t>(k)].second;
     if (m.value)
-      defaults.push_back({k, m.value.get(), nullptr});
+      defaults.push_back({k, m.value.get(), modifierScope, arrayDims});
     else if (local.record)
-      ok = recordFieldDefaults(b, field, *local.record, m.args, defaults, false) && ok;
+      ok = recordFieldDefaults(b, field, *local.record, m.args, defaults, false, arrayDims, modifierScope) && ok;
   }
   return ok;
 }
@@ -1614,6 +1615,8 @@ bool Flattener::addRecordVariable(FunctionBuilder &b, const Element &el, const C
     defaults.push_back({static_cast<int>(b.vars.size()) - 1, c.binding.get(), nullptr});
   else if (kind != FunctionBuilder::Local::Input && dims.empty())
     recordFieldDefaults(b, c.name, record, c.modifiers, defaults);
+  else if (kind != FunctionBuilder::Local::Input) // an array: the class's defaults for every record
+    recordFieldDefaults(b, c.name, record, {}, defaults, true, dims.size());
   return true;
 }
 
@@ -1876,8 +1879,20 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
     ast::Expr nameExpr;
     nameExpr.text = name;
     nameExpr.range = binding->range;
-    if (lowering.checkTarget(target, v, nameExpr, binding->range))
-      lowering.assign(target.slots, target, v, binding->range, fn->body);
+    // A field of an array of records: each record's part of the slots (element-major) and shape.
+    const size_t arrayDims = std::min(initial.arrayDims, target.dims.size());
+    const size_t records = product(std::vector<int>(target.dims.begin(), target.dims.begin() + static_cast<std::ptrdiff_t>(arrayDims)));
+    const size_t width = records ? target.slots.size() / records : 0;
+    const std::vector<int> all = std::move(target.slots);
+    target.dims.erase(target.dims.begin(), target.dims.begin() + static_cast<std::ptrdiff_t>(arrayDims));
+    for (size_t e = 0; e < records; ++e) {
+      target.slots.assign(all.begin() + static_cast<std::ptrdiff_t>(e * width),
+                          all.begin() + static_cast<std::ptrdiff_t>((e + 1) * width));
+      if (lowering.checkTarget(target, v, nameExpr, binding->range))
+        lowering.assign(target.slots, target, v, binding->range, fn->body);
+      else
+        break;
+    }
   }
   if (cls->def->external) {
     if (!cls->algorithms.empty())

@@ -1615,6 +1615,9 @@ bool Flattener::addRecordVariable(FunctionBuilder &b, const Element &el, const C
     defaults.push_back({static_cast<int>(b.vars.size()) - 1, c.binding.get(), nullptr});
   else if (kind != FunctionBuilder::Local::Input && dims.empty())
     recordFieldDefaults(b, c.name, record, c.modifiers, defaults);
+  else if (kind != FunctionBuilder::Local::Input && !c.modifiers.empty())
+    diags_.error(c.modifiers.front().range, "modifiers of an array of records in a function ('" + c.name +
+                                                "') are not supported by eqc; assign the fields in the algorithm");
   else if (kind != FunctionBuilder::Local::Input) // an array: the class's defaults for every record
     recordFieldDefaults(b, c.name, record, {}, defaults, true, dims.size());
   return true;

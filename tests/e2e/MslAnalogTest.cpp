@@ -139,13 +139,9 @@ TEST(MslAnalog, ResonanceCircuitsThroughSignalAdaptorsMatchTheDirectCircuits) {
 // and the trigger flipped early where a rejected trial step had left it.)
 TEST(MslAnalog, SignalGeneratorGivesItsDesignedTriangleAndRectangle) {
   EQC_REQUIRE_MSL();
-  std::string dir = scratchDir("msl_signal_generator");
-  RunResult r = runEqc("simulate Modelica.Electrical.Analog.Examples.OpAmps.SignalGenerator --lib '" + msl +
-                           "' -o out.csv --vars vOutTriangle.v,vOutRectangle.v",
-                       dir);
-  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
-  Csv csv = readCsv(dir + "/out.csv");
-  ASSERT_NEAR(csv.at(csv.rows.size() - 1, "time"), 1, 1e-9);
+  const Csv csv = simulateExample(msl, "Modelica.Electrical.Analog.Examples.OpAmps.SignalGenerator",
+                                  "--vars vOutTriangle.v,vOutRectangle.v", 1);
+  ASSERT_FALSE(csv.rows.empty());
   const std::vector<double> flips = csv.signChanges("vOutRectangle.v");
   const auto [lo, hi] = csv.range("vOutTriangle.v");
   for (size_t row = 0; row < csv.rows.size(); ++row)
@@ -165,13 +161,9 @@ TEST(MslAnalog, SignalGeneratorGivesItsDesignedTriangleAndRectangle) {
 // on the characteristic, whose unknown vGK appears on both sides, at 30 us.)
 TEST(MslAnalog, ThyristorFiresOnItsGatePulses) {
   EQC_REQUIRE_MSL();
-  std::string dir = scratchDir("msl_thyristor");
-  RunResult r = runEqc("simulate Modelica.Electrical.Analog.Examples.ThyristorBehaviourTest --lib '" + msl +
-                           "' -o out.csv --vars thyristor_v4_1.iGK,thyristor_v4_1.vGK,thyristor_v4_1.Anode.i",
-                       dir);
-  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
-  Csv csv = readCsv(dir + "/out.csv");
-  ASSERT_NEAR(csv.at(csv.rows.size() - 1, "time"), 2e-4, 1e-12);
+  const Csv csv = simulateExample(msl, "Modelica.Electrical.Analog.Examples.ThyristorBehaviourTest",
+                                  "--vars thyristor_v4_1.iGK,thyristor_v4_1.vGK,thyristor_v4_1.Anode.i", 2e-4);
+  ASSERT_FALSE(csv.rows.empty());
   const double VGT = 0.7, IGT = 5e-3;
   double crest = 0, second = 0;
   for (size_t row = 0; row < csv.rows.size(); ++row) {
@@ -200,13 +192,9 @@ TEST(MslAnalog, ThyristorFiresOnItsGatePulses) {
 // it flipped (else the state creeps towards the threshold without crossing it).
 TEST(MslAnalog, MultivibratorFlipsAtItsDesignedThresholds) {
   EQC_REQUIRE_MSL();
-  std::string dir = scratchDir("msl_multivibrator");
-  RunResult r = runEqc("simulate Modelica.Electrical.Analog.Examples.OpAmps.Multivibrator --lib '" + msl +
-                           "' -o out.csv --vars opAmp.v_out,c.v",
-                       dir);
-  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
-  Csv csv = readCsv(dir + "/out.csv");
-  ASSERT_NEAR(csv.at(csv.rows.size() - 1, "time"), 1, 1e-9);
+  const Csv csv =
+      simulateExample(msl, "Modelica.Electrical.Analog.Examples.OpAmps.Multivibrator", "--vars opAmp.v_out,c.v", 1);
+  ASSERT_FALSE(csv.rows.empty());
   const double tau = 1 / (20 * std::log(3.0)), first = tau * std::log(16 / 7.5);
   const std::vector<double> flips = csv.signChanges("opAmp.v_out");
   ASSERT_EQ(flips.size(), 20u);

@@ -128,4 +128,23 @@ inline double chainExact(int k, double t) {
   }
 }
 
+/// Simulates example `example` of the library at `msl` with `options` (e.g. `--vars a,b`) in a
+/// scratch directory of its own: its results, checked to have run to `tEnd`; empty (with the
+/// failure recorded) where the run failed.
+inline Csv simulateExample(const std::string &msl, const std::string &example, const std::string &options,
+                           double tEnd) {
+  const std::string dir = scratchDir("msl_" + example.substr(example.rfind('.') + 1));
+  RunResult r = runEqc("simulate " + example + " --lib '" + msl + "' -o out.csv " + options, dir);
+  if (r.exitCode != 0) {
+    ADD_FAILURE() << example << " exited with " << r.exitCode << ": " << r.stderrText;
+    return {};
+  }
+  Csv csv = readCsv(dir + "/out.csv");
+  if (csv.rows.empty() || std::fabs(csv.at(csv.rows.size() - 1, "time") - tEnd) > 1e-9 * std::max(1.0, tEnd)) {
+    ADD_FAILURE() << example << " did not run to " << tEnd;
+    return {};
+  }
+  return csv;
+}
+
 } // namespace eqc::test

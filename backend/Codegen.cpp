@@ -109,6 +109,23 @@ public:
     varJournal_.pop_back();
     return v;
   }
+  /// `compute()` where `needed` holds (emitted in a block of its own, as a branch), else `kept`:
+  /// the double that the merge gives.
+  template <typename F> Value *computedIf(Value *needed, Value *kept, const char *name, F compute) {
+    llvm::BasicBlock *before = b_.GetInsertBlock();
+    llvm::BasicBlock *body = llvm::BasicBlock::Create(mod_.ctx, std::string(name) + ".compute", fn_);
+    llvm::BasicBlock *merge = llvm::BasicBlock::Create(mod_.ctx, std::string(name) + ".merge", fn_);
+    b_.CreateCondBr(needed, body, merge);
+    b_.SetInsertPoint(body);
+    Value *computed = inBranch(compute);
+    llvm::BasicBlock *bodyEnd = b_.GetInsertBlock();
+    b_.CreateBr(merge);
+    b_.SetInsertPoint(merge);
+    llvm::PHINode *phi = b_.CreatePHI(kept->getType(), 2);
+    phi->addIncoming(kept, before);
+    phi->addIncoming(computed, bodyEnd);
+    return phi;
+  }
   /// The slot of a function body element `base + offset` (bounds-checked: returns 1 if outside).
   Value *slotAddress(int base, int extent, const Expr *offset);
   /// Calls user function `fn` with scalar arguments; returns the pointer to its outputs.
@@ -1675,27 +1692,16 @@ Value *FunctionEmitter::product(const Expr *e) {
 Value *FunctionEmitter::once(const Expr *e) {
   // The variable holds the operand's value once evaluated in this step of the event iteration;
   // NaN (the runtime's mark at each step's start) means not yet.
-  llvm::LLVMContext &c = mod_.ctx;
   auto *f64 = mod_.types.f64;
   Value *cell = address(e->var());
   Value *held = b_.CreateLoad(f64, cell);
-  llvm::BasicBlock *before = b_.GetInsertBlock();
-  llvm::BasicBlock *evaluate = llvm::BasicBlock::Create(c, "once.evaluate", fn_);
-  llvm::BasicBlock *merge = llvm::BasicBlock::Create(c, "once.merge", fn_);
-  b_.CreateCondBr(b_.CreateFCmpUNO(held, held), evaluate, merge);
-  b_.SetInsertPoint(evaluate);
-  Value *v = inBranch([&] {
+  Value *v = computedIf(b_.CreateFCmpUNO(held, held), held, "once", [&]() -> Value * {
     Value *value = emit(e->op(0));
-    return value->getType() == f64 ? value : b_.CreateUIToFP(value, f64);
+    value = value->getType() == f64 ? value : b_.CreateUIToFP(value, f64);
+    b_.CreateStore(value, cell);
+    return value;
   });
-  b_.CreateStore(v, cell);
-  llvm::BasicBlock *evaluateEnd = b_.GetInsertBlock();
-  b_.CreateBr(merge);
-  b_.SetInsertPoint(merge);
-  llvm::PHINode *phi = b_.CreatePHI(f64, 2);
-  phi->addIncoming(held, before);
-  phi->addIncoming(v, evaluateEnd);
-  return e->isBool() ? b_.CreateFCmpONE(phi, llvm::ConstantFP::get(f64, 0.0)) : static_cast<Value *>(phi);
+  return e->isBool() ? b_.CreateFCmpONE(v, llvm::ConstantFP::get(f64, 0.0)) : v;
 }
 
 Value *FunctionEmitter::delay(const Expr *e) {
@@ -1713,27 +1719,17 @@ Value *FunctionEmitter::delay(const Expr *e) {
   Value *cell = b_.CreateBitCast(b_.CreateConstGEP1_64(f64, frame_.p, mod_.model.delayContextOffset()),
                                  i64->getPointerTo());
   Value *bits = b_.CreateLoad(i64, cell);
-  llvm::BasicBlock *before = b_.GetInsertBlock();
-  llvm::BasicBlock *history = llvm::BasicBlock::Create(c, "delay.history", fn_);
-  llvm::BasicBlock *merge = llvm::BasicBlock::Create(c, "delay.merge", fn_);
-  b_.CreateCondBr(b_.CreateICmpEQ(bits, llvm::ConstantInt::get(i64, 0)), merge, history);
-  b_.SetInsertPoint(history);
-  // double value(eqc_delay_context *, int k, double t, double v, double delay, double delay_max),
-  // the context's first field.
-  auto *valueType = llvm::FunctionType::get(f64, {mod_.types.i8ptr, mod_.types.i32, f64, f64, f64, f64}, false);
-  Value *context = b_.CreateIntToPtr(bits, mod_.types.i8ptr);
-  Value *slot = b_.CreateBitCast(context, valueType->getPointerTo()->getPointerTo());
-  Value *fn = b_.CreateLoad(valueType->getPointerTo(), slot);
-  Value *delayed = b_.CreateCall(valueType, fn,
-                                 {context, llvm::ConstantInt::get(mod_.types.i32, e->delayIndex()), frame_.t, v,
-                                  delayTime, delayMax});
-  llvm::BasicBlock *historyEnd = b_.GetInsertBlock();
-  b_.CreateBr(merge);
-  b_.SetInsertPoint(merge);
-  llvm::PHINode *phi = b_.CreatePHI(f64, 2);
-  phi->addIncoming(v, before);
-  phi->addIncoming(delayed, historyEnd);
-  return phi;
+  return computedIf(b_.CreateICmpNE(bits, llvm::ConstantInt::get(i64, 0)), v, "delay", [&]() -> Value * {
+    // double value(eqc_delay_context *, int k, double t, double v, double delay, double delay_max),
+    // the context's first field.
+    auto *valueType = llvm::FunctionType::get(f64, {mod_.types.i8ptr, mod_.types.i32, f64, f64, f64, f64}, false);
+    Value *context = b_.CreateIntToPtr(bits, mod_.types.i8ptr);
+    Value *slot = b_.CreateBitCast(context, valueType->getPointerTo()->getPointerTo());
+    Value *fn = b_.CreateLoad(valueType->getPointerTo(), slot);
+    return b_.CreateCall(valueType, fn,
+                         {context, llvm::ConstantInt::get(mod_.types.i32, e->delayIndex()), frame_.t, v, delayTime,
+                          delayMax});
+  });
 }
 
 Value *FunctionEmitter::compute(const Expr *e) {

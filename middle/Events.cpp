@@ -234,14 +234,13 @@ private:
   enum State : signed char { Unknown, Pure, Impure };
 
   bool calls(const Expr *e) {
-    if (!e)
-      return false;
-    if (e->kind() == ExprKind::FnCall && of(e->function()))
-      return true;
-    for (const Expr *op : e->ops())
-      if (calls(op))
-        return true;
-    return false;
+    bool found = false;
+    if (e)
+      forEachNode(e, [&](const Expr *n) {
+        found = n->kind() == ExprKind::FnCall && of(n->function());
+        return found ? Walk::Stop : Walk::Descend;
+      });
+    return found;
   }
   bool calls(const std::vector<FnStatement> &block) {
     for (const FnStatement &s : block) {

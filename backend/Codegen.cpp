@@ -90,23 +90,46 @@ public:
     slots_ = slots;
     body_ = fn;
   }
+  /// Function bodies that release their Strings (Function::releasesStrings): the mark taken when
+  /// the call began (an i64), released on every way out.
+  void setStringMark(Value *mark) { stringMark_ = mark; }
+  Value *stringMark() const { return stringMark_; }
+  /// Between the statements of long straight-line code: every kChunk calls, the code goes on in a
+  /// new basic block (what was computed before still dominates it). Instruction selection works
+  /// per block and costs more than linearly in a block's size (tens of seconds for one block of
+  /// 10^5 instructions, e.g. a 4000-point FFT's buffer at -O0).
+  void chunk();
   /// Forgets every memoized value (function bodies: at each statement and block).
   void clearMemo() {
     memo_.clear();
     varValue_.clear();
+    calls_.clear();
+  }
+  /// Between the assignments of a function body: forgets the values (slots change), but keeps
+  /// the calls whose arguments read none of slots first..first+count-1 (the slots just written):
+  /// `(info, A, Phi) := rawRealFFT(u2)` assigns every output of one call.
+  void clearMemoAfterWriting(int first, int count) {
+    memo_.clear();
+    varValue_.clear();
+    for (auto it = calls_.begin(); it != calls_.end();)
+      it = it->second.lo < first + count && first <= it->second.hi ? calls_.erase(it) : std::next(it);
   }
   /// Emits `body` into the current block as a branch of control flow: values computed there do
   /// not dominate what follows, so they are forgotten afterwards.
   template <typename F> Value *inBranch(F body) {
     memoJournal_.emplace_back();
     varJournal_.emplace_back();
+    callJournal_.emplace_back();
     Value *v = body();
     for (const Expr *k : memoJournal_.back())
       memo_.erase(k);
     for (int k : varJournal_.back())
       varValue_.erase(k);
+    for (const CallKey &k : callJournal_.back())
+      calls_.erase(k);
     memoJournal_.pop_back();
     varJournal_.pop_back();
+    callJournal_.pop_back();
     return v;
   }
   /// `compute()` where `needed` holds (emitted in a block of its own, as a branch), else `kept`:
@@ -159,8 +182,21 @@ private:
   std::unordered_map<long, Value *> rolledPlaces_;
   std::vector<std::vector<const Expr *>> memoJournal_;
   std::vector<std::vector<int>> varJournal_;
+  /// One call of a user function serves every output it is asked for with the same arguments
+  /// and inputs read (`(info, abs, arg) := realFFT(buf, nf)` is one call, not one per element):
+  /// its output array, by callee and the arguments it reads (null: an input not read).
+  using CallKey = std::vector<const void *>;
+  struct Call {
+    Value *out;
+    int lo, hi; ///< the slots its arguments read lie in lo..hi (none: lo > hi)
+  };
+  std::map<CallKey, Call> calls_;
+  std::vector<std::vector<CallKey>> callJournal_;
   Value *slots_ = nullptr;
   const Function *body_ = nullptr;
+  Value *stringMark_ = nullptr;
+  static constexpr int kChunk = 64;
+  int sinceChunk_ = 0;
   int bodyId_ = 0;
   int asserts_ = 0;
 };
@@ -255,10 +291,23 @@ public:
     return llfn;
   }
 
-  /// In a function body: one call level less (on every way out of it).
-  void leaveCall(llvm::IRBuilder<> &b) {
+  /// In a function body: one call level less, and the Strings it made released (on every way
+  /// out of it).
+  void leaveCall(llvm::IRBuilder<> &b, Value *stringMark) {
     if (callDepth_)
       b.CreateStore(b.CreateSub(b.CreateLoad(types.i32, callDepth_), b.getInt32(1)), callDepth_);
+    if (stringMark)
+      b.CreateCall(declareExternal("eqc_strings_release", llvm::FunctionType::get(llvm::Type::getVoidTy(ctx),
+                                                                                  {b.getInt64Ty()}, false)),
+                   {stringMark});
+  }
+
+  /// The address of a String, from the bits of the double that holds it, and back.
+  Value *stringAddress(llvm::IRBuilder<> &b, Value *bits) {
+    return b.CreateIntToPtr(b.CreateBitCast(bits, b.getInt64Ty()), types.i8ptr);
+  }
+  Value *stringBits(llvm::IRBuilder<> &b, Value *address) {
+    return b.CreateBitCast(b.CreatePtrToInt(address, b.getInt64Ty()), types.f64);
   }
 
   /// Whether `e` calls a user function (memoized).
@@ -311,6 +360,15 @@ private:
     if (f.numSlots())
       b.CreateMemSet(slots, b.getInt8(0), b.getInt64(8 * f.numSlots()), llvm::MaybeAlign(8));
     fe.setSlots(slots, &f);
+    if (f.makesStrings) { // String slots start as "" (MLS 3.5, 12.4.4: no start value, eqc's default)
+      Value *empty = stringBits(b, b.CreateGlobalStringPtr("", "eqc.empty_string"));
+      for (int s = 0; s < f.numSlots(); ++s)
+        if (f.isString(s))
+          b.CreateStore(empty, b.CreateConstGEP1_64(types.f64, slots, s));
+    }
+    if (f.releasesStrings())
+      fe.setStringMark(b.CreateCall(
+          declareExternal("eqc_strings_mark", llvm::FunctionType::get(b.getInt64Ty(), false)), {}));
     // Calls nest at most kMaxCallDepth deep (a thread-local counter of the module): endless
     // recursion is a failure with its own code, not a stack overflow.
     if (!callDepth_)
@@ -330,7 +388,7 @@ private:
     if (!b.GetInsertBlock()->getTerminator())
       b.CreateBr(exit);
     b.SetInsertPoint(exit);
-    b.CreateStore(b.CreateSub(b.CreateLoad(types.i32, callDepth_), b.getInt32(1)), callDepth_);
+    leaveCall(b, fe.stringMark());
     for (size_t i = 0; i < f.outputs.size(); ++i)
       b.CreateStore(b.CreateLoad(types.f64, b.CreateConstGEP1_64(types.f64, slots, f.outputs[i])),
                     b.CreateConstGEP1_64(types.f64, out, i));
@@ -350,14 +408,22 @@ private:
                       std::vector<std::pair<llvm::BasicBlock *, llvm::BasicBlock *>> &loops) {
     auto &b = fe.b();
     auto *f64 = types.f64;
+    fe.clearMemo(); // a block may not reuse what another branch computed, nor what follows it
+    struct Leave {
+      FunctionEmitter &fe;
+      ~Leave() { fe.clearMemo(); }
+    } leave{fe};
     for (const FnStatement &s : block) {
-      fe.clearMemo();
+      if (s.kind != FnStatement::Assign) // control flow: nothing computed before it is kept
+        fe.clearMemo();
       switch (s.kind) {
       case FnStatement::Assign: {
         Value *v = asDouble(b, fe.emit(s.value));
         Value *addr = s.index ? fe.slotAddress(s.slot, s.extent, s.index) : b.CreateConstGEP1_64(f64, slots, s.slot);
         b.CreateStore(v, addr);
-        break;
+        fe.clearMemoAfterWriting(s.slot, s.index ? s.extent : 1);
+        fe.chunk();
+        continue;
       }
       case FnStatement::If: {
         llvm::BasicBlock *end = llvm::BasicBlock::Create(ctx, "endif", fe.function());
@@ -474,8 +540,8 @@ private:
         intArrays.emplace_back(&a, v);
       } else if (a.kind == ExternalArg::Value) {
         v = b.CreateLoad(f64, slot(a.slot));
-        if (a.type == CType::Object) // an external object: the address whose bits the slot holds
-          v = b.CreateIntToPtr(b.CreateBitCast(v, b.getInt64Ty()), types.i8ptr);
+        if (a.type == CType::Object || a.type == CType::String) // the address whose bits the slot holds
+          v = stringAddress(b, v);
         else if (a.type != CType::Double)
           v = b.CreateFPToSI(v, types.i32);
       } else {
@@ -490,10 +556,10 @@ private:
       args.push_back(v);
       params.push_back(v->getType());
     }
-    llvm::Type *result = call.resultSlot < 0                 ? llvm::Type::getVoidTy(ctx)
+    llvm::Type *result = call.resultSlot < 0                ? llvm::Type::getVoidTy(ctx)
                          : call.resultType == CType::Double ? f64
-                         : call.resultType == CType::Object ? types.i8ptr
-                                                              : types.i32;
+                         : call.resultType == CType::Object || call.resultType == CType::String ? types.i8ptr
+                                                                                                : types.i32;
     llvm::FunctionCallee callee = module->getOrInsertFunction(call.symbol, llvm::FunctionType::get(result, params, false));
     // The way back from ModelicaError.
     Value *jump = entry.CreateAlloca(llvm::ArrayType::get(b.getInt8Ty(), EQC_EXTERNAL_JMP_BUF_SIZE));
@@ -509,7 +575,14 @@ private:
     b.CreateCall(declareExternal("eqc_external_enter", voidOfPtr), {jump});
     Value *r = b.CreateCall(callee, args);
     b.CreateCall(declareExternal("eqc_external_leave", llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), false)));
-    if (call.resultSlot >= 0)
+    if (call.resultSlot >= 0 && call.resultType == CType::String &&
+        !call.resultKept) // valid until the next call: kept
+      r = b.CreateCall(
+          declareExternal("eqc_string_keep", llvm::FunctionType::get(types.i8ptr, {types.i8ptr}, false)),
+          {r});
+    if (call.resultSlot >= 0 && call.resultType == CType::String)
+      b.CreateStore(stringBits(b, r), slot(call.resultSlot));
+    else if (call.resultSlot >= 0)
       b.CreateStore(call.resultType == CType::Double   ? r
                     : call.resultType == CType::Object ? b.CreateBitCast(b.CreatePtrToInt(r, b.getInt64Ty()), f64)
                                                        : b.CreateSIToFP(r, f64),
@@ -639,6 +712,7 @@ private:
     // Allocas for the reinits go before everything else in the entry block.
     llvm::IRBuilder<> entry(&f->getEntryBlock(), f->getEntryBlock().begin());
     for (const DiscreteEquation &eq : flat.discreteEquations) {
+      fe.chunk();
       Value *v = asDouble(b, fe.emit(eq.value));
       b.CreateStore(v, fe.address(eq.var));
       fe.forget(eq.var);
@@ -665,6 +739,7 @@ private:
       Value *now = b.CreateLoad(f64, fe.address(v));
       b.CreateStore(b.CreateSelect(isInitial, now, before), fe.address(v));
       fe.forget(v);
+      fe.chunk();
     }
     for (const WhenClause &w : flat.whens) {
       Value *firedBefore = b.getInt1(false);
@@ -691,14 +766,17 @@ private:
               const auto &[v, e] = br.assignments[i];
               b.CreateStore(asDouble(b, fe.emit(e)), fe.address(v));
               fe.clearMemo(); // what was computed from the variable's old value
+              fe.chunk();
             }
             for (auto &[v, e] : br.reinits)
               reinitValues.push_back(fe.emit(e));
           } else {
             // An algorithm's values are in terms of those before it: all first, then the stores.
             std::vector<Value *> values;
-            for (auto &[v, e] : br.assignments)
+            for (auto &[v, e] : br.assignments) {
               values.push_back(asDouble(b, fe.emit(e)));
+              fe.chunk();
+            }
             for (auto &[v, e] : br.reinits)
               reinitValues.push_back(fe.emit(e));
             for (size_t i = 0; i < br.assignments.size(); ++i)
@@ -1553,6 +1631,11 @@ Value *FunctionEmitter::slotAddress(int base, int extent, const Expr *offset) {
 Value *FunctionEmitter::callFunction(int fn, const std::vector<const Expr *> &args, int output) {
   auto *f64 = mod_.types.f64;
   const Function &callee = mod_.flat.ctx->function(fn);
+  CallKey key{&callee};
+  for (size_t i = 0; i < args.size(); ++i)
+    key.push_back(output >= 0 && !callee.reads(output, static_cast<int>(i)) ? nullptr : args[i]);
+  if (auto known = calls_.find(key); known != calls_.end())
+    return known->second.out;
   llvm::IRBuilder<> entry(&fn_->getEntryBlock(), fn_->getEntryBlock().begin());
   Value *in = entry.CreateAlloca(f64, b_.getInt32(std::max<size_t>(1, args.size())));
   Value *out = entry.CreateAlloca(f64, b_.getInt32(std::max<size_t>(1, callee.outputs.size())));
@@ -1569,7 +1652,28 @@ Value *FunctionEmitter::callFunction(int fn, const std::vector<const Expr *> &ar
   Value *status = b_.CreateCall(mod_.userFunction(fn), {in, out});
   // A failing function returns the code that names it and why (eqc_model.h): passed on as it is.
   returnIfFailed(status, status);
+  Call call{out, std::numeric_limits<int>::max(), -1};
+  for (const void *arg : key)
+    if (arg && arg != &callee)
+      forEachNode(static_cast<const Expr *>(arg), [&](const Expr *n) {
+        if (n->kind() == ExprKind::Local || n->kind() == ExprKind::LocalAt) {
+          call.lo = std::min(call.lo, n->slot());
+          call.hi = std::max(call.hi, n->slot() + (n->kind() == ExprKind::LocalAt ? n->extent() - 1 : 0));
+        }
+        return Walk::Descend;
+      });
+  if (calls_.emplace(key, call).second && !callJournal_.empty())
+    callJournal_.back().push_back(key);
   return out;
+}
+
+void FunctionEmitter::chunk() {
+  if (++sinceChunk_ < kChunk || b_.GetInsertBlock()->getTerminator())
+    return;
+  sinceChunk_ = 0;
+  llvm::BasicBlock *next = llvm::BasicBlock::Create(mod_.ctx, "chunk", fn_);
+  b_.CreateBr(next);
+  b_.SetInsertPoint(next);
 }
 
 void FunctionEmitter::returnIfFailed(Value *status, Value *code) {
@@ -1583,8 +1687,8 @@ void FunctionEmitter::returnIfFailed(Value *status, Value *code) {
   if (fn_->getReturnType()->isVoidTy()) {
     b_.CreateRetVoid();
   } else {
-    if (body_) // a failing function body leaves its level of the call depth
-      mod_.leaveCall(b_);
+    if (body_) // a failing function body leaves its level of the call depth, and its Strings
+      mod_.leaveCall(b_, stringMark_);
     b_.CreateRet(code);
   }
   b_.SetInsertPoint(ok);

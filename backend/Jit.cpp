@@ -110,20 +110,21 @@ makeJit(int optLevel, bool controlScheduler, std::function<void(const std::strin
   // The runtime's entry points are linked into this process; libm comes from the process too.
   llvm::orc::SymbolMap runtime;
   auto exported = llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable;
-  runtime[(*jit)->mangleAndIntern("eqc_solve_block")] =
-      llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(&eqc_solve_block), exported);
-  runtime[(*jit)->mangleAndIntern("eqc_linsolve")] =
-      llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(&eqc_linsolve), exported);
-  runtime[(*jit)->mangleAndIntern("eqc_linsolve_min_norm")] =
-      llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(&eqc_linsolve_min_norm), exported);
-  runtime[(*jit)->mangleAndIntern("eqc_linsolve_nearest")] =
-      llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(&eqc_linsolve_nearest), exported);
-  runtime[(*jit)->mangleAndIntern("eqc_constraint_jacobian_fd")] =
-      llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(&eqc_constraint_jacobian_fd), exported);
-  runtime[(*jit)->mangleAndIntern("eqc_external_enter")] =
-      llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(&eqc_external_enter), exported);
-  runtime[(*jit)->mangleAndIntern("eqc_external_leave")] =
-      llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(&eqc_external_leave), exported);
+  const std::pair<const char *, void *> entryPoints[] = {
+      {"eqc_solve_block", reinterpret_cast<void *>(&eqc_solve_block)},
+      {"eqc_linsolve", reinterpret_cast<void *>(&eqc_linsolve)},
+      {"eqc_linsolve_min_norm", reinterpret_cast<void *>(&eqc_linsolve_min_norm)},
+      {"eqc_linsolve_nearest", reinterpret_cast<void *>(&eqc_linsolve_nearest)},
+      {"eqc_constraint_jacobian_fd", reinterpret_cast<void *>(&eqc_constraint_jacobian_fd)},
+      {"eqc_external_enter", reinterpret_cast<void *>(&eqc_external_enter)},
+      {"eqc_external_leave", reinterpret_cast<void *>(&eqc_external_leave)},
+      {"eqc_strings_mark", reinterpret_cast<void *>(&eqc_strings_mark)},
+      {"eqc_strings_release", reinterpret_cast<void *>(&eqc_strings_release)},
+      {"eqc_string_keep", reinterpret_cast<void *>(&eqc_string_keep)},
+  };
+  for (const auto &[name, address] : entryPoints)
+    runtime[(*jit)->mangleAndIntern(name)] =
+        llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(address), exported);
   for (const auto &[name, address] : externals)
     runtime.try_emplace((*jit)->mangleAndIntern(name), llvm::pointerToJITTargetAddress(address), exported);
   if (auto err = lib.define(llvm::orc::absoluteSymbols(runtime)))

@@ -29,6 +29,9 @@ protected:
   virtual int monitor(double /*t*/, const double * /*x*/) { return 0; }
   /// One output row at t from the simulation's arrays.
   virtual int row(double t, const double *x, const double *dx, const double *a);
+  /// After a run that ended with `status`: the terminal event (terminal(), MLS 3.5, 3.7.2) when
+  /// the run succeeded and the model has one; what it changes is one more row. The status then.
+  int terminalEvent(int status);
   /// The simulation's p (parameters, then the discrete part).
   const double *parameters() const { return eqc_sim_parameters(sim_.get()); }
 

@@ -60,16 +60,7 @@ ExitCode EngineRun::initialize(std::vector<double> &values, std::vector<double> 
 
 ExitCode EngineRun::integrate(RunOutcome &r, std::ostream &) {
   configure(o_, *c_.model);
-  r.status = eqc_sim_run(sim_.get(), o_.t_end, writeRow, this);
-  if (r.status == EQC_OK && c_.flat->terminal >= 0) {
-    // The terminal event (terminal(), MLS 3.5, 3.7.2); what it changes is one more row.
-    eqc_sim *sim = sim_.get();
-    int changed = 0;
-    r.status = eqc_sim_terminate(sim, &changed);
-    if (r.status == EQC_OK && changed &&
-        row(eqc_sim_time(sim), eqc_sim_states(sim), eqc_sim_derivatives(sim), eqc_sim_algebraics(sim)) != 0)
-      r.status = EQC_ERR_STOPPED;
-  }
+  r.status = terminalEvent(eqc_sim_run(sim_.get(), o_.t_end, writeRow, this));
   r.stats = *eqc_sim_stats(sim_.get(), &r.worstInvariant);
   const rt::SimulationReport report = rt::simulationReport(sim_.get());
   r.worstInvariantTime = report.worstInvariantTime;
@@ -77,6 +68,18 @@ ExitCode EngineRun::integrate(RunOutcome &r, std::ostream &) {
   r.active = &*c_.model;
   fillOutcome(r);
   return ExitOk;
+}
+
+int EngineRun::terminalEvent(int status) {
+  if (status != EQC_OK || c_.flat->terminal < 0)
+    return status;
+  eqc_sim *sim = sim_.get();
+  int changed = 0;
+  status = eqc_sim_terminate(sim, &changed);
+  if (status == EQC_OK && changed &&
+      row(eqc_sim_time(sim), eqc_sim_states(sim), eqc_sim_derivatives(sim), eqc_sim_algebraics(sim)) != 0)
+    status = EQC_ERR_STOPPED;
+  return status;
 }
 
 void EngineRun::configure(const eqc_options &o, const OdeModel &active) {

@@ -464,7 +464,7 @@ ExitCode DummyDerivativesRun::integrate(RunOutcome &r, std::ostream &err) {
     if (fallback)
       d.fallbackTime = t;
   }
-  r.status = status;
+  r.status = terminalEvent(status);
   finish(r, stats, *activeModel_);
   return ExitOk;
 }

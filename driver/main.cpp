@@ -235,13 +235,23 @@ void printHelp(const std::string &command) {
     std::cout << kUsage;
 }
 
-/// Appends the non-empty items of a comma-separated list (`--vars a,b`, `--sensitivities p,q`).
+/// Appends the non-empty items of a comma-separated list (`--vars a,b`, `--sensitivities p,q`);
+/// a comma inside brackets or parentheses belongs to its item (`m[1,2]`).
 void appendList(const char *text, std::vector<std::string> &out) {
-  std::stringstream ss(text);
   std::string item;
-  while (std::getline(ss, item, ','))
-    if (!item.empty())
-      out.push_back(item);
+  int depth = 0;
+  for (const char *p = text;; ++p) {
+    if (*p == '\0' || (*p == ',' && depth == 0)) {
+      if (!item.empty())
+        out.push_back(item);
+      item.clear();
+      if (*p == '\0')
+        return;
+      continue;
+    }
+    depth += (*p == '[' || *p == '(') - (*p == ']' || *p == ')');
+    item += *p;
+  }
 }
 
 /// The options of eqc sweep alone: true when `a` is one (with `error` set when its value is bad).

@@ -132,8 +132,10 @@ private:
     case ast::StatementKind::Assign: {
       Value target = f_.lower(*st.target, scope);
       Value value = f_.lower(*st.value, scope);
-      if (target.ok && value.ok)
+      if (target.ok && value.ok && assignable(target))
         assign(target, value, *st.target, st.range);
+      else if (target.ok && value.ok)
+        assignSelected(*st.target, value, scope, st.range);
       return;
     }
     case ast::StatementKind::TupleAssign:
@@ -172,33 +174,110 @@ private:
     }
   }
 
-  void assign(const Value &target, const Value &value, const ast::Expr &targetAst, SourceRange range) {
+  /// Whether every element of `target` is a variable the section assigns (else its subscripts
+  /// select elements when the model runs, or it was reported when the targets were collected).
+  bool assignable(const Value &target) {
     for (const Expr *t : target.elems)
       if (t->kind() != ExprKind::Var || !values_.count(t->var()))
-        return; // not assignable: reported when the targets were collected
+        return false;
+    return true;
+  }
+
+  /// `a[i, 1:n] := v` whose subscripts change when the model runs (MLS 3.5, 11.1.2 and 10.5):
+  /// each element of `a` that some value of the subscripts selects becomes `if the subscripts
+  /// select it then its part of v else its current value`.
+  void assignSelected(const ast::Expr &targetAst, const Value &value, Scope &scope, SourceRange range) {
+    if (targetAst.ref.size() != 1) {
+      f_.diags_.error(targetAst.range,
+                      "'" + targetAst.text +
+                          "': eqc assigns elements that subscripts choose when the "
+                          "model runs only of a variable named by one identifier ('x[i] := ...')");
+      return;
+    }
+    Value whole = f_.lower(wholeVariable(targetAst), scope);
+    if (!whole.ok || !assignable(whole))
+      return;
+    std::vector<int> dims;
+    std::vector<const Expr *> varying;
+    auto picked =
+        f_.subscriptIndices(whole.dims, targetAst.ref[0].subscripts, scope, targetAst.text, dims, &varying);
+    if (!picked)
+      return;
+    Value selected = whole; // the shape and type the value must have
+    selected.dims = dims;
+    selected.elems.clear();
+    for (size_t k : *picked)
+      selected.elems.push_back(whole.elems[k]);
+    if (!compatible(selected, value, targetAst, range))
+      return;
+    std::vector<const Expr *> values, chosen(varying.size(), nullptr);
+    for (const Expr *e : value.elems)
+      values.push_back(current(e));
+    for (size_t d = 0; d < varying.size(); ++d)
+      chosen[d] = varying[d] ? current(varying[d]) : nullptr;
+    std::vector<size_t> strides(whole.dims.size(), 1);
+    for (size_t d = whole.dims.size(); d-- > 1;)
+      strides[d - 1] = strides[d] * static_cast<size_t>(whole.dims[d]);
+    ExprContext &c = f_.ctx();
+    auto broken = values_.find(kBroken);
+    // Every choice of the varying subscripts (an odometer over their ranges), every element picked.
+    std::vector<int> at(varying.size(), 1);
+    for (bool more = true; more;) {
+      const Expr *holds = c.boolean(true);
+      size_t offset = 0;
+      for (size_t d = 0; d < varying.size(); ++d)
+        if (chosen[d]) {
+          holds = c.logicalAnd(holds, c.eq(chosen[d], c.constant(at[d])));
+          offset += static_cast<size_t>(at[d] - 1) * strides[d];
+        }
+      if (broken != values_.end())
+        holds = c.logicalAnd(holds, c.logicalNot(broken->second));
+      for (size_t k = 0; k < picked->size(); ++k) {
+        const int var = whole.elems[(*picked)[k] + offset]->var();
+        values_[var] = c.ifThenElse(holds, values[k], values_[var]);
+        if (when_)
+          when_->insert(var);
+      }
+      more = false;
+      for (size_t d = varying.size(); d-- > 0 && !more;)
+        if (chosen[d] && ++at[d] <= whole.dims[d])
+          more = true;
+        else if (chosen[d])
+          at[d] = 1;
+    }
+  }
+
+  /// Whether `value` may be assigned to `target` (shape and type), else an error.
+  bool compatible(const Value &target, const Value &value, const ast::Expr &targetAst, SourceRange range) {
     if (value.type == Type::String) {
       f_.diags_.error(range, "a string is not allowed here");
-      return;
+      return false;
     }
     if (target.dims != value.dims) {
       f_.diags_.error(range, "'" + targetAst.text + "' is " + shapeText(target.dims) + " but the value is " +
                                  shapeText(value.dims));
-      return;
+      return false;
     }
     if ((target.type == Type::Boolean) != (value.type == Type::Boolean)) {
       f_.diags_.error(range, "'" + targetAst.text + "' is a " + typeName(target.type) + " but the value is a " +
                                  typeName(value.type));
-      return;
+      return false;
     }
     if (target.enumeration != value.enumeration) {
       f_.diags_.error(range, "'" + targetAst.text + "' and the value have different types (an enumeration and " +
                                  "another type, or two enumerations)");
-      return;
+      return false;
     }
     if (target.type == Type::Integer && value.type == Type::Real) {
       f_.diags_.error(range, "'" + targetAst.text + "' is an Integer but the value is a Real (use integer())");
-      return;
+      return false;
     }
+    return true;
+  }
+
+  void assign(const Value &target, const Value &value, const ast::Expr &targetAst, SourceRange range) {
+    if (!assignable(target) || !compatible(target, value, targetAst, range))
+      return; // not assignable: reported when the targets were collected
     std::vector<const Expr *> values;
     for (const Expr *e : value.elems)
       values.push_back(current(e)); // every value first: `x := {x[2], x[1]}` swaps
@@ -237,7 +316,10 @@ private:
         targets.emplace_back(std::move(t), k);
       }
     for (auto &[t, k] : targets)
-      assign(t, outputs[k], *st.target->args[k], st.range);
+      if (assignable(t))
+        assign(t, outputs[k], *st.target->args[k], st.range);
+      else
+        assignSelected(*st.target->args[k], outputs[k], scope, st.range);
   }
 
   void call(const ast::Expr &callAst, Scope &scope) {
@@ -288,10 +370,10 @@ private:
       }
       return;
     }
-    // A function without outputs runs for its assertions; any other call has no effect
-    // (functions have no side effects), its arguments are checked.
+    // A function called as a statement runs for its effects (MLS 3.5, 11.2.3 and 12.3: its
+    // assertions, the files it writes, what it prints), whether or not it has outputs.
     ClassInfo *fn = f_.findClass(callAst.text, scope.lexical);
-    if (fn && fn->kind() == ast::ClassKind::Function && f_.resolveClass(*fn) && !hasOutputs(*fn)) {
+    if (fn && fn->kind() == ast::ClassKind::Function && f_.resolveClass(*fn)) {
       const auto *saved = f_.algorithmValues_;
       f_.algorithmValues_ = &values_;
       auto broken = values_.find(kBroken);
@@ -304,13 +386,6 @@ private:
       return;
     }
     f_.lower(callAst, scope);
-  }
-
-  static bool hasOutputs(const ClassInfo &fn) {
-    for (const Element &el : fn.elements)
-      if (el.decl->causality == ast::Causality::Output)
-        return true;
-    return false;
   }
 
   void ifStatement(const ast::Statement &st, Scope &scope) {

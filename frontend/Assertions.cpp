@@ -122,6 +122,11 @@ Value Flattener::knownString(const ast::Expr &call, Scope &scope) {
   std::vector<MessagePart> parts;
   if (!lowerStringConversion(call, scope, parts))
     return fail();
+  // In a function, String(x) of a value the function computes is computed when it runs.
+  for (const MessagePart &part : parts)
+    if (scope.fn && part.value && part.value->kind() != ExprKind::Const &&
+        part.value->kind() != ExprKind::BoolConst)
+      return computedMessage(parts);
   std::string text;
   for (const MessagePart &part : parts) {
     double value = 0;

@@ -9,7 +9,9 @@
 namespace eqc::frontend {
 namespace {
 
-CType cType(Type t) { return t == Type::Real ? CType::Double : CType::Int; }
+CType cType(Type t) {
+  return t == Type::Real ? CType::Double : t == Type::String ? CType::String : CType::Int;
+}
 
 /// The strings of an annotation value: "a" or {"a", "b"}; false when it is something else.
 bool strings(const ast::Expr &e, std::vector<std::string> &out) {
@@ -107,7 +109,7 @@ bool Flattener::lowerExternalCall(const ClassInfo &cls, FunctionBuilder &b, std:
     for (auto &[name, l] : b.vars) {
       if (l.kind == FunctionBuilder::Local::Protected || &l == result)
         continue;
-      if (l.type == Type::String) { // a String input: its text, as const char *
+      if (l.type == Type::String && l.slot < 0) { // a String input known when compiled: its text
         call->args.push_back(text(b.strings[name]));
         continue;
       }
@@ -157,6 +159,10 @@ bool Flattener::lowerExternalCall(const ClassInfo &cls, FunctionBuilder &b, std:
     if (a.type == CType::Object && a.kind != ExternalArg::Value)
       return fail(ext.range, "an external object goes to a C function as an input, and comes back as the "
                              "function's result (MLS 3.5, 12.9.7)");
+    else if (a.type == CType::String && a.kind == ExternalArg::Pointer)
+      return fail(ext.range,
+                  "a String goes to a C function as an input (const char *) and comes back as the "
+                  "function's result; eqc does not pass String outputs or protected Strings (const char **)");
   if (result) {
     call->resultSlot = result->slot;
     call->resultType = result->object ? CType::Object : cType(result->type);

@@ -35,7 +35,7 @@ struct Value {
   Type type = Type::Real;
   std::vector<int> dims;
   std::vector<const Expr *> elems;
-  std::string text; ///< String
+  std::string text; ///< String known when the model is compiled (computedText() false)
   /// Values of an enumeration type (Integer-valued, literal k is k; MLS 3.5, 4.8.5): the type.
   const ClassInfo *enumeration = nullptr;
   /// The name of an enumeration type used as a value: its literals (`for e in E`, `x[E]`, `max(E)`).
@@ -59,6 +59,9 @@ struct Value {
     return v;
   }
   bool isScalar() const { return dims.empty(); }
+  /// A String that a function computes when it runs: elems[0] is the address of its text (a
+  /// double's bits: a String slot, a call); else `text` holds it and elems[0] is a constant.
+  bool computedText() const { return type == Type::String && !elems.empty() && !elems[0]->isConst(); }
   bool isNumeric() const { return type == Type::Real || type == Type::Integer; }
   size_t size() const { return elems.size(); }
 };
@@ -316,9 +319,7 @@ struct FunctionBuilder {
     return nullptr;
   }
   int newSlot(const std::string &name, bool isBool) {
-    fn->slotNames.push_back(name);
-    fn->slotIsBool.push_back(isBool);
-    return fn->numSlots() - 1;
+    return fn->addSlot(name, isBool ? SlotType::Boolean : SlotType::Real);
   }
 };
 
@@ -548,6 +549,21 @@ public:
   Value knownString(const ast::Expr &call, Scope &scope);
   bool lowerStringConversion(const ast::Expr &call, Scope &scope, std::vector<MessagePart> &out);
 
+  // ---- Strings.cpp: Strings computed when a function runs ----
+  /// The Function that calls runtime String function `symbol` (eqc_external.h) on `inputs`, then
+  /// `texts` (literals), returning `result`; one per symbol and texts.
+  int runtimeStringFunction(const std::string &name, const char *symbol, void *address,
+                            const std::vector<SlotType> &inputs, const std::vector<std::string> &texts,
+                            SlotType result);
+  /// A scalar String as a computed one (a literal's call for a text known when compiled).
+  Value computedString(const Value &v);
+  /// a + b of scalar Strings: text when both are known when compiled, else computed.
+  Value concatStrings(const Value &a, const Value &b);
+  /// The sign (-1, 0, 1) of comparing scalar Strings a and b, as an Integer expression.
+  const Expr *compareStrings(const Value &a, const Value &b);
+  /// The String that message parts (lowerStringConversion's) spell, computed.
+  Value computedMessage(const std::vector<MessagePart> &parts);
+
   // ---- LowerExpr.cpp ----
   Value lower(const ast::Expr &e, Scope &scope);
   /// The package instance of constant `name` that class `c` imports (`import A.B.name;`,
@@ -597,10 +613,11 @@ public:
   /// A call of function `fn` with `args`, one per input in order: output `outputIndex` (and all
   /// outputs in `allOutputs`); errors at `range` and `nameRange`.
   /// A function whose body is an external call that eqc evaluates itself when its arguments are
-  /// known (ModelicaStrings_substring, MSL's Strings.substring: a String result, which generated
-  /// code does not have): its value, or an error at the call; nullopt for other functions.
+  /// known (ModelicaStrings_substring, MSL's Strings.substring: its String result is then a
+  /// value known when compiled): its value, or an error at the call; nullopt for other functions,
+  /// and where the call `mayRun` (in a function) with arguments computed when it runs.
   std::optional<Value> foldedExternalCall(ClassInfo *fn, const std::vector<const Element *> &inputs,
-                                          const std::vector<Value> &args, const ast::Expr &e);
+                                          const std::vector<Value> &args, const ast::Expr &e, bool mayRun);
   /// A call whose arguments have more dimensions than the inputs declare: the function mapped
   /// over the extra leading dimensions (MLS 3.5, 12.4.6); nullopt when the call is not one.
   std::optional<Value> vectorizedCall(ClassInfo *fn, const std::vector<const Element *> &inputs,
@@ -1007,6 +1024,7 @@ public:
   /// Where Strings may be values (a String parameter's binding, a message, the operands of a
   /// relation): elsewhere a String literal or parameter is an error at its place.
   int stringContext_ = 0;
+  std::map<std::string, int> stringFunctions_; ///< runtimeStringFunction's, by symbol and texts
   /// Set by connectorEnds when an end is a disabled conditional component (the connect is removed).
   bool endDisabled_ = false;
   std::set<const ClassInfo *> balanceChecked_; ///< connector classes checked (checkConnectorBalance)

@@ -4,6 +4,8 @@
 
 #include "middle/ExprOps.h"
 
+#include "eqc/eqc_external.h"
+
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -59,6 +61,30 @@ bool assigns(const std::vector<ast::Statement> &statements, const std::string &n
           return true;
     for (const auto &branch : st.branches)
       if (assigns(branch, name))
+        return true;
+  }
+  return false;
+}
+
+/// Whether a statement of `block` calls a function that returns a String (its own, or one of
+/// the runtime's: String(x), a + b): the body makes Strings when it runs.
+bool callsForStrings(const std::vector<FnStatement> &block) {
+  auto makes = [](const Expr *e) {
+    bool found = false;
+    if (e)
+      forEachNode(e, [&](const Expr *n) {
+        found = n->kind() == ExprKind::FnCall &&
+                n->callee().isString(n->callee().outputs[static_cast<size_t>(n->fnOutput())]);
+        return found ? Walk::Stop : Walk::Descend;
+      });
+    return found;
+  };
+  for (const FnStatement &s : block) {
+    if (makes(s.value) || makes(s.index) || makes(s.step) || makes(s.stop) ||
+        std::any_of(s.conditions.begin(), s.conditions.end(), makes))
+      return true;
+    for (const auto &b : s.blocks)
+      if (callsForStrings(b))
         return true;
   }
   return false;
@@ -305,8 +331,9 @@ static LocalRef resolveLocal(Flattener &f, const ast::Expr &e, Scope &scope, boo
   if (!l)
     return r;
   found = true;
-  if (l->type == Type::String) { // a String input named whole is a value (lowerLocal)
-    f.diags_.error(e.range, "'" + head.name + "' is a String: it has no elements, fields or slots");
+  if (l->type == Type::String && (l->slot < 0 || e.ref.size() > 1 || !head.subscripts.empty())) {
+    // a String known when compiled named whole is a value (lowerLocal); a String slot is scalar
+    f.diags_.error(e.range, "'" + head.name + "' is a String: it has no elements or fields");
     return r;
   }
   // A field of a record variable is the local "r.x" (MLS 3.5, 12.6); of an array of records, the
@@ -404,10 +431,8 @@ bool Flattener::addRecordLocal(FunctionBuilder &b, const std::string &name, cons
     local.slot = b.fn->numSlots();
     if (nested && nested->def->isEnumeration)
       local.enumeration = nested;
-    for (size_t k = 0; k < product(fieldDims); ++k) {
-      b.fn->slotNames.push_back(variableName(field, fieldDims, k));
-      b.fn->slotIsBool.push_back(primitive == Type::Boolean);
-    }
+    for (size_t k = 0; k < product(fieldDims); ++k)
+      b.newSlot(variableName(field, fieldDims, k), primitive == Type::Boolean);
     b.vars.emplace_back(field, local);
     whole.leaves.push_back(field);
   }
@@ -495,7 +520,10 @@ bool Flattener::messageText(const ast::Expr &e, Scope &scope, std::string &out) 
     diags_.error(e.range, "a message is a String, not " + std::string(typeName(v.type)));
     return false;
   }
-  out += v.text;
+  if (v.computedText()) // a String the function computes reads as its name, as String(x) does
+    out += "{" + (e.kind == ast::ExprKind::Name ? e.text : std::string("...")) + "}";
+  else
+    out += v.text;
   return true;
 }
 
@@ -748,15 +776,14 @@ Value Flattener::lowerLocal(const ast::Expr &e, Scope &scope, bool &found) {
   v.object = r.object;
   v.enumeration = r.enumeration;
   bool isBool = r.type == Type::Boolean;
-  const std::vector<bool> &slotIsBool = scope.fn->fn->slotIsBool;
+  const Function &fn = *scope.fn->fn;
   if (!r.dynamic.empty()) {
     for (const LocalRef::Dynamic &d : r.dynamic)
-      v.elems.push_back(ctx().localAt(d.base, d.extent, d.offset,
-                                      r.record ? slotIsBool[static_cast<size_t>(d.base)] : isBool));
+      v.elems.push_back(ctx().localAt(d.base, d.extent, d.offset, r.record ? fn.isBool(d.base) : isBool));
     return v;
   }
   for (int s : r.slots)
-    v.elems.push_back(ctx().local(s, r.record ? slotIsBool[static_cast<size_t>(s)] : isBool));
+    v.elems.push_back(ctx().local(s, r.record ? fn.isBool(s) : isBool));
   return v;
 }
 
@@ -797,6 +824,13 @@ ClassInfo *Flattener::shortFunctionTarget(ClassInfo *fn, Instance *owner, Scope 
 
 Value Flattener::lowerUserCall(const ast::Expr &e, Scope &scope, ClassInfo *fn, int outputIndex,
                                std::vector<Value> *allOutputs, const FunctionArgument *bound, Instance *owner) {
+  // A call as a statement runs for its effects (lowerEffectCall): the call itself, not the calls
+  // in its arguments, which are values.
+  struct Restore {
+    int &count;
+    const int value;
+    ~Restore() { count = value; }
+  } restore{statementCall_, std::exchange(statementCall_, 0)};
   std::vector<std::pair<std::string, Value>> modified; // the defaults of a short function class
   if (fn->def->isShort) {
     fn = shortFunctionTarget(fn, owner ? owner : scope.inst, scope, modified);
@@ -907,16 +941,31 @@ Value Flattener::lowerUserCall(const ast::Expr &e, Scope &scope, ClassInfo *fn, 
       return fail();
     }
   }
-  if (std::optional<Value> folded = foldedExternalCall(fn, inputs, args, e))
+  if (std::optional<Value> folded = foldedExternalCall(fn, inputs, args, e, scope.fn != nullptr))
     return *folded;
   if (!allOutputs)
     if (std::optional<Value> mapped = vectorizedCall(fn, inputs, args, e, outputIndex))
       return *mapped;
-  return callSpecialized(fn, args, e.range, e.nameRange, outputIndex, allOutputs);
+  statementCall_ = restore.value;
+  Value result = callSpecialized(fn, args, e.range, e.nameRange, outputIndex, allOutputs);
+  statementCall_ = 0;
+  if (!scope.fn && result.computedText()) {
+    // A model's Strings are known when it is compiled: the call is evaluated now.
+    const size_t mark = eqc_strings_mark();
+    std::optional<double> bits =
+        evaluateStructural(result.elems[0], e.range, "the String that '" + fn->name + "' returns");
+    Value text = Value::scalar(ctx().zero(), Type::String);
+    if (bits)
+      text.text = static_cast<const char *>(bitsAddress(*bits));
+    eqc_strings_release(mark);
+    return bits ? text : fail();
+  }
+  return result;
 }
 
 std::optional<Value> Flattener::foldedExternalCall(ClassInfo *fn, const std::vector<const Element *> &inputs,
-                                                   const std::vector<Value> &args, const ast::Expr &e) {
+                                                   const std::vector<Value> &args, const ast::Expr &e,
+                                                   bool mayRun) {
   const ast::ExternalClause *ext = fn->def->external.get();
   if (!ext || ext->function != "ModelicaStrings_substring" || ext->args.size() != 3 || !ext->output)
     return std::nullopt;
@@ -937,7 +986,9 @@ std::optional<Value> Flattener::foldedExternalCall(ClassInfo *fn, const std::vec
     return static_cast<int>(v.elems[0]->value());
   };
   std::optional<int> start = integer(*actual[1]), end = integer(*actual[2]);
-  if (actual[0]->type != Type::String || !start || !end) {
+  if (mayRun && (actual[0]->computedText() || !start || !end))
+    return std::nullopt; // in a function: computed when it runs
+  if (actual[0]->type != Type::String || actual[0]->computedText() || !start || !end) {
     diags_.error(e.range, "'" + fn->name + "' returns a String: eqc evaluates it when the model is compiled, "
                                            "so its arguments must be known then");
     return fail();
@@ -1030,12 +1081,15 @@ Value Flattener::callSpecialized(ClassInfo *fn, const std::vector<Value> &args, 
       for (const auto &[name, v] : a.function->bound)
         if (FunctionArgument::passed(v))
           flatArgs.insert(flatArgs.end(), v.elems.begin(), v.elems.end());
-    } else if (a.type != Type::String) { // known when compiled: the function is specialized to it
+    } else if (a.type != Type::String ||
+               a.computedText()) { // a String known when compiled: specialized to it
       flatArgs.insert(flatArgs.end(), a.elems.begin(), a.elems.end());
     }
   }
-  if (outputs.empty() && statementCall_) // its hidden output, 1 once it ran (specializeFunction)
-    return Value::scalar(ctx().fnCall(id, 0, flatArgs, false), Type::Real);
+  if (statementCall_) // its hidden output, the last, 1 once it ran (specializeFunction)
+    return Value::scalar(
+        ctx().fnCall(id, static_cast<int>(ctx().function(id).outputs.size()) - 1, flatArgs, false),
+        Type::Real);
   if (outputs.empty()) {
     diags_.error(nameRange, "function '" + fn->name + "' has no output: it can only be called as a statement");
     return fail();
@@ -1053,7 +1107,7 @@ Value Flattener::callSpecialized(ClassInfo *fn, const std::vector<Value> &args, 
     v.enumeration = out.enumeration;
     for (size_t j = 0; j < out.count; ++j) {
       const int k = offset + static_cast<int>(j);
-      v.elems.push_back(ctx().fnCall(id, k, flatArgs, callee.slotIsBool[static_cast<size_t>(callee.outputs[static_cast<size_t>(k)])]));
+      v.elems.push_back(ctx().fnCall(id, k, flatArgs, callee.isBool(callee.outputs[static_cast<size_t>(k)])));
     }
     offset += static_cast<int>(out.count);
     values.push_back(std::move(v));
@@ -1082,9 +1136,11 @@ struct StatementLowering {
     return f.ctx().local(tmp, isBool);
   }
 
-  void assign(const std::vector<int> &slots, const LocalRef &target, const Value &value, SourceRange range,
+  void assign(const std::vector<int> &slots, const LocalRef &target, const Value &given, SourceRange range,
               std::vector<FnStatement> &out) {
     (void)slots;
+    const Value &value =
+        target.type == Type::String ? f.computedString(given) : given; // a String slot's text
     if (!target.dynamic.empty()) {
       // A dynamic slice is assigned from temporaries (its value may read the array it writes).
       std::vector<const Expr *> values = value.elems;
@@ -1154,7 +1210,9 @@ struct StatementLowering {
       f.diags_.error(range, "'" + targetAst.text + "' is " + shapeText(t.dims) + " but the value is " + shapeText(v.dims));
       return false;
     }
-    if ((t.type == Type::Boolean) != (v.type == Type::Boolean) || (t.type == Type::Integer && v.type == Type::Real)) {
+    if ((t.type == Type::Boolean) != (v.type == Type::Boolean) ||
+        (t.type == Type::Integer && v.type == Type::Real) ||
+        (t.type == Type::String) != (v.type == Type::String)) {
       f.diags_.error(range, "'" + targetAst.text + "' is " + typeName(t.type) + " but the value is " + typeName(v.type));
       return false;
     }
@@ -1175,7 +1233,9 @@ struct StatementLowering {
         f.diags_.error(st.target->range, "'" + st.target->text + "' is not a variable of function '" + b.fn->name + "'");
         return;
       }
+      f.stringContext_ += t.type == Type::String;
       Value v = f.lower(*st.value, scope);
+      f.stringContext_ -= t.type == Type::String;
       if (!t.ok || !v.ok || !checkTarget(t, v, *st.target, st.range))
         return;
       assign(t.slots, t, v, st.range, out);
@@ -1477,9 +1537,7 @@ bool Flattener::addObjectLocal(FunctionBuilder &b, const Element &el, const Clas
       return false;
     }
   }
-  local.slot = b.fn->numSlots();
-  b.fn->slotNames.push_back(c.name);
-  b.fn->slotIsBool.push_back(false);
+  local.slot = b.fn->addSlot(c.name, SlotType::Real);
   b.fn->runtimeOnly = true;
   if (local.kind == FunctionBuilder::Local::Input)
     b.fn->inputs.push_back(local.slot);
@@ -1629,10 +1687,16 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
   auto valueKey = [](const Value &a) {
     std::string k = (a.record ? a.record->name : a.object ? a.object->name : std::string(typeName(a.type))) +
                     shapeText(a.dims);
-    if (a.type == Type::String)
+    if (a.computedText()) // a slot of the function
+      k += "=?";
+    else if (a.type == Type::String)
       k += "=" + std::to_string(a.text.size()) + ":" + a.text;
     return k;
   };
+  // Called as a statement (for its effects): a specialization with a hidden last output.
+  const bool effects = statementCall_ > 0;
+  if (effects)
+    key = "!" + key;
   for (const Value &a : args) {
     if (!a.function) {
       key += valueKey(a) + ",";
@@ -1672,6 +1736,11 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
     explicit Depth(int &d) : d(++d) {}
     ~Depth() { --d; }
   } depth(specializing_);
+  struct Restore { // the calls in the body are values
+    int &count;
+    const int value;
+    ~Restore() { count = value; }
+  } restore{statementCall_, std::exchange(statementCall_, 0)};
   auto owned = std::make_unique<Function>();
   Function *fn = owned.get();
   fn->name = cls->name;
@@ -1735,8 +1804,10 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
       type = Type::Integer, enumeration = e;
     else if (typeName == "Boolean")
       type = Type::Boolean;
-    else if (typeName == "String" && d.causality == ast::Causality::Input && c.dims.empty() && d.typeDims.empty()) {
-      // A String input: the value the function is specialized to (MLS 3.5, 12.4.1).
+    else if (typeName == "String" && d.causality == ast::Causality::Input && c.dims.empty() &&
+             d.typeDims.empty() && !(argIndex < args.size() && args[argIndex].computedText())) {
+      // A String input known when the model is compiled: the value the function is specialized
+      // to (MLS 3.5, 12.4.1).
       FunctionBuilder::Local local;
       local.slot = -1;
       local.type = Type::String;
@@ -1745,10 +1816,11 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
         b.strings[c.name] = args[argIndex++].text;
       b.vars.emplace_back(c.name, local);
       continue;
+    } else if (typeName == "String" && c.dims.empty() && d.typeDims.empty()) {
+      type = Type::String; // a String slot: its text made when the function runs
     } else if (typeName == "String") {
-      diags_.error(c.range, "function '" + cls->name + "': '" + c.name + "' is a String " +
-                                (d.causality == ast::Causality::Output ? "output" : "array or variable") +
-                                ", which eqc does not support (scalar String inputs known when the model is compiled are)");
+      diags_.error(c.range, "function '" + cls->name + "': '" + c.name +
+                                "' is an array of Strings, which eqc does not support (scalar Strings are)");
       continue;
     } else if (ClassInfo *record = findClass(typeName, from);
                record && record->kind() == ast::ClassKind::Record && !record->def->isShort) {
@@ -1802,7 +1874,8 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
         return -1;
       }
       // A wrong argument is the call's error: the function itself is not lowered for it.
-      if ((a.type == Type::Boolean) != wantBool || (type == Type::Integer && a.type == Type::Real)) {
+      if ((a.type == Type::Boolean) != wantBool || (type == Type::Integer && a.type == Type::Real) ||
+          (a.type == Type::String) != (type == Type::String)) {
         diags_.error(callRange, "argument '" + c.name + "' of '" + cls->name + "' must be " + frontend::typeName(type) +
                                     ", not " + frontend::typeName(a.type));
         functions_.erase(key);
@@ -1825,9 +1898,11 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
     local.dims = dims;
     const size_t count = product(dims);
     local.slot = fn->numSlots();
+    const SlotType slotType = type == Type::Boolean  ? SlotType::Boolean
+                              : type == Type::String ? SlotType::String
+                                                     : SlotType::Real;
     for (size_t k = 0; k < count; ++k) {
-      fn->slotNames.push_back(variableName(c.name, dims, k));
-      fn->slotIsBool.push_back(type == Type::Boolean);
+      fn->addSlot(variableName(c.name, dims, k), slotType);
       if (local.kind == FunctionBuilder::Local::Input)
         fn->inputs.push_back(local.slot + static_cast<int>(k));
       else if (local.kind == FunctionBuilder::Local::Output)
@@ -1844,12 +1919,12 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
     b.vars.emplace_back(c.name, local);
   }
   functions_[key].outputs = outputs;
-  if (fn->outputs.empty()) {
-    // A function without outputs is called for its effects (its assertions, its C code): a hidden
-    // output, 1 once it ran, is what its call statement checks (Algorithms.cpp).
+  if (fn->outputs.empty() || effects) {
+    // A function without outputs is called for its effects (its assertions, its C code), and so
+    // is one whose call is a statement: a hidden last output, 1 once it ran, is what its call
+    // statement checks (Algorithms.cpp).
     const int done = fn->numSlots();
-    fn->slotNames.push_back("(done)");
-    fn->slotIsBool.push_back(false);
+    fn->addSlot("(done)", SlotType::Real);
     fn->outputs.push_back(done);
     FnStatement ran;
     ran.kind = FnStatement::Assign;
@@ -1865,7 +1940,9 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
     Scope recordScope;
     recordScope.lexical = initial.lexical;
     recordScope.context = Context::Parameter;
+    stringContext_ += local.type == Type::String;
     Value v = lower(*binding, initial.lexical ? recordScope : scope);
+    stringContext_ -= local.type == Type::String;
     if (!v.ok)
       continue;
     LocalRef target;
@@ -1921,6 +1998,7 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
   }
   if (cls->algorithms.empty() && defaults.empty())
     diags_.error(cls->def->range, "function '" + cls->name + "' has no algorithm section");
+  fn->makesStrings = fn->makesStrings || callsForStrings(fn->body);
   if (diags_.errorCount() == errors)
     userDerivative(*cls, b, id, args, callRange);
   if (diags_.errorCount() != errors) {
@@ -2014,7 +2092,7 @@ void Flattener::userDerivative(ClassInfo &cls, FunctionBuilder &b, int id, const
   const int n = base.numSlots();
   std::vector<const Expr *> callArgs;
   for (int slot : base.inputs)
-    callArgs.push_back(ctx().local(slot, base.slotIsBool[static_cast<size_t>(slot)]));
+    callArgs.push_back(ctx().local(slot, base.isBool(slot)));
   for (size_t k = 0; k < base.inputs.size(); ++k)
     if (differentiated[k])
       callArgs.push_back(ctx().local(base.inputs[k] + n, false));

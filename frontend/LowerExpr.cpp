@@ -571,9 +571,12 @@ std::optional<std::vector<size_t>> Flattener::subscriptIndices(const std::vector
     }
     if (!iv.isScalar())
       outDims.push_back(static_cast<int>(iv.size()));
-    if (varying && iv.isScalar() && !iv.elems[0]->isConst() && changesInTime(iv.elems[0]) &&
-        (scope.context == Context::Equation || scope.context == Context::When)) {
-      // An Integer subscript that changes at events (MLS 3.5, 10.5): selected by the caller.
+    if (varying && iv.isScalar() && !iv.elems[0]->isConst() &&
+        ((changesInTime(iv.elems[0]) &&
+          (scope.context == Context::Equation || scope.context == Context::When)) ||
+         scope.fn)) {
+      // An Integer subscript that changes at events (MLS 3.5, 10.5), or that a function computes
+      // (of a constant array: `T.X01Table[addr[i]]`): selected by the caller.
       varying->resize(dims.size(), nullptr);
       (*varying)[d] = iv.elems[0];
       picks[d].push_back(0);
@@ -686,13 +689,21 @@ Value Flattener::lowerBinary(const ast::Expr &e, Scope &scope) {
     return fail();
   }
   if (a.type == Type::String && b.type == Type::String && a.isScalar() && b.isScalar()) {
-    // Strings are known at compilation: concatenation and comparison fold (MLS 3.5, 3.4).
-    if (op == B::Add) {
-      Value v = a;
-      v.text = a.text + b.text;
-      return v;
+    // Strings known at compilation: concatenation and comparison fold (MLS 3.5, 3.4); those a
+    // function computes are concatenated and compared when it runs.
+    if (op == B::Add)
+      return concatStrings(a, b);
+    if (relation && (a.computedText() || b.computedText())) {
+      const Expr *sign = compareStrings(a, b), *zero = c.zero();
+      const Expr *holds = op == B::Eq   ? c.eq(sign, zero)
+                          : op == B::Ne ? c.ne(sign, zero)
+                          : op == B::Lt ? c.lt(sign, zero)
+                          : op == B::Le ? c.le(sign, zero)
+                          : op == B::Gt ? c.lt(zero, sign)
+                                        : c.le(zero, sign);
+      return Value::scalar(holds, Type::Boolean);
     }
-    if (op == B::Eq || op == B::Ne || op == B::Lt || op == B::Le || op == B::Gt || op == B::Ge) {
+    if (relation) {
       const int cmp = a.text.compare(b.text);
       const bool holds = op == B::Eq ? cmp == 0 : op == B::Ne ? cmp != 0 : op == B::Lt ? cmp < 0 : op == B::Le ? cmp <= 0
                          : op == B::Gt ? cmp > 0 : cmp >= 0;
@@ -857,6 +868,23 @@ Value Flattener::lowerIf(const ast::Expr &e, Scope &scope) {
     if ((then.type == Type::String) != (result.type == Type::String)) {
       diags_.error(e.args[i - 1]->range, "the branches of an if-expression must have the same type");
       ok = false;
+      continue;
+    }
+    bool readsLocals = false; // of a function: values it computes
+    forEachNode(cond.elems[0], [&](const Expr *x) {
+      readsLocals = readsLocals || x->kind() == ExprKind::Local || x->kind() == ExprKind::LocalAt;
+      return readsLocals ? Walk::Stop : Walk::Descend;
+    });
+    if (then.type == Type::String && scope.fn && readsLocals) {
+      // In a function, a condition it computes chooses between Strings when it runs.
+      if (!then.isScalar() || !result.isScalar()) {
+        diags_.error(e.range, "the branches of a String if-expression must be scalars");
+        ok = false;
+        continue;
+      }
+      result = Value::scalar(
+          ctx().ifThenElse(cond.elems[0], computedString(then).elems[0], computedString(result).elems[0]),
+          Type::String);
       continue;
     }
     if (then.type == Type::String) { // Strings are known at compilation: so must the condition be

@@ -95,6 +95,8 @@ private:
       return "not " + print(e->op(0), PrecNot);
     case ExprKind::FnCall: {
       const Function &f = e->callee();
+      if (f.inputs.empty() && !f.name.empty() && f.name[0] == '"') // a String literal (frontend/Strings.cpp)
+        return f.name;
       std::string s = f.name + "(";
       for (size_t i = 0; i < e->numOps(); ++i)
         s += (i ? ", " : "") + print(e->op(i), PrecIf);

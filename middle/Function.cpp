@@ -36,7 +36,7 @@ public:
     if (e->isBool())
       t = ctx_.zero();
     else if (e->kind() == ExprKind::Local)
-      t = f_.slotIsBool[e->slot()] ? ctx_.zero() : ctx_.local(e->slot() + shift_);
+      t = f_.slotTypes[e->slot()] != SlotType::Real ? ctx_.zero() : ctx_.local(e->slot() + shift_);
     else if (e->kind() == ExprKind::LocalAt)
       t = ctx_.localAt(e->slot() + shift_, e->extent(), e->op(0));
     else
@@ -54,7 +54,7 @@ public:
         copy.blocks.push_back(block(b));
       if (s.kind == FnStatement::External)
         external(*s.external, s.loc, out);
-      if (s.kind == FnStatement::Assign && !f_.slotIsBool[s.slot]) {
+      if (s.kind == FnStatement::Assign && f_.slotTypes[s.slot] == SlotType::Real) {
         // The tangent first: it reads the target's old value when the value does.
         FnStatement tangent = s;
         tangent.slot = s.slot + shift_;
@@ -67,11 +67,7 @@ public:
   }
 
 private:
-  int newSlot(const std::string &name) {
-    out_.slotNames.push_back(name);
-    out_.slotIsBool.push_back(false);
-    return out_.numSlots() - 1;
-  }
+  int newSlot(const std::string &name) { return out_.addSlot(name, SlotType::Real); }
 
   void assign(std::vector<FnStatement> &out, SourceRange loc, int slot, const Expr *value) {
     FnStatement a;
@@ -188,15 +184,20 @@ public:
       : f_(f), slots_(f.numSlots(), 0.0), error_(error), depth_(depth) {}
 
   std::vector<double> run(const std::vector<double> &args) {
+    for (int s = 0; s < f_.numSlots(); ++s)
+      if (f_.isString(s))
+        slots_[s] = objectBits("");
     for (size_t i = 0; i < f_.inputs.size() && i < args.size(); ++i)
       slots_[f_.inputs[i]] = args[i];
+    const size_t mark = f_.releasesStrings() ? eqc_strings_mark() : 0;
     std::vector<double> out;
-    if (exec(f_.body) == Flow::Error) {
+    if (exec(f_.body) == Flow::Error)
       out.assign(f_.outputs.size(), NAN);
-      return out;
-    }
-    for (int s : f_.outputs)
-      out.push_back(slots_[s]);
+    else
+      for (int s : f_.outputs)
+        out.push_back(slots_[s]);
+    if (f_.releasesStrings())
+      eqc_strings_release(mark);
     return out;
   }
 
@@ -382,16 +383,20 @@ private:
       case CType::Double: types[i] = &ffi_type_double, doubles[i] = v, values[i] = &doubles[i]; break;
       case CType::Int: types[i] = &ffi_type_sint, ints[i] = static_cast<int>(v), values[i] = &ints[i]; break;
       case CType::SizeT: types[i] = &ffi_type_uint64, sizes[i] = static_cast<uint64_t>(v), values[i] = &sizes[i]; break;
-      case CType::String: types[i] = &ffi_type_pointer, pointers[i] = a.text.c_str(), values[i] = &pointers[i]; break;
+      case CType::String:
+        types[i] = &ffi_type_pointer, values[i] = &pointers[i];
+        pointers[i] = a.kind == ExternalArg::Value ? bitsAddress(v) : a.text.c_str();
+        break;
       case CType::Object:
         types[i] = &ffi_type_pointer, std::memcpy(&pointers[i], &v, sizeof v), values[i] = &pointers[i];
         break;
       }
     }
-    ffi_type *resultType = call.resultSlot < 0                   ? &ffi_type_void
+    ffi_type *resultType = call.resultSlot < 0                ? &ffi_type_void
                            : call.resultType == CType::Double ? &ffi_type_double
-                           : call.resultType == CType::Object ? &ffi_type_pointer
-                                                                : &ffi_type_sint;
+                           : call.resultType == CType::Object || call.resultType == CType::String
+                               ? &ffi_type_pointer
+                               : &ffi_type_sint;
     ffi_cif cif;
     if (ffi_prep_cif(&cif, FFI_DEFAULT_ABI, static_cast<unsigned>(n), resultType, types.data()) != FFI_OK)
       return fail("in function '" + f_.name + "': cannot call C function '" + call.symbol + "'");
@@ -406,7 +411,10 @@ private:
       if (call.args[i].kind == ExternalArg::Pointer && call.args[i].written && call.args[i].type != CType::Double)
         for (int k = 0; k < call.args[i].count; ++k)
           slots_[call.args[i].slot + k] = intArrays[i][k];
-    if (call.resultSlot >= 0)
+    if (call.resultSlot >= 0 && call.resultType == CType::String) // kept until the outermost call returns
+      slots_[call.resultSlot] =
+          objectBits(call.resultKept ? result.p : eqc_string_keep(static_cast<const char *>(result.p)));
+    else if (call.resultSlot >= 0)
       slots_[call.resultSlot] = call.resultType == CType::Double   ? result.d
                                 : call.resultType == CType::Object ? objectBits(result.p)
                                                                    : static_cast<int>(result.i);
@@ -489,13 +497,12 @@ int addDerivativeShell(ExprContext &ctx, int fn) {
   d->name = "der(" + f.name + ")";
   d->loc = f.loc;
   d->derivativeOf = fn;
-  d->slotNames = f.slotNames;
-  d->slotIsBool = f.slotIsBool;
   d->runtimeOnly = f.runtimeOnly;
-  for (int s = 0; s < n; ++s) {
-    d->slotNames.push_back("der(" + f.slotNames[s] + ")");
-    d->slotIsBool.push_back(f.slotIsBool[s]);
-  }
+  d->makesStrings = f.makesStrings;
+  for (int s = 0; s < n; ++s)
+    d->addSlot(f.slotNames[s], f.slotTypes[s]);
+  for (int s = 0; s < n; ++s)
+    d->addSlot("der(" + f.slotNames[s] + ")", f.slotTypes[s]);
   d->inputs = f.inputs;
   for (int s : f.inputs)
     d->inputs.push_back(s + n);
@@ -792,6 +799,15 @@ bool Function::reads(int output, int input) const {
   return reads_[static_cast<size_t>(output)][static_cast<size_t>(input)] != 0;
 }
 
+bool Function::releasesStrings() const {
+  if (!makesStrings)
+    return false;
+  for (int s : outputs)
+    if (isString(s))
+      return false;
+  return true;
+}
+
 std::vector<double> callFunction(const Function &f, const std::vector<double> &args, std::string &error) {
   error.clear();
   if (f.runtimeOnly) {
@@ -810,7 +826,8 @@ void printFunction(std::ostream &os, const Function &f) {
     role[s] = 'o';
   for (int s = 0; s < f.numSlots(); ++s) {
     const char *prefix = role[s] == 'i' ? "input " : role[s] == 'o' ? "output " : "protected ";
-    os << "  " << prefix << (f.slotIsBool[s] ? "Boolean " : "Real ") << f.slotNames[s] << ";\n";
+    const char *type = f.isBool(s) ? "Boolean " : f.isString(s) ? "String " : "Real ";
+    os << "  " << prefix << type << f.slotNames[s] << ";\n";
   }
   os << "algorithm\n";
   printBlock(os, f, f.body, 2);

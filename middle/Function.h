@@ -17,6 +17,12 @@ namespace eqc {
 /// object (12.9.7), a `void *` whose bits its slot holds.
 enum class CType : uint8_t { Double, Int, SizeT, String, Object };
 
+/// What a function's slot holds: a number (Real, Integer, enumeration, an external object's
+/// address), a Boolean, or a String made when the function runs: the address of its text as the
+/// bits of a double (stringBits), "" when the function starts. The text lives among the
+/// runtime's kept strings (eqc_string_keep) until the outermost call that made it returns.
+enum class SlotType : uint8_t { Real, Boolean, String };
+
 /// An external object's address as the bits of a double (how slots and parameters hold it).
 inline double objectBits(const void *address) {
   static_assert(sizeof(void *) == sizeof(double), "an address fits a double's bits");
@@ -24,11 +30,18 @@ inline double objectBits(const void *address) {
   std::memcpy(&d, &address, sizeof d);
   return d;
 }
+/// The address whose bits `d` holds (objectBits' inverse).
+inline void *bitsAddress(double d) {
+  void *address;
+  std::memcpy(&address, &d, sizeof d);
+  return address;
+}
 
 /// One argument of an external call.
 struct ExternalArg {
   enum Kind : uint8_t {
-    Value,   ///< scalar slot `slot` by value (Real: double; Integer, Boolean, enumeration: int)
+    Value,   ///< scalar slot `slot` by value (Real: double; Integer, Boolean, enumeration: int; String: its
+             ///< text's address)
     Pointer, ///< the address of slots slot..slot+count-1 (arrays; outputs and protected scalars)
     Literal  ///< `number` (Double, Int, SizeT: a literal or size(a, k)) or `text` (String)
   };
@@ -49,6 +62,9 @@ struct ExternalCall {
   std::vector<ExternalArg> args;
   int resultSlot = -1; ///< the output the C function returns, or -1 (void)
   CType resultType = CType::Double;
+  /// A String result is already among the runtime's kept strings (eqc's own String functions);
+  /// else (the C function's, valid until the next external call) the call keeps a copy.
+  bool resultKept = false;
   void *address = nullptr;
   std::string includeCode;               ///< the Include annotation's text (compiled with the model)
   std::vector<std::string> includeDirs;  ///< -I directories for it
@@ -88,7 +104,7 @@ struct Function {
   std::string symbol; ///< a C identifier, unique in its context
   SourceRange loc;
   std::vector<std::string> slotNames;
-  std::vector<bool> slotIsBool;
+  std::vector<SlotType> slotTypes; ///< one per slot, as slotNames
   std::vector<int> inputs;  ///< scalar input slots, in argument order
   std::vector<int> outputs; ///< scalar output slots, in output order
   std::vector<FnStatement> body;
@@ -109,8 +125,22 @@ struct Function {
   /// Declared `impure` (MLS 3.5, 12.3): a call has effects or answers differently each time, so
   /// a when-branch evaluates it once per step of the event iteration (ExprKind::Once).
   bool impure = false;
+  /// Its body makes Strings when it runs (String slots, calls that return Strings): a call
+  /// releases them when it returns, unless an output is a String (the caller's release then does).
+  bool makesStrings = false;
 
   int numSlots() const { return static_cast<int>(slotNames.size()); }
+  int addSlot(std::string name, SlotType type) {
+    slotNames.push_back(std::move(name));
+    slotTypes.push_back(type);
+    if (type == SlotType::String)
+      makesStrings = true;
+    return numSlots() - 1;
+  }
+  bool isBool(int slot) const { return slotTypes[static_cast<size_t>(slot)] == SlotType::Boolean; }
+  bool isString(int slot) const { return slotTypes[static_cast<size_t>(slot)] == SlotType::String; }
+  /// Whether a call releases the Strings it made when it returns (makesStrings, no String output).
+  bool releasesStrings() const;
 
   /// Whether output `output` (among `outputs`) may depend on input `input` (among `inputs`):
   /// through the statements' data flow, or any condition of the body (computed once, on first

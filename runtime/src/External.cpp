@@ -2,6 +2,7 @@
 // the Modelica utility functions (MLS 3.5, 12.9.6) over it.
 #include "eqc/eqc_external.h"
 
+#include <cmath>
 #include <csetjmp>
 #include <cstdarg>
 #include <cstdio>
@@ -18,6 +19,8 @@ struct ExternalState {
   char error[2048];      ///< the last ModelicaError's message (truncated)
   char *strings[256];    ///< ModelicaAllocateString's results, freed at the next call
   int nStrings;
+  char **kept; ///< eqc_string_keep's strings, oldest first (a stack released to marks)
+  size_t nKept, capacityKept;
 };
 thread_local ExternalState state;
 
@@ -78,6 +81,47 @@ std::string vformat(const char *format, va_list args) {
 
 /// ModelicaVFormatError's message, formatted into state.error (nothing to destroy before the jump).
 void vformatError(const char *format, va_list args) { std::vsnprintf(state.error, sizeof state.error, format, args); }
+
+/// A kept string of `length` characters and its terminator (eqc_strings_release frees it).
+char *keptString(size_t length) {
+  if (state.nKept == state.capacityKept) {
+    const size_t capacity = state.capacityKept ? 2 * state.capacityKept : 64;
+    void *grown = std::realloc(state.kept, capacity * sizeof(char *));
+    if (!grown)
+      error("out of memory keeping a string");
+    state.kept = static_cast<char **>(grown);
+    state.capacityKept = capacity;
+  }
+  char *s = static_cast<char *>(std::malloc(length + 1));
+  if (!s)
+    error("out of memory keeping a string");
+  s[length] = '\0';
+  state.kept[state.nKept++] = s;
+  return s;
+}
+
+/// printf of one value into a std::string.
+template <typename T> std::string printed(const char *format, T value) {
+  int n = std::snprintf(nullptr, 0, format, value);
+  std::string s(n > 0 ? static_cast<size_t>(n) : 0, '\0');
+  if (n > 0)
+    std::snprintf(s.data(), s.size() + 1, format, value);
+  return s;
+}
+
+/// Line k of `names` (k = value, 1-based; Booleans `fromZero`: false is line 1), "?" past them.
+std::string literalName(double value, const char *names, bool fromZero) {
+  long k = std::lround(value) + (fromZero ? 1 : 0);
+  for (const char *p = names; k >= 1; --k) {
+    const char *end = std::strchr(p, '\n');
+    if (k == 1)
+      return end ? std::string(p, end) : std::string(p);
+    if (!end)
+      break;
+    p = end + 1;
+  }
+  return "?";
+}
 
 const eqc_external_utilities utilities{message, warning, error, allocateString};
 
@@ -142,6 +186,51 @@ char *ModelicaDuplicateStringWithErrorReturn(const char *str) {
   size_t n = std::strlen(str);
   char *s = allocateString(n, 1);
   return s ? static_cast<char *>(std::memcpy(s, str, n)) : nullptr;
+}
+
+size_t eqc_strings_mark(void) { return state.nKept; }
+
+void eqc_strings_release(size_t mark) {
+  while (state.nKept > mark)
+    std::free(state.kept[--state.nKept]);
+}
+
+const char *eqc_string_literal(const char *text) { return text ? text : ""; }
+
+const char *eqc_string_keep(const char *text) {
+  text = text ? text : "";
+  const size_t n = std::strlen(text);
+  return static_cast<const char *>(std::memcpy(keptString(n), text, n));
+}
+
+const char *eqc_string_concat(const char *a, const char *b) {
+  a = a ? a : "", b = b ? b : "";
+  const size_t na = std::strlen(a), nb = std::strlen(b);
+  char *s = keptString(na + nb);
+  std::memcpy(s, a, na);
+  std::memcpy(s + na, b, nb);
+  return s;
+}
+
+const char *eqc_string_format(double value, const char *format, const char *names) {
+  const size_t n = std::strlen(format);
+  const char conversion = n ? format[n - 1] : 'g';
+  std::string text;
+  if (std::strchr("diuoxX", conversion)) { // an Integer: as long long
+    std::string wide = std::string(format, n - 1) + "ll" + conversion;
+    text = printed(wide.c_str(), static_cast<long long>(value));
+  } else if (conversion == 's') {
+    text = printed(format,
+                   literalName(value, names && *names ? names : "false\ntrue", !(names && *names)).c_str());
+  } else {
+    text = printed(format, value);
+  }
+  return eqc_string_keep(text.c_str());
+}
+
+int eqc_string_compare(const char *a, const char *b) {
+  const int c = std::strcmp(a ? a : "", b ? b : "");
+  return (c > 0) - (c < 0);
 }
 
 } // extern "C"

@@ -6,8 +6,38 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 using namespace eqc::test;
+
+namespace {
+
+/// Matrix `name` of a MATLAB v4 file (little-endian doubles, full; column-major), as rows; empty
+/// (with a failure) when the file has none.
+std::vector<std::vector<double>> readMat4(const std::string &path, const std::string &name) {
+  std::ifstream in(path, std::ios::binary);
+  int32_t header[5];
+  while (in.read(reinterpret_cast<char *>(header), sizeof header)) {
+    std::string matrix(static_cast<size_t>(header[4]), '\0');
+    in.read(matrix.data(), header[4]);
+    matrix.resize(std::strlen(matrix.c_str()));
+    std::vector<double> data(static_cast<size_t>(header[1]) * static_cast<size_t>(header[2]));
+    in.read(reinterpret_cast<char *>(data.data()),
+            static_cast<std::streamsize>(data.size() * sizeof(double)));
+    if (matrix != name || header[0] != 0 || header[3] != 0)
+      continue;
+    std::vector<std::vector<double>> rows(static_cast<size_t>(header[1]),
+                                          std::vector<double>(static_cast<size_t>(header[2])));
+    for (size_t j = 0; j < rows[0].size(); ++j)
+      for (size_t i = 0; i < rows.size(); ++i)
+        rows[i][j] = data[j * rows.size() + i];
+    return rows;
+  }
+  ADD_FAILURE() << path << " has no real matrix " << name;
+  return {};
+}
+
+} // namespace
 
 // Blocks.Examples.Filter: critical damping, Bessel, Butterworth and Chebyshev I low passes of
 // order 3 (coefficients computed by MSL's own functions), initialized in steady state on a step
@@ -300,5 +330,42 @@ TEST(MslBlocks, BusUsageCarriesSignalsThroughExpandableConnectors) {
       EXPECT_EQ(csv.at(i, "controlBus.booleanSignal"), t < 0.5 ? 0 : 1) << t;
       EXPECT_EQ(csv.at(i, "controlBus.subControlBus.myBooleanSignal"), t < 0.5 ? 0 : 1) << t;
     }
+  }
+}
+
+// Blocks.Examples.Rectifier6pulseFFT and Rectifier12pulseFFT: RealFFT samples the line current
+// into a buffer (`buf[iTick] := u`, a subscript that changes at events), computes its FFT at the
+// terminal event (terminal() under the dummy derivatives' run) and writes it with
+// realFFTwriteToFile: rows (f, 0, 0), (f, amplitude, phase), (f, 0, 0) of a MAT v4 file, and a
+// message built from Strings computed when the function runs. A six-pulse bridge draws a current
+// with the harmonics 6k +- 1 of 50 Hz (5, 7, 11, 13) and none of even or triplen order; a
+// twelve-pulse bridge (two bridges fed 30 degrees apart) cancels the 5th and 7th as well.
+TEST(MslBlocks, RectifierFftsShowTheHarmonicsOfSixAndTwelvePulses) {
+  EQC_REQUIRE_MSL();
+  struct Case {
+    const char *example, *file;
+    std::vector<int> present, absent;
+  } cases[] = {{"Rectifier6pulseFFT", "rectifier6pulseFFTresult.mat", {5, 7, 11, 13}, {2, 3, 4, 6, 9}},
+               {"Rectifier12pulseFFT", "rectifier12pulseFFTresult.mat", {11, 13, 23, 25}, {2, 3, 4, 5, 7}}};
+  for (const Case &c : cases) {
+    const Csv csv = simulateExample(msl, std::string("Modelica.Blocks.Examples.") + c.example,
+                                    "--vars realFFT.info", 0.25);
+    ASSERT_FALSE(csv.rows.empty()) << c.example;
+    EXPECT_EQ(csv.at(csv.rows.size() - 1, "realFFT.info"), 0) << c.example;
+    const auto fft = readMat4(
+        (std::filesystem::path(EQC_SCRATCH_DIR) / (std::string("msl_") + c.example) / c.file).string(),
+        "FFT");
+    ASSERT_EQ(fft.size(), 3u * 401u) << c.example << ": f_max = 2000 Hz in steps of 5 Hz";
+    auto amplitude = [&](int harmonic) {
+      const auto &row = fft[3 * static_cast<size_t>(10 * harmonic) + 1];
+      EXPECT_EQ(row[0], 50.0 * harmonic);
+      return row[1];
+    };
+    const double fundamental = amplitude(1);
+    EXPECT_GT(fundamental, 100) << c.example;
+    for (int h : c.present)
+      EXPECT_GT(amplitude(h), 0.005 * fundamental) << c.example << ": harmonic " << h;
+    for (int h : c.absent)
+      EXPECT_LT(amplitude(h), 1e-3 * fundamental) << c.example << ": harmonic " << h;
   }
 }

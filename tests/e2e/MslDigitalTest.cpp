@@ -102,3 +102,33 @@ TEST(MslDigital, FullAdderAddsEveryCombinationOfItsInputs) {
   EXPECT_EQ(combinations.size(), 8u);
   EXPECT_GT(checked, 400u);
 }
+
+// Digital.Examples.RAM: DLATRAM reads its initial memory from the library's Memory_Matrix.txt at
+// initialization (Streams.readLine and Strings.scanInteger: Strings computed when the model
+// runs), lines 1..4 "0 0", "1 0", "0 1", "1 1" (lowest bit left). Write enable is '1' with data
+// '0', '0': each address the inputs select without an 'X' (addr in {0, 1, L, H}^2) is written
+// with '0', '0' (an assignment `mem[int_addr, 1:2] := ...` whose subscript changes at events) and
+// read back at once (read enable '1'); an address with an 'X' reads 'X', 'X' (= 2).
+TEST(MslDigital, RamReadsItsFileAndWritesTheAddressedWord) {
+  EQC_REQUIRE_MSL();
+  const std::string mem =
+      "dLATRAM.mem[1,1],dLATRAM.mem[1,2],dLATRAM.mem[2,1],dLATRAM.mem[2,2],dLATRAM.mem[3,1],"
+      "dLATRAM.mem[3,2],dLATRAM.mem[4,1],dLATRAM.mem[4,2]";
+  const Csv csv = simulateExample(msl, "Modelica.Electrical.Digital.Examples.RAM",
+                                  "--vars " + mem + ",dLATRAM.dataOut[1],dLATRAM.dataOut[2]", 400);
+  ASSERT_FALSE(csv.rows.empty());
+  const double zero = 3, one = 4, unknown = 2;
+  const double file[4][2] = {{zero, zero}, {one, zero}, {zero, one}, {one, one}};
+  for (int a = 0; a < 4; ++a)
+    for (int b = 0; b < 2; ++b) {
+      const std::string name = "dLATRAM.mem[" + std::to_string(a + 1) + "," + std::to_string(b + 1) + "]";
+      EXPECT_EQ(csv.at(0, name), file[a][b]) << name << " from the file";
+      EXPECT_EQ(csv.at(csv.rows.size() - 1, name), zero) << name << " written";
+    }
+  // addr_0 steps through U X 0 1 Z W L H - every 45 s, addr_1 every 5 s: at t = 107 addr =
+  // ('0', '1') selects word 3 (written '0', '0'); at t = 112 ('0', 'Z') has an 'X'.
+  EXPECT_EQ(at(csv, "dLATRAM.dataOut[1]", 107), zero);
+  EXPECT_EQ(at(csv, "dLATRAM.dataOut[2]", 107), zero);
+  EXPECT_EQ(at(csv, "dLATRAM.dataOut[1]", 112), unknown);
+  EXPECT_EQ(at(csv, "dLATRAM.dataOut[2]", 112), unknown);
+}

@@ -84,11 +84,17 @@ inline Csv readCsv(const std::string &path) {
   std::ifstream in(path);
   EXPECT_TRUE(in.good()) << "cannot read " << path;
   std::string line;
-  if (std::getline(in, line)) {
-    std::stringstream ss(line);
+  if (std::getline(in, line)) { // names with commas are quoted: "m[1,2]"
     std::string item;
-    while (std::getline(ss, item, ','))
-      csv.names.push_back(item);
+    bool quoted = false;
+    for (char ch : line + ",") {
+      if (ch == '"')
+        quoted = !quoted;
+      else if (ch == ',' && !quoted)
+        csv.names.push_back(std::exchange(item, std::string()));
+      else
+        item += ch;
+    }
   }
   while (std::getline(in, line)) {
     std::vector<double> row;

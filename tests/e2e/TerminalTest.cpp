@@ -78,3 +78,34 @@ end SampledAlgorithm;
   EXPECT_NE(r.stderrText.find("warning: at time 0.7: assertion failed: sample 7 is one too many"), std::string::npos)
       << r.stderrText;
 }
+
+// The terminal event of a run whose states the dummy derivatives select (an index-3 pendulum,
+// MLS 3.5, 3.7.2): held finalY takes y's value at the stop time in one more row.
+TEST(Terminal, TerminalEventRunsUnderDummyDerivatives) {
+  std::string dir = scratchDir("terminal_dummy_derivatives");
+  writeFile(dir + "/m.mo", R"(model PendulumEnd
+  parameter Real L = 1, g = 9.81;
+  Real x(start = 1, fixed = true), y(start = 0), vx(start = 0, fixed = true), vy, F;
+  discrete Real finalY(start = 1);
+equation
+  der(x) = vx;
+  der(y) = vy;
+  der(vx) = -F*x;
+  der(vy) = -F*y - g;
+  x^2 + y^2 = L^2;
+  when terminal() then
+    finalY = y;
+  end when;
+end PendulumEnd;
+)");
+  RunResult r = runEqc("simulate m.mo -o out.csv --t-end 1 --interval 0.5 --stats", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  ASSERT_NE(r.stderrText.find("dummy derivatives:"), std::string::npos) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  const size_t last = csv.rows.size() - 1;
+  ASSERT_EQ(csv.rows.size(), 4u); // 0, 0.5, 1, and the terminal event's row at 1
+  EXPECT_EQ(csv.at(last, "time"), 1.0);
+  EXPECT_EQ(csv.at(last - 1, "finalY"), 1.0);
+  EXPECT_EQ(csv.at(last, "finalY"), csv.at(last, "y"));
+  EXPECT_LT(csv.at(last, "y"), 0.0);
+}

@@ -36,6 +36,27 @@ struct eqc_external_utilities {
 };
 const struct eqc_external_utilities *eqc_external_utilities_table(void);
 
+/* Strings that functions make when the model runs (MLS 3.5, 3.6.6 and 3.7.1): each is kept, per
+ * thread, until the outermost function call that made it returns; that call takes a mark when
+ * it starts and releases back to it when it returns. */
+size_t eqc_strings_mark(void);
+/** Frees the strings kept since `mark` (eqc_strings_mark) on this thread. */
+void eqc_strings_release(size_t mark);
+/** A kept copy of `text` ("" for NULL): what an external function returns lives only until the
+ * next external call (ModelicaAllocateString), a function's String value longer. */
+const char *eqc_string_keep(const char *text);
+/** `text` itself (a literal of the model's code, which lives as long as the code). */
+const char *eqc_string_literal(const char *text);
+/** a + b, kept. */
+const char *eqc_string_concat(const char *a, const char *b);
+/** String(value, ...) (MLS 3.5, 3.7.1), kept: `format` is a printf conversion of one value;
+ * one ending in d, i, u, o, x or X formats value as a long long, one ending in s the name
+ * value selects from `names` (its lines, the first for value 1: an enumeration's literals) or,
+ * when names is empty, "true" or "false"; others format value as a double. */
+const char *eqc_string_format(double value, const char *format, const char *names);
+/** The sign of strcmp(a, b): -1, 0 or 1 (the relations of Strings, MLS 3.5, 3.5). */
+int eqc_string_compare(const char *a, const char *b);
+
 #ifdef __cplusplus
 }
 #endif

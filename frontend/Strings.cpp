@@ -1,0 +1,113 @@
+// Strings that functions compute when they run (MLS 3.5: 3.6.6 concatenation, 3.5 relations,
+// 3.7.1 String()): calls of the runtime's String functions (eqc_external.h), each wrapped in a
+// Function of one external call, so that the interpreter and the generated code run them as
+// any other call. A String a model's equations read stays a value known when it is compiled.
+#include "frontend/FlattenImpl.h"
+
+#include "eqc/eqc_external.h"
+
+namespace eqc::frontend {
+
+int Flattener::runtimeStringFunction(const std::string &name, const char *symbol, void *address,
+                                     const std::vector<SlotType> &inputs,
+                                     const std::vector<std::string> &texts, SlotType result) {
+  std::string key = symbol;
+  for (const std::string &t : texts)
+    key += "\n" + std::to_string(t.size()) + ":" + t;
+  auto known = stringFunctions_.find(key);
+  if (known != stringFunctions_.end())
+    return known->second;
+  auto fn = std::make_unique<Function>();
+  fn->name = name;
+  auto call = std::make_shared<ExternalCall>();
+  call->symbol = symbol;
+  call->address = address;
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    const int slot = fn->addSlot(std::string(1, static_cast<char>('a' + k)), inputs[k]);
+    fn->inputs.push_back(slot);
+    ExternalArg a;
+    a.slot = slot;
+    a.type = inputs[k] == SlotType::String ? CType::String : CType::Double;
+    call->args.push_back(a);
+  }
+  for (const std::string &t : texts) {
+    ExternalArg a;
+    a.kind = ExternalArg::Literal;
+    a.type = CType::String;
+    a.text = t;
+    call->args.push_back(a);
+  }
+  call->resultSlot = fn->addSlot("result", result);
+  call->resultType = result == SlotType::String ? CType::String : CType::Int;
+  call->resultKept = true; // each returns a kept string or a literal of the code
+  fn->outputs.push_back(call->resultSlot);
+  fn->makesStrings = result == SlotType::String;
+  FnStatement s;
+  s.kind = FnStatement::External;
+  s.external = std::move(call);
+  fn->body.push_back(std::move(s));
+  const int id = ctx().addFunction(std::move(fn));
+  ctx().function(id).symbol = "eqc_string_fn" + std::to_string(id);
+  stringFunctions_.emplace(key, id);
+  return id;
+}
+
+Value Flattener::computedString(const Value &v) {
+  if (v.computedText())
+    return v;
+  std::string quoted = "\"";
+  for (char ch : v.text)
+    quoted += ch == '"' || ch == '\\' ? std::string("\\") + ch
+              : ch == '\n'            ? std::string("\\n")
+                                      : std::string(1, ch);
+  const int fn =
+      runtimeStringFunction(quoted + "\"", "eqc_string_literal",
+                            reinterpret_cast<void *>(&eqc_string_literal), {}, {v.text}, SlotType::String);
+  return Value::scalar(ctx().fnCall(fn, 0, {}, false), Type::String);
+}
+
+Value Flattener::concatStrings(const Value &a, const Value &b) {
+  if (!a.computedText() && !b.computedText()) {
+    Value v = a;
+    v.text = a.text + b.text;
+    return v;
+  }
+  if (!a.computedText() && a.text.empty())
+    return b;
+  if (!b.computedText() && b.text.empty())
+    return a;
+  const int fn =
+      runtimeStringFunction("concat", "eqc_string_concat", reinterpret_cast<void *>(&eqc_string_concat),
+                            {SlotType::String, SlotType::String}, {}, SlotType::String);
+  return Value::scalar(ctx().fnCall(fn, 0, {computedString(a).elems[0], computedString(b).elems[0]}, false),
+                       Type::String);
+}
+
+const Expr *Flattener::compareStrings(const Value &a, const Value &b) {
+  const int fn =
+      runtimeStringFunction("compare", "eqc_string_compare", reinterpret_cast<void *>(&eqc_string_compare),
+                            {SlotType::String, SlotType::String}, {}, SlotType::Real);
+  return ctx().fnCall(fn, 0, {computedString(a).elems[0], computedString(b).elems[0]}, false);
+}
+
+Value Flattener::computedMessage(const std::vector<MessagePart> &parts) {
+  Value text = Value::scalar(ctx().zero(), Type::String);
+  for (const MessagePart &part : parts) {
+    Value next = Value::scalar(ctx().zero(), Type::String);
+    if (!part.value) {
+      next.text = part.text;
+    } else {
+      std::string names; // an enumeration's literals, one per line ("": false and true)
+      for (const std::string &literal : part.literals)
+        names += (names.empty() ? "" : "\n") + literal;
+      const int fn =
+          runtimeStringFunction("String", "eqc_string_format", reinterpret_cast<void *>(&eqc_string_format),
+                                {SlotType::Real}, {"%" + part.format, names}, SlotType::String);
+      next = Value::scalar(ctx().fnCall(fn, 0, {part.value}, false), Type::String);
+    }
+    text = concatStrings(text, next);
+  }
+  return text;
+}
+
+} // namespace eqc::frontend

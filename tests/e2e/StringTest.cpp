@@ -1,0 +1,185 @@
+// Strings that functions compute when they run (MLS 3.5: 3.6.6 concatenation, 3.5 relations of
+// Strings, 3.7.1 String(), 12.2 String outputs and locals, 12.9.1.1 String arguments and results
+// of external functions): in generated code, in the interpreter that evaluates calls while the
+// model is compiled, and their texts checked against the same texts formatted here with printf.
+#include "Run.h"
+
+#include <cstdio>
+
+using namespace eqc::test;
+
+namespace {
+
+/// The length of "x=<x as %.3g>|1|2|...|n", what the model's label(x, n) spells.
+int labelLength(double x, int n) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "x=%.3g", x);
+  std::string s = buffer;
+  for (int i = 1; i <= n; ++i)
+    s += "|" + std::to_string(i);
+  return static_cast<int>(s.size());
+}
+
+} // namespace
+
+// label(x, n) builds a String in a loop (a String output, concatenation, String() of a Real and an
+// Integer); count() keeps it in a protected String, passes it to a C function (strlen) and
+// compares it with a literal. y = count(time, 3) in the equations (generated code, every step), k
+// at the samples, and p = count(2.5, 2) = length("x=2.5|1|2") = 9 evaluated while compiling (it
+// sizes z).
+TEST(Strings, FunctionsBuildPassAndCompareStringsWhenTheyRun) {
+  std::string dir = scratchDir("strings_in_functions");
+  writeFile(dir + "/m.mo", R"(model S
+  function label
+    input Real x;
+    input Integer n;
+    output String s;
+  algorithm
+    s := "x=" + String(x, significantDigits = 3);
+    for i in 1:n loop
+      s := s + "|" + String(i);
+    end for;
+  end label;
+  function lengthOf
+    input String s;
+    output Integer n;
+  external "C" n = strlen(s) annotation(Include = "#include <string.h>");
+  end lengthOf;
+  function count
+    input Real x;
+    input Integer n;
+    output Integer len;
+  protected
+    String t;
+  algorithm
+    t := label(x, n);
+    len := lengthOf(t);
+    if t == "x=0.5|1|2|3" then
+      len := -len;
+    end if;
+  end count;
+  parameter Integer p = count(2.5, 2);
+  Real z[p](each start = 1, each fixed = true);
+  Real y;
+  Integer k(start = 0, fixed = true);
+equation
+  der(z) = -z;
+  y = count(time, 3);
+  when sample(0, 0.25) then
+    k = count(time, integer(time*4));
+  end when;
+end S;
+)");
+  RunResult r = runEqc("simulate m.mo -o out.csv --t-end 1 --interval 0.125", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  EXPECT_EQ(csv.names.size(), 1u + 9u + 2u) << "p = 9 columns of z";
+  for (size_t row = 0; row < csv.rows.size(); ++row) {
+    const double t = csv.at(row, "time");
+    const int expected = t == 0.5 ? -labelLength(0.5, 3) : labelLength(t, 3);
+    EXPECT_EQ(csv.at(row, "y"), expected) << "at t = " << t;
+  }
+  // The sample at t = 0.75 gives count(0.75, 3) = length("x=0.75|1|2|3"), until the one at 1.
+  const size_t beforeEnd = csv.rows.size() - 2;
+  EXPECT_EQ(csv.at(beforeEnd, "time"), 1.0);
+  EXPECT_EQ(csv.at(beforeEnd, "k"), labelLength(0.75, 3));
+  EXPECT_EQ(csv.at(csv.rows.size() - 1, "k"), labelLength(1, 4));
+}
+
+// String() of each kind (MLS 3.5, 3.7.1): an Integer right-justified to a minimum length, a Real
+// with a format, a Boolean and an enumeration literal, checked inside the model against the texts
+// printf gives; a String a C function returns (valid only until the next external call, so kept)
+// read back by another C function after a third call.
+TEST(Strings, StringConversionsAndCFunctionResults) {
+  std::string dir = scratchDir("string_conversions");
+  writeFile(dir + "/m.mo", R"(model Conversions
+  type Color = enumeration(red, green, blue);
+  function greeting
+    input Integer k;
+    output String s;
+  external "C" s = eqc_test_greeting(k) annotation(Include = "
+#include <stdio.h>
+#include \"ModelicaUtilities.h\"
+const char *eqc_test_greeting(int k) {
+  char *s = ModelicaAllocateString(32);
+  snprintf(s, 33, \"hello %d\", k);
+  return s;
+}");
+  end greeting;
+  function width
+    input String s;
+    output Integer n;
+  external "C" n = strlen(s) annotation(Include = "#include <string.h>");
+  end width;
+  function texts
+    input Integer i;
+    input Real x;
+    input Boolean b;
+    input Color c;
+    output Integer ok;
+  protected
+    String g;
+  algorithm
+    g := greeting(i);
+    ok := (if String(i, minimumLength = 6, leftJustified = false) == "    42" then 1 else 0)
+        + (if String(x, format = "8.3f") == "   3.142" then 2 else 0)
+        + (if String(b) == "true" then 4 else 0)
+        + (if String(c) == "green" then 8 else 0)
+        + (if width(greeting(7)) == 7 and g == "hello 42" then 16 else 0);
+  end texts;
+  Real ok;
+equation
+  ok = texts(integer(42 + time), 3.14159 + 1e-6*time, time >= 0, if time >= 0 then Color.green else Color.red);
+end Conversions;
+)");
+  RunResult r = runEqc("simulate m.mo -o out.csv --t-end 0.5 --interval 0.25", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  for (size_t row = 0; row < csv.rows.size(); ++row)
+    EXPECT_EQ(csv.at(row, "ok"), 31) << "at t = " << csv.at(row, "time")
+                                     << " (a missing bit is a wrong text)";
+}
+
+// A String output at a model's level is a value known when the model is compiled: the call is
+// evaluated then (a String parameter's binding); one that reads a value that changes in time is
+// an error at the call.
+TEST(Strings, ModelLevelStringResultsAreKnownWhenCompiled) {
+  std::string dir = scratchDir("string_model_level");
+  writeFile(dir + "/m.mo", R"(model Level
+  function label
+    input Real x;
+    output String s;
+  algorithm
+    s := "x = " + String(x);
+  end label;
+  parameter Real a = 1.5;
+  parameter String l = label(2*a);
+  Real y(start = 1, fixed = true);
+equation
+  der(y) = if l == "x = 3" then -y else y;
+end Level;
+)");
+  RunResult r = runEqc("simulate m.mo -o out.csv --t-end 1", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  EXPECT_NEAR(csv.at(csv.rows.size() - 1, "y"), std::exp(-1.0), 1e-5);
+
+  writeFile(dir + "/bad.mo", R"(model Bad
+  function label
+    input Real x;
+    output String s;
+  algorithm
+    s := String(x);
+  end label;
+  function lengthOf
+    input String s;
+    output Integer n;
+  external "C" n = strlen(s) annotation(Include = "#include <string.h>");
+  end lengthOf;
+  Real y = lengthOf(label(time));
+end Bad;
+)");
+  r = runEqc("simulate bad.mo -o bad.csv", dir);
+  EXPECT_EQ(r.exitCode, 3) << r.stderrText;
+  EXPECT_NE(r.stderrText.find("bad.mo:13:21: error:"), std::string::npos) << r.stderrText;
+}

@@ -122,10 +122,12 @@ Value Flattener::knownString(const ast::Expr &call, Scope &scope) {
   std::vector<MessagePart> parts;
   if (!lowerStringConversion(call, scope, parts))
     return fail();
-  // In a function, String(x) of a value the function computes is computed when it runs.
+  // In a function, String(x) of a value the function computes is computed when it runs; so is
+  // one of a value that changes in time passed to a function (`print("t = " + String(time))`).
   for (const MessagePart &part : parts)
-    if (scope.fn && part.value && part.value->kind() != ExprKind::Const &&
-        part.value->kind() != ExprKind::BoolConst)
+    if (part.value &&
+        ((scope.fn && part.value->kind() != ExprKind::Const && part.value->kind() != ExprKind::BoolConst) ||
+         (stringArgument_ > 0 && changesInTime(part.value))))
       return computedMessage(parts);
   std::string text;
   for (const MessagePart &part : parts) {
@@ -133,8 +135,8 @@ Value Flattener::knownString(const ast::Expr &call, Scope &scope) {
     if (part.value) {
       if (changesInTime(part.value)) {
         diags_.error(call.range,
-                     "String(...) of a value that changes in time is supported in the messages of asserts "
-                     "of models only (eqc's other Strings are values known when the model is compiled)");
+                     "String(...) of a value that changes in time is supported in messages (of asserts, "
+                     "and passed to functions), not here: a model's Strings are known when it is compiled");
         return fail();
       }
       std::optional<double> known = evaluateStructural(part.value, call.range, "the value of String(...)");

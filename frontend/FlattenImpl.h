@@ -563,6 +563,10 @@ public:
   const Expr *compareStrings(const Value &a, const Value &b);
   /// The String that message parts (lowerStringConversion's) spell, computed.
   Value computedMessage(const std::vector<MessagePart> &parts);
+  /// `call` (a model's call whose arguments are Strings computed when it runs) as the call of a
+  /// function of the values the Strings are made of, which computes them and the call: a function
+  /// releases the Strings it makes when it returns, a model's code would not.
+  const Expr *callMakingStrings(const Expr *call);
 
   // ---- LowerExpr.cpp ----
   Value lower(const ast::Expr &e, Scope &scope);
@@ -1024,6 +1028,7 @@ public:
   /// Where Strings may be values (a String parameter's binding, a message, the operands of a
   /// relation): elsewhere a String literal or parameter is an error at its place.
   int stringContext_ = 0;
+  int stringArgument_ = 0;                     ///< lowering the argument of a function's String input
   std::map<std::string, int> stringFunctions_; ///< runtimeStringFunction's, by symbol and texts
   /// Set by connectorEnds when an end is a disabled conditional component (the connect is removed).
   bool endDisabled_ = false;

@@ -916,6 +916,7 @@ Value Flattener::lowerUserCall(const ast::Expr &e, Scope &scope, ClassInfo *fn, 
     // specialized to it).
     const bool text = baseTypeName(*inputs[k]) == "String";
     stringContext_ += text;
+    stringArgument_ += text;
     auto mod = std::find_if(modified.begin(), modified.end(), [&](const auto &d) { return d.first == inputs[k]->comp->name; });
     if (given[k]) {
       args.push_back(lower(*given[k], scope));
@@ -928,6 +929,7 @@ Value Flattener::lowerUserCall(const ast::Expr &e, Scope &scope, ClassInfo *fn, 
       diags_.error(e.nameRange, "missing argument '" + inputs[k]->comp->name + "' of function '" + fn->name + "'");
     }
     stringContext_ -= text;
+    stringArgument_ -= text;
     if (!args.back().ok)
       return fail();
     if (args.back().function) {
@@ -949,6 +951,15 @@ Value Flattener::lowerUserCall(const ast::Expr &e, Scope &scope, ClassInfo *fn, 
   statementCall_ = restore.value;
   Value result = callSpecialized(fn, args, e.range, e.nameRange, outputIndex, allOutputs);
   statementCall_ = 0;
+  if (!scope.fn && std::any_of(args.begin(), args.end(), [](const Value &a) { return a.computedText(); })) {
+    // A model's call with Strings computed when it runs: they are made and released in a function.
+    for (const Expr *&x : result.elems)
+      x = callMakingStrings(x);
+    if (allOutputs)
+      for (Value &v : *allOutputs)
+        for (const Expr *&x : v.elems)
+          x = callMakingStrings(x);
+  }
   if (!scope.fn && result.computedText()) {
     // A model's Strings are known when it is compiled: the call is evaluated now.
     const size_t mark = eqc_strings_mark();

@@ -875,8 +875,10 @@ Value Flattener::lowerIf(const ast::Expr &e, Scope &scope) {
       readsLocals = readsLocals || x->kind() == ExprKind::Local || x->kind() == ExprKind::LocalAt;
       return readsLocals ? Walk::Stop : Walk::Descend;
     });
-    if (then.type == Type::String && scope.fn && readsLocals) {
-      // In a function, a condition it computes chooses between Strings when it runs.
+    if (then.type == Type::String &&
+        ((scope.fn && readsLocals) || (!scope.fn && stringArgument_ > 0 && changesInTime(cond.elems[0])))) {
+      // In a function, a condition it computes chooses between Strings when it runs; so does one
+      // that changes in time in a String passed to a function.
       if (!then.isScalar() || !result.isScalar()) {
         diags_.error(e.range, "the branches of a String if-expression must be scalars");
         ok = false;

@@ -6,6 +6,9 @@
 
 #include "eqc/eqc_external.h"
 
+#include <functional>
+#include <unordered_map>
+
 namespace eqc::frontend {
 
 int Flattener::runtimeStringFunction(const std::string &name, const char *symbol, void *address,
@@ -108,6 +111,54 @@ Value Flattener::computedMessage(const std::vector<MessagePart> &parts) {
     text = concatStrings(text, next);
   }
   return text;
+}
+
+const Expr *Flattener::callMakingStrings(const Expr *call) {
+  ExprContext &c = ctx();
+  auto fn = std::make_unique<Function>();
+  Function &w = *fn;
+  w.name = call->kind() == ExprKind::FnCall ? call->callee().name : "(strings)";
+  std::vector<const Expr *> leaves;
+  std::unordered_map<const Expr *, const Expr *> slots; // a leaf, its input's Local
+  auto isString = [](const Expr *e) {
+    return e->kind() == ExprKind::FnCall &&
+           e->callee().isString(e->callee().outputs[static_cast<size_t>(e->fnOutput())]);
+  };
+  // The Strings' structure (calls that return Strings, if-expressions between them) stays; every
+  // other value becomes an input.
+  std::function<const Expr *(const Expr *, bool)> rebuild = [&](const Expr *e, bool text) -> const Expr * {
+    if (text && isString(e)) {
+      std::vector<const Expr *> ops;
+      for (const Expr *op : e->ops())
+        ops.push_back(rebuild(op, isString(op) || op->kind() == ExprKind::If));
+      return c.fnCall(e->function(), e->fnOutput(), ops, false);
+    }
+    if (text && e->kind() == ExprKind::If)
+      return c.ifThenElse(rebuild(e->op(0), false), rebuild(e->op(1), true), rebuild(e->op(2), true));
+    auto known = slots.find(e);
+    if (known != slots.end())
+      return known->second;
+    const int slot =
+        w.addSlot("in" + std::to_string(leaves.size() + 1), e->isBool() ? SlotType::Boolean : SlotType::Real);
+    w.inputs.push_back(slot);
+    leaves.push_back(e);
+    return slots[e] = c.local(slot, e->isBool());
+  };
+  std::vector<const Expr *> args;
+  for (const Expr *op : call->ops())
+    args.push_back(rebuild(op, isString(op) || op->kind() == ExprKind::If));
+  const Expr *inner = c.fnCall(call->function(), call->fnOutput(), args, call->isBool());
+  FnStatement s;
+  s.kind = FnStatement::Assign;
+  s.slot = w.addSlot("result", call->isBool() ? SlotType::Boolean : SlotType::Real);
+  s.value = inner;
+  w.outputs.push_back(s.slot);
+  w.body.push_back(s);
+  w.makesStrings = true;
+  w.impure = call->callee().impure;
+  const int id = c.addFunction(std::move(fn));
+  c.function(id).symbol = "eqc_strings_call" + std::to_string(id);
+  return c.fnCall(id, 0, leaves, call->isBool());
 }
 
 } // namespace eqc::frontend

@@ -183,3 +183,35 @@ end Bad;
   EXPECT_EQ(r.exitCode, 3) << r.stderrText;
   EXPECT_NE(r.stderrText.find("bad.mo:13:21: error:"), std::string::npos) << r.stderrText;
 }
+
+// A model passes a function a String made of values that change in time (MLS 3.5, 3.7.1 String()
+// and 3.6.6 `+` in an argument, an if-expression between Strings): it is computed when the call is
+// made, in a function of its values (which releases it). The message of the crossing of x = e^-t
+// below 1/2 gives t = ln 2 to 4 digits and the value n has just been given; `report` is impure
+// (12.3), so the event iteration calls it once.
+TEST(Strings, ModelsPassStringsMadeOfChangingValues) {
+  std::string dir = scratchDir("string_model_arguments");
+  writeFile(dir + "/m.mo", R"mo(model Crossing
+  impure function report
+    input String s;
+  external "C" eqc_test_report(s) annotation(Include = "
+#include \"ModelicaUtilities.h\"
+void eqc_test_report(const char *s) { ModelicaFormatMessage(\"report: %s\\n\", s); }");
+  end report;
+  Real x(start = 1, fixed = true);
+  Integer n(start = 0, fixed = true);
+algorithm
+  when x < 0.5 then
+    n := 5;
+    report("crossed at " + String(time, significantDigits = 4) + ", n = " + String(n) +
+           (if n > 2 then " (big)" else " (small)"));
+  end when;
+equation
+  der(x) = -x;
+end Crossing;
+)mo");
+  RunResult r = runEqc("simulate m.mo -o out.csv --t-end 1", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  EXPECT_NE(r.stderrText.find("report: crossed at 0.6931, n = 5 (big)\n"), std::string::npos) << r.stderrText;
+  EXPECT_EQ(r.stderrText.find("report:"), r.stderrText.rfind("report:")) << "reported once: " << r.stderrText;
+}

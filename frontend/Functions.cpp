@@ -66,6 +66,16 @@ bool assigns(const std::vector<ast::Statement> &statements, const std::string &n
   return false;
 }
 
+/// A counter set to 0 until the end of the scope, then back to its value.
+struct Suspended {
+  int &count;
+  const int value;
+  explicit Suspended(int &c) : count(c), value(std::exchange(c, 0)) {}
+  ~Suspended() { count = value; }
+  Suspended(const Suspended &) = delete;
+  Suspended &operator=(const Suspended &) = delete;
+};
+
 /// Whether a statement of `block` calls a function that returns a String (its own, or one of
 /// the runtime's: String(x), a + b): the body makes Strings when it runs.
 bool callsForStrings(const std::vector<FnStatement> &block) {
@@ -826,11 +836,7 @@ Value Flattener::lowerUserCall(const ast::Expr &e, Scope &scope, ClassInfo *fn, 
                                std::vector<Value> *allOutputs, const FunctionArgument *bound, Instance *owner) {
   // A call as a statement runs for its effects (lowerEffectCall): the call itself, not the calls
   // in its arguments, which are values.
-  struct Restore {
-    int &count;
-    const int value;
-    ~Restore() { count = value; }
-  } restore{statementCall_, std::exchange(statementCall_, 0)};
+  const Suspended statement(statementCall_);
   std::vector<std::pair<std::string, Value>> modified; // the defaults of a short function class
   if (fn->def->isShort) {
     fn = shortFunctionTarget(fn, owner ? owner : scope.inst, scope, modified);
@@ -948,7 +954,7 @@ Value Flattener::lowerUserCall(const ast::Expr &e, Scope &scope, ClassInfo *fn, 
   if (!allOutputs)
     if (std::optional<Value> mapped = vectorizedCall(fn, inputs, args, e, outputIndex))
       return *mapped;
-  statementCall_ = restore.value;
+  statementCall_ = statement.value;
   Value result = callSpecialized(fn, args, e.range, e.nameRange, outputIndex, allOutputs);
   statementCall_ = 0;
   if (!scope.fn && std::any_of(args.begin(), args.end(), [](const Value &a) { return a.computedText(); })) {
@@ -1747,11 +1753,7 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
     explicit Depth(int &d) : d(++d) {}
     ~Depth() { --d; }
   } depth(specializing_);
-  struct Restore { // the calls in the body are values
-    int &count;
-    const int value;
-    ~Restore() { count = value; }
-  } restore{statementCall_, std::exchange(statementCall_, 0)};
+  const Suspended statement(statementCall_); // the calls in the body are values
   auto owned = std::make_unique<Function>();
   Function *fn = owned.get();
   fn->name = cls->name;

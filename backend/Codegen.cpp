@@ -302,11 +302,11 @@ public:
                    {stringMark});
   }
 
-  /// The address of a String, from the bits of the double that holds it, and back.
-  Value *stringAddress(llvm::IRBuilder<> &b, Value *bits) {
+  /// The address (a String's text, an external object) whose bits a double holds, and back.
+  Value *addressOfBits(llvm::IRBuilder<> &b, Value *bits) {
     return b.CreateIntToPtr(b.CreateBitCast(bits, b.getInt64Ty()), types.i8ptr);
   }
-  Value *stringBits(llvm::IRBuilder<> &b, Value *address) {
+  Value *bitsOfAddress(llvm::IRBuilder<> &b, Value *address) {
     return b.CreateBitCast(b.CreatePtrToInt(address, b.getInt64Ty()), types.f64);
   }
 
@@ -361,7 +361,7 @@ private:
       b.CreateMemSet(slots, b.getInt8(0), b.getInt64(8 * f.numSlots()), llvm::MaybeAlign(8));
     fe.setSlots(slots, &f);
     if (f.makesStrings) { // String slots start as "" (MLS 3.5, 12.4.4: no start value, eqc's default)
-      Value *empty = stringBits(b, b.CreateGlobalStringPtr("", "eqc.empty_string"));
+      Value *empty = bitsOfAddress(b, b.CreateGlobalStringPtr("", "eqc.empty_string"));
       for (int s = 0; s < f.numSlots(); ++s)
         if (f.isString(s))
           b.CreateStore(empty, b.CreateConstGEP1_64(types.f64, slots, s));
@@ -541,7 +541,7 @@ private:
       } else if (a.kind == ExternalArg::Value) {
         v = b.CreateLoad(f64, slot(a.slot));
         if (a.type == CType::Object || a.type == CType::String) // the address whose bits the slot holds
-          v = stringAddress(b, v);
+          v = addressOfBits(b, v);
         else if (a.type != CType::Double)
           v = b.CreateFPToSI(v, types.i32);
       } else {
@@ -581,7 +581,7 @@ private:
           declareExternal("eqc_string_keep", llvm::FunctionType::get(types.i8ptr, {types.i8ptr}, false)),
           {r});
     if (call.resultSlot >= 0 && call.resultType == CType::String)
-      b.CreateStore(stringBits(b, r), slot(call.resultSlot));
+      b.CreateStore(bitsOfAddress(b, r), slot(call.resultSlot));
     else if (call.resultSlot >= 0)
       b.CreateStore(call.resultType == CType::Double   ? r
                     : call.resultType == CType::Object ? b.CreateBitCast(b.CreatePtrToInt(r, b.getInt64Ty()), f64)

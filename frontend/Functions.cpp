@@ -972,8 +972,8 @@ Value Flattener::lowerUserCall(const ast::Expr &e, Scope &scope, ClassInfo *fn, 
     std::optional<double> bits =
         evaluateStructural(result.elems[0], e.range, "the String that '" + fn->name + "' returns");
     Value text = Value::scalar(ctx().zero(), Type::String);
-    if (bits)
-      text.text = static_cast<const char *>(bitsAddress(*bits));
+    if (const char *address = bits ? static_cast<const char *>(bitsAddress(*bits)) : nullptr)
+      text.text = address;
     eqc_strings_release(mark);
     return bits ? text : fail();
   }
@@ -1098,8 +1098,9 @@ Value Flattener::callSpecialized(ClassInfo *fn, const std::vector<Value> &args, 
       for (const auto &[name, v] : a.function->bound)
         if (FunctionArgument::passed(v))
           flatArgs.insert(flatArgs.end(), v.elems.begin(), v.elems.end());
-    } else if (a.type != Type::String ||
-               a.computedText()) { // a String known when compiled: specialized to it
+    } else if (a.type != Type::String || a.computedText()) {
+      // passed: values, and Strings computed when the model runs (a String known when compiled
+      // is what the function is specialized to)
       flatArgs.insert(flatArgs.end(), a.elems.begin(), a.elems.end());
     }
   }

@@ -193,6 +193,11 @@ size_t eqc_strings_mark(void) { return state.nKept; }
 void eqc_strings_release(size_t mark) {
   while (state.nKept > mark)
     std::free(state.kept[--state.nKept]);
+  if (state.nKept == 0) { // nothing kept: the table goes too (no thread keeps memory between calls)
+    std::free(state.kept);
+    state.kept = nullptr;
+    state.capacityKept = 0;
+  }
 }
 
 const char *eqc_string_literal(const char *text) { return text ? text : ""; }

@@ -90,3 +90,44 @@ end ComplexNumbers;
     EXPECT_NEAR(csv.at(row, "m"), std::abs(a - std::conj(z)), 1e-12) << "t = " << time;
   }
 }
+
+// Modelica.Utilities.Strings on Strings a function computes when it runs (its C functions from
+// ModelicaStrings.c: length, substring, scanReal, isEqual): "value: " + String(x, format = ".4f")
+// + " m" has 15 characters for 1 <= x < 10, and scanning characters 8..n-2 gives x back to 4
+// decimals (x = 2t + 1, so 1 to 3).
+TEST(MslMath, StringUtilitiesOnStringsComputedWhenTheModelRuns) {
+  EQC_REQUIRE_MSL();
+  std::string dir = scratchDir("msl_string_utilities");
+  writeFile(dir + "/m.mo", R"(model StringUtilities
+  import Modelica.Utilities.Strings;
+  function parse
+    input Real x;
+    output Real y;
+    output Integer n;
+  protected
+    String s = "value: " + String(x, format = ".4f") + " m";
+    String number;
+  algorithm
+    n := Strings.length(s);
+    number := Strings.substring(s, 8, n - 2);
+    y := Strings.scanReal(number);
+    if not Strings.isEqual(Strings.substring(s, n, n), "m") then
+      y := -1;
+    end if;
+  end parse;
+  Real y;
+  Integer n;
+equation
+  (y, n) = parse(2*time + 1);
+end StringUtilities;
+)");
+  RunResult r = runEqc("simulate m.mo --lib '" + msl + "' -o out.csv --t-end 1 --interval 0.125", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  ASSERT_EQ(csv.rows.size(), 9u);
+  for (size_t row = 0; row < csv.rows.size(); ++row) {
+    const double x = 2 * csv.at(row, "time") + 1;
+    EXPECT_EQ(csv.at(row, "n"), 15);
+    EXPECT_NEAR(csv.at(row, "y"), x, 5e-5) << "at x = " << x;
+  }
+}

@@ -215,6 +215,7 @@ private:
       values.push_back(current(e));
     for (size_t d = 0; d < varying.size(); ++d)
       chosen[d] = varying[d] ? current(varying[d]) : nullptr;
+    outOfBoundsIsAnError(targetAst, whole.dims, chosen, scope, range);
     std::vector<size_t> strides(whole.dims.size(), 1);
     for (size_t d = whole.dims.size(); d-- > 1;)
       strides[d - 1] = strides[d] * static_cast<size_t>(whole.dims[d]);
@@ -245,6 +246,31 @@ private:
         else if (chosen[d])
           at[d] = 1;
     }
+  }
+
+  /// A subscript chosen when the model runs must lie in its dimension (MLS 3.5, 10.5): an
+  /// assertion where the assignment runs (in its branches, at its when-statement's events).
+  void outOfBoundsIsAnError(const ast::Expr &targetAst, const std::vector<int> &dims,
+                            const std::vector<const Expr *> &chosen, Scope &scope, SourceRange range) {
+    ExprContext &c = f_.ctx();
+    auto broken = values_.find(kBroken);
+    if (broken != values_.end())
+      f_.assertGuards_.push_back(c.logicalNot(broken->second));
+    for (size_t d = 0; d < chosen.size(); ++d) {
+      if (!chosen[d])
+        continue;
+      Assertion a;
+      a.loc = range;
+      a.origin = f_.origin(scope);
+      a.message.push_back({"'" + targetAst.text + "': subscript " + std::to_string(d + 1) + " = ", nullptr,
+                           ValueType::Real, "", {}});
+      a.message.push_back({"", chosen[d], ValueType::Integer, "d", {}});
+      a.message.push_back({" is out of bounds 1.." + std::to_string(dims[d]), nullptr, ValueType::Real, "", {}});
+      const Expr *inside = c.logicalAnd(c.le(c.one(), chosen[d]), c.le(chosen[d], c.constant(dims[d])));
+      f_.addAssertion(std::move(a), inside, range, when_ ? branch_ : nullptr);
+    }
+    if (broken != values_.end())
+      f_.assertGuards_.pop_back();
   }
 
   /// Whether `value` may be assigned to `target` (shape and type), else an error.

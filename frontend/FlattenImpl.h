@@ -752,6 +752,13 @@ public:
   /// `args`: its derivative function becomes the one differentiation calls.
   void userDerivative(ClassInfo &cls, FunctionBuilder &b, int id, const std::vector<Value> &args, SourceRange callRange);
   /// The function specialized to its argument shapes; -1 after errors.
+  /// Declares function variable `el` of b.cls in `b` (a slot per scalar, inputs taking their
+  /// shapes from args[argIndex...], advanced past the ones it takes; outputs' shapes; defaults of
+  /// outputs and protected variables); false when the call's argument does not fit (reported at
+  /// the call: the specialization is abandoned).
+  bool declareFunctionVariable(FunctionBuilder &b, const Element &el, Scope &scope, const std::vector<Value> &args,
+                               size_t &argIndex, SourceRange callRange, std::vector<OutputShape> &outputs,
+                               std::vector<LocalDefault> &defaults);
   int specializeFunction(ClassInfo *cls, const std::vector<Value> &args, SourceRange callRange,
                          std::vector<OutputShape> &outputs);
   /// The values a record variable `name` of class `record` (not an input) starts with in function `b`

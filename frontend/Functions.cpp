@@ -100,6 +100,40 @@ bool callsForStrings(const std::vector<FnStatement> &block) {
   return false;
 }
 
+/// What identifies a specialization of function `cls` (MLS 3.5, 12.4.1): the types and shapes of
+/// its arguments, the Strings known when compiled that it takes, the functions passed to its
+/// functional inputs and their bound values known when compiled.
+std::string specializationKey(const ClassInfo &cls, const std::vector<Value> &args) {
+  std::string key = cls.name + "(";
+  auto valueKey = [](const Value &a) {
+    std::string k = (a.record ? a.record->name : a.object ? a.object->name : std::string(typeName(a.type))) +
+                    shapeText(a.dims);
+    if (a.computedText()) // a slot of the function
+      k += "=?";
+    else if (a.type == Type::String)
+      k += "=" + std::to_string(a.text.size()) + ":" + a.text;
+    return k;
+  };
+  for (const Value &a : args) {
+    if (!a.function) {
+      key += valueKey(a) + ",";
+      continue;
+    }
+    // A functional input: specialized to the function and to the bound values known when compiled.
+    key += "function " + a.function->target->name + "(";
+    for (const auto &[name, v] : a.function->bound) {
+      key += name + ":" + valueKey(v);
+      if (!FunctionArgument::passed(v) && v.type != Type::String)
+        for (const Expr *x : v.elems)
+          key += "=" + formatNumber(x->value());
+      key += ";";
+    }
+    key += "),";
+  }
+  key += ")";
+  return key;
+}
+
 } // namespace
 
 std::vector<std::pair<std::string, int>> Flattener::localNames(const Scope &scope) {
@@ -1237,6 +1271,51 @@ struct StatementLowering {
     return true;
   }
 
+  /// The values outputs and protected variables start with (their declarations' bindings, in
+  /// `ordered`, dependencyOrder's), assigned before the algorithm.
+  void initialValues(const std::vector<LocalDefault> &ordered, Scope &scope, std::vector<FnStatement> &out) {
+    for (const LocalDefault &initial : ordered) {
+      const ast::Expr *binding = initial.value;
+      auto &[name, local] = b.vars[static_cast<size_t>(initial.var)];
+      Scope recordScope;
+      recordScope.lexical = initial.lexical;
+      recordScope.context = Context::Parameter;
+      f.stringContext_ += local.type == Type::String;
+      Value v = f.lower(*binding, initial.lexical ? recordScope : scope);
+      f.stringContext_ -= local.type == Type::String;
+      if (!v.ok)
+        continue;
+      LocalRef target;
+      target.ok = true;
+      target.type = local.type;
+      target.dims = local.dims;
+      target.record = local.record;
+      if (local.record) {
+        target.slots = Flattener::recordSlots(b, local);
+      } else {
+        for (size_t k = 0; k < product(local.dims); ++k)
+          target.slots.push_back(local.slot + static_cast<int>(k));
+      }
+      ast::Expr nameExpr;
+      nameExpr.text = name;
+      nameExpr.range = binding->range;
+      // A field of an array of records: each record's part of the slots (element-major) and shape.
+      const size_t arrayDims = std::min(initial.arrayDims, target.dims.size());
+      const size_t records = product(std::vector<int>(target.dims.begin(), target.dims.begin() + static_cast<std::ptrdiff_t>(arrayDims)));
+      const size_t width = records ? target.slots.size() / records : 0;
+      const std::vector<int> all = std::move(target.slots);
+      target.dims.erase(target.dims.begin(), target.dims.begin() + static_cast<std::ptrdiff_t>(arrayDims));
+      for (size_t e = 0; e < records; ++e) {
+        target.slots.assign(all.begin() + static_cast<std::ptrdiff_t>(e * width),
+                            all.begin() + static_cast<std::ptrdiff_t>((e + 1) * width));
+        if (checkTarget(target, v, nameExpr, binding->range))
+          assign(target.slots, target, v, binding->range, out);
+        else
+          break;
+      }
+    }
+  }
+
   void block(const std::vector<ast::Statement> &in, Scope &scope, std::vector<FnStatement> &out) {
     for (const ast::Statement &s : in)
       statement(s, scope, out);
@@ -1699,39 +1778,162 @@ bool Flattener::addRecordVariable(FunctionBuilder &b, const Element &el, const C
   return true;
 }
 
+bool Flattener::declareFunctionVariable(FunctionBuilder &b, const Element &el, Scope &scope,
+                                        const std::vector<Value> &args, size_t &argIndex, SourceRange callRange,
+                                        std::vector<OutputShape> &outputs, std::vector<LocalDefault> &defaults) {
+  const ast::Declaration &d = *el.decl;
+  const ast::Component &c = *el.comp;
+  Type type;
+  auto [typeName, from] = baseType(el);
+  if (ClassInfo *ftype = functionType(el)) {
+    if (d.causality != ast::Causality::Input || !c.dims.empty() || !d.typeDims.empty()) {
+      diags_.error(c.range, "function '" + b.cls->name + "': '" + c.name + "' of function type '" + ftype->name +
+                                "' must be a scalar input (a functional input, MLS 3.5, 12.4.2)");
+      return true;
+    }
+    if (argIndex >= args.size())
+      return true;
+    const Value &a = args[argIndex++];
+    if (!a.function) {
+      diags_.error(callRange, "argument '" + c.name + "' of '" + b.cls->name + "' must be a function");
+      return false;
+    }
+    b.functions[c.name] = functionalInput(b, c.name, *a.function);
+    return true;
+  }
+  if (ClassInfo *object = externalObjectClass(typeName, from)) {
+    if (!addObjectLocal(b, el, *object, args, argIndex, callRange, outputs, defaults)) {
+      return false;
+    }
+    return true;
+  }
+  const ClassInfo *enumeration = nullptr;
+  if (typeName == "Real")
+    type = Type::Real;
+  else if (typeName == "Integer")
+    type = Type::Integer;
+  else if (ClassInfo *e = isPrimitive(typeName, type) ? nullptr : findClass(typeName, from);
+           e && e->def->isEnumeration && !e->def->openEnumeration) // Integer-valued (MLS 3.5, 4.8.5)
+    type = Type::Integer, enumeration = e;
+  else if (typeName == "Boolean")
+    type = Type::Boolean;
+  else if (typeName == "String" && d.causality == ast::Causality::Input && c.dims.empty() &&
+           d.typeDims.empty() && !(argIndex < args.size() && args[argIndex].computedText())) {
+    // A String input known when the model is compiled: the value the function is specialized
+    // to (MLS 3.5, 12.4.1).
+    FunctionBuilder::Local local;
+    local.slot = -1;
+    local.type = Type::String;
+    local.kind = FunctionBuilder::Local::Input;
+    if (argIndex < args.size())
+      b.strings[c.name] = args[argIndex++].text;
+    b.vars.emplace_back(c.name, local);
+    return true;
+  } else if (typeName == "String" && c.dims.empty() && d.typeDims.empty()) {
+    type = Type::String; // a String slot: its text made when the function runs
+  } else if (typeName == "String") {
+    diags_.error(c.range, "function '" + b.cls->name + "': '" + c.name +
+                              "' is an array of Strings, which eqc does not support (scalar Strings are)");
+    return true;
+  } else if (ClassInfo *record = findClass(typeName, from);
+             record && record->kind() == ast::ClassKind::Record && !record->def->isShort) {
+    if (!addRecordVariable(b, el, *record, scope, args, argIndex, callRange, outputs, defaults)) {
+      return false;
+    }
+    return true;
+  } else {
+    diags_.error(d.typeRange, "function '" + b.cls->name + "': '" + d.typeName +
+                                  "' is not supported here (functions take Real, Integer and Boolean values, arrays of "
+                                  "them, records and String inputs)");
+    return true;
+  }
+  FunctionBuilder::Local local;
+  local.type = type;
+  local.enumeration = enumeration;
+  local.kind = d.causality == ast::Causality::Input    ? FunctionBuilder::Local::Input
+               : d.causality == ast::Causality::Output ? FunctionBuilder::Local::Output
+                                                       : FunctionBuilder::Local::Protected;
+  if (local.kind != FunctionBuilder::Local::Protected && d.isProtected) {
+    diags_.error(c.range, "inputs and outputs of a function must be public");
+    return true;
+  }
+  if (local.kind == FunctionBuilder::Local::Protected && type == Type::Integer && c.binding &&
+      c.dims.empty() && d.typeDims.empty() &&
+      (d.prefix == ast::Prefix::Parameter || d.prefix == ast::Prefix::Constant ||
+       (!enumeration && neverAssigned(*b.cls, c.name))) &&
+      !readsLaterVariable(*b.cls, b, *c.binding)) {
+    // `parameter Integer m = size(x, 1)`, or `Integer nBase = numberOfSymmetricBaseSystems(m)`
+    // that no statement assigns: a constant of this specialization (it may size arrays).
+    Value v = lower(*c.binding, scope);
+    if (v.ok && v.isScalar() && v.type == Type::Integer &&
+        !readsSlots(v.elems[0], 0, std::numeric_limits<int>::max())) {
+      if (auto value = evaluateStructural(v.elems[0], c.binding->range, "'" + c.name + "'")) {
+        b.values[c.name] = *value;
+        return true;
+      }
+    }
+  }
+  std::vector<int> dims = functionVariableDims(el, scope);
+  if (local.kind == FunctionBuilder::Local::Input) {
+    if (argIndex >= args.size())
+      return true;
+    const Value &a = args[argIndex++];
+    bool wantBool = type == Type::Boolean;
+    if (a.object) {
+      diags_.error(callRange, "argument '" + c.name + "' of '" + b.cls->name + "' must be " + frontend::typeName(type) +
+                                  ", not an external object of class '" + a.object->name + "'");
+      return false;
+    }
+    // A wrong argument is the call's error: the function itself is not lowered for it.
+    if ((a.type == Type::Boolean) != wantBool || (type == Type::Integer && a.type == Type::Real) ||
+        (a.type == Type::String) != (type == Type::String)) {
+      diags_.error(callRange, "argument '" + c.name + "' of '" + b.cls->name + "' must be " + frontend::typeName(type) +
+                                  ", not " + frontend::typeName(a.type));
+      return false;
+    }
+    bool fits = a.dims.size() == dims.size();
+    for (size_t k = 0; fits && k < dims.size(); ++k)
+      fits = dims[k] < 0 || dims[k] == a.dims[k];
+    if (!fits) {
+      diags_.error(callRange, "argument '" + c.name + "' of '" + b.cls->name + "' must be " + shapeText(dims) + ", not " +
+                                  shapeText(a.dims));
+      return false;
+    }
+    dims = a.dims;
+  } else if (std::find(dims.begin(), dims.end(), -1) != dims.end()) {
+    diags_.error(c.range, "the size of '" + c.name + "' in function '" + b.cls->name + "' must be given");
+    return true;
+  }
+  local.dims = dims;
+  const size_t count = product(dims);
+  local.slot = b.fn->numSlots();
+  const SlotType slotType = type == Type::Boolean  ? SlotType::Boolean
+                            : type == Type::String ? SlotType::String
+                                                   : SlotType::Real;
+  for (size_t k = 0; k < count; ++k) {
+    b.fn->addSlot(variableName(c.name, dims, k), slotType);
+    if (local.kind == FunctionBuilder::Local::Input)
+      b.fn->inputs.push_back(local.slot + static_cast<int>(k));
+    else if (local.kind == FunctionBuilder::Local::Output)
+      b.fn->outputs.push_back(local.slot + static_cast<int>(k));
+  }
+  if (local.kind == FunctionBuilder::Local::Output)
+    outputs.push_back(OutputShape{type, dims, nullptr, nullptr, product(dims), enumeration});
+  if (local.kind != FunctionBuilder::Local::Input && c.binding)
+    defaults.push_back({static_cast<int>(b.vars.size()), c.binding.get(), nullptr});
+  if (!c.modifiers.empty())
+    for (const ast::Modifier &m : c.modifiers)
+      if (m.name != "start" && m.name != "min" && m.name != "max" && m.name != "unit" && m.name != "nominal")
+        diags_.error(m.range, "unknown attribute '" + m.name + "'");
+  b.vars.emplace_back(c.name, local);
+  return true;
+}
+
 int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args, SourceRange callRange,
                                   std::vector<OutputShape> &outputs) {
-  std::string key = cls->name + "(";
-  auto valueKey = [](const Value &a) {
-    std::string k = (a.record ? a.record->name : a.object ? a.object->name : std::string(typeName(a.type))) +
-                    shapeText(a.dims);
-    if (a.computedText()) // a slot of the function
-      k += "=?";
-    else if (a.type == Type::String)
-      k += "=" + std::to_string(a.text.size()) + ":" + a.text;
-    return k;
-  };
   // Called as a statement (for its effects): a specialization with a hidden last output.
   const bool effects = statementCall_ > 0;
-  if (effects)
-    key = "!" + key;
-  for (const Value &a : args) {
-    if (!a.function) {
-      key += valueKey(a) + ",";
-      continue;
-    }
-    // A functional input: specialized to the function and to the bound values known when compiled.
-    key += "function " + a.function->target->name + "(";
-    for (const auto &[name, v] : a.function->bound) {
-      key += name + ":" + valueKey(v);
-      if (!FunctionArgument::passed(v) && v.type != Type::String)
-        for (const Expr *x : v.elems)
-          key += "=" + formatNumber(x->value());
-      key += ";";
-    }
-    key += "),";
-  }
-  key += ")";
+  std::string key = (effects ? "!" : "") + specializationKey(*cls, args);
   // Integer inputs that size arrays (`output Real c[order]`): the function is specialized to
   // their values too.
   std::optional<std::map<std::string, double>> sizingValues = sizingArguments(*cls, args, callRange);
@@ -1779,159 +1981,11 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
   unsigned errors = diags_.errorCount();
   size_t argIndex = 0;
   std::vector<LocalDefault> defaults; // of outputs and locals
-  for (const Element &el : cls->elements) {
-    const ast::Declaration &d = *el.decl;
-    const ast::Component &c = *el.comp;
-    Type type;
-    auto [typeName, from] = baseType(el);
-    if (ClassInfo *ftype = functionType(el)) {
-      if (d.causality != ast::Causality::Input || !c.dims.empty() || !d.typeDims.empty()) {
-        diags_.error(c.range, "function '" + cls->name + "': '" + c.name + "' of function type '" + ftype->name +
-                                  "' must be a scalar input (a functional input, MLS 3.5, 12.4.2)");
-        continue;
-      }
-      if (argIndex >= args.size())
-        continue;
-      const Value &a = args[argIndex++];
-      if (!a.function) {
-        diags_.error(callRange, "argument '" + c.name + "' of '" + cls->name + "' must be a function");
-        functions_.erase(key);
-        return -1;
-      }
-      b.functions[c.name] = functionalInput(b, c.name, *a.function);
-      continue;
+  for (const Element &el : cls->elements)
+    if (!declareFunctionVariable(b, el, scope, args, argIndex, callRange, outputs, defaults)) {
+      functions_.erase(key);
+      return -1;
     }
-    if (ClassInfo *object = externalObjectClass(typeName, from)) {
-      if (!addObjectLocal(b, el, *object, args, argIndex, callRange, outputs, defaults)) {
-        functions_.erase(key);
-        return -1;
-      }
-      continue;
-    }
-    const ClassInfo *enumeration = nullptr;
-    if (typeName == "Real")
-      type = Type::Real;
-    else if (typeName == "Integer")
-      type = Type::Integer;
-    else if (ClassInfo *e = isPrimitive(typeName, type) ? nullptr : findClass(typeName, from);
-             e && e->def->isEnumeration && !e->def->openEnumeration) // Integer-valued (MLS 3.5, 4.8.5)
-      type = Type::Integer, enumeration = e;
-    else if (typeName == "Boolean")
-      type = Type::Boolean;
-    else if (typeName == "String" && d.causality == ast::Causality::Input && c.dims.empty() &&
-             d.typeDims.empty() && !(argIndex < args.size() && args[argIndex].computedText())) {
-      // A String input known when the model is compiled: the value the function is specialized
-      // to (MLS 3.5, 12.4.1).
-      FunctionBuilder::Local local;
-      local.slot = -1;
-      local.type = Type::String;
-      local.kind = FunctionBuilder::Local::Input;
-      if (argIndex < args.size())
-        b.strings[c.name] = args[argIndex++].text;
-      b.vars.emplace_back(c.name, local);
-      continue;
-    } else if (typeName == "String" && c.dims.empty() && d.typeDims.empty()) {
-      type = Type::String; // a String slot: its text made when the function runs
-    } else if (typeName == "String") {
-      diags_.error(c.range, "function '" + cls->name + "': '" + c.name +
-                                "' is an array of Strings, which eqc does not support (scalar Strings are)");
-      continue;
-    } else if (ClassInfo *record = findClass(typeName, from);
-               record && record->kind() == ast::ClassKind::Record && !record->def->isShort) {
-      if (!addRecordVariable(b, el, *record, scope, args, argIndex, callRange, outputs, defaults)) {
-        functions_.erase(key);
-        return -1;
-      }
-      continue;
-    } else {
-      diags_.error(d.typeRange, "function '" + cls->name + "': '" + d.typeName +
-                                    "' is not supported here (functions take Real, Integer and Boolean values, arrays of "
-                                    "them, records and String inputs)");
-      continue;
-    }
-    FunctionBuilder::Local local;
-    local.type = type;
-    local.enumeration = enumeration;
-    local.kind = d.causality == ast::Causality::Input    ? FunctionBuilder::Local::Input
-                 : d.causality == ast::Causality::Output ? FunctionBuilder::Local::Output
-                                                         : FunctionBuilder::Local::Protected;
-    if (local.kind != FunctionBuilder::Local::Protected && d.isProtected) {
-      diags_.error(c.range, "inputs and outputs of a function must be public");
-      continue;
-    }
-    if (local.kind == FunctionBuilder::Local::Protected && type == Type::Integer && c.binding &&
-        c.dims.empty() && d.typeDims.empty() &&
-        (d.prefix == ast::Prefix::Parameter || d.prefix == ast::Prefix::Constant ||
-         (!enumeration && neverAssigned(*cls, c.name))) &&
-        !readsLaterVariable(*cls, b, *c.binding)) {
-      // `parameter Integer m = size(x, 1)`, or `Integer nBase = numberOfSymmetricBaseSystems(m)`
-      // that no statement assigns: a constant of this specialization (it may size arrays).
-      Value v = lower(*c.binding, scope);
-      if (v.ok && v.isScalar() && v.type == Type::Integer &&
-          !readsSlots(v.elems[0], 0, std::numeric_limits<int>::max())) {
-        if (auto value = evaluateStructural(v.elems[0], c.binding->range, "'" + c.name + "'")) {
-          b.values[c.name] = *value;
-          continue;
-        }
-      }
-    }
-    std::vector<int> dims = functionVariableDims(el, scope);
-    if (local.kind == FunctionBuilder::Local::Input) {
-      if (argIndex >= args.size())
-        continue;
-      const Value &a = args[argIndex++];
-      bool wantBool = type == Type::Boolean;
-      if (a.object) {
-        diags_.error(callRange, "argument '" + c.name + "' of '" + cls->name + "' must be " + frontend::typeName(type) +
-                                    ", not an external object of class '" + a.object->name + "'");
-        functions_.erase(key);
-        return -1;
-      }
-      // A wrong argument is the call's error: the function itself is not lowered for it.
-      if ((a.type == Type::Boolean) != wantBool || (type == Type::Integer && a.type == Type::Real) ||
-          (a.type == Type::String) != (type == Type::String)) {
-        diags_.error(callRange, "argument '" + c.name + "' of '" + cls->name + "' must be " + frontend::typeName(type) +
-                                    ", not " + frontend::typeName(a.type));
-        functions_.erase(key);
-        return -1;
-      }
-      bool fits = a.dims.size() == dims.size();
-      for (size_t k = 0; fits && k < dims.size(); ++k)
-        fits = dims[k] < 0 || dims[k] == a.dims[k];
-      if (!fits) {
-        diags_.error(callRange, "argument '" + c.name + "' of '" + cls->name + "' must be " + shapeText(dims) + ", not " +
-                                    shapeText(a.dims));
-        functions_.erase(key);
-        return -1;
-      }
-      dims = a.dims;
-    } else if (std::find(dims.begin(), dims.end(), -1) != dims.end()) {
-      diags_.error(c.range, "the size of '" + c.name + "' in function '" + cls->name + "' must be given");
-      continue;
-    }
-    local.dims = dims;
-    const size_t count = product(dims);
-    local.slot = fn->numSlots();
-    const SlotType slotType = type == Type::Boolean  ? SlotType::Boolean
-                              : type == Type::String ? SlotType::String
-                                                     : SlotType::Real;
-    for (size_t k = 0; k < count; ++k) {
-      fn->addSlot(variableName(c.name, dims, k), slotType);
-      if (local.kind == FunctionBuilder::Local::Input)
-        fn->inputs.push_back(local.slot + static_cast<int>(k));
-      else if (local.kind == FunctionBuilder::Local::Output)
-        fn->outputs.push_back(local.slot + static_cast<int>(k));
-    }
-    if (local.kind == FunctionBuilder::Local::Output)
-      outputs.push_back(OutputShape{type, dims, nullptr, nullptr, product(dims), enumeration});
-    if (local.kind != FunctionBuilder::Local::Input && c.binding)
-      defaults.push_back({static_cast<int>(b.vars.size()), c.binding.get(), nullptr});
-    if (!c.modifiers.empty())
-      for (const ast::Modifier &m : c.modifiers)
-        if (m.name != "start" && m.name != "min" && m.name != "max" && m.name != "unit" && m.name != "nominal")
-          diags_.error(m.range, "unknown attribute '" + m.name + "'");
-    b.vars.emplace_back(c.name, local);
-  }
   functions_[key].outputs = outputs;
   if (fn->outputs.empty() || effects) {
     // A function without outputs is called for its effects (its assertions, its C code), and so
@@ -1948,46 +2002,7 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
     fn->body.push_back(std::move(ran));
   }
   StatementLowering lowering{*this, b};
-  for (const LocalDefault &initial : dependencyOrder(b, defaults)) {
-    const ast::Expr *binding = initial.value;
-    auto &[name, local] = b.vars[static_cast<size_t>(initial.var)];
-    Scope recordScope;
-    recordScope.lexical = initial.lexical;
-    recordScope.context = Context::Parameter;
-    stringContext_ += local.type == Type::String;
-    Value v = lower(*binding, initial.lexical ? recordScope : scope);
-    stringContext_ -= local.type == Type::String;
-    if (!v.ok)
-      continue;
-    LocalRef target;
-    target.ok = true;
-    target.type = local.type;
-    target.dims = local.dims;
-    target.record = local.record;
-    if (local.record) {
-      target.slots = recordSlots(b, local);
-    } else {
-      for (size_t k = 0; k < product(local.dims); ++k)
-        target.slots.push_back(local.slot + static_cast<int>(k));
-    }
-    ast::Expr nameExpr;
-    nameExpr.text = name;
-    nameExpr.range = binding->range;
-    // A field of an array of records: each record's part of the slots (element-major) and shape.
-    const size_t arrayDims = std::min(initial.arrayDims, target.dims.size());
-    const size_t records = product(std::vector<int>(target.dims.begin(), target.dims.begin() + static_cast<std::ptrdiff_t>(arrayDims)));
-    const size_t width = records ? target.slots.size() / records : 0;
-    const std::vector<int> all = std::move(target.slots);
-    target.dims.erase(target.dims.begin(), target.dims.begin() + static_cast<std::ptrdiff_t>(arrayDims));
-    for (size_t e = 0; e < records; ++e) {
-      target.slots.assign(all.begin() + static_cast<std::ptrdiff_t>(e * width),
-                          all.begin() + static_cast<std::ptrdiff_t>((e + 1) * width));
-      if (lowering.checkTarget(target, v, nameExpr, binding->range))
-        lowering.assign(target.slots, target, v, binding->range, fn->body);
-      else
-        break;
-    }
-  }
+  lowering.initialValues(dependencyOrder(b, defaults), scope, fn->body);
   if (cls->def->external) {
     if (!cls->algorithms.empty())
       diags_.error(cls->algorithms.front().section->range,

@@ -260,6 +260,43 @@ end Decay;
   dlclose(lib);
 }
 
+// Strings a function computes when it runs (concatenation, String(), a comparison) in a shared
+// library: the runtime's String functions are linked in with the model; the library gives the
+// JIT's bits. rate(t) = 2 while String(t + 0.5, format = "1.0f") is "1" (t + 0.5 in (0.5, 1.5)),
+// so x(1) = exp(-2) but for the first instant.
+TEST(Compile, SharedLibraryWithStringsComputedWhenItRuns) {
+  std::string dir = scratch("aot_strings");
+  setenv("EQC_RUNTIME_LIBRARY", EQC_RUNTIME_LIBRARY, 1);
+  std::ofstream(dir + "/decay.mo") << R"(model StringDecay
+  function rate
+    input Real t;
+    output Real y;
+  protected
+    String s;
+  algorithm
+    s := "a" + String(t + 0.5, format = "1.0f");
+    y := if s == "a1" then 2 else 1;
+  end rate;
+  Real x(start = 1);
+equation
+  der(x) = -rate(time)*x;
+end StringDecay;
+)";
+  CompileOptions options;
+  options.output = dir + "/libdecay.so";
+  options.shared = true;
+  Compiled p(dir + "/decay.mo", options);
+  ASSERT_EQ(p.code, ExitOk) << p.err.str();
+  void *lib = dlopen(options.output.c_str(), RTLD_NOW | RTLD_LOCAL);
+  ASSERT_TRUE(lib) << dlerror();
+  auto accessor = reinterpret_cast<const eqc_model *(*)()>(dlsym(lib, "eqc_model_StringDecay"));
+  ASSERT_TRUE(accessor);
+  std::string aot = simRun(*accessor(), 1.0);
+  EXPECT_EQ(aot, jitRun(dir + "/decay.mo", 1.0));
+  EXPECT_NEAR(std::strtod(aot.substr(2).c_str(), nullptr), std::exp(-2.0), 1e-6) << aot;
+  dlclose(lib);
+}
+
 TEST(Compile, OtherTargetsAndOutputs) {
   std::string dir = scratch("aot_targets");
   CompileOptions options;

@@ -505,7 +505,25 @@ private:
         break;
       case FnStatement::Assert: {
         Value *ok = fe.emit(s.value);
-        fe.returnIfFailed(b.CreateZExt(b.CreateNot(ok), types.i32), b.getInt32(fe.functionFailure(kFunctionAssertionFailed + fe.nextAssert())));
+        Value *code = b.getInt32(fe.functionFailure(kFunctionAssertionFailed + fe.nextAssert()));
+        if (!s.text) {
+          fe.returnIfFailed(b.CreateZExt(b.CreateNot(ok), types.i32), code);
+          break;
+        }
+        // A message the function computes: made where the assertion fails, then kept as the
+        // thread's error message (eqc_external_error) before the call returns.
+        llvm::BasicBlock *fails = llvm::BasicBlock::Create(ctx, "assert_fails", fe.function());
+        llvm::BasicBlock *holds = llvm::BasicBlock::Create(ctx, "assert_holds", fe.function());
+        b.CreateCondBr(ok, holds, fails);
+        b.SetInsertPoint(fails);
+        fe.inBranch([&]() -> Value * {
+          auto *message = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {types.i8ptr}, false);
+          b.CreateCall(declareExternal("eqc_function_message", message), {addressOfBits(b, asDouble(b, fe.emit(s.text)))});
+          return nullptr;
+        });
+        fe.returnIfFailed(b.getInt32(1), code);
+        b.CreateBr(holds); // not reached
+        b.SetInsertPoint(holds);
         break;
       }
       case FnStatement::External:

@@ -165,8 +165,9 @@ void reportModelCode(Compilation &c, const CausalSystem &cs, const EquationSyste
         }
       };
       find(f.body);
-      if (assertion)
-        c.diags->error(assertion->loc, at + "assertion failed in function '" + f.name + "': " + assertion->message);
+      if (assertion) // a message the function computed is the thread's error message
+        c.diags->error(assertion->loc, at + "assertion failed in function '" + f.name +
+                                           "': " + (assertion->text ? eqc_external_error() : assertion->message));
       else if (reason == kFunctionExternalError)
         c.diags->error(f.loc, at + "function '" + f.name + "' failed: " + eqc_external_error());
       else if (reason == kFunctionTooDeep)

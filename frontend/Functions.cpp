@@ -90,7 +90,7 @@ bool callsForStrings(const std::vector<FnStatement> &block) {
     return found;
   };
   for (const FnStatement &s : block) {
-    if (makes(s.value) || makes(s.index) || makes(s.step) || makes(s.stop) ||
+    if (makes(s.value) || makes(s.index) || makes(s.step) || makes(s.stop) || makes(s.text) ||
         std::any_of(s.conditions.begin(), s.conditions.end(), makes))
       return true;
     for (const auto &b : s.blocks)
@@ -1316,6 +1316,27 @@ struct StatementLowering {
     }
   }
 
+  /// assert(condition, message) in a function: the message's text, with the values the function
+  /// computes (String(x), its String variables) as {name}, and, where it has such values, the
+  /// message as the function computes it where the assertion fails.
+  void assertion(const Expr *condition, const ast::Expr &message, Scope &scope, SourceRange range,
+                 std::vector<FnStatement> &out) {
+    FnStatement s;
+    s.kind = FnStatement::Assert;
+    s.loc = range;
+    s.value = condition;
+    if (!f.messageText(message, scope, s.message))
+      return;
+    if (s.message.find('{') != std::string::npos) {
+      ++f.stringContext_;
+      Value text = f.lower(message, scope);
+      --f.stringContext_;
+      if (text.ok && text.computedText())
+        s.text = text.elems[0];
+    }
+    out.push_back(s);
+  }
+
   void block(const std::vector<ast::Statement> &in, Scope &scope, std::vector<FnStatement> &out) {
     for (const ast::Statement &s : in)
       statement(s, scope, out);
@@ -1377,15 +1398,8 @@ struct StatementLowering {
           return;
         }
         Value c = f.lowerBool(*call.args[0], scope);
-        if (!c.ok || !c.isScalar())
-          return;
-        FnStatement s;
-        s.kind = FnStatement::Assert;
-        s.loc = st.range;
-        s.value = c.elems[0];
-        if (!f.messageText(*call.args[1], scope, s.message))
-          return;
-        out.push_back(s);
+        if (c.ok && c.isScalar())
+          assertion(c.elems[0], *call.args[1], scope, st.range, out);
         return;
       }
       if (call.text == "terminate" || call.text == "reinit") {
@@ -1394,15 +1408,8 @@ struct StatementLowering {
       }
       if (ClassInfo *callee = f.scopedClass(call.text, scope);
           callee && callee->name == "Modelica.Utilities.Streams.error" && call.args.size() == 1) {
-        // MSL's error(message): ModelicaError, i.e. a failing assertion (MLS 3.5, 12.9.6), whose
-        // message may show values of the function (String(x)): those read as their names.
-        FnStatement s;
-        s.kind = FnStatement::Assert;
-        s.loc = st.range;
-        s.value = f.ctx().boolean(false);
-        if (!f.messageText(*call.args[0], scope, s.message))
-          return;
-        out.push_back(s);
+        // MSL's error(message): ModelicaError, i.e. a failing assertion (MLS 3.5, 12.9.6).
+        assertion(f.ctx().boolean(false), *call.args[0], scope, st.range, out);
         return;
       }
       // A call for its effects (MLS 3.5, 12.4.6: an external function's, or a function without

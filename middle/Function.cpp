@@ -335,7 +335,8 @@ private:
       case FnStatement::Return: return Flow::Return;
       case FnStatement::Assert:
         if (eval(s.value) == 0) {
-          fail("assertion failed in function '" + f_.name + "': " + s.message);
+          const char *text = s.text ? static_cast<const char *>(bitsAddress(eval(s.text))) : nullptr;
+          fail("assertion failed in function '" + f_.name + "': " + (text && error_.empty() ? text : s.message));
           return Flow::Error;
         }
         break;

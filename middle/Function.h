@@ -85,7 +85,8 @@ struct FnStatement {
   const Expr *stop = nullptr;  ///< For: the loop runs while value <= stop (step > 0) or >= stop
   std::vector<const Expr *> conditions;         ///< If (one per branch but a final else), While
   std::vector<std::vector<FnStatement>> blocks; ///< If (else last when present); For, While: the body
-  std::string message;         ///< Assert
+  std::string message;         ///< Assert: its text, Strings the function computes as {name}
+  const Expr *text = nullptr;  ///< Assert: the message as the function computes it (a String), or null
   std::shared_ptr<const ExternalCall> external; ///< External: a call of a C function
 };
 

@@ -233,6 +233,8 @@ const char *eqc_string_format(double value, const char *format, const char *name
   return eqc_string_keep(text.c_str());
 }
 
+void eqc_function_message(const char *text) { setError(text); }
+
 int eqc_string_compare(const char *a, const char *b) {
   const int c = std::strcmp(a ? a : "", b ? b : "");
   return (c > 0) - (c < 0);

@@ -215,3 +215,31 @@ end Crossing;
   EXPECT_NE(r.stderrText.find("report: crossed at 0.6931, n = 5 (big)\n"), std::string::npos) << r.stderrText;
   EXPECT_EQ(r.stderrText.find("report:"), r.stderrText.rfind("report:")) << "reported once: " << r.stderrText;
 }
+
+// An assert in a function whose message shows values of the function (String(x), String(k))
+// fails with the message as the function computes it (MLS 3.5, 8.3.7 with 3.7.1): x = t reaches
+// 0.5 at t = 0.5, where k = integer(10 x) = 5.
+TEST(Strings, AssertMessagesInFunctionsShowTheirValues) {
+  std::string dir = scratchDir("string_assert_messages");
+  writeFile(dir + "/m.mo", R"(model FunctionAssert
+  function checked
+    input Real x;
+    output Real y;
+  protected
+    Integer k = integer(10*x);
+  algorithm
+    assert(x < 0.5, "x = " + String(x, significantDigits = 3) + " (k = " + String(k) + ") is too large");
+    y := -x;
+  end checked;
+  Real x(start = 0, fixed = true);
+equation
+  der(x) = 1 + 1e-9*checked(x);
+end FunctionAssert;
+)");
+  RunResult r = runEqc("simulate m.mo -o out.csv --t-end 1", dir);
+  EXPECT_EQ(r.exitCode, 5) << r.stderrText;
+  EXPECT_NE(r.stderrText.find("m.mo:8:5: error: at time 0.5: assertion failed in function 'FunctionAssert.checked': "
+                              "x = 0.5 (k = 5) is too large"),
+            std::string::npos)
+      << r.stderrText;
+}

@@ -56,6 +56,9 @@ const char *eqc_string_concat(const char *a, const char *b);
 const char *eqc_string_format(double value, const char *format, const char *names);
 /** The sign of strcmp(a, b): -1, 0 or 1 (the relations of Strings, MLS 3.5, 3.5). */
 int eqc_string_compare(const char *a, const char *b);
+/** The message of an assert that fails in a function whose text the function computed: what
+ * eqc_external_error() gives on this thread until the next external call or message. */
+void eqc_function_message(const char *text);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,7 @@
 // MLS 3.5, 11.2.3 and 12.3: a function with outputs called as a statement runs for its effects
 // (its assertions, what it writes), its outputs discarded: checked after every step, its
 // assertion stops the run at the first step past t = 1 (x = t) with its message.
-// EXPECT: error x = {x} exceeds 1
+// EXPECT: error exceeds 1
 model CallWithOutputsFails
   function checked
     input Real x;

@@ -1,6 +1,6 @@
 // MLS 3.5, 11.2.5: a function without outputs called as a statement; its assertion fails at
 // initialization (the table is not increasing), which stops the run with its message.
-// EXPECT: error not increasing at {i}
+// EXPECT: error not increasing at 3
 model CallWithoutOutputsFails
   function increasing
     input Real t[:];

@@ -598,12 +598,10 @@ private:
       r = b.CreateCall(
           declareExternal("eqc_string_keep", llvm::FunctionType::get(types.i8ptr, {types.i8ptr}, false)),
           {r});
-    if (call.resultSlot >= 0 && call.resultType == CType::String)
-      b.CreateStore(bitsOfAddress(b, r), slot(call.resultSlot));
-    else if (call.resultSlot >= 0)
-      b.CreateStore(call.resultType == CType::Double   ? r
-                    : call.resultType == CType::Object ? b.CreateBitCast(b.CreatePtrToInt(r, b.getInt64Ty()), f64)
-                                                       : b.CreateSIToFP(r, f64),
+    if (call.resultSlot >= 0)
+      b.CreateStore(call.resultType == CType::Double                                         ? r
+                    : call.resultType == CType::Object || call.resultType == CType::String ? bitsOfAddress(b, r)
+                                                                                             : b.CreateSIToFP(r, f64),
                     slot(call.resultSlot));
     for (auto &[a, array] : intArrays)
       if (a->written)

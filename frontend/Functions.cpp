@@ -16,20 +16,6 @@ namespace eqc::frontend {
 
 namespace {
 
-bool readsSlots(const Expr *e, int first, int count) {
-  std::vector<const Expr *> stack{e};
-  while (!stack.empty()) {
-    const Expr *n = stack.back();
-    stack.pop_back();
-    if ((n->kind() == ExprKind::Local && n->slot() >= first && n->slot() < first + count) ||
-        (n->kind() == ExprKind::LocalAt && n->slot() < first + count && n->slot() + n->extent() > first))
-      return true;
-    for (const Expr *op : n->ops())
-      stack.push_back(op);
-  }
-  return false;
-}
-
 /// Whether `e` names (as the head of a reference) a name for which `pick` holds.
 bool namesAny(const ast::Expr &e, const std::function<bool(const std::string &)> &pick) {
   if (e.kind == ast::ExprKind::Name && !e.ref.empty() && pick(e.ref[0].name))
@@ -1715,7 +1701,7 @@ std::vector<int> Flattener::functionVariableDims(const Element &el, Scope &scope
       if (!v.ok)
         continue;
       if (!v.isScalar() || v.type != Type::Integer ||
-          readsSlots(v.elems[0], 0, std::numeric_limits<int>::max())) {
+          readsSlots(v.elems[0])) {
         diags_.error(s.range,
                      "the size of '" + el.comp->name + "' must be an Integer known from the argument sizes");
         continue;
@@ -1873,7 +1859,7 @@ bool Flattener::declareFunctionVariable(FunctionBuilder &b, const Element &el, S
     // that no statement assigns: a constant of this specialization (it may size arrays).
     Value v = lower(*c.binding, scope);
     if (v.ok && v.isScalar() && v.type == Type::Integer &&
-        !readsSlots(v.elems[0], 0, std::numeric_limits<int>::max())) {
+        !readsSlots(v.elems[0])) {
       if (auto value = evaluateStructural(v.elems[0], c.binding->range, "'" + c.name + "'")) {
         b.values[c.name] = *value;
         return true;

@@ -870,13 +870,8 @@ Value Flattener::lowerIf(const ast::Expr &e, Scope &scope) {
       ok = false;
       continue;
     }
-    bool readsLocals = false; // of a function: values it computes
-    forEachNode(cond.elems[0], [&](const Expr *x) {
-      readsLocals = readsLocals || x->kind() == ExprKind::Local || x->kind() == ExprKind::LocalAt;
-      return readsLocals ? Walk::Stop : Walk::Descend;
-    });
-    if (then.type == Type::String &&
-        ((scope.fn && readsLocals) || (!scope.fn && stringArgument_ > 0 && changesInTime(cond.elems[0])))) {
+    if (then.type == Type::String && ((scope.fn && readsSlots(cond.elems[0])) ||
+                                      (!scope.fn && stringArgument_ > 0 && changesInTime(cond.elems[0])))) {
       // In a function, a condition it computes chooses between Strings when it runs; so does one
       // that changes in time in a String passed to a function.
       if (!then.isScalar() || !result.isScalar()) {

@@ -315,6 +315,17 @@ static bool readsNow(const Expr *n, size_t i) {
   return true;
 }
 
+bool readsSlots(const Expr *e, int first, int count) {
+  const long end = static_cast<long>(first) + count;
+  bool found = false;
+  forEachNode(e, [&](const Expr *n) {
+    found = (n->kind() == ExprKind::Local && n->slot() >= first && n->slot() < end) ||
+            (n->kind() == ExprKind::LocalAt && n->slot() < end && n->slot() + n->extent() > first);
+    return found ? Walk::Stop : Walk::Descend;
+  });
+  return found;
+}
+
 std::vector<int> collectDelays(const Expr *e) {
   std::vector<int> out;
   forEachNode(e, [&](const Expr *n) {

@@ -4,6 +4,7 @@
 #include "middle/Expr.h"
 
 #include <functional>
+#include <limits>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -58,6 +59,9 @@ std::vector<int> collectVars(const Expr *e);
 std::vector<int> collectAllVars(const Expr *e);
 /// The delay histories (Expr::delayIndex) that `e` reads, each once.
 std::vector<int> collectDelays(const Expr *e);
+/// Whether `e` (of a function body) reads one of the slots first..first+count-1: a Local of one,
+/// or a LocalAt whose array meets them; by default any slot.
+bool readsSlots(const Expr *e, int first = 0, int count = std::numeric_limits<int>::max());
 /// Appends the variables of `e` not yet marked in `seen` (a scratch buffer indexed by node id,
 /// reset by the caller) to `out`. Lets one traversal buffer serve many expressions.
 void collectVars(const Expr *e, std::vector<int> &out, std::vector<uint32_t> &seen, uint32_t stamp);

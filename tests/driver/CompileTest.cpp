@@ -78,6 +78,42 @@ std::string jitRun(const std::string &example, double tEnd) {
   return simRun(m, tEnd);
 }
 
+/// Model `file` (of examples/, or an absolute path) compiled by `eqc compile --shared` into
+/// `library` and opened with dlopen: `model` is eqc_model_<name>(), null where a step failed
+/// (`error` says which).
+struct SharedModel {
+  SharedModel(const std::string &file, const std::string &library, const std::string &name) {
+    setenv("EQC_RUNTIME_LIBRARY", EQC_RUNTIME_LIBRARY, 1); // this program is not next to a runtime as eqc is
+    CompileOptions options;
+    options.output = library;
+    options.shared = true;
+    Compiled p(file, options);
+    if (p.code != ExitOk) {
+      error = p.err.str();
+      return;
+    }
+    if (!(lib = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL))) {
+      error = dlerror();
+      return;
+    }
+    auto accessor = reinterpret_cast<const eqc_model *(*)()>(dlsym(lib, ("eqc_model_" + name).c_str()));
+    if (!accessor) {
+      error = library + " has no eqc_model_" + name;
+      return;
+    }
+    model = accessor();
+  }
+  ~SharedModel() {
+    if (lib)
+      dlclose(lib);
+  }
+  SharedModel(const SharedModel &) = delete;
+  SharedModel &operator=(const SharedModel &) = delete;
+  void *lib = nullptr;
+  const eqc_model *model = nullptr;
+  std::string error;
+};
+
 std::string compileAndRun(const std::string &dir, const std::vector<std::string> &models, double tEnd, int &status) {
   std::ofstream(dir + "/main.c") << program(models, tEnd);
   std::string objects;
@@ -172,27 +208,21 @@ std::string simRun(const eqc_model &m, double tEnd) {
 // runtime's, and loads with dlopen into a program that has its own runtime.
 TEST(Compile, SharedLibraryLoadsWithDlopen) {
   std::string dir = scratch("aot_shared");
-  // This test program is not next to a runtime library as eqc is.
-  setenv("EQC_RUNTIME_LIBRARY", EQC_RUNTIME_LIBRARY, 1);
-  CompileOptions options;
-  options.output = dir + "/libpendulum.so";
-  options.shared = true;
-  Compiled p("pendulum.eq", options);
-  ASSERT_EQ(p.code, ExitOk) << p.err.str();
-  EXPECT_TRUE(std::filesystem::exists(dir + "/libpendulum.h"));
-  void *lib = dlopen(options.output.c_str(), RTLD_NOW | RTLD_LOCAL);
-  ASSERT_TRUE(lib) << dlerror();
-  using Accessor = const eqc_model *(*)();
-  auto accessor = reinterpret_cast<Accessor>(dlsym(lib, "eqc_model_Pendulum"));
-  ASSERT_TRUE(accessor);
-  EXPECT_EQ(dlsym(lib, "eqc_integrate"), nullptr); // the runtime inside stays private
-  EXPECT_EQ(simRun(*accessor(), 10.0), jitRun("pendulum.eq", 10.0));
-  dlclose(lib);
+  {
+    SharedModel shared("pendulum.eq", dir + "/libpendulum.so", "Pendulum");
+    ASSERT_TRUE(shared.model) << shared.error;
+    EXPECT_TRUE(std::filesystem::exists(dir + "/libpendulum.h"));
+    EXPECT_EQ(dlsym(shared.lib, "eqc_integrate"), nullptr); // the runtime inside stays private
+    EXPECT_EQ(simRun(*shared.model, 10.0), jitRun("pendulum.eq", 10.0));
+  }
   for (auto &entry : std::filesystem::directory_iterator(dir))
     EXPECT_EQ(entry.path().filename().string().find(".tmp-"), std::string::npos) << entry.path();
 
   // Another machine needs its C compiler and a runtime built for it; this machine's triple links
   // as the default does.
+  CompileOptions options;
+  options.output = dir + "/libpendulum.so";
+  options.shared = true;
   options.target = "aarch64-linux-gnu";
   unsetenv("CC");
   Compiled cross("pendulum.eq", options);
@@ -210,7 +240,6 @@ TEST(Compile, SharedLibraryLoadsWithDlopen) {
 // ModelicaError in it fails the run with its message (the run returns, the process goes on).
 TEST(Compile, SharedLibraryWithExternalFunctions) {
   std::string dir = scratch("aot_external");
-  setenv("EQC_RUNTIME_LIBRARY", EQC_RUNTIME_LIBRARY, 1);
   std::ofstream(dir + "/decay.mo") << R"(model Decay
   function rate
     input Real x;
@@ -229,22 +258,15 @@ equation
   der(x) = rate(x, limit);
 end Decay;
 )";
-  CompileOptions options;
-  options.output = dir + "/libdecay.so";
-  options.shared = true;
-  Compiled p(dir + "/decay.mo", options);
-  ASSERT_EQ(p.code, ExitOk) << p.err.str();
-  void *lib = dlopen(options.output.c_str(), RTLD_NOW | RTLD_LOCAL);
-  ASSERT_TRUE(lib) << dlerror();
-  auto accessor = reinterpret_cast<const eqc_model *(*)()>(dlsym(lib, "eqc_model_Decay"));
-  ASSERT_TRUE(accessor);
-  std::string aot = simRun(*accessor(), 1.0);
+  SharedModel shared(dir + "/decay.mo", dir + "/libdecay.so", "Decay");
+  ASSERT_TRUE(shared.model) << shared.error;
+  std::string aot = simRun(*shared.model, 1.0);
   EXPECT_EQ(aot, jitRun(dir + "/decay.mo", 1.0));
   double x = std::strtod(aot.substr(2).c_str(), nullptr);
   EXPECT_NEAR(x, std::exp(-2.0), 1e-9) << aot;
 
   // The limit above the decaying x: the C function calls ModelicaFormatError once x < 0.5.
-  const eqc_model &m = *accessor();
+  const eqc_model &m = *shared.model;
   eqc_sim *sim = eqc_sim_new(&m);
   ASSERT_TRUE(sim);
   int limit = -1;
@@ -257,7 +279,6 @@ end Decay;
   EXPECT_NE(std::string(eqc_sim_last_error(sim)).find("eqc_test_rate: "), std::string::npos) << eqc_sim_last_error(sim);
   EXPECT_NEAR(eqc_sim_time(sim), std::log(2.0) / 2, 0.05);
   eqc_sim_free(sim);
-  dlclose(lib);
 }
 
 // Strings a function computes when it runs (concatenation, String(), a comparison) in a shared
@@ -266,7 +287,6 @@ end Decay;
 // so x(1) = exp(-2) but for the first instant.
 TEST(Compile, SharedLibraryWithStringsComputedWhenItRuns) {
   std::string dir = scratch("aot_strings");
-  setenv("EQC_RUNTIME_LIBRARY", EQC_RUNTIME_LIBRARY, 1);
   std::ofstream(dir + "/decay.mo") << R"(model StringDecay
   function rate
     input Real t;
@@ -282,19 +302,11 @@ equation
   der(x) = -rate(time)*x;
 end StringDecay;
 )";
-  CompileOptions options;
-  options.output = dir + "/libdecay.so";
-  options.shared = true;
-  Compiled p(dir + "/decay.mo", options);
-  ASSERT_EQ(p.code, ExitOk) << p.err.str();
-  void *lib = dlopen(options.output.c_str(), RTLD_NOW | RTLD_LOCAL);
-  ASSERT_TRUE(lib) << dlerror();
-  auto accessor = reinterpret_cast<const eqc_model *(*)()>(dlsym(lib, "eqc_model_StringDecay"));
-  ASSERT_TRUE(accessor);
-  std::string aot = simRun(*accessor(), 1.0);
+  SharedModel shared(dir + "/decay.mo", dir + "/libdecay.so", "StringDecay");
+  ASSERT_TRUE(shared.model) << shared.error;
+  std::string aot = simRun(*shared.model, 1.0);
   EXPECT_EQ(aot, jitRun(dir + "/decay.mo", 1.0));
   EXPECT_NEAR(std::strtod(aot.substr(2).c_str(), nullptr), std::exp(-2.0), 1e-6) << aot;
-  dlclose(lib);
 }
 
 TEST(Compile, OtherTargetsAndOutputs) {

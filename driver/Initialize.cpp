@@ -56,7 +56,8 @@ bool evaluateParameters(const FlatSystem &flat, const OdeModel &model,
     }
     if (flat.vars[found].structural) {
       err << "eqc: error: -p " << name << "=" << text << ": '" << name
-          << "' fixes the model's structure (array sizes, loop ranges or which equations exist); change it in the model\n";
+          << "' fixes the model's structure (array sizes, loop ranges, which equations exist, or a value "
+             "folded when compiled: annotation Evaluate = true or a final binding); change it in the model\n";
       return false;
     }
     double v;

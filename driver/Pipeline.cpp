@@ -1,6 +1,7 @@
 // parse → flatten → causalize → codegen → optimize → jit, with --dump-after and --time-passes.
 #include "driver/Pipeline.h"
 
+#include "middle/ConstantUnknowns.h"
 #include "middle/Sensitivities.h"
 
 #include <pthread.h>
@@ -148,6 +149,8 @@ private:
 ExitCode reduceAndCausalize(const PipelineOptions &options, Compilation &c, Diagnostics &diags) {
   const Experiment &ex = c.flat->experiment;
   const double t0 = ex.hasStartTime ? ex.startTime : 0.0;
+  substituteConstantUnknowns(*c.flat);
+  unlinkUnreadDerivatives(*c.flat);
   {
     // Models whose matrix of highest derivatives is singular although structure says otherwise
     // get the combination of equations that shows the hidden constraint (the linear-combination method).

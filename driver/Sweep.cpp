@@ -43,9 +43,11 @@ ExitCode resolveTargets(const eqc_model &m, const FlatSystem &flat, const Design
       int kind = m.param_kind ? m.param_kind[found] : static_cast<int>(EQC_PARAM_FREE);
       if (kind == EQC_PARAM_STRUCTURAL || kind == EQC_PARAM_OBJECT) {
         err << "eqc: error: parameter '" << name << "' cannot vary in a sweep: "
-            << (kind == EQC_PARAM_OBJECT ? "it is an external object"
-                                         : "it fixes array sizes, loop ranges or which equations exist (give it with "
-                                           "-p to eqc simulate, which compiles the model for each value)")
+            << (kind == EQC_PARAM_OBJECT
+                    ? "it is an external object"
+                    : "it fixes array sizes, loop ranges or which equations exist, or is folded "
+                      "when compiled (Evaluate = true, a final binding; give it with "
+                      "-p to eqc simulate, which compiles the model for each value)")
             << "\n";
         return ExitUsage;
       }

@@ -106,6 +106,9 @@ struct Component {
   /// `Resistor r if useR;`: the component exists only where this parameter condition holds
   /// (MLS 3.5, 4.4.5).
   ExprPtr condition;
+  /// `annotation(Evaluate = true)` (MLS 3.5, 18.3): the parameter's value is used when the model
+  /// is compiled (folded into the equations).
+  bool evaluate = false;
 };
 
 enum class Prefix { None, Parameter, Constant, Discrete };
@@ -123,6 +126,7 @@ struct ElementPrefixes {
 /// `parameter Real a = 1, b[3](start = 2) "desc";`
 struct Declaration {
   Prefix prefix = Prefix::None;
+  bool final = false; ///< `final` (MLS 3.5, 7.2.6): the declaration's value cannot be modified
   bool flow = false;
   bool stream = false; ///< `stream` (MLS 3.5, 15): read; eqc reports that it does not support it
   bool isProtected = false;
@@ -248,6 +252,14 @@ struct File {
 };
 
 /// Kind keyword of a class, for messages ("model", "connector", ...).
+/// Whether a component's annotation says `Evaluate = true` (MLS 3.5, 18.3).
+inline bool evaluateAnnotation(const std::vector<Modifier> &annotation) {
+  for (const Modifier &m : annotation)
+    if (m.name == "Evaluate" && m.value && m.value->kind == ExprKind::Bool)
+      return m.value->boolean;
+  return false;
+}
+
 inline const char *kindName(ClassKind k) {
   switch (k) {
   case ClassKind::Model: return "model";

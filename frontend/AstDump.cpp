@@ -17,10 +17,11 @@ public:
   /// left out.
   void component(const ast::Declaration &d, const ast::Component &c) {
     line(0) << "decl " << d.typeName << " prefix=" << static_cast<int>(d.prefix) << " flow=" << d.flow
-            << " stream=" << d.stream << " protected=" << d.isProtected << " causality=" << static_cast<int>(d.causality);
+            << " stream=" << d.stream << " protected=" << d.isProtected
+            << " causality=" << static_cast<int>(d.causality) << " final=" << d.final;
     elementPrefixes(d.element, 1);
     subscripts(d.typeDims, 1);
-    line(1) << "component " << c.name;
+    line(1) << "component " << c.name << " evaluate=" << c.evaluate;
     expr(c.condition.get(), 2);
     subscripts(c.dims, 2);
     modifiers(c.modifiers, 2);
@@ -107,13 +108,14 @@ private:
     modifiers(e.constrainedByModifiers, depth + 1);
   }
   void declaration(const ast::Declaration &d, int depth) {
-    line(depth) << "decl " << d.typeName << " prefix=" << static_cast<int>(d.prefix) << " flow=" << d.flow << " stream=" << d.stream
-                << " protected=" << d.isProtected << " causality=" << static_cast<int>(d.causality);
+    line(depth) << "decl " << d.typeName << " prefix=" << static_cast<int>(d.prefix) << " flow=" << d.flow
+                << " stream=" << d.stream << " protected=" << d.isProtected
+                << " causality=" << static_cast<int>(d.causality) << " final=" << d.final;
     at(d.typeRange);
     elementPrefixes(d.element, depth + 1);
     subscripts(d.typeDims, depth + 1);
     for (const auto &c : d.components) {
-      line(depth + 1) << "component " << c.name << " \"" << c.description << '"';
+      line(depth + 1) << "component " << c.name << " \"" << c.description << "\" evaluate=" << c.evaluate;
       at(c.range);
       expr(c.condition.get(), depth + 2);
       subscripts(c.dims, depth + 2);

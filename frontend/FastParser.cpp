@@ -220,7 +220,11 @@ private:
       case T::Outer: d.element.outer = true; break;
       case T::Replaceable: d.element.replaceable = true; break;
       case T::Redeclare: d.element.redeclare = true; break;
-      default: break; // final
+      case T::Final:
+        d.final = true;
+        break;
+      default:
+        break;
       }
     }
   }
@@ -465,7 +469,7 @@ private:
         comp.condition = expression(0).e;
       comp.description = description();
       if (accept(T::Annotation))
-        classModification();
+        comp.evaluate = ast::evaluateAnnotation(classModification());
       d.components.push_back(std::move(comp));
     } while (accept(T::Comma));
     constraining(d.element);

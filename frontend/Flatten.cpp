@@ -148,6 +148,8 @@ std::optional<FlatSystem> Flattener::run(const std::string &modelName) {
   if (!diags_.hasErrors())
     checkParameterCycles();
   if (!diags_.hasErrors())
+    foldEvaluatedParameters();
+  if (!diags_.hasErrors())
     checkBalance(*root_);
   componentSizes(*root_);
   if (diags_.hasErrors())
@@ -534,6 +536,102 @@ void Flattener::checkParameterCycles() {
         stack.push_back({w, collectVars(sys_.vars[w].binding)});
       }
     }
+  }
+}
+
+void Flattener::foldEvaluatedParameters() {
+  const size_t n = sys_.vars.size();
+  enum : char { No, Final, Annotated };
+  std::vector<char> candidate(n, No);
+  std::vector<int> roots;
+  for (size_t v = 0; v < n; ++v) {
+    const Variable &var = sys_.vars[v];
+    if (var.role != VarRole::Parameter || var.object || !var.binding)
+      continue;
+    candidate[v] = evaluateAnnotated_[v]                         ? Annotated
+                   : bindings_[v].mod && bindings_[v].mod->final ? Final
+                                                                 : No;
+    if (candidate[v])
+      roots.push_back(static_cast<int>(v));
+  }
+  for (int p : initialParameters_) // fixed = false: computed at initialization
+    candidate[p] = No;
+  if (roots.empty())
+    return;
+  // The candidates in dependency order (depth first over the candidates their bindings read).
+  std::vector<int> order;
+  std::vector<char> seen(n, 0);
+  for (int root : roots) {
+    if (seen[root] || !candidate[root])
+      continue;
+    seen[root] = 1;
+    std::vector<std::pair<int, std::vector<int>>> stack{{root, collectVars(sys_.vars[root].binding)}};
+    while (!stack.empty()) {
+      auto &[v, pending] = stack.back();
+      if (pending.empty()) {
+        order.push_back(v);
+        stack.pop_back();
+        continue;
+      }
+      int w = pending.back();
+      pending.pop_back();
+      if (!seen[w] && candidate[w]) {
+        seen[w] = 1;
+        stack.push_back({w, collectVars(sys_.vars[w].binding)});
+      }
+    }
+  }
+  std::unordered_map<int, const Expr *> folded;
+  for (int v : order) {
+    Variable &var = sys_.vars[v];
+    const Expr *b = substitute(ctx(), var.binding, folded);
+    std::optional<double> value;
+    if (b->kind() == ExprKind::Const || b->kind() == ExprKind::BoolConst)
+      value = b->kind() == ExprKind::Const ? b->value() : b->boolValue();
+    else if (candidate[v] == Annotated && parameterExpression(b))
+      value = evaluateStructural(b, var.loc,
+                                 "the value of parameter '" + var.name + "' (annotation Evaluate = true)");
+    if (!value)
+      continue;
+    Variable &folding = sys_.vars[v]; // evaluateStructural may have added variables
+    folding.binding =
+        folding.type == ValueType::Boolean ? ctx().boolean(*value != 0) : ctx().constant(*value);
+    folding.structural = true;
+    folded.emplace(v, folding.binding);
+  }
+  if (folded.empty())
+    return;
+  auto fold = [&](const Expr *&e) {
+    if (e)
+      e = substitute(ctx(), e, folded);
+  };
+  for (Variable &var : sys_.vars) {
+    fold(var.binding);
+    fold(var.nominal);
+    fold(var.min);
+    fold(var.max);
+    fold(var.relation);
+  }
+  for (std::vector<Equation> *section : {&sys_.equations, &sys_.initialEquations})
+    for (Equation &eq : *section) {
+      fold(eq.lhs);
+      fold(eq.rhs);
+    }
+  for (WhenClause &w : sys_.whens)
+    for (WhenBranch &br : w.branches) {
+      for (const Expr *&c : br.conditions)
+        fold(c);
+      for (auto &[v, e] : br.assignments)
+        fold(e);
+      for (auto &[v, e] : br.reinits)
+        fold(e);
+    }
+  for (DiscreteEquation &eq : sys_.discreteEquations)
+    fold(eq.value);
+  for (Assertion &a : sys_.assertions) {
+    fold(a.condition);
+    for (MessagePart &part : a.message)
+      fold(part.value);
   }
 }
 

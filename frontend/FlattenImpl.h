@@ -185,6 +185,8 @@ struct Mod {
   const ClassInfo *lexical = nullptr;
   SourceRange range;
   bool each = false;
+  /// The value is `final` (MLS 3.5, 7.2.6): `C1(final C = CapVal)`, `final parameter Real k = 2`.
+  bool final = false;
   /// The value lowered once, shared by every slice (and whether a slice error was reported).
   struct Cache {
     std::optional<Value> value;
@@ -870,6 +872,11 @@ public:
   /// initialization (a first branch `initial()` of the clause).
   void initialDiscreteValues();
   void checkParameterCycles();
+  /// MLS 3.5, 18.3: parameters with annotation(Evaluate = true), and those whose final binding
+  /// (`C1(final C = CapVal)`) is then a constant, take their values when the model is compiled:
+  /// the values replace them in every expression (a capacitance 0 removes its der() term), and
+  /// they cannot be changed afterwards (Variable::structural).
+  void foldEvaluatedParameters();
   void checkBalance(const Instance &root);
   void componentSizes(Instance &root);
 
@@ -908,6 +915,8 @@ public:
     std::vector<int> dims; ///< of the variable's array
   };
   std::vector<PendingBinding> bindings_;
+  std::vector<char>
+      evaluateAnnotated_; ///< per variable: a parameter declared with annotation(Evaluate = true)
   std::vector<double> structuralValue_; ///< per variable: compile-time value of a parameter (NaN: not yet)
   std::vector<char> structuralState_;
   /// Connection sets: union-find over connector nodes.

@@ -57,6 +57,7 @@ void addModifier(Flattener &f, Mod &parent, const ast::Modifier &m, const std::s
       child->lexical = lexical;
       child->range = m.range;
       child->each = m.each;
+      child->final = m.final;
       child->lowered = std::make_shared<Mod::Cache>();
     }
   }
@@ -725,6 +726,7 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
       own->scope = &inst;
       own->lexical = el.lexical;
       own->range = c.binding->range;
+      own->final = d.final;
       own->lowered = std::make_shared<Mod::Cache>();
     }
     mod = merge(mod, own);
@@ -961,8 +963,10 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
   if (sym.object)
     for (size_t k = 0; k < count; ++k)
       objectClass_[sym.firstVar + static_cast<int>(k)] = sym.object;
-  for (size_t k = 0; k < count; ++k)
+  for (size_t k = 0; k < count; ++k) {
     bindings_[sym.firstVar + k] = PendingBinding{mod && mod->hasValue() ? mod : nullptr, k, PendingBinding::None, dims};
+    evaluateAnnotated_[sym.firstVar + k] = role == VarRole::Parameter && c.evaluate;
+  }
   if (role == VarRole::Unknown)
     inst.unknowns += count;
   if (sym.connector && !cls) {
@@ -1074,6 +1078,7 @@ std::optional<double> Flattener::structural(const Value &v, SourceRange range, c
 
 void Flattener::growPerVariable() {
   bindings_.resize(sys_.vars.size());
+  evaluateAnnotated_.resize(sys_.vars.size(), 0);
   structuralValue_.resize(sys_.vars.size(), NAN);
   structuralState_.resize(sys_.vars.size(), 0);
 }

@@ -177,6 +177,8 @@ public:
       else if (p->OUTER()) d.element.outer = true;
       else if (p->REPLACEABLE()) d.element.replaceable = true;
       else if (p->REDECLARE()) d.element.redeclare = true;
+      else if (p->FINAL())
+        d.final = true;
     }
   }
   void constraining(P::ConstrainingClauseContext *ctx, ast::ElementPrefixes &e) {
@@ -352,6 +354,9 @@ public:
       if (c->condition)
         comp.condition = expression(c->condition);
       comp.description = description(c->comment());
+      if (c->comment()->annotation())
+        comp.evaluate =
+            ast::evaluateAnnotation(classModification(c->comment()->annotation()->classModification()));
       d.components.push_back(std::move(comp));
     }
     constraining(ctx->constrainingClause(), d.element);

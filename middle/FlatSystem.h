@@ -42,7 +42,8 @@ struct Variable {
   StateSelect stateSelect = StateSelect::Default;
   int derivative = -1;   ///< Unknown: index of der(this), or -1
   int derivativeOf = -1; ///< Derivative: index of the differentiated variable
-  /// Parameter: fixes array sizes, loop ranges or which equations exist, so it cannot be changed
+  /// Parameter: fixes array sizes, loop ranges or which equations exist, or its value was folded
+  /// into the equations (annotation Evaluate = true, a final binding), so it cannot be changed
   /// after compilation.
   bool structural = false;
   /// Discrete: a condition of the Events pass, the value of `relation` frozen between events.

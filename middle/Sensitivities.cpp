@@ -72,7 +72,8 @@ int findParameter(const FlatSystem &flat, const std::string &name, Diagnostics &
       continue;
     std::string why = var.role != VarRole::Parameter ? "is not a parameter"
                       : var.type != ValueType::Real  ? "is not a Real parameter"
-                      : var.structural               ? "fixes array sizes, loop ranges or which equations exist"
+                      : var.structural               ? "is fixed when compiled (array sizes, loop ranges, "
+                                                       "which equations exist, Evaluate = true, a final binding)"
                       : var.object                   ? "is an external object"
                                                      : "";
     if (why.empty())

@@ -1262,8 +1262,9 @@ int eqc_sim_set_param(eqc_sim *sim, int index, double value) {
   }
   if (sim->model->param_kind && sim->model->param_kind[index] == EQC_PARAM_STRUCTURAL) {
     sim->fail(std::string("eqc_sim_set_param: '") + sim->model->param_names[index] +
-              "' fixes the model's structure (array sizes, loop ranges or which equations exist); change it in "
-              "the model");
+              "' fixes the model's structure (array sizes, loop ranges, which equations exist, or a value "
+              "folded when "
+              "compiled: annotation Evaluate = true or a final binding); change it in the model");
     return EQC_ERR_ARGUMENT;
   }
   sim->p[index] = value;

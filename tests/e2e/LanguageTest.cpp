@@ -536,3 +536,46 @@ end Jumps;
 }
 
 } // namespace
+
+// MLS 3.5, 18.3 (annotation Evaluate = true) and 7.2.6 (final): a parameter annotated Evaluate =
+// true, and one whose final binding reads only such values, take their values when the model is
+// compiled. Here the capacitance 0 of `c` (final C = C0, C0 = 0 evaluated) removes its
+// i = C*der(v) term: its current is 0 and its voltage is no state, so the divider of r1 and r2
+// gives v = u/2 = sin(t)/2 from the start; `k` (not final) stays a parameter that -p changes.
+// Without the folding der(c.v) had a coefficient 0 that structural analysis cannot see: the
+// derivative system is singular at t = 0. The folded ones cannot be changed with -p.
+TEST(Language, EvaluatedAndFinalParametersAreFoldedBeforeStructuralAnalysis) {
+  const std::string dir = scratchDir("evaluate_annotation");
+  writeFile(dir + "/divider.mo", "model Divider\n"
+                                 "  model Cap\n"
+                                 "    parameter Real C = 1;\n"
+                                 "    Real v, i;\n"
+                                 "  equation\n"
+                                 "    i = C*der(v);\n"
+                                 "  end Cap;\n"
+                                 "  parameter Real C0 = 0 annotation(Evaluate = true);\n"
+                                 "  parameter Real k = 2;\n"
+                                 "  Cap c(final C = C0);\n"
+                                 "  Real u = sin(time), i1, i2, w;\n"
+                                 "equation\n"
+                                 "  u - c.v = i1;\n"
+                                 "  c.v = i2;\n"
+                                 "  i1 = i2 + c.i;\n"
+                                 "  w = k*c.v;\n"
+                                 "end Divider;\n");
+  RunResult r = runEqc("simulate divider.mo -o out.csv --stop-time 2 -p k=3", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  const Csv csv = readCsv(dir + "/out.csv");
+  ASSERT_GT(csv.rows.size(), 10u);
+  for (size_t row = 0; row < csv.rows.size(); ++row) {
+    const double t = csv.at(row, "time");
+    EXPECT_NEAR(csv.at(row, "c.v"), std::sin(t) / 2, 1e-9) << t;
+    EXPECT_NEAR(csv.at(row, "c.i"), 0, 1e-12) << t;
+    EXPECT_NEAR(csv.at(row, "w"), 1.5 * std::sin(t), 1e-9) << t;
+  }
+  for (const char *p : {"C0", "c.C"}) {
+    r = runEqc(std::string("simulate divider.mo -o out2.csv -p ") + p + "=1", dir);
+    EXPECT_EQ(r.exitCode, 1) << r.stderrText; // a usage error
+    EXPECT_NE(r.stderrText.find("annotation Evaluate = true or a final binding"), std::string::npos) << r.stderrText;
+  }
+}

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cmath>
+#include <tuple>
 
 using namespace eqc::test;
 
@@ -203,4 +204,59 @@ TEST(MslAnalog, MultivibratorFlipsAtItsDesignedThresholds) {
   const auto [lo, hi] = csv.range("c.v");
   EXPECT_NEAR(lo, -7.5, 0.1);
   EXPECT_NEAR(hi, 7.5, 0.1);
+}
+
+// Analog.Examples.HeatingNPN_NORGate and HeatingPNP_NORGate: two Ebers-Moll transistors (NPN;
+// PNP with every voltage negated) form a NOR gate of the inputs V1, V2 (trapezoids of 6 V from
+// 55 s and 65 s, period 50 s); their losses heat HeatCapacitor1 (C = 0.1 J/K) through two thermal
+// conductors. The examples set every capacitance and transit time to the parameters CapVal = 0
+// and tauVal = 0, annotated Evaluate = true and passed on by `final` modifiers (MLS 3.5, 18.3 and
+// 7.2.6): folded, they remove every der() term of the transistors and capacitors (with them
+// structural analysis wrongly made them states, and the derivative system was singular at t = 0).
+// Checked: the NOR truth table at the output C2.v; the PNP gate mirrors the NPN one (C2.v
+// negated, the same temperature); the heat stored, C (T(200) - T(0)), equals the transistors'
+// losses integrated over the run (the trapezoid rule on the output grid, 1%).
+TEST(MslAnalog, HeatingNorGatesFollowTheTruthTableAndStoreTheirLosses) {
+  EQC_REQUIRE_MSL();
+  const std::string vars = "--vars V1.v,V2.v,C2.v,HeatCapacitor1.T,T1.LossPower,T2.LossPower";
+  const Csv npn = simulateExample(msl, "Modelica.Electrical.Analog.Examples.HeatingNPN_NORGate", vars, 200);
+  const Csv pnp = simulateExample(msl, "Modelica.Electrical.Analog.Examples.HeatingPNP_NORGate", vars, 200);
+  ASSERT_FALSE(npn.rows.empty());
+  ASSERT_FALSE(pnp.rows.empty());
+  auto at = [](const Csv &csv, double t, const std::string &name) {
+    size_t best = 0;
+    for (size_t row = 0; row < csv.rows.size(); ++row)
+      if (std::fabs(csv.at(row, "time") - t) < std::fabs(csv.at(best, "time") - t))
+        best = row;
+    return csv.at(best, name);
+  };
+  // (t, V1 high, V2 high): the output is high only when both inputs are low.
+  const std::array<std::tuple<double, bool, bool>, 7> table{{{30, false, false},
+                                                             {62, true, false},
+                                                             {75, true, true},
+                                                             {90, false, false},
+                                                             {110, true, false},
+                                                             {130, false, true},
+                                                             {150, false, false}}};
+  for (auto [t, a, b] : table) {
+    EXPECT_NEAR(at(npn, t, "V1.v"), a ? 6 : 0, 1e-9) << t;
+    EXPECT_NEAR(at(npn, t, "V2.v"), b ? 6 : 0, 1e-9) << t;
+    const double out = at(npn, t, "C2.v");
+    if (a || b)
+      EXPECT_LT(out, 0.2) << "t = " << t;
+    else
+      EXPECT_NEAR(out, 6, 1e-6) << "t = " << t;
+    EXPECT_NEAR(at(pnp, t, "C2.v"), -out, 1e-6) << "t = " << t;
+    EXPECT_NEAR(at(pnp, t, "HeatCapacitor1.T"), at(npn, t, "HeatCapacitor1.T"), 1e-6) << "t = " << t;
+  }
+  double losses = 0;
+  for (size_t row = 1; row < npn.rows.size(); ++row) {
+    const double dt = npn.at(row, "time") - npn.at(row - 1, "time");
+    auto power = [&](size_t r) { return npn.at(r, "T1.LossPower") + npn.at(r, "T2.LossPower"); };
+    losses += 0.5 * dt * (power(row) + power(row - 1));
+  }
+  const double stored =
+      0.1 * (npn.at(npn.rows.size() - 1, "HeatCapacitor1.T") - npn.at(0, "HeatCapacitor1.T"));
+  EXPECT_GT(stored, 3.0); // about 39 K warmer
+  EXPECT_NEAR(stored, losses, 0.01 * losses);
 }

@@ -107,11 +107,13 @@ enum {
 enum {
   EQC_PARAM_FREE = 0,       /**< set by the caller, or its default */
   EQC_PARAM_DEPENDENT = 1,  /**< computed by bind from the others (may still be set: then it is kept) */
-  EQC_PARAM_STRUCTURAL = 2, /**< fixes array sizes, loop ranges or which equations exist: not settable */
-  EQC_PARAM_INPUT = 3,      /**< a top-level input of the model: a function of time, set with
-                                 eqc_sim_set_input or eqc_sim_set_input_function (its default is its start value) */
-  EQC_PARAM_OBJECT = 4      /**< an external object (MLS 3.5, 12.9.7): the address of an object of
-                                 C code, made by eqc_model.objects; not settable */
+  EQC_PARAM_STRUCTURAL = 2, /**< fixes array sizes, loop ranges or which equations exist, or folded when
+                               compiled (Evaluate = true): not settable */
+  EQC_PARAM_INPUT =
+      3,               /**< a top-level input of the model: a function of time, set with
+                            eqc_sim_set_input or eqc_sim_set_input_function (its default is its start value) */
+  EQC_PARAM_OBJECT = 4 /**< an external object (MLS 3.5, 12.9.7): the address of an object of
+                            C code, made by eqc_model.objects; not settable */
 };
 
 /**

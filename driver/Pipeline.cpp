@@ -1,8 +1,8 @@
 // parse → flatten → causalize → codegen → optimize → jit, with --dump-after and --time-passes.
 #include "driver/Pipeline.h"
 
-#include "middle/ConstantUnknowns.h"
 #include "middle/Sensitivities.h"
+#include "middle/SimpleEquations.h"
 
 #include <pthread.h>
 #include "backend/Jit.h"
@@ -149,7 +149,7 @@ private:
 ExitCode reduceAndCausalize(const PipelineOptions &options, Compilation &c, Diagnostics &diags) {
   const Experiment &ex = c.flat->experiment;
   const double t0 = ex.hasStartTime ? ex.startTime : 0.0;
-  substituteConstantUnknowns(*c.flat);
+  c.simpleEquations = substituteSimpleEquations(*c.flat);
   unlinkUnreadDerivatives(*c.flat);
   {
     // Models whose matrix of highest derivatives is singular although structure says otherwise

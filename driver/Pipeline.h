@@ -9,6 +9,7 @@
 #include "middle/OdeModel.h"
 #include "middle/RowReduction.h"
 #include "middle/SigmaMethod.h"
+#include "middle/SimpleEquations.h"
 #include "support/Diagnostics.h"
 
 #include <memory>
@@ -60,6 +61,7 @@ struct Compilation {
   ReductionOptions reduction; ///< in effect: the command line's, else the model's __eqc annotation
   /// Equations replaced by combinations before structural analysis (convertForStructure).
   std::vector<StructureConversion> conversions;
+  SimpleEquations simpleEquations; ///< substituted before structural analysis (--stats)
   std::optional<ReducedSystem> reduced;
   /// "dummy" or "invariants": the reduction in effect for index-reduced models.
   std::string reductionForm = "dummy";

@@ -197,6 +197,9 @@ void reportStatistics(Compilation &c, const SimulateOptions &opt, const eqc_opti
   for (auto &[phase, secs] : c.timings)
     err << "  " << phase << ": " << formatNumber(std::round(secs * 1e6) / 1e3) << " ms\n";
   err << "  initialization: " << formatNumber(std::round(times.init * 1e6) / 1e3) << " ms\n";
+  if (c.simpleEquations.constants + c.simpleEquations.aliases > 0)
+    err << "  simple equations: " << c.simpleEquations.constants << " unknowns fixed to constants, "
+        << c.simpleEquations.aliases << " aliases (a = b, a = -b), substituted before matching\n";
   // Newton's systems before and after tearing, for the run and for the initialization.
   for (auto [label, cs] : {std::pair<const char *, const CausalSystem *>{"loops (simulation)", &model.ode},
                            std::pair<const char *, const CausalSystem *>{"loops (initialization)", &model.init}})

@@ -1,0 +1,195 @@
+#include "middle/SimpleEquations.h"
+
+#include "middle/ExprOps.h"
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+namespace eqc {
+
+namespace {
+
+/// What an equation defines: `x` (its value `value`, free of x), or nothing (x < 0).
+struct Definition {
+  int x = -1;
+  const Expr *value = nullptr;
+};
+
+/// The residual at x = a, y = b (y < 0: x only); a constant or null.
+const Expr *at(ExprContext &ctx, const Expr *residual, int x, double a, int y = -1, double b = 0) {
+  std::unordered_map<int, const Expr *> point{{x, ctx.constant(a)}};
+  if (y >= 0)
+    point.emplace(y, ctx.constant(b));
+  const Expr *r = substitute(ctx, residual, point);
+  return r->kind() == ExprKind::Const && std::isfinite(r->value()) ? r : nullptr;
+}
+
+/// An equation of one unknown x: a·x + c = 0 with a, c constants, a ≠ 0.
+Definition constantDefinition(ExprContext &ctx, const Expr *residual, int x) {
+  if (!isLinearIn(residual, x))
+    return {};
+  const Expr *r0 = at(ctx, residual, x, 0), *r1 = at(ctx, residual, x, 1);
+  if (!r0 || !r1 || r1->value() == r0->value())
+    return {};
+  return {x, ctx.constant(-r0->value() / (r1->value() - r0->value()))};
+}
+
+/// An equation of two unknowns x, y: a·x ± a·y = 0 with a a constant ≠ 0; x is the one to
+/// replace (`replaceable`; of two, the one without a start value: the kept one's start is the
+/// guess of the loops it is in).
+template <typename Replaceable>
+Definition aliasDefinition(ExprContext &ctx, const FlatSystem &flat, const Expr *residual, int x, int y,
+                           Replaceable replaceable) {
+  if (!replaceable(x) || (replaceable(y) && flat.vars[x].hasStart && !flat.vars[y].hasStart))
+    std::swap(x, y);
+  if (!replaceable(x) || flat.vars[y].role != VarRole::Unknown || !isLinearIn(residual, x) ||
+      !isLinearIn(residual, y))
+    return {};
+  const Expr *r00 = at(ctx, residual, x, 0, y, 0), *r10 = at(ctx, residual, x, 1, y, 0);
+  const Expr *r01 = at(ctx, residual, x, 0, y, 1), *r11 = at(ctx, residual, x, 1, y, 1);
+  if (!r00 || !r10 || !r01 || !r11 || r00->value() != 0)
+    return {};
+  const double a = r10->value(), b = r01->value();
+  if (a == 0 || std::fabs(a) != std::fabs(b) || r11->value() != a + b)
+    return {};
+  return {x, a == b ? ctx.neg(ctx.var(y)) : ctx.var(y)};
+}
+
+/// The unknowns `e` reads.
+std::vector<int> unknownsOf(const FlatSystem &flat, const Expr *e) {
+  std::vector<int> out;
+  for (int v : collectVars(e))
+    if (!flat.vars[v].isKnown())
+      out.push_back(v);
+  return out;
+}
+
+} // namespace
+
+SimpleEquations substituteSimpleEquations(FlatSystem &flat) {
+  ExprContext &ctx = *flat.ctx;
+  std::vector<char> replaced(flat.vars.size(), 0);
+  auto replaceable = [&](int v) {
+    const Variable &var = flat.vars[v];
+    return var.role == VarRole::Unknown && var.type == ValueType::Real && var.derivative < 0 && !replaced[v];
+  };
+  // The unknowns each equation reads, and the equations that read each unknown.
+  std::vector<std::vector<int>> reads(flat.equations.size());
+  std::vector<std::vector<size_t>> readers(flat.vars.size());
+  std::vector<size_t> work;
+  for (size_t i = 0; i < flat.equations.size(); ++i) {
+    if (flat.equations[i].number == kAlgorithmSection)
+      continue; // an algorithm's outputs are computed together, as written
+    reads[i] = unknownsOf(flat, flat.residual(flat.equations[i]));
+    for (int v : reads[i])
+      readers[v].push_back(i);
+    work.push_back(i);
+  }
+  std::reverse(work.begin(), work.end()); // the equations in their order
+  std::vector<char> defining(flat.equations.size(), 0);
+  SimpleEquations done;
+  while (!work.empty()) {
+    const size_t i = work.back();
+    work.pop_back();
+    if (defining[i] || reads[i].empty() || reads[i].size() > 2)
+      continue;
+    const Expr *residual = flat.residual(flat.equations[i]);
+    const Definition d =
+        reads[i].size() == 1
+            ? (replaceable(reads[i][0]) ? constantDefinition(ctx, residual, reads[i][0]) : Definition{})
+            : aliasDefinition(ctx, flat, residual, reads[i][0], reads[i][1], replaceable);
+    if (d.x < 0)
+      continue;
+    defining[i] = 1;
+    replaced[d.x] = 1;
+    ++(reads[i].size() == 1 ? done.constants : done.aliases);
+    const std::unordered_map<int, const Expr *> replacement{{d.x, d.value}};
+    for (size_t j : readers[d.x]) {
+      if (j == i || defining[j])
+        continue;
+      Equation &eq = flat.equations[j];
+      eq.lhs = substitute(ctx, eq.lhs, replacement);
+      eq.rhs = substitute(ctx, eq.rhs, replacement);
+      // What it reads now: the alias's other unknown, and fewer where terms cancelled (0·y, i - i).
+      reads[j] = unknownsOf(flat, flat.residual(eq));
+      if (reads[j].size() <= 2)
+        work.push_back(j);
+      if (d.value->kind() != ExprKind::Const)
+        for (int v : reads[j])
+          readers[v].push_back(j); // a repeat costs a substitution that changes nothing
+    }
+  }
+  return done;
+}
+
+size_t unlinkUnreadDerivatives(FlatSystem &flat) {
+  // Every variable any expression reads (pre() and delay() included); one walk over the DAG.
+  std::vector<char> read(flat.vars.size(), 0), visited;
+  std::vector<const Expr *> stack;
+  auto mark = [&](const Expr *e) {
+    if (e)
+      stack.push_back(e);
+    while (!stack.empty()) {
+      const Expr *n = stack.back();
+      stack.pop_back();
+      if (n->id() >= visited.size())
+        visited.resize(std::max<size_t>(n->id() + 1, visited.size() * 2), 0);
+      if (visited[n->id()])
+        continue;
+      visited[n->id()] = 1;
+      if (n->kind() == ExprKind::Var || n->kind() == ExprKind::Pre)
+        read[n->var()] = 1;
+      stack.insert(stack.end(), n->ops().begin(), n->ops().end());
+    }
+  };
+  for (const Variable &var : flat.vars) {
+    mark(var.binding);
+    mark(var.nominal);
+    mark(var.min);
+    mark(var.max);
+    mark(var.relation);
+  }
+  for (const std::vector<Equation> *section : {&flat.equations, &flat.initialEquations})
+    for (const Equation &eq : *section) {
+      mark(eq.lhs);
+      mark(eq.rhs);
+    }
+  for (const WhenClause &w : flat.whens)
+    for (const WhenBranch &br : w.branches) {
+      for (const Expr *c : br.conditions)
+        mark(c);
+      for (auto &[v, e] : br.assignments)
+        mark(e);
+      for (auto &[v, e] : br.reinits) {
+        read[v] = 1;
+        mark(e);
+      }
+    }
+  for (const DiscreteEquation &eq : flat.discreteEquations)
+    mark(eq.value);
+  for (const Assertion &a : flat.assertions) {
+    mark(a.condition);
+    for (const MessagePart &part : a.message)
+      mark(part.value);
+  }
+  size_t count = 0;
+  for (size_t x = 0; x < flat.vars.size(); ++x) {
+    Variable &var = flat.vars[x];
+    if (var.role != VarRole::Unknown || var.derivative < 0 || read[var.derivative] || var.fixed)
+      continue;
+    Variable &d = flat.vars[var.derivative];
+    if (d.derivative >= 0)
+      continue;
+    d.role = VarRole::Parameter;
+    d.derivativeOf = -1;
+    d.binding = flat.ctx->zero();
+    d.generated = true;
+    d.structural = true;
+    var.derivative = -1;
+    ++count;
+  }
+  return count;
+}
+
+} // namespace eqc

@@ -1,0 +1,113 @@
+// Tests of the simple equations substituted before structural analysis (middle/SimpleEquations.h):
+// constants and aliases on hand-built flat systems, and derivatives no equation reads any more.
+#include "middle/SimpleEquations.h"
+
+#include "middle/ExprOps.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace eqc {
+namespace {
+
+struct Builder {
+  FlatSystem flat;
+  Builder() { flat.ctx = std::make_shared<ExprContext>(); }
+  ExprContext &ctx() { return *flat.ctx; }
+  const Expr *unknown(const std::string &name, const Expr *start = nullptr) {
+    Variable v;
+    v.name = name;
+    v.role = VarRole::Unknown;
+    v.binding = start;
+    v.hasStart = start != nullptr;
+    flat.vars.push_back(v);
+    return ctx().var(static_cast<int>(flat.vars.size()) - 1);
+  }
+  const Expr *derivative(const Expr *state) {
+    Variable d;
+    d.name = "der(" + flat.vars[state->var()].name + ")";
+    d.role = VarRole::Derivative;
+    d.derivativeOf = state->var();
+    flat.vars[state->var()].derivative = static_cast<int>(flat.vars.size());
+    flat.vars.push_back(d);
+    return ctx().var(static_cast<int>(flat.vars.size()) - 1);
+  }
+  void equation(const Expr *lhs, const Expr *rhs) {
+    flat.equations.push_back({lhs, rhs, {}, static_cast<int>(flat.equations.size()) + 1});
+  }
+  bool reads(size_t equation, const Expr *var) {
+    std::vector<int> vars = collectVars(flat.residual(flat.equations[equation]));
+    return std::find(vars.begin(), vars.end(), var->var()) != vars.end();
+  }
+};
+
+// A ground's g = 0 reaches a through the connection a = g; b = -x is an alias; the equation of y
+// then reads a*der(v) + b + x = 0*der(v) - x + x: y is the constant 0 and reads neither der(v) nor
+// x. Each defining equation stays as it was when it defined its unknown (it still computes it).
+TEST(SimpleEquations, ConstantsPassAlongAliasesAndCancelTerms) {
+  Builder b;
+  const Expr *g = b.unknown("g"), *a = b.unknown("a"), *bb = b.unknown("b"), *x = b.unknown("x");
+  const Expr *y = b.unknown("y"), *v = b.unknown("v");
+  const Expr *dv = b.derivative(v);
+  ExprContext &c = b.ctx();
+  b.equation(g, c.zero());
+  b.equation(a, g);
+  b.equation(bb, c.neg(x));
+  b.equation(y, c.add({c.mul(a, dv), bb, x}));
+  b.equation(dv, c.neg(v));
+  b.equation(x, c.call(Builtin::Sin, {c.time()}));
+  const SimpleEquations done = substituteSimpleEquations(b.flat);
+  EXPECT_EQ(done.constants, 3u); // g, a, y
+  EXPECT_EQ(done.aliases, 1u);   // b = -x
+  EXPECT_FALSE(b.reads(3, dv));
+  EXPECT_FALSE(b.reads(3, x));
+  EXPECT_TRUE(b.reads(3, y));
+  EXPECT_TRUE(b.reads(0, g));  // g's own equation
+  EXPECT_FALSE(b.reads(1, g)); // a = g became a = 0, a's own
+  EXPECT_TRUE(b.reads(1, a));
+  EXPECT_TRUE(b.reads(2, x));                     // b's own equation
+  EXPECT_EQ(unlinkUnreadDerivatives(b.flat), 0u); // der(v) = -v still reads it
+}
+
+// i = c*der(u) with c fixed to 0: der(u) is read by no equation any more, so u is no state and
+// der(u) becomes a generated parameter that nothing reads; a state with a fixed start is kept.
+TEST(SimpleEquations, DerivativeNoEquationReadsMakesNoState) {
+  Builder b;
+  const Expr *cap = b.unknown("c"), *i = b.unknown("i"), *u = b.unknown("u"), *w = b.unknown("w");
+  const Expr *du = b.derivative(u), *dw = b.derivative(w);
+  b.flat.vars[w->var()].fixed = true;
+  ExprContext &c = b.ctx();
+  b.equation(cap, c.zero());
+  b.equation(i, c.add(c.mul(cap, du), c.mul(cap, dw)));
+  b.equation(u, c.call(Builtin::Sin, {c.time()}));
+  b.equation(w, c.call(Builtin::Cos, {c.time()}));
+  substituteSimpleEquations(b.flat);
+  EXPECT_EQ(unlinkUnreadDerivatives(b.flat), 1u);
+  EXPECT_EQ(b.flat.vars[u->var()].derivative, -1);
+  EXPECT_EQ(b.flat.vars[du->var()].role, VarRole::Parameter);
+  EXPECT_TRUE(b.flat.vars[du->var()].generated);
+  EXPECT_EQ(b.flat.vars[w->var()].derivative, dw->var());
+}
+
+// Of an alias's two unknowns the one with a start value (a loop's guess) is kept; x = 2*y and
+// x = y + 1 are no aliases.
+TEST(SimpleEquations, AliasKeepsTheUnknownWithAStartValue) {
+  Builder b;
+  ExprContext &c = b.ctx();
+  const Expr *x = b.unknown("x", c.one()), *y = b.unknown("y"), *p = b.unknown("p"), *q = b.unknown("q");
+  const Expr *r = b.unknown("r");
+  b.equation(y, x);
+  b.equation(c.mul(c.pow(x, c.constant(3)), y), c.one());
+  b.equation(p, c.mul(c.constant(2), q));
+  b.equation(p, c.add(r, c.one()));
+  b.equation(c.add(q, r), c.call(Builtin::Sin, {c.time()}));
+  const SimpleEquations done = substituteSimpleEquations(b.flat);
+  EXPECT_EQ(done.aliases, 1u);
+  EXPECT_EQ(done.constants, 0u);
+  EXPECT_TRUE(b.reads(1, x));
+  EXPECT_FALSE(b.reads(1, y));
+}
+
+} // namespace
+} // namespace eqc

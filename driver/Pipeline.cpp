@@ -149,8 +149,11 @@ private:
 ExitCode reduceAndCausalize(const PipelineOptions &options, Compilation &c, Diagnostics &diags) {
   const Experiment &ex = c.flat->experiment;
   const double t0 = ex.hasStartTime ? ex.startTime : 0.0;
-  c.simpleEquations = substituteSimpleEquations(*c.flat);
-  unlinkUnreadDerivatives(*c.flat);
+  {
+    PassTimer t(c, "simple equations");
+    c.simpleEquations = substituteSimpleEquations(*c.flat);
+    unlinkUnreadDerivatives(*c.flat);
+  }
   {
     // Models whose matrix of highest derivatives is singular although structure says otherwise
     // get the combination of equations that shows the hidden constraint (the linear-combination method).

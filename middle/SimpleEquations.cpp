@@ -56,14 +56,75 @@ Definition aliasDefinition(ExprContext &ctx, const FlatSystem &flat, const Expr 
   return {x, a == b ? ctx.neg(ctx.var(y)) : ctx.var(y)};
 }
 
-/// The unknowns `e` reads.
-std::vector<int> unknownsOf(const FlatSystem &flat, const Expr *e) {
-  std::vector<int> out;
-  for (int v : collectVars(e))
-    if (!flat.vars[v].isKnown())
-      out.push_back(v);
-  return out;
-}
+/// Which unknowns each equation reads and which equations read each unknown: compressed rows
+/// for the equations as flattened (one pass, no allocation per equation), and the rows of the
+/// few equations a substitution rewrote.
+class Incidence {
+public:
+  explicit Incidence(const FlatSystem &flat) : flat_(flat) {
+    const size_t n = flat.equations.size();
+    readStart_.assign(n + 1, 0);
+    for (size_t i = 0; i < n; ++i) {
+      if (flat.equations[i].number != kAlgorithmSection) // an algorithm's outputs are computed together
+        collect(flat.equations[i], readVars_);
+      readStart_[i + 1] = static_cast<uint32_t>(readVars_.size());
+    }
+    readerStart_.assign(flat.vars.size() + 1, 0);
+    for (int v : readVars_)
+      ++readerStart_[static_cast<size_t>(v) + 1];
+    for (size_t v = 0; v < flat.vars.size(); ++v)
+      readerStart_[v + 1] += readerStart_[v];
+    readerEqs_.resize(readVars_.size());
+    std::vector<uint32_t> fill(readerStart_.begin(), readerStart_.end() - 1);
+    for (size_t i = 0; i < n; ++i)
+      for (uint32_t k = readStart_[i]; k < readStart_[i + 1]; ++k)
+        readerEqs_[fill[readVars_[k]]++] = static_cast<uint32_t>(i);
+  }
+  /// How many unknowns equation i reads (lhs and rhs; a term that cancels across them counts).
+  size_t count(size_t i) const {
+    auto it = rewritten_.find(i);
+    return it != rewritten_.end() ? it->second.size() : readStart_[i + 1] - readStart_[i];
+  }
+  /// Whether one of the unknowns equation i reads satisfies `pred`.
+  template <typename Pred> bool any(size_t i, Pred pred) const {
+    if (auto it = rewritten_.find(i); it != rewritten_.end())
+      return std::any_of(it->second.begin(), it->second.end(), pred);
+    return std::any_of(readVars_.begin() + readStart_[i], readVars_.begin() + readStart_[i + 1], pred);
+  }
+  /// The equations that read unknown v (possibly repeated).
+  std::vector<size_t> readers(int v) const {
+    std::vector<size_t> out(readerEqs_.begin() + readerStart_[v], readerEqs_.begin() + readerStart_[v + 1]);
+    if (auto it = extraReaders_.find(v); it != extraReaders_.end())
+      out.insert(out.end(), it->second.begin(), it->second.end());
+    return out;
+  }
+  /// Equation i was rewritten: its unknowns afresh, and it reads the new ones.
+  void rewrite(size_t i) {
+    std::vector<int> &now = rewritten_[i];
+    now.clear();
+    collect(flat_.equations[i], now);
+    for (int v : now)
+      extraReaders_[v].push_back(i); // a repeat costs a substitution that changes nothing
+  }
+
+private:
+  void collect(const Equation &eq, std::vector<int> &out) {
+    const size_t from = out.size();
+    ++stamp_;
+    collectVars(eq.lhs, out, seen_, stamp_);
+    collectVars(eq.rhs, out, seen_, stamp_);
+    out.erase(std::remove_if(out.begin() + static_cast<std::ptrdiff_t>(from), out.end(),
+                             [&](int v) { return flat_.vars[v].isKnown(); }),
+              out.end());
+  }
+  const FlatSystem &flat_;
+  std::vector<uint32_t> readStart_, readerStart_, readerEqs_;
+  std::vector<int> readVars_;
+  std::unordered_map<size_t, std::vector<int>> rewritten_;
+  std::unordered_map<int, std::vector<size_t>> extraReaders_;
+  std::vector<uint32_t> seen_;
+  uint32_t stamp_ = 0;
+};
 
 } // namespace
 
@@ -74,50 +135,44 @@ SimpleEquations substituteSimpleEquations(FlatSystem &flat) {
     const Variable &var = flat.vars[v];
     return var.role == VarRole::Unknown && var.type == ValueType::Real && var.derivative < 0 && !replaced[v];
   };
-  // The unknowns each equation reads, and the equations that read each unknown.
-  std::vector<std::vector<int>> reads(flat.equations.size());
-  std::vector<std::vector<size_t>> readers(flat.vars.size());
+  Incidence incidence(flat);
   std::vector<size_t> work;
-  for (size_t i = 0; i < flat.equations.size(); ++i) {
-    if (flat.equations[i].number == kAlgorithmSection)
-      continue; // an algorithm's outputs are computed together, as written
-    reads[i] = unknownsOf(flat, flat.residual(flat.equations[i]));
-    for (int v : reads[i])
-      readers[v].push_back(i);
-    work.push_back(i);
-  }
-  std::reverse(work.begin(), work.end()); // the equations in their order
+  for (size_t i = flat.equations.size(); i-- > 0;) // popped in their order
+    if (flat.equations[i].number != kAlgorithmSection && incidence.count(i) <= 2)
+      work.push_back(i);
   std::vector<char> defining(flat.equations.size(), 0);
   SimpleEquations done;
   while (!work.empty()) {
     const size_t i = work.back();
     work.pop_back();
-    if (defining[i] || reads[i].empty() || reads[i].size() > 2)
+    if (defining[i] || !incidence.any(i, replaceable))
       continue;
     const Expr *residual = flat.residual(flat.equations[i]);
+    std::vector<int> unknowns = collectVars(residual);
+    unknowns.erase(std::remove_if(unknowns.begin(), unknowns.end(), [&](int v) { return flat.vars[v].isKnown(); }),
+                   unknowns.end());
+    if (unknowns.empty() || unknowns.size() > 2)
+      continue;
     const Definition d =
-        reads[i].size() == 1
-            ? (replaceable(reads[i][0]) ? constantDefinition(ctx, residual, reads[i][0]) : Definition{})
-            : aliasDefinition(ctx, flat, residual, reads[i][0], reads[i][1], replaceable);
+        unknowns.size() == 1
+            ? (replaceable(unknowns[0]) ? constantDefinition(ctx, residual, unknowns[0]) : Definition{})
+            : aliasDefinition(ctx, flat, residual, unknowns[0], unknowns[1], replaceable);
     if (d.x < 0)
       continue;
     defining[i] = 1;
     replaced[d.x] = 1;
-    ++(reads[i].size() == 1 ? done.constants : done.aliases);
+    ++(unknowns.size() == 1 ? done.constants : done.aliases);
     const std::unordered_map<int, const Expr *> replacement{{d.x, d.value}};
-    for (size_t j : readers[d.x]) {
+    for (size_t j : incidence.readers(d.x)) {
       if (j == i || defining[j])
         continue;
       Equation &eq = flat.equations[j];
       eq.lhs = substitute(ctx, eq.lhs, replacement);
       eq.rhs = substitute(ctx, eq.rhs, replacement);
       // What it reads now: the alias's other unknown, and fewer where terms cancelled (0·y, i - i).
-      reads[j] = unknownsOf(flat, flat.residual(eq));
-      if (reads[j].size() <= 2)
+      incidence.rewrite(j);
+      if (incidence.count(j) <= 2)
         work.push_back(j);
-      if (d.value->kind() != ExprKind::Const)
-        for (int v : reads[j])
-          readers[v].push_back(j); // a repeat costs a substitution that changes nothing
     }
   }
   return done;

@@ -91,20 +91,27 @@ public:
       return std::any_of(it->second.begin(), it->second.end(), pred);
     return std::any_of(readVars_.begin() + readStart_[i], readVars_.begin() + readStart_[i + 1], pred);
   }
-  /// The equations that read unknown v (possibly repeated).
+  /// The equations that read unknown v.
   std::vector<size_t> readers(int v) const {
     std::vector<size_t> out(readerEqs_.begin() + readerStart_[v], readerEqs_.begin() + readerStart_[v + 1]);
     if (auto it = extraReaders_.find(v); it != extraReaders_.end())
       out.insert(out.end(), it->second.begin(), it->second.end());
     return out;
   }
-  /// Equation i was rewritten: its unknowns afresh, and it reads the new ones.
+  /// Equation i was rewritten: its unknowns afresh; it is a reader of those it did not read.
   void rewrite(size_t i) {
+    std::vector<int> before;
+    if (auto it = rewritten_.find(i); it != rewritten_.end())
+      before = std::move(it->second);
+    else
+      before.assign(readVars_.begin() + readStart_[i], readVars_.begin() + readStart_[i + 1]);
+    std::sort(before.begin(), before.end());
     std::vector<int> &now = rewritten_[i];
     now.clear();
     collect(flat_.equations[i], now);
     for (int v : now)
-      extraReaders_[v].push_back(i); // a repeat costs a substitution that changes nothing
+      if (!std::binary_search(before.begin(), before.end(), v))
+        extraReaders_[v].push_back(i);
   }
 
 private:
@@ -167,8 +174,11 @@ SimpleEquations substituteSimpleEquations(FlatSystem &flat) {
       if (j == i || defining[j])
         continue;
       Equation &eq = flat.equations[j];
-      eq.lhs = substitute(ctx, eq.lhs, replacement);
-      eq.rhs = substitute(ctx, eq.rhs, replacement);
+      const Expr *lhs = substitute(ctx, eq.lhs, replacement), *rhs = substitute(ctx, eq.rhs, replacement);
+      if (lhs == eq.lhs && rhs == eq.rhs)
+        continue;
+      eq.lhs = lhs;
+      eq.rhs = rhs;
       // What it reads now: the alias's other unknown, and fewer where terms cancelled (0·y, i - i).
       incidence.rewrite(j);
       if (incidence.count(j) <= 2)

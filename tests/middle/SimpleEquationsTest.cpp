@@ -109,5 +109,27 @@ TEST(SimpleEquations, AliasKeepsTheUnknownWithAStartValue) {
   EXPECT_FALSE(b.reads(1, y));
 }
 
+// A connection set of n members is a chain of n - 1 aliases into the equations that read its
+// members: each substitution rewrites those equations once, and only the unknowns an equation
+// did not read before make it their reader (the pass stays linear in the chain; repeated readers
+// made it grow without bound on MSL's ActuatorWithNoise).
+TEST(SimpleEquations, LongAliasChainIntoOneEquation) {
+  Builder b;
+  ExprContext &c = b.ctx();
+  const size_t n = 1000;
+  std::vector<const Expr *> v;
+  for (size_t k = 0; k < n; ++k)
+    v.push_back(b.unknown("v" + std::to_string(k)));
+  for (size_t k = 0; k + 1 < n; ++k)
+    b.equation(v[k], k % 3 ? v[k + 1] : c.neg(v[k + 1]));
+  std::vector<const Expr *> terms; // v[k] = s_k v[n-1] with s_k = ±1: the sum is (Σ (k + 1) s_k) v[n-1]
+  for (size_t k = 0; k < n; ++k)
+    terms.push_back(c.mul(c.constant(static_cast<double>(k + 1)), v[k]));
+  b.equation(c.add(terms), c.call(Builtin::Sin, {c.time()}));
+  const SimpleEquations done = substituteSimpleEquations(b.flat);
+  EXPECT_EQ(done.aliases, n - 1);
+  EXPECT_EQ(collectVars(b.flat.residual(b.flat.equations.back())), std::vector<int>{v.back()->var()});
+}
+
 } // namespace
 } // namespace eqc

@@ -16,11 +16,12 @@
 #include <charconv>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <functional>
 #include <iostream>
+#include <map>
 #include <unistd.h>
 
 namespace eqc {
@@ -266,6 +267,27 @@ void reportStatistics(Compilation &c, const SimulateOptions &opt, const eqc_opti
     err << " " << flat.vars[model.states[i]].name << " = " << brief(initialStates[i]);
   err << "\n";
   err << "  integration: " << formatNumber(std::round(times.integrate * 1e6) / 1e3) << " ms\n";
+}
+
+/// A warning per condition whose changes were taken at step ends because it chattered without
+/// effect (a sliding motion along it; eqc_events.relaxed).
+void reportRelaxations(Compilation &c, const RunOutcome &r) {
+  const FlatSystem &flat = *c.flat;
+  std::map<int, std::pair<double, int>> first; // indicator: (first time, times relaxed)
+  for (auto [t, k] : r.events->relaxations())
+    if (auto [it, fresh] = first.try_emplace(k, t, 1); !fresh)
+      ++it->second.second;
+  for (auto &[k, when] : first) {
+    const int v = r.indicatorVariable[static_cast<size_t>(k)];
+    c.diags->warning(
+        flat.vars[v].loc,
+        "at time " + brief(when.first, 12) + ": the condition '" + flat.vars[v].name +
+            "' changes back and forth without effect (" + std::to_string(kMaxIdleEvents + 1) +
+            " events in a row changed nothing): the solution slides along it; its changes are taken "
+            "at the ends of the integrator's steps, not located, until it stays put for " +
+            std::to_string(EQC_RELAXED_QUIET_STEPS) + " steps" +
+            (when.second > 1 ? " (" + std::to_string(when.second) + " such episodes)" : std::string()));
+  }
 }
 
 /// The message of a failed integration: where, when and why.
@@ -558,6 +580,8 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
   const eqc_stats &stats = r.stats;
   const int status = r.status;
 
+  if (r.events)
+    reportRelaxations(c, r);
   if (opt.stats)
     reportStatistics(c, opt, o, s, r, initialStates, times, err);
   if (s.writeFailed) {

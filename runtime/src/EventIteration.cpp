@@ -309,16 +309,31 @@ int EventIteration::finishEvent(const eqc_model &m, double *p, Event &ev, const 
   lastReinit_ = ev.reinit;
   if (!initial) {
     ++events_;
-    idleEvents_ = ev.changes.empty() && !ev.reinit ? idleEvents_ + 1 : 0;
+    bool relaxedOnly = relaxed && crossed;
+    for (size_t k = 0; relaxedOnly && k < nz; ++k)
+      relaxedOnly = !crossed[k] || relaxed[k];
+    if (!ev.changes.empty() || ev.reinit)
+      idleEvents_ = 0;
+    else if (!relaxedOnly)
+      ++idleEvents_;
     for (size_t k = 0; crossed && k < nz; ++k)
       if (crossed[k]) {
         lastCrossed_ = static_cast<int>(k);
         break;
       }
+    const double t = ev.t;
     if (keepLog)
       log_.push_back(std::move(ev));
-    if (idleLimit > 0 && idleEvents_ > idleLimit)
-      return stopCode(StopCode::EventIdle);
+    if (idleLimit > 0 && idleEvents_ > idleLimit) {
+      if (!relaxed || !crossed)
+        return stopCode(StopCode::EventIdle);
+      for (size_t k = 0; k < nz; ++k)
+        if (crossed[k] && !relaxed[k]) {
+          relaxed[k] = 1;
+          relaxations_.emplace_back(t, static_cast<int>(k));
+        }
+      idleEvents_ = 0;
+    }
   }
   for (size_t k = 0; k < nz; ++k)
     conditions_[k] = p[discreteOffset(m) + static_cast<size_t>(m.indicator_discrete[k])] != 0 ? 1 : 0;

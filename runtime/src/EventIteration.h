@@ -40,6 +40,13 @@ public:
   int idleLimit = kDefaultIdleLimit;
   /// Whether to keep every event in log() (eqc simulate reports them).
   bool keepLog = false;
+  /// Null, or n_indicators flags shared with the integrator (eqc_events.relaxed): where idleLimit
+  /// events in a row changed nothing, the indicators that caused the last of them are relaxed
+  /// (their changes taken at step ends, a sliding motion) instead of failing the run; events of
+  /// relaxed indicators alone do not count as idle.
+  unsigned char *relaxed = nullptr;
+  /// When and which indicators were relaxed.
+  const std::vector<std::pair<double, int>> &relaxations() const { return relaxations_; }
 
   /// Sizes the scratch for `m` and sets the conditions from the discrete values in p.
   void attach(const eqc_model &m, const double *p);
@@ -142,6 +149,7 @@ private:
   std::vector<double> z_, zAhead_, xAhead_, dxAhead_, dx_, xBefore_, aBefore_, before_, last_, passStart_;
   std::vector<int> moved_;
   std::vector<Event> log_;
+  std::vector<std::pair<double, int>> relaxations_;
   long events_ = 0, iterations_ = 0;
   int idleEvents_ = 0, lastCrossed_ = -1;
   bool terminated_ = false, lastReinit_ = false;

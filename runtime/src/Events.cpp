@@ -115,7 +115,7 @@ int locateCrossing(int nz, const int *conditions, const unsigned char *atZero, d
 
 EventLocator::EventLocator(int n, const eqc_events &events, eqc_stats &stats)
     : n(n), nz(events.nz), events(events), stats(stats), zLeft(nz), zRight(nz), zMid(nz), scratch(n),
-      eventState(n), crossedFlags(nz) {}
+      eventState(n), crossedFlags(nz), quietSteps(nz, 0) {}
 
 int EventLocator::evaluate(double t, const double *x, double *z) {
   if (int rc = callUser(stats, [&] { return events.zc(events.user, t, x, z); }))
@@ -166,14 +166,42 @@ int EventLocator::afterStep(double tOld, double tNew, const double *xNew, DenseO
   if (!found) {
     if (int rc = evaluate(tNew, xNew, zRight.data()))
       return rc;
-    if (!anyChanged(nz, zRight.data(), events.conditions, events.at_zero))
+    if (!anyChanged(nz, zRight.data(), events.conditions, events.at_zero)) {
+      if (events.relaxed)
+        for (int k = 0; k < nz; ++k)
+          if (events.relaxed[k] && ++quietSteps[static_cast<size_t>(k)] >= EQC_RELAXED_QUIET_STEPS)
+            events.relaxed[k] = 0; // it stayed put: located again
       return EQC_OK;
+    }
+  }
+  // Only relaxed indicators changed: the event is where the change shows (no location).
+  bool relaxedOnly = events.relaxed != nullptr;
+  for (int k = 0; relaxedOnly && k < nz; ++k)
+    if (changedAt(zRight.data(), events.conditions, events.at_zero, k))
+      relaxedOnly = events.relaxed[k] != 0;
+  if (relaxedOnly) {
+    for (int k = 0; k < nz; ++k) {
+      crossedFlags[static_cast<size_t>(k)] =
+          changedAt(zRight.data(), events.conditions, events.at_zero, k) ? 1 : 0;
+      if (crossedFlags[static_cast<size_t>(k)])
+        quietSteps[static_cast<size_t>(k)] = 0;
+    }
+    iterations = 0;
+    relaxed = true;
+    eventTime = tr;
+    if (tr == tNew)
+      std::copy(xNew, xNew + n, eventState.begin());
+    else if (int rc = dense(tr, eventState.data()))
+      return rc;
+    located = true;
+    return EQC_OK;
   }
   // z at the bracket's left end, on the dense output (the state the step started from, after the
   // hook), so that both ends of the bracket lie on one curve.
   if (!haveLeft)
     if (int rc = indicators(tl, zLeft.data()))
       return rc;
+  relaxed = false;
   CrossingResult result;
   if (int rc = locateCrossing(nz, events.conditions, events.at_zero, tl, zLeft.data(), tr, zRight.data(), indicators, zMid.data(),
                               result))
@@ -277,9 +305,11 @@ int runWithEvents(IntegrationProblem &p, double *x, eqc_stats &stats, const eqc_
       return p.output.emit(p.opt.t_end, x);
     }
 
-    // A fresh start of the method from the right limit, on the original grid.
+    // A fresh start of the method from the right limit, on the original grid; after an event of
+    // relaxed indicators (a sliding motion) with the step that showed it: an automatic first
+    // step scales with the state's distance from the surface, and would shrink with it.
     p.opt.t_start = t;
-    p.opt.h_init = 0.0;
+    p.opt.h_init = locator.relaxedEvent() && stats.h_last > 0 ? stats.h_last : 0.0;
     p.opt.output_origin = outputOrigin;
     p.fixedStepOrigin = tStart;
     p.minFirstStep = MinFirstStepEps * DBL_EPSILON * std::max(std::fabs(t), std::fabs(p.opt.t_end));

@@ -81,6 +81,8 @@ public:
   int firstCrossed() const;
   /// Iterations of the last root location (evaluations of z on the dense output).
   int lastIterations() const { return iterations; }
+  /// Whether the last event was of relaxed indicators only (eqc_events.relaxed: not located).
+  bool relaxedEvent() const { return relaxed; }
 
 private:
   /// The detection and location part of checkStep: located tells whether an
@@ -97,8 +99,10 @@ private:
   eqc_stats &stats;
   std::vector<double> zLeft, zRight, zMid, scratch, eventState;
   std::vector<int> crossedFlags;
+  std::vector<int> quietSteps; ///< per relaxed indicator: accepted steps since it last changed
   double eventTime = NAN;
   int iterations = 0;
+  bool relaxed = false;
 };
 
 /// Integrates p with state events (see eqc_integrate_events): runs the method

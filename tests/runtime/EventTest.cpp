@@ -439,7 +439,7 @@ TEST(Events, ConditionsThatHoldAtZeroRestThere) {
       z[0] = x[0];
       return 0;
     }
-    static int handle(void *user, double, double *, const int *, int *conditions) {
+    static int handle(void *user, double t, double *, const int *, int *conditions) {
       ++static_cast<Count *>(user)->events;
       conditions[0] = 0;
       return 0;
@@ -825,3 +825,73 @@ TEST(Events, WithoutEventsBitIdenticalToIntegrateJac) {
 }
 
 } // namespace
+
+namespace {
+
+/// x' = -1 while the condition x > 0 holds, +1 otherwise: from x = 0.1 the solution reaches 0 at
+/// t = 0.1 (in fewer than EQC_RELAXED_QUIET_STEPS steps) and then slides along it (Filippov),
+/// every event flipping the condition back.
+int slidingCondition = 1;
+struct Slide {
+  int events = 0;
+  static int zc(void *, double, const double *x, double *z) {
+    z[0] = x[0];
+    return 0;
+  }
+  static int handle(void *user, double, double *, const int *, int *conditions) {
+    ++static_cast<Slide *>(user)->events;
+    conditions[0] = !conditions[0];
+    slidingCondition = conditions[0];
+    return 0;
+  }
+};
+
+} // namespace
+
+// eqc_events.relaxed: an indicator whose changes are taken at step ends. A sliding motion, which
+// located events stop (every event a few ulps after the last: EQC_ERR_CHATTERING), runs through
+// with |x| within a step of 0; a relaxed indicator that then stays put is located again.
+TEST(Events, RelaxedIndicatorRunsThroughASlidingMotion) {
+  eqc_rhs_fn slide = [](void *, double, const double *, double *dx) {
+    dx[0] = slidingCondition ? -1.0 : 1.0;
+    return 0;
+  };
+  for (bool relax : {false, true}) {
+    eqc_options opt = makeOptions(EQC_METHOD_DOPRI5, 0.0, 3.0);
+    opt.h_max = 0.01;
+    Slide s;
+    int conditions[1] = {1};
+    slidingCondition = 1;
+    unsigned char relaxed[1] = {static_cast<unsigned char>(relax)};
+    eqc_events events{1, Slide::zc, Slide::handle, &s, conditions, 0, 0.0, nullptr, relaxed};
+    EventRun run = runEvents(1, slide, {0.1}, opt, &events);
+    if (!relax) {
+      EXPECT_EQ(run.status, EQC_ERR_CHATTERING);
+      EXPECT_NEAR(run.stats.t_reached, 0.1, 1e-9);
+      continue;
+    }
+    ASSERT_EQ(run.status, EQC_OK);
+    EXPECT_NEAR(run.x[0], 0.0, 0.0101);
+    EXPECT_GT(s.events, 100); // about one per step of the 2 s of sliding
+    EXPECT_EQ(relaxed[0], 1); // it never stayed put
+  }
+  // x' = -1 throughout from x = 0.2: one change at t = 0.2, taken at the end of the step that shows
+  // it; then the indicator stays put and is located again after EQC_RELAXED_QUIET_STEPS steps.
+  eqc_rhs_fn down = [](void *, double, const double *, double *dx) {
+    dx[0] = -1.0;
+    return 0;
+  };
+  eqc_options opt = makeOptions(EQC_METHOD_DOPRI5, 0.0, 3.0);
+  opt.h_max = 0.01;
+  Slide s;
+  int conditions[1] = {1};
+  unsigned char relaxed[1] = {1};
+  eqc_events events{1, Slide::zc, Slide::handle, &s, conditions, 0, 0.0, nullptr, relaxed};
+  EventRun run = runEvents(1, down, {0.2}, opt, &events);
+  ASSERT_EQ(run.status, EQC_OK);
+  EXPECT_EQ(s.events, 1);
+  EXPECT_GE(run.stats.t_event, 0.2);
+  EXPECT_LE(run.stats.t_event, 0.2 + 0.0101);
+  EXPECT_EQ(relaxed[0], 0);
+  EXPECT_NEAR(run.x[0], -2.8, 1e-12);
+}

@@ -133,6 +133,22 @@ private:
   uint32_t stamp_ = 0;
 };
 
+/// Whether `eq` is written `x = f(...)` (or `f(...) = x`) with f reading two unknowns or more: x's
+/// explicit definition. A constant for x substituted there turns it into a constraint among the
+/// others (MultiBody's planar loop joint: `r_rel_a = resolve2(frame_a.R, ...)` with the loop's
+/// `0 = ey_a*r_rel_a` folding to r_rel_a[2] = 0), which changes what index reduction differentiates
+/// and where the initialization must start; the equation keeps x, which its own defines anyway.
+bool explicitDefinition(const FlatSystem &flat, const Equation &eq, int x) {
+  for (auto [side, other] : {std::pair{eq.lhs, eq.rhs}, std::pair{eq.rhs, eq.lhs}})
+    if (side->kind() == ExprKind::Var && side->var() == x) {
+      size_t unknowns = 0;
+      for (int v : collectVars(other))
+        unknowns += !flat.vars[v].isKnown();
+      return unknowns >= 2;
+    }
+  return false;
+}
+
 } // namespace
 
 SimpleEquations substituteSimpleEquations(FlatSystem &flat) {
@@ -174,6 +190,8 @@ SimpleEquations substituteSimpleEquations(FlatSystem &flat) {
       if (j == i || defining[j])
         continue;
       Equation &eq = flat.equations[j];
+      if (d.value->kind() == ExprKind::Const && explicitDefinition(flat, eq, d.x))
+        continue; // x = f(y, z, ...) stays: the constant would make it a constraint of y, z, ...
       const Expr *lhs = substitute(ctx, eq.lhs, replacement), *rhs = substitute(ctx, eq.rhs, replacement);
       if (lhs == eq.lhs && rhs == eq.rhs)
         continue;

@@ -109,6 +109,24 @@ TEST(SimpleEquations, AliasKeepsTheUnknownWithAStartValue) {
   EXPECT_FALSE(b.reads(1, y));
 }
 
+// A loop closure written through an unknown: r = a*sin(b) - 1 and 0 = r (MultiBody's planar loop
+// joint: r_rel_a = resolve2(R, ...) and 0 = ey_a*r_rel_a). r is the constant 0, but its explicit
+// definition keeps it (the constant would turn it into a constraint of a and b); an equation
+// that only reads r takes the constant.
+TEST(SimpleEquations, ExplicitDefinitionKeepsItsUnknown) {
+  Builder b;
+  ExprContext &c = b.ctx();
+  const Expr *r = b.unknown("r"), *a = b.unknown("a"), *bb = b.unknown("b"), *y = b.unknown("y");
+  b.equation(r, c.sub(c.mul(a, c.call(Builtin::Sin, {bb})), c.one()));
+  b.equation(c.zero(), r);
+  b.equation(y, c.add(r, a));
+  b.equation(a, c.call(Builtin::Cos, {c.time()}));
+  const SimpleEquations done = substituteSimpleEquations(b.flat);
+  EXPECT_EQ(done.constants, 1u);
+  EXPECT_TRUE(b.reads(0, r));
+  EXPECT_FALSE(b.reads(2, r));
+}
+
 // A connection set of n members is a chain of n - 1 aliases into the equations that read its
 // members: each substitution rewrites those equations once, and only the unknowns an equation
 // did not read before make it their reader (the pass stays linear in the chain; repeated readers

@@ -601,38 +601,7 @@ void Flattener::foldEvaluatedParameters() {
   }
   if (folded.empty())
     return;
-  auto fold = [&](const Expr *&e) {
-    if (e)
-      e = substitute(ctx(), e, folded);
-  };
-  for (Variable &var : sys_.vars) {
-    fold(var.binding);
-    fold(var.nominal);
-    fold(var.min);
-    fold(var.max);
-    fold(var.relation);
-  }
-  for (std::vector<Equation> *section : {&sys_.equations, &sys_.initialEquations})
-    for (Equation &eq : *section) {
-      fold(eq.lhs);
-      fold(eq.rhs);
-    }
-  for (WhenClause &w : sys_.whens)
-    for (WhenBranch &br : w.branches) {
-      for (const Expr *&c : br.conditions)
-        fold(c);
-      for (auto &[v, e] : br.assignments)
-        fold(e);
-      for (auto &[v, e] : br.reinits)
-        fold(e);
-    }
-  for (DiscreteEquation &eq : sys_.discreteEquations)
-    fold(eq.value);
-  for (Assertion &a : sys_.assertions) {
-    fold(a.condition);
-    for (MessagePart &part : a.message)
-      fold(part.value);
-  }
+  sys_.forEachExpr([&](const Expr *&e) { e = substitute(ctx(), e, folded); });
 }
 
 void Flattener::checkBalance(const Instance &root) {

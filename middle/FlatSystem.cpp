@@ -63,6 +63,41 @@ std::vector<int> FlatSystem::sourceOrders() const {
   return order;
 }
 
+void FlatSystem::forEachExpr(const std::function<void(const Expr *&)> &f) {
+  auto visit = [&](const Expr *&e) {
+    if (e)
+      f(e);
+  };
+  for (Variable &var : vars) {
+    visit(var.binding);
+    visit(var.nominal);
+    visit(var.min);
+    visit(var.max);
+    visit(var.relation);
+  }
+  for (std::vector<Equation> *section : {&equations, &initialEquations})
+    for (Equation &eq : *section) {
+      visit(eq.lhs);
+      visit(eq.rhs);
+    }
+  for (WhenClause &w : whens)
+    for (WhenBranch &br : w.branches) {
+      for (const Expr *&c : br.conditions)
+        visit(c);
+      for (auto &assignment : br.assignments)
+        visit(assignment.second);
+      for (auto &reinit : br.reinits)
+        visit(reinit.second);
+    }
+  for (DiscreteEquation &eq : discreteEquations)
+    visit(eq.value);
+  for (Assertion &a : assertions) {
+    visit(a.condition);
+    for (MessagePart &part : a.message)
+      visit(part.value);
+  }
+}
+
 FlatSystem FlatSystem::prefixCopy(size_t count) const {
   FlatSystem copy = *this;
   copy.vars.resize(count);

@@ -5,6 +5,7 @@
 #include "support/Diagnostics.h"
 
 #include <cmath>
+#include <functional>
 #include <iosfwd>
 #include <memory>
 #include <string>
@@ -228,6 +229,11 @@ struct FlatSystem {
   /// A copy with only the first `count` variables: the system as it was before a pass (Pantelides)
   /// added derivative variables. Requires: the equations name no variable from `count` on.
   FlatSystem prefixCopy(size_t count) const;
+  /// Calls `f` on every expression of the system, as a reference it may replace: the variables'
+  /// bindings, nominal, min, max and relations; the equations and initial equations; the
+  /// when-clauses' conditions, assignments and reinits; the discrete equations; the assertions'
+  /// conditions and message values. Null ones are skipped.
+  void forEachExpr(const std::function<void(const Expr *&)> &f);
   /// Prints the system in the form shown by `eqc check`.
   void print(std::ostream &os) const;
 };

@@ -226,36 +226,12 @@ size_t unlinkUnreadDerivatives(FlatSystem &flat) {
       stack.insert(stack.end(), n->ops().begin(), n->ops().end());
     }
   };
-  for (const Variable &var : flat.vars) {
-    mark(var.binding);
-    mark(var.nominal);
-    mark(var.min);
-    mark(var.max);
-    mark(var.relation);
-  }
-  for (const std::vector<Equation> *section : {&flat.equations, &flat.initialEquations})
-    for (const Equation &eq : *section) {
-      mark(eq.lhs);
-      mark(eq.rhs);
-    }
-  for (const WhenClause &w : flat.whens)
-    for (const WhenBranch &br : w.branches) {
-      for (const Expr *c : br.conditions)
-        mark(c);
-      for (auto &[v, e] : br.assignments)
-        mark(e);
-      for (auto &[v, e] : br.reinits) {
-        read[v] = 1;
-        mark(e);
-      }
-    }
-  for (const DiscreteEquation &eq : flat.discreteEquations)
-    mark(eq.value);
-  for (const Assertion &a : flat.assertions) {
-    mark(a.condition);
-    for (const MessagePart &part : a.message)
-      mark(part.value);
-  }
+  flat.forEachExpr([&](const Expr *&e) { mark(e); });
+  for (const WhenClause &w : flat.whens) // reinit(x, ...) needs x a state
+    for (const WhenBranch &br : w.branches)
+      for (auto &reinit : br.reinits)
+        if (int d = flat.vars[static_cast<size_t>(reinit.first)].derivative; d >= 0)
+          read[static_cast<size_t>(d)] = 1;
   size_t count = 0;
   for (size_t x = 0; x < flat.vars.size(); ++x) {
     Variable &var = flat.vars[x];

@@ -10,6 +10,7 @@
 #include "driver/Run.h"
 #include "driver/RunState.h"
 #include "driver/SvgPlot.h"
+#include "runtime/src/Integrator.h"
 #include "middle/ExprOps.h"
 
 #include <cctype>
@@ -270,7 +271,7 @@ void reportStatistics(Compilation &c, const SimulateOptions &opt, const eqc_opti
 }
 
 /// A warning per condition whose changes were taken at step ends because it chattered without
-/// effect (a sliding motion along it; eqc_events.relaxed).
+/// effect (a sliding motion along it; rt::integrateEvents' `relaxed`).
 void reportRelaxations(Compilation &c, const RunOutcome &r) {
   const FlatSystem &flat = *c.flat;
   std::map<int, std::pair<double, int>> first; // indicator: (first time, times relaxed)
@@ -285,7 +286,7 @@ void reportRelaxations(Compilation &c, const RunOutcome &r) {
             "' changes back and forth without effect (" + std::to_string(kMaxIdleEvents + 1) +
             " events in a row changed nothing): the solution slides along it; its changes are taken "
             "at the ends of the integrator's steps, not located, until it stays put for " +
-            std::to_string(EQC_RELAXED_QUIET_STEPS) + " steps" +
+            std::to_string(rt::kRelaxedQuietSteps) + " steps" +
             (when.second > 1 ? " (" + std::to_string(when.second) + " such episodes)" : std::string()));
   }
 }

@@ -40,7 +40,7 @@ public:
   int idleLimit = kDefaultIdleLimit;
   /// Whether to keep every event in log() (eqc simulate reports them).
   bool keepLog = false;
-  /// Null, or n_indicators flags shared with the integrator (eqc_events.relaxed): where idleLimit
+  /// Null, or n_indicators flags shared with the integrator (integrateEvents' `relaxed`): where idleLimit
   /// events in a row changed nothing, the indicators that caused the last of them are relaxed
   /// (their changes taken at step ends, a sliding motion) instead of failing the run; events of
   /// relaxed indicators alone do not count as idle.

@@ -113,8 +113,8 @@ int locateCrossing(int nz, const int *conditions, const unsigned char *atZero, d
   return EQC_OK;
 }
 
-EventLocator::EventLocator(int n, const eqc_events &events, eqc_stats &stats)
-    : n(n), nz(events.nz), events(events), stats(stats), zLeft(nz), zRight(nz), zMid(nz), scratch(n),
+EventLocator::EventLocator(int n, const eqc_events &events, eqc_stats &stats, unsigned char *relaxed)
+    : n(n), nz(events.nz), events(events), stats(stats), relaxedFlags(relaxed), zLeft(nz), zRight(nz), zMid(nz), scratch(n),
       eventState(n), crossedFlags(nz), quietSteps(nz, 0) {}
 
 int EventLocator::evaluate(double t, const double *x, double *z) {
@@ -167,18 +167,18 @@ int EventLocator::afterStep(double tOld, double tNew, const double *xNew, DenseO
     if (int rc = evaluate(tNew, xNew, zRight.data()))
       return rc;
     if (!anyChanged(nz, zRight.data(), events.conditions, events.at_zero)) {
-      if (events.relaxed)
+      if (relaxedFlags)
         for (int k = 0; k < nz; ++k)
-          if (events.relaxed[k] && ++quietSteps[static_cast<size_t>(k)] >= EQC_RELAXED_QUIET_STEPS)
-            events.relaxed[k] = 0; // it stayed put: located again
+          if (relaxedFlags[k] && ++quietSteps[static_cast<size_t>(k)] >= kRelaxedQuietSteps)
+            relaxedFlags[k] = 0; // it stayed put: located again
       return EQC_OK;
     }
   }
   // Only relaxed indicators changed: the event is where the change shows (no location).
-  bool relaxedOnly = events.relaxed != nullptr;
+  bool relaxedOnly = relaxedFlags != nullptr;
   for (int k = 0; relaxedOnly && k < nz; ++k)
     if (changedAt(zRight.data(), events.conditions, events.at_zero, k))
-      relaxedOnly = events.relaxed[k] != 0;
+      relaxedOnly = relaxedFlags[k] != 0;
   if (relaxedOnly) {
     for (int k = 0; k < nz; ++k) {
       crossedFlags[static_cast<size_t>(k)] =
@@ -250,9 +250,10 @@ int EventLocator::firstCrossed() const {
   return -1;
 }
 
-int runWithEvents(IntegrationProblem &p, double *x, eqc_stats &stats, const eqc_events &events) {
+int runWithEvents(IntegrationProblem &p, double *x, eqc_stats &stats, const eqc_events &events,
+                  unsigned char *relaxed) {
   const int n = p.n;
-  EventLocator locator(n, events, stats);
+  EventLocator locator(n, events, stats, relaxed);
   p.events = &locator;
   const double tStart = p.opt.t_start;
   ChatterGuard chatter(events.chatter_events > 0 ? events.chatter_events : DefaultChatterEvents,

@@ -57,7 +57,7 @@ int locateCrossing(int nz, const int *conditions, const unsigned char *atZero, d
 class EventLocator {
 public:
   /// Requires: events validated (nz > 0, zc, handle and conditions set).
-  EventLocator(int n, const eqc_events &events, eqc_stats &stats);
+  EventLocator(int n, const eqc_events &events, eqc_stats &stats, unsigned char *relaxed = nullptr);
 
   /// After an accepted step from tOld to tNew with state xNew (before the
   /// hook): evaluates z at the output times of `grid` inside the step (grid
@@ -81,7 +81,7 @@ public:
   int firstCrossed() const;
   /// Iterations of the last root location (evaluations of z on the dense output).
   int lastIterations() const { return iterations; }
-  /// Whether the last event was of relaxed indicators only (eqc_events.relaxed: not located).
+  /// Whether the last event was of relaxed indicators only (integrateEvents' `relaxed`: not located).
   bool relaxedEvent() const { return relaxed; }
 
 private:
@@ -97,6 +97,7 @@ private:
   const int n, nz;
   const eqc_events &events;
   eqc_stats &stats;
+  unsigned char *relaxedFlags; ///< integrateEvents' `relaxed` (may be null)
   std::vector<double> zLeft, zRight, zMid, scratch, eventState;
   std::vector<int> crossedFlags;
   std::vector<int> quietSteps; ///< per relaxed indicator: accepted steps since it last changed
@@ -110,7 +111,8 @@ private:
 /// Requires: as runMethod, and events validated. Ensures: as runMethod; on
 /// EQC_ERR_CHATTERING x and stats.t_reached hold the last event's (hooked)
 /// left limit.
-int runWithEvents(IntegrationProblem &p, double *x, eqc_stats &stats, const eqc_events &events);
+int runWithEvents(IntegrationProblem &p, double *x, eqc_stats &stats, const eqc_events &events,
+                  unsigned char *relaxed = nullptr);
 
 } // namespace eqc::rt
 

@@ -408,9 +408,16 @@ int runAuto(IntegrationProblem &p, double *x, eqc_stats &stats);
 
 /// eqc_integrate_events; with `hookObserves` the hook is an observer (see StepHook): called
 /// after accepted steps only and never changing x (eqc_sim's step callback without projection).
+/// `relaxed`: null, or events->nz flags, in/out: 1 where indicator k's changes are taken at the
+/// end of the step (or output time) that shows them, without locating them (a relation that
+/// chatters in a sliding motion, which located events would stop every few ulps); set back to 0
+/// after kRelaxedQuietSteps accepted steps without a change.
 int integrateEvents(int n, eqc_rhs_fn f, void *f_user, const eqc_jacobian *jac, double *x, const eqc_options *opt,
                     eqc_output_fn out, void *out_user, eqc_step_fn hook, void *hook_user, bool hookObserves,
-                    const eqc_events *events, eqc_stats *stats);
+                    const eqc_events *events, eqc_stats *stats, unsigned char *relaxed = nullptr);
+
+/// Accepted steps without a change after which a relaxed indicator is located again.
+constexpr int kRelaxedQuietSteps = 50;
 
 } // namespace eqc::rt
 

@@ -122,7 +122,7 @@ struct eqc_sim {
   /// eqc_sim_event's callers: per indicator, 1 while its sign at the point of the last event
   /// still disagrees with the condition that event settled (see eqc_sim_indicators).
   std::vector<unsigned char> settling;
-  /// Per indicator, during a run: 1 while its changes are taken at step ends (eqc_events.relaxed).
+  /// Per indicator, during a run: 1 while its changes are taken at step ends (integrateEvents' `relaxed`).
   std::vector<unsigned char> relaxedIndicators;
   eqc_stats stats{};
   /// The largest |g_i| of the invariants at the output points of the last run, where and which.
@@ -1060,7 +1060,6 @@ struct eqc_sim {
       ev.conditions = events.conditions().data();
       ev.at_zero = model->indicator_at_zero;
       relaxedIndicators.assign(static_cast<size_t>(ev.nz), 0);
-      ev.relaxed = relaxedIndicators.data();
       events.relaxed = relaxedIndicators.data();
       // As eqc simulate: no step spans an output interval, so that indicators are watched at
       // least that often.
@@ -1077,7 +1076,7 @@ struct eqc_sim {
     int status = eqc::rt::integrateEvents(
         n, rhs, this, &jacobian, x.data(), &o, output, this,
         project || stepFn || keepGuesses || model->n_asserts > 0 || model->n_delays > 0 ? stepHook : nullptr,
-        this, !project, &ev, &stats);
+        this, !project, &ev, &stats, relaxedIndicators.empty() ? nullptr : relaxedIndicators.data());
     const bool cancelled = status == EQC_ERR_RHS && stats.rhs_code == eqc::rt::stopCode(StopCode::Cancelled);
     if (cancelled)
       status = EQC_ERR_STOPPED;

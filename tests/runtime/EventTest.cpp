@@ -848,9 +848,20 @@ struct Slide {
 
 } // namespace
 
-// eqc_events.relaxed: an indicator whose changes are taken at step ends. A sliding motion, which
-// located events stop (every event a few ulps after the last: EQC_ERR_CHATTERING), runs through
-// with |x| within a step of 0; a relaxed indicator that then stays put is located again.
+/// eqc::rt::integrateEvents with `relaxed` flags (as eqc_sim passes them).
+EventRun runRelaxed(eqc_rhs_fn f, double x0, const eqc_options &opt, eqc_events *events, unsigned char *relaxed) {
+  EventRun run;
+  run.rec.n = 1;
+  run.x = {x0};
+  run.status = eqc::rt::integrateEvents(1, f, nullptr, nullptr, run.x.data(), &opt, Recorder::record, &run.rec,
+                                        nullptr, nullptr, false, events, &run.stats, relaxed);
+  return run;
+}
+
+// integrateEvents' `relaxed`: an indicator whose changes are taken at step ends. A sliding
+// motion, which located events stop (every event a few ulps after the last: EQC_ERR_CHATTERING),
+// runs through with |x| within a step of 0; a relaxed indicator that then stays put is located
+// again.
 TEST(Events, RelaxedIndicatorRunsThroughASlidingMotion) {
   eqc_rhs_fn slide = [](void *, double, const double *, double *dx) {
     dx[0] = slidingCondition ? -1.0 : 1.0;
@@ -863,8 +874,8 @@ TEST(Events, RelaxedIndicatorRunsThroughASlidingMotion) {
     int conditions[1] = {1};
     slidingCondition = 1;
     unsigned char relaxed[1] = {static_cast<unsigned char>(relax)};
-    eqc_events events{1, Slide::zc, Slide::handle, &s, conditions, 0, 0.0, nullptr, relaxed};
-    EventRun run = runEvents(1, slide, {0.1}, opt, &events);
+    eqc_events events{1, Slide::zc, Slide::handle, &s, conditions, 0, 0.0, nullptr};
+    EventRun run = runRelaxed(slide, 0.1, opt, &events, relaxed);
     if (!relax) {
       EXPECT_EQ(run.status, EQC_ERR_CHATTERING);
       EXPECT_NEAR(run.stats.t_reached, 0.1, 1e-9);
@@ -872,11 +883,11 @@ TEST(Events, RelaxedIndicatorRunsThroughASlidingMotion) {
     }
     ASSERT_EQ(run.status, EQC_OK);
     EXPECT_NEAR(run.x[0], 0.0, 0.0101);
-    EXPECT_GT(s.events, 100); // about one per step of the 2 s of sliding
+    EXPECT_GT(s.events, 100); // about one per step of the 2.9 s of sliding
     EXPECT_EQ(relaxed[0], 1); // it never stayed put
   }
   // x' = -1 throughout from x = 0.2: one change at t = 0.2, taken at the end of the step that shows
-  // it; then the indicator stays put and is located again after EQC_RELAXED_QUIET_STEPS steps.
+  // it; then the indicator stays put and is located again after kRelaxedQuietSteps steps.
   eqc_rhs_fn down = [](void *, double, const double *, double *dx) {
     dx[0] = -1.0;
     return 0;
@@ -886,8 +897,8 @@ TEST(Events, RelaxedIndicatorRunsThroughASlidingMotion) {
   Slide s;
   int conditions[1] = {1};
   unsigned char relaxed[1] = {1};
-  eqc_events events{1, Slide::zc, Slide::handle, &s, conditions, 0, 0.0, nullptr, relaxed};
-  EventRun run = runEvents(1, down, {0.2}, opt, &events);
+  eqc_events events{1, Slide::zc, Slide::handle, &s, conditions, 0, 0.0, nullptr};
+  EventRun run = runRelaxed(down, 0.2, opt, &events, relaxed);
   ASSERT_EQ(run.status, EQC_OK);
   EXPECT_EQ(s.events, 1);
   EXPECT_GE(run.stats.t_event, 0.2);

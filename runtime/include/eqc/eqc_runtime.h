@@ -402,10 +402,6 @@ typedef int (*eqc_event_fn)(void *user, double t, double *x, const int *crossed,
  * grid of t_start (or output_origin); stats and max_steps count over the whole run. An event a
  * few ulps or less before t_end ends the integration there with the right limit.
  */
-/** Accepted steps without a change after which a relaxed indicator (eqc_events.relaxed) is
- *  located again. */
-#define EQC_RELAXED_QUIET_STEPS 50
-
 typedef struct eqc_events {
   int nz;                /**< number of indicators (0: no events, plain integration) */
   eqc_zc_fn zc;          /**< the indicators; a failure gives EQC_ERR_RHS with rhs_code set, a
@@ -425,12 +421,6 @@ typedef struct eqc_events {
                               event_indicator name it */
   const unsigned char *at_zero; /**< NULL (every condition fails at z_k = 0), or nz entries: 1
                               where condition k holds at z_k = 0 */
-  unsigned char *relaxed;       /**< NULL, or nz entries, in/out: 1 where indicator k's changes are taken
-                                    at the end of the step (or output time) that shows them, without
-                                    locating them (a relation that chatters in a sliding motion, which
-                                    located events would stop every few ulps); the integration sets it
-                                    back to 0 after EQC_RELAXED_QUIET_STEPS accepted steps without a
-                                    change */
 } eqc_events;
 
 /**

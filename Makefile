@@ -28,11 +28,7 @@ test: build
 test-asan: deps
 	cmake -G Ninja -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DEQC_SANITIZE=ON
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
-	# use_tls=0: GCC 12's LeakSanitizer crashes in its exit scan of a dynamic TLS range that a
-	# dlopened model left (test binaries that JIT a model and then load one); with TLS not
-	# scanned as a root, a block reachable only from thread-local storage is reported as a leak,
-	# so no leak is hidden.
-	ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=use_tls=0 UBSAN_OPTIONS=print_stacktrace=1 \
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS)
 
 # The benchmark suite (bench/README.md): installs the peers (SUNDIALS, KLU, clang) first, then

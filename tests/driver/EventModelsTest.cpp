@@ -418,11 +418,17 @@ void expectSameTrajectory(const Outputs &reference, const Outputs &actual, doubl
 }
 
 /// Runs `c` all ways and compares.
-void checkEverywhere(const Case &c, const std::string &counter, int expectedCount) {
+/// `reference`, when given, computes c.referenceEvents after the shared library ran: a model
+/// JIT-compiled in this process before a model library is loaded leaves a dynamic TLS range that
+/// GCC 12's LeakSanitizer crashes on at exit (a sanitizer bug that depends on the order only).
+void checkEverywhere(Case c, const std::string &counter, int expectedCount,
+                     const std::function<std::vector<double>()> &reference = nullptr) {
   const std::filesystem::path dir = scratch(c.name);
   std::vector<std::string> states;
   Outputs shared = sharedRun(c, dir, states);
   ASSERT_TRUE(shared.error.empty()) << shared.error;
+  if (reference)
+    c.referenceEvents = reference();
   Outputs simulated = simulateRun(c, states, dir);
   ASSERT_TRUE(simulated.error.empty()) << simulated.error;
   Outputs object = objectRun(c, dir);
@@ -594,12 +600,14 @@ TEST(EventModels, ModelExchangeOfAnIndexReducedFmuStaysOnTheInvariants) {
 // wall, and every way moves it back onto its hidden constraints with the positions held. The
 // reference: the rebound times of its angle form (an ODE, tests/driver/pendulum_wall_angle.eq).
 TEST(EventModels, IndexThreePendulumReboundingFromAWallEverywhere) {
-  const Case angle{"driver/pendulum_wall_angle.eq", "PendulumWallAngle", 3.0, 0.01, {}, 0, 0, 0};
-  Outputs reference = simulateRun(angle, {"th"}, scratch("wall_angle"));
-  ASSERT_TRUE(reference.error.empty()) << reference.error;
-  ASSERT_EQ(reference.events.size(), 2u);
-  checkEverywhere({"driver/pendulum_wall.eq", "PendulumWall", 3.0, 0.01, reference.events, 1e-8, 1e-3, 1e-6}, "hits",
-                  2);
+  auto reference = [] {
+    const Case angle{"driver/pendulum_wall_angle.eq", "PendulumWallAngle", 3.0, 0.01, {}, 0, 0, 0};
+    Outputs r = simulateRun(angle, {"th"}, scratch("wall_angle"));
+    EXPECT_TRUE(r.error.empty()) << r.error;
+    EXPECT_EQ(r.events.size(), 2u);
+    return r.events;
+  };
+  checkEverywhere({"driver/pendulum_wall.eq", "PendulumWall", 3.0, 0.01, {}, 1e-8, 1e-3, 1e-6}, "hits", 2, reference);
 }
 
 // The index-3 pendulum with a when-clause counting swings (tests/driver/swing_counter.eq):

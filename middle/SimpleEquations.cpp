@@ -138,14 +138,17 @@ private:
 /// others (MultiBody's planar loop joint: `r_rel_a = resolve2(frame_a.R, ...)` with the loop's
 /// `0 = ey_a*r_rel_a` folding to r_rel_a[2] = 0), which changes what index reduction differentiates
 /// and where the initialization must start; the equation keeps x, which its own defines anyway.
+/// The unknowns `e` reads (not parameters, discrete variables or inputs), sorted.
+std::vector<int> unknownsOf(const FlatSystem &flat, const Expr *e) {
+  std::vector<int> out = collectVars(e);
+  out.erase(std::remove_if(out.begin(), out.end(), [&](int v) { return flat.vars[v].isKnown(); }), out.end());
+  return out;
+}
+
 bool explicitDefinition(const FlatSystem &flat, const Equation &eq, int x) {
   for (auto [side, other] : {std::pair{eq.lhs, eq.rhs}, std::pair{eq.rhs, eq.lhs}})
-    if (side->kind() == ExprKind::Var && side->var() == x) {
-      size_t unknowns = 0;
-      for (int v : collectVars(other))
-        unknowns += !flat.vars[v].isKnown();
-      return unknowns >= 2;
-    }
+    if (side->kind() == ExprKind::Var && side->var() == x)
+      return unknownsOf(flat, other).size() >= 2;
   return false;
 }
 
@@ -171,9 +174,7 @@ SimpleEquations substituteSimpleEquations(FlatSystem &flat) {
     if (defining[i] || !incidence.any(i, replaceable))
       continue;
     const Expr *residual = flat.residual(flat.equations[i]);
-    std::vector<int> unknowns = collectVars(residual);
-    unknowns.erase(std::remove_if(unknowns.begin(), unknowns.end(), [&](int v) { return flat.vars[v].isKnown(); }),
-                   unknowns.end());
+    const std::vector<int> unknowns = unknownsOf(flat, residual);
     if (unknowns.empty() || unknowns.size() > 2)
       continue;
     const Definition d =

@@ -260,6 +260,13 @@ void reportStatistics(Compilation &c, const SimulateOptions &opt, const eqc_opti
       err << "  event at time " << brief(it.log()[k].t, 12) << ": " << describeEvent(flat, *r.discretes, it.log()[k]) << "\n";
     if (it.log().size() > 20)
       err << "  ... (" << it.log().size() - 20 << " more)\n";
+    if (!it.boundaryHolds().empty()) {
+      auto [t, k] = it.boundaryHolds().front();
+      err << "  " << it.boundaryHolds().size()
+          << " conditions held on their boundary (no setting of the discrete variables was consistent "
+             "otherwise; their indicator exactly zero), the first at time "
+          << brief(t, 12) << ": '" << flat.vars[r.indicatorVariable[static_cast<size_t>(k)]].name << "'\n";
+    }
     if (it.terminated())
       err << "terminated at time " << brief(it.terminateTime()) << "\n";
   }
@@ -271,7 +278,7 @@ void reportStatistics(Compilation &c, const SimulateOptions &opt, const eqc_opti
 }
 
 /// A warning per condition whose changes were taken at step ends because it chattered without
-/// effect (a sliding motion along it; rt::integrateEvents' `relaxed`).
+/// effect (a sliding motion along it; rt::kIndicatorRelaxed).
 void reportRelaxations(Compilation &c, const RunOutcome &r) {
   const FlatSystem &flat = *c.flat;
   std::map<int, std::pair<double, int>> first; // indicator: (first time, times relaxed)

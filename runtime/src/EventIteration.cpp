@@ -1,6 +1,8 @@
 // The event iteration over an eqc_model's event interface (see EventIteration.h).
 #include "EventIteration.h"
 
+#include "Integrator.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -71,6 +73,8 @@ void EventIteration::attach(const eqc_model &m, const double *p) {
     conditions_[k] = p[discreteOffset(m) + static_cast<size_t>(m.indicator_discrete[k])] != 0 ? 1 : 0;
   z_.assign(nz, 0.0);
   zAhead_.assign(nz, 0.0);
+  atBoundary_.assign(nz, 0);
+  ownFlags_.assign(nz, 0);
   zCrossing_.assign(nz, 0.0);
   dxCrossing_.assign(static_cast<size_t>(m.n_states), 0.0);
   xAhead_.assign(n, 0.0);
@@ -125,8 +129,16 @@ int EventIteration::readConditions(const eqc_model &m, double t, const double *x
   if (anyCrossed)
     if (int code = lookAhead(m, t, x, a, p, dxCrossing_, zCrossing_))
       return code;
+  // One held on its boundary keeps its condition while it reads zero at t and ahead.
+  unsigned char *held = flags();
   for (size_t k = 0; k < nz; ++k) {
     const double zk = crossed && crossed[k] ? zCrossing_[k] : z_[k] == 0.0 ? zAhead_[k] : z_[k];
+    atBoundary_[k] = z_[k] == 0.0 && zk == 0.0;
+    if (held[k] & kIndicatorOnBoundary) {
+      if (atBoundary_[k])
+        continue;
+      held[k] &= static_cast<unsigned char>(~kIndicatorOnBoundary);
+    }
     const bool atZero = m.indicator_at_zero && m.indicator_at_zero[k];
     p[discreteOffset(m) + static_cast<size_t>(m.indicator_discrete[k])] = zk > 0 || (zk == 0 && atZero) ? 1.0 : 0.0;
   }
@@ -170,6 +182,33 @@ bool EventIteration::cycles(const eqc_model &m, const double *p) {
   return false;
 }
 
+int EventIteration::trySetting(const eqc_model &m, double t, double *x, double *a, double *p,
+                               const int *crossed, bool onBoundary, bool &repeats, std::vector<int> &held) {
+  const size_t nd = static_cast<size_t>(m.n_discretes), nz = static_cast<size_t>(m.n_indicators);
+  double *discretes = p + discreteOffset(m);
+  repeats = false;
+  int code = m.event(t, x, dx_.data(), a, p);
+  for (int pass = 0; pass < 2 && !code && !repeats; ++pass) {
+    trial_.assign(discretes, discretes + nd);
+    if ((code = m.rhs(t, x, dx_.data(), a, p)))
+      break;
+    if ((code = readConditions(m, t, x, a, p, crossed, false)))
+      break;
+    held.clear();
+    for (size_t k = 0; onBoundary && k < nz; ++k) {
+      const size_t j = static_cast<size_t>(m.indicator_discrete[k]);
+      if (atBoundary_[k] && discretes[j] != trial_[j]) {
+        discretes[j] = trial_[j];
+        held.push_back(static_cast<int>(k));
+      }
+    }
+    if ((code = m.event(t, x, dx_.data(), a, p)))
+      break;
+    repeats = sameDiscretes(m, trial_.data(), discretes);
+  }
+  return code == EQC_MODEL_EVENT_TERMINATE ? 0 : code;
+}
+
 int EventIteration::searchFixedPoint(const eqc_model &m, double t, double *x, double *a, double *p,
                                      const int *crossed, bool &found) {
   found = false;
@@ -191,38 +230,32 @@ int EventIteration::searchFixedPoint(const eqc_model &m, double t, double *x, do
   const std::vector<double> base(discretes, discretes + nd);
   const std::vector<double> xBase(x, x + n), aBase(a, a + na);
   const unsigned settings = 1u << cycling.size();
-  // Settings in the order of how many conditions they flip: the fewest first.
-  for (unsigned flips = 1; flips <= cycling.size(); ++flips)
-    for (unsigned mask = 1; mask < settings; ++mask) {
-      if (static_cast<unsigned>(__builtin_popcount(mask)) != flips)
-        continue;
-      std::copy(base.begin(), base.end(), discretes);
-      std::copy(xBase.begin(), xBase.end(), x);
-      std::copy(aBase.begin(), aBase.end(), a);
-      for (size_t i = 0; i < cycling.size(); ++i)
-        if (mask & (1u << i))
-          discretes[cycling[i]] = base[cycling[i]] != 0 ? 0.0 : 1.0;
-      // The discrete equations under this setting, then passes until the values repeat.
-      int code = m.event(t, x, dx_.data(), a, p);
-      bool repeats = false;
-      for (int pass = 0; pass < 2 && !code && !repeats; ++pass) {
-        trial_.assign(discretes, discretes + nd);
-        if ((code = m.rhs(t, x, dx_.data(), a, p)))
-          break;
-        if ((code = readConditions(m, t, x, a, p, crossed, false)))
-          break;
-        if ((code = m.event(t, x, dx_.data(), a, p)))
-          break;
-        repeats = sameDiscretes(m, trial_.data(), discretes);
+  std::vector<int> held;
+  // Settings in the order of how many conditions they flip: the fewest first; strictly read
+  // conditions first, then with those on their boundary kept.
+  for (bool onBoundary : {false, true})
+    for (unsigned flips = 1; flips <= cycling.size(); ++flips)
+      for (unsigned mask = 1; mask < settings; ++mask) {
+        if (static_cast<unsigned>(__builtin_popcount(mask)) != flips)
+          continue;
+        std::copy(base.begin(), base.end(), discretes);
+        std::copy(xBase.begin(), xBase.end(), x);
+        std::copy(aBase.begin(), aBase.end(), a);
+        for (size_t i = 0; i < cycling.size(); ++i)
+          if (mask & (1u << i))
+            discretes[cycling[i]] = base[cycling[i]] != 0 ? 0.0 : 1.0;
+        bool repeats = false;
+        if (int code = trySetting(m, t, x, a, p, crossed, onBoundary, repeats, held))
+          return -code;
+        if (repeats && std::equal(xBase.begin(), xBase.end(), x)) {
+          found = true;
+          for (int k : held) {
+            flags()[k] |= kIndicatorOnBoundary;
+            boundaryHolds_.emplace_back(t, k);
+          }
+          return -m.rhs(t, x, dx_.data(), a, p);
+        }
       }
-      if (code && code != EQC_MODEL_EVENT_TERMINATE)
-        return -code;
-      if (repeats && std::equal(xBase.begin(), xBase.end(), x)) {
-        found = true;
-        const int rhsCode = m.rhs(t, x, dx_.data(), a, p);
-        return -rhsCode;
-      }
-    }
   std::copy(base.begin(), base.end(), discretes);
   std::copy(xBase.begin(), xBase.end(), x);
   std::copy(aBase.begin(), aBase.end(), a);
@@ -309,9 +342,9 @@ int EventIteration::finishEvent(const eqc_model &m, double *p, Event &ev, const 
   lastReinit_ = ev.reinit;
   if (!initial) {
     ++events_;
-    bool relaxedOnly = relaxed && crossed;
+    bool relaxedOnly = indicatorFlags && crossed;
     for (size_t k = 0; relaxedOnly && k < nz; ++k)
-      relaxedOnly = !crossed[k] || relaxed[k];
+      relaxedOnly = !crossed[k] || (indicatorFlags[k] & kIndicatorRelaxed);
     if (!ev.changes.empty() || ev.reinit)
       idleEvents_ = 0;
     else if (!relaxedOnly)
@@ -325,11 +358,11 @@ int EventIteration::finishEvent(const eqc_model &m, double *p, Event &ev, const 
     if (keepLog)
       log_.push_back(std::move(ev));
     if (idleLimit > 0 && idleEvents_ > idleLimit) {
-      if (!relaxed || !crossed)
+      if (!indicatorFlags || !crossed)
         return stopCode(StopCode::EventIdle);
       for (size_t k = 0; k < nz; ++k)
-        if (crossed[k] && !relaxed[k]) {
-          relaxed[k] = 1;
+        if (crossed[k] && !(indicatorFlags[k] & kIndicatorRelaxed)) {
+          indicatorFlags[k] |= kIndicatorRelaxed;
           relaxations_.emplace_back(t, static_cast<int>(k));
         }
       idleEvents_ = 0;

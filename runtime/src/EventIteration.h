@@ -40,13 +40,16 @@ public:
   int idleLimit = kDefaultIdleLimit;
   /// Whether to keep every event in log() (eqc simulate reports them).
   bool keepLog = false;
-  /// Null, or n_indicators flags shared with the integrator (integrateEvents' `relaxed`): where idleLimit
-  /// events in a row changed nothing, the indicators that caused the last of them are relaxed
-  /// (their changes taken at step ends, a sliding motion) instead of failing the run; events of
-  /// relaxed indicators alone do not count as idle.
-  unsigned char *relaxed = nullptr;
+  /// Null, or n_indicators IndicatorFlags shared with the integrator (integrateEvents' `flags`):
+  /// where idleLimit events in a row changed nothing, the indicators that caused the last of them
+  /// are relaxed (kIndicatorRelaxed: their changes taken at step ends, a sliding motion) instead
+  /// of failing the run; events of relaxed indicators alone do not count as idle. Where null, the
+  /// iteration keeps kIndicatorOnBoundary in flags of its own and relaxes nothing.
+  unsigned char *indicatorFlags = nullptr;
   /// When and which indicators were relaxed.
   const std::vector<std::pair<double, int>> &relaxations() const { return relaxations_; }
+  /// When and which indicators were held on their boundary (kIndicatorOnBoundary).
+  const std::vector<std::pair<double, int>> &boundaryHolds() const { return boundaryHolds_; }
 
   /// Sizes the scratch for `m` and sets the conditions from the discrete values in p.
   void attach(const eqc_model &m, const double *p);
@@ -133,10 +136,20 @@ private:
   bool cycles(const eqc_model &m, const double *p);
   /// Looks for discrete values that a pass keeps (pre() fixed) among the settings of the
   /// conditions that changed over the cycle, the fewest flipped first; `found` tells whether it
-  /// did (p, x and a are then that fixed point's; else as they were). Returns 0 or minus the
-  /// failing model code.
+  /// did (p, x and a are then that fixed point's; else as they were). Where no setting is kept,
+  /// a second round lets the conditions whose indicators are exactly zero at t and just after it
+  /// keep the setting's value (a relation on its boundary, a > b at a = b, may be read either
+  /// way); those of the setting found are held on their boundary (kIndicatorOnBoundary). Returns
+  /// 0 or minus the failing model code.
   int searchFixedPoint(const eqc_model &m, double t, double *x, double *a, double *p, const int *crossed,
                        bool &found);
+  /// Tries one setting of the search: the discrete equations under it, then passes until the
+  /// discrete values repeat (`onBoundary`: zero indicators keep the setting's conditions, which
+  /// `held` lists where they differ from a strict reading). Returns 0 or the failing model code.
+  int trySetting(const eqc_model &m, double t, double *x, double *a, double *p, const int *crossed,
+                 bool onBoundary, bool &repeats, std::vector<int> &held);
+  /// The flags in use: indicatorFlags, else the iteration's own.
+  unsigned char *flags() { return indicatorFlags ? indicatorFlags : ownFlags_.data(); }
 
   /// Passes of the event iteration before it fails, passes with pre() fixed in one step, and the
   /// most cycling conditions whose settings are searched (2^k settings).
@@ -148,6 +161,9 @@ private:
   long searches_ = 0;
   std::vector<double> z_, zAhead_, xAhead_, dxAhead_, dx_, xBefore_, aBefore_, before_, last_, passStart_;
   std::vector<int> moved_;
+  /// Per indicator at the last readConditions: exactly zero at t and where the conditions look.
+  std::vector<unsigned char> atBoundary_, ownFlags_;
+  std::vector<std::pair<double, int>> boundaryHolds_;
   std::vector<Event> log_;
   std::vector<std::pair<double, int>> relaxations_;
   long events_ = 0, iterations_ = 0;

@@ -19,21 +19,6 @@ constexpr double DefaultChatterWindow = 1e-8;
 /// times max(|t|, |t_end|) (CVODE's lower bound for its first step, cvHin).
 constexpr double MinFirstStepEps = 100.0;
 
-/// Whether condition k holds at indicator value z: z > 0, or z = 0 for a relation that holds
-/// there (atZero, e.g. a <= b).
-bool holds(double z, const unsigned char *atZero, int k) { return z > 0.0 || (z == 0.0 && atZero && atZero[k]); }
-
-bool changedAt(const double *z, const int *conditions, const unsigned char *atZero, int k) {
-  return holds(z[k], atZero, k) != (conditions[k] != 0);
-}
-
-bool anyChanged(int nz, const double *z, const int *conditions, const unsigned char *atZero) {
-  for (int k = 0; k < nz; ++k)
-    if (changedAt(z, conditions, atZero, k))
-      return true;
-  return false;
-}
-
 /// Detects more than `limit` events within `window`: keeps the times of the
 /// last `limit` events in a ring (grown as events come, so that a large limit
 /// costs nothing up front).
@@ -64,7 +49,7 @@ private:
 
 } // namespace
 
-int locateCrossing(int nz, const int *conditions, const unsigned char *atZero, double tl, double *zl, double tr, double *zr,
+int locateCrossing(int nz, const HeldConditions &held, double tl, double *zl, double tr, double *zr,
                    IndicatorFunction indicators, double *zMid, CrossingResult &result) {
   const double tolerance = RootToleranceEps * DBL_EPSILON * std::max({std::fabs(tl), std::fabs(tr), tr - tl});
   // Anderson-Bjorck: when the same end moves twice in a row, the values kept
@@ -79,7 +64,7 @@ int locateCrossing(int nz, const int *conditions, const unsigned char *atZero, d
     // (tl, tr]; only those consistent at tl have a bracketing pair of values.
     double candidate = NAN;
     for (int k = 0; k < nz; ++k) {
-      if (!changedAt(zr, conditions, atZero, k) || changedAt(zl, conditions, atZero, k))
+      if (!held.changedAt(zr, k) || held.changedAt(zl, k))
         continue;
       // z_k(tl) and z_k(tr) lie on different sides of 0 (one may be 0), so
       // the denominator is never 0.
@@ -95,7 +80,7 @@ int locateCrossing(int nz, const int *conditions, const unsigned char *atZero, d
     ++result.iterations;
     if (int rc = indicators(candidate, zMid))
       return rc;
-    const bool rightMoves = anyChanged(nz, zMid, conditions, atZero);
+    const bool rightMoves = held.anyChanged(nz, zMid);
     double *moving = rightMoves ? zr : zl, *kept = rightMoves ? zl : zr;
     if (side == (rightMoves ? 1 : 2))
       for (int k = 0; k < nz; ++k) {
@@ -113,9 +98,10 @@ int locateCrossing(int nz, const int *conditions, const unsigned char *atZero, d
   return EQC_OK;
 }
 
-EventLocator::EventLocator(int n, const eqc_events &events, eqc_stats &stats, unsigned char *relaxed)
-    : n(n), nz(events.nz), events(events), stats(stats), relaxedFlags(relaxed), zLeft(nz), zRight(nz), zMid(nz), scratch(n),
-      eventState(n), crossedFlags(nz), quietSteps(nz, 0) {}
+EventLocator::EventLocator(int n, const eqc_events &events, eqc_stats &stats, unsigned char *flags)
+    : n(n), nz(events.nz), events(events), stats(stats),
+      flags(flags), held{events.conditions, events.at_zero, flags}, zLeft(nz), zRight(nz), zMid(nz),
+      scratch(n), eventState(n), crossedFlags(nz), quietSteps(nz, 0) {}
 
 int EventLocator::evaluate(double t, const double *x, double *z) {
   if (int rc = callUser(stats, [&] { return events.zc(events.user, t, x, z); }))
@@ -153,7 +139,7 @@ int EventLocator::afterStep(double tOld, double tNew, const double *xNew, DenseO
         continue;
       if (int rc = indicators(tg, zRight.data()))
         return rc;
-      if (anyChanged(nz, zRight.data(), events.conditions, events.at_zero)) {
+      if (held.anyChanged(nz, zRight.data())) {
         tr = tg;
         found = true;
         break;
@@ -166,23 +152,22 @@ int EventLocator::afterStep(double tOld, double tNew, const double *xNew, DenseO
   if (!found) {
     if (int rc = evaluate(tNew, xNew, zRight.data()))
       return rc;
-    if (!anyChanged(nz, zRight.data(), events.conditions, events.at_zero)) {
-      if (relaxedFlags)
+    if (!held.anyChanged(nz, zRight.data())) {
+      if (flags)
         for (int k = 0; k < nz; ++k)
-          if (relaxedFlags[k] && ++quietSteps[static_cast<size_t>(k)] >= kRelaxedQuietSteps)
-            relaxedFlags[k] = 0; // it stayed put: located again
+          if ((flags[k] & kIndicatorRelaxed) && ++quietSteps[static_cast<size_t>(k)] >= kRelaxedQuietSteps)
+            flags[k] &= static_cast<unsigned char>(~kIndicatorRelaxed); // it stayed put: located again
       return EQC_OK;
     }
   }
   // Only relaxed indicators changed: the event is where the change shows (no location).
-  bool relaxedOnly = relaxedFlags != nullptr;
+  bool relaxedOnly = flags != nullptr;
   for (int k = 0; relaxedOnly && k < nz; ++k)
-    if (changedAt(zRight.data(), events.conditions, events.at_zero, k))
-      relaxedOnly = relaxedFlags[k] != 0;
+    if (held.changedAt(zRight.data(), k))
+      relaxedOnly = (flags[k] & kIndicatorRelaxed) != 0;
   if (relaxedOnly) {
     for (int k = 0; k < nz; ++k) {
-      crossedFlags[static_cast<size_t>(k)] =
-          changedAt(zRight.data(), events.conditions, events.at_zero, k) ? 1 : 0;
+      crossedFlags[static_cast<size_t>(k)] = held.changedAt(zRight.data(), k) ? 1 : 0;
       if (crossedFlags[static_cast<size_t>(k)])
         quietSteps[static_cast<size_t>(k)] = 0;
     }
@@ -203,8 +188,7 @@ int EventLocator::afterStep(double tOld, double tNew, const double *xNew, DenseO
       return rc;
   relaxed = false;
   CrossingResult result;
-  if (int rc = locateCrossing(nz, events.conditions, events.at_zero, tl, zLeft.data(), tr, zRight.data(), indicators, zMid.data(),
-                              result))
+  if (int rc = locateCrossing(nz, held, tl, zLeft.data(), tr, zRight.data(), indicators, zMid.data(), result))
     return rc;
   iterations = result.iterations;
   eventTime = result.time;
@@ -214,7 +198,7 @@ int EventLocator::afterStep(double tOld, double tNew, const double *xNew, DenseO
     return rc;
   }
   for (int k = 0; k < nz; ++k)
-    crossedFlags[k] = changedAt(zRight.data(), events.conditions, events.at_zero, k) ? 1 : 0;
+    crossedFlags[k] = held.changedAt(zRight.data(), k) ? 1 : 0;
   located = true;
   return EQC_OK;
 }
@@ -251,9 +235,9 @@ int EventLocator::firstCrossed() const {
 }
 
 int runWithEvents(IntegrationProblem &p, double *x, eqc_stats &stats, const eqc_events &events,
-                  unsigned char *relaxed) {
+                  unsigned char *flags) {
   const int n = p.n;
-  EventLocator locator(n, events, stats, relaxed);
+  EventLocator locator(n, events, stats, flags);
   p.events = &locator;
   const double tStart = p.opt.t_start;
   ChatterGuard chatter(events.chatter_events > 0 ? events.chatter_events : DefaultChatterEvents,

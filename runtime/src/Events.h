@@ -33,8 +33,31 @@ struct CrossingResult {
   int iterations = 0; ///< evaluations of the indicators
 };
 
+/// The conditions an integration holds between events, as the locator compares them with z.
+struct HeldConditions {
+  const int *values = nullptr;           ///< per indicator: 1 where its condition holds
+  const unsigned char *atZero = nullptr; ///< nullable: 1 where it holds at z = 0 (a <= b)
+  const unsigned char *flags = nullptr;  ///< nullable: IndicatorFlags (kIndicatorOnBoundary)
+  /// Whether condition k holds at indicator value z: z > 0, or z = 0 for a relation that holds
+  /// there.
+  bool holds(double z, int k) const { return z > 0.0 || (z == 0.0 && atZero && atZero[k]); }
+  /// Whether z[k] disagrees with condition k (an indicator held on its boundary agrees while it
+  /// is exactly zero).
+  bool changedAt(const double *z, int k) const {
+    if (z[k] == 0.0 && flags && (flags[k] & kIndicatorOnBoundary))
+      return false;
+    return holds(z[k], k) != (values[k] != 0);
+  }
+  bool anyChanged(int nz, const double *z) const {
+    for (int k = 0; k < nz; ++k)
+      if (changedAt(z, k))
+        return true;
+    return false;
+  }
+};
+
 /// Locates the earliest time in (tl, tr] at which some condition changes:
-/// where (z_k > 0) first differs from conditions[k] != 0 for some k. Regula
+/// where z_k first disagrees with held condition k for some k. Regula
 /// falsi with the Anderson-Bjorck modification (as Illinois in SUNDIALS'
 /// rootfinding, but faster on curved indicators) on the changed indicator
 /// whose secant predicts the earliest crossing, all indicators evaluated at
@@ -43,13 +66,12 @@ struct CrossingResult {
 /// or when three iterations did not halve the bracket (flat or multiple
 /// roots). Candidates stay RootToleranceEps/2 ulps inside the bracket, so it
 /// shrinks every iteration.
-/// Condition k holds where z_k > 0, and where z_k = 0 if atZero (nullable) has atZero[k] = 1.
 /// Requires: tl < tr; zl = z(tl), zr = z(tr) with some condition changed at tr;
 /// zMid is scratch; nz entries each. Ensures: zr holds z at result.time up to
 /// positive factors (its signs, and so the changed conditions, are exact), zl
 /// likewise at the final tl. Returns EQC_OK or the first failing status of
 /// `indicators`.
-int locateCrossing(int nz, const int *conditions, const unsigned char *atZero, double tl, double *zl, double tr, double *zr,
+int locateCrossing(int nz, const HeldConditions &held, double tl, double *zl, double tr, double *zr,
                    IndicatorFunction indicators, double *zMid, CrossingResult &result);
 
 /// Watches the event indicators of one integration (eqc_events): each method
@@ -57,7 +79,8 @@ int locateCrossing(int nz, const int *conditions, const unsigned char *atZero, d
 class EventLocator {
 public:
   /// Requires: events validated (nz > 0, zc, handle and conditions set).
-  EventLocator(int n, const eqc_events &events, eqc_stats &stats, unsigned char *relaxed = nullptr);
+  /// flags: null, or nz IndicatorFlags (integrateEvents' `flags`).
+  EventLocator(int n, const eqc_events &events, eqc_stats &stats, unsigned char *flags = nullptr);
 
   /// After an accepted step from tOld to tNew with state xNew (before the
   /// hook): evaluates z at the output times of `grid` inside the step (grid
@@ -81,7 +104,7 @@ public:
   int firstCrossed() const;
   /// Iterations of the last root location (evaluations of z on the dense output).
   int lastIterations() const { return iterations; }
-  /// Whether the last event was of relaxed indicators only (integrateEvents' `relaxed`: not located).
+  /// Whether the last event was of relaxed indicators only (kIndicatorRelaxed: not located).
   bool relaxedEvent() const { return relaxed; }
 
 private:
@@ -97,7 +120,8 @@ private:
   const int n, nz;
   const eqc_events &events;
   eqc_stats &stats;
-  unsigned char *relaxedFlags; ///< integrateEvents' `relaxed` (may be null)
+  unsigned char *flags; ///< integrateEvents' `flags` (may be null)
+  HeldConditions held;
   std::vector<double> zLeft, zRight, zMid, scratch, eventState;
   std::vector<int> crossedFlags;
   std::vector<int> quietSteps; ///< per relaxed indicator: accepted steps since it last changed
@@ -112,7 +136,7 @@ private:
 /// EQC_ERR_CHATTERING x and stats.t_reached hold the last event's (hooked)
 /// left limit.
 int runWithEvents(IntegrationProblem &p, double *x, eqc_stats &stats, const eqc_events &events,
-                  unsigned char *relaxed = nullptr);
+                  unsigned char *flags = nullptr);
 
 } // namespace eqc::rt
 

@@ -140,7 +140,7 @@ extern "C" int eqc_integrate_events(int n, eqc_rhs_fn f, void *f_user, const eqc
 int eqc::rt::integrateEvents(int n, eqc_rhs_fn f, void *f_user, const eqc_jacobian *jac, double *x,
                              const eqc_options *opt, eqc_output_fn out, void *out_user, eqc_step_fn hook,
                              void *hook_user, bool hookObserves, const eqc_events *events, eqc_stats *stats,
-                             unsigned char *relaxed) {
+                             unsigned char *flags) {
   // Callers that do not care about statistics may pass NULL; the methods always
   // need somewhere to count.
   eqc_stats localStats;
@@ -176,7 +176,7 @@ int eqc::rt::integrateEvents(int n, eqc_rhs_fn f, void *f_user, const eqc_jacobi
       effective.h_max = effective.t_end - effective.t_start;
     st.method_used = effective.method;
     if (events && events->nz > 0)
-      return runWithEvents(problem, x, st, *events, relaxed);
+      return runWithEvents(problem, x, st, *events, flags);
     return runMethod(problem, x, st);
   } catch (const std::bad_alloc &) {
     // The only exception the methods can raise themselves: the work vectors for

@@ -408,13 +408,26 @@ int runAuto(IntegrationProblem &p, double *x, eqc_stats &stats);
 
 /// eqc_integrate_events; with `hookObserves` the hook is an observer (see StepHook): called
 /// after accepted steps only and never changing x (eqc_sim's step callback without projection).
-/// `relaxed`: null, or events->nz flags, in/out: 1 where indicator k's changes are taken at the
-/// end of the step (or output time) that shows them, without locating them (a relation that
-/// chatters in a sliding motion, which located events would stop every few ulps); set back to 0
-/// after kRelaxedQuietSteps accepted steps without a change.
-int integrateEvents(int n, eqc_rhs_fn f, void *f_user, const eqc_jacobian *jac, double *x, const eqc_options *opt,
-                    eqc_output_fn out, void *out_user, eqc_step_fn hook, void *hook_user, bool hookObserves,
-                    const eqc_events *events, eqc_stats *stats, unsigned char *relaxed = nullptr);
+/// `flags`: null, or events->nz IndicatorFlags, in/out (shared with the EventIteration that
+/// handles the events).
+int integrateEvents(int n, eqc_rhs_fn f, void *f_user, const eqc_jacobian *jac, double *x,
+                    const eqc_options *opt, eqc_output_fn out, void *out_user, eqc_step_fn hook,
+                    void *hook_user, bool hookObserves, const eqc_events *events, eqc_stats *stats,
+                    unsigned char *flags = nullptr);
+
+/// Bits of integrateEvents' per-indicator `flags`.
+enum IndicatorFlag : unsigned char {
+  /// Its changes are taken at the end of the step (or output time) that shows them, without
+  /// locating them (a relation that chatters in a sliding motion, which located events would stop
+  /// every few ulps); cleared after kRelaxedQuietSteps accepted steps without a change.
+  kIndicatorRelaxed = 1,
+  /// Held on its boundary: the event iteration found discrete values that are consistent only
+  /// with the condition's value kept where the indicator is exactly zero at the event and just
+  /// after it (a friction element at its limit while another one takes the rest of the load);
+  /// while the indicator stays exactly zero, the condition keeps that value. Cleared where the
+  /// event iteration reads the indicator off zero.
+  kIndicatorOnBoundary = 2,
+};
 
 /// Accepted steps without a change after which a relaxed indicator is located again.
 constexpr int kRelaxedQuietSteps = 50;

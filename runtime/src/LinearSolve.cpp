@@ -287,17 +287,21 @@ extern "C" int eqc_linsolve_nearest(int n, double *a, double *b, int nrhs, const
     cod.setThreshold(1e-10);
     // The minimum-norm change from x0: x = x0 + pinv(A) (B - A x0).
     Eigen::MatrixXd x;
+    double magnitude = 0; // of x, and of x0 where x is computed from it (its rounding is x0's)
     if (x0) {
       const Eigen::MatrixXd before = Eigen::Map<const RowMajor>(x0, n, nrhs);
       x = before.allFinite() ? Eigen::MatrixXd(before + cod.solve(rhs - original * before)) : cod.solve(rhs);
+      if (before.allFinite())
+        magnitude = before.cwiseAbs().maxCoeff();
     } else {
       x = cod.solve(rhs);
     }
     if (!x.allFinite())
       return EQC_ERR_SINGULAR;
+    magnitude = std::max(magnitude, x.cwiseAbs().maxCoeff());
     // Consistent: the residual at the level of rounding in A x and B.
-    const double scale = original.cwiseAbs().rowwise().sum().maxCoeff() * x.cwiseAbs().maxCoeff() +
-                         rhs.cwiseAbs().maxCoeff();
+    const double scale =
+        original.cwiseAbs().rowwise().sum().maxCoeff() * magnitude + rhs.cwiseAbs().maxCoeff();
     const double residual = (original * x - rhs).cwiseAbs().maxCoeff();
     if (!(residual <= 1e-9 * scale))
       return EQC_ERR_SINGULAR;

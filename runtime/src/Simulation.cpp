@@ -122,8 +122,8 @@ struct eqc_sim {
   /// eqc_sim_event's callers: per indicator, 1 while its sign at the point of the last event
   /// still disagrees with the condition that event settled (see eqc_sim_indicators).
   std::vector<unsigned char> settling;
-  /// Per indicator, during a run: 1 while its changes are taken at step ends (integrateEvents' `relaxed`).
-  std::vector<unsigned char> relaxedIndicators;
+  /// Per indicator, during a run: its IndicatorFlags (integrateEvents' `flags`).
+  std::vector<unsigned char> indicatorFlags;
   eqc_stats stats{};
   /// The largest |g_i| of the invariants at the output points of the last run, where and which.
   double worstInvariant = 0.0, worstInvariantTime = 0.0;
@@ -1059,8 +1059,8 @@ struct eqc_sim {
       ev.user = this;
       ev.conditions = events.conditions().data();
       ev.at_zero = model->indicator_at_zero;
-      relaxedIndicators.assign(static_cast<size_t>(ev.nz), 0);
-      events.relaxed = relaxedIndicators.data();
+      indicatorFlags.assign(static_cast<size_t>(ev.nz), 0);
+      events.indicatorFlags = indicatorFlags.data();
       // As eqc simulate: no step spans an output interval, so that indicators are watched at
       // least that often.
       if (ev.nz > 0 && o.interval > 0 && (o.h_max == 0 || o.h_max > o.interval))
@@ -1076,12 +1076,12 @@ struct eqc_sim {
     int status = eqc::rt::integrateEvents(
         n, rhs, this, &jacobian, x.data(), &o, output, this,
         project || stepFn || keepGuesses || model->n_asserts > 0 || model->n_delays > 0 ? stepHook : nullptr,
-        this, !project, &ev, &stats, relaxedIndicators.empty() ? nullptr : relaxedIndicators.data());
+        this, !project, &ev, &stats, indicatorFlags.empty() ? nullptr : indicatorFlags.data());
     const bool cancelled = status == EQC_ERR_RHS && stats.rhs_code == eqc::rt::stopCode(StopCode::Cancelled);
     if (cancelled)
       status = EQC_ERR_STOPPED;
     out = nullptr;
-    events.relaxed = nullptr; // eqc_sim_event between runs locates nothing
+    events.indicatorFlags = nullptr; // eqc_sim_event between runs locates nothing
     t = stats.t_reached;
     started = true;
     if (stats.h_last > 0)

@@ -149,3 +149,99 @@ TEST(MslMechanics, LossyGearAndBearingFrictionStuckTogetherStayWithinTheirLimits
   EXPECT_EQ(gearModes, (std::set<int>{-1, 0, 1}));
   EXPECT_EQ(bearingModes, (std::set<int>{-1, 0, 1}));
 }
+
+// Two brakes on one inertia (J = 1), engaged at 0.05 s with 1 N m (weak: fn = 2 N, mu = 0.5) and
+// 3 N m (strong: fn = 6 N), against a torque ramped from 0.1 s at 10 N m/s. Both stuck, only the
+// sum of their torques is determined (the linear block is singular; the solution nearest the one
+// before splits each increase evenly), so at 0.3 s (2 N m) the weak one reaches its limit: it
+// slips at zero speed with 1 N m while the strong one takes the rest. Modelica's relations read
+// that setting as inconsistent (sa > tau0_max is false at sa = tau0_max) and the other one too
+// (stuck, the weak brake's share exceeds its limit): its condition is held on its boundary. The
+// inertia starts at 0.5 s (T = 4 N m = 1 + 3): w = 5 (t - 0.5)^2 until the ramp ends at 1.1 s
+// (w = 1.8), then w = 1.8 + 6 (t - 1.1). (The event iteration used to cycle at 0.3 s; before
+// that, the nearest solution's consistency test read rounding as inconsistency at t = 0.)
+TEST(MslMechanics, TwoStuckBrakesShareTheLoadWithinTheirLimits) {
+  EQC_REQUIRE_MSL();
+  const std::string dir = scratchDir("msl_two_brakes");
+  writeFile(dir + "/TwoBrakes.mo", R"(model TwoBrakes
+  import Modelica.Mechanics.Rotational;
+  Rotational.Components.Inertia inertia(J = 1, phi(start = 0, fixed = true), w(start = 0, fixed = true));
+  Rotational.Sources.Torque torque;
+  Modelica.Blocks.Sources.Ramp ramp(height = 10, duration = 1, startTime = 0.1);
+  Rotational.Components.Brake weak(fn_max = 2);
+  Rotational.Components.Brake strong(fn_max = 6);
+  Modelica.Blocks.Sources.Step on(startTime = 0.05);
+equation
+  connect(ramp.y, torque.tau);
+  connect(torque.flange, inertia.flange_a);
+  connect(inertia.flange_b, weak.flange_a);
+  connect(inertia.flange_b, strong.flange_a);
+  connect(on.y, weak.f_normalized);
+  connect(on.y, strong.f_normalized);
+  annotation(experiment(StopTime = 1.5, Interval = 0.001));
+end TwoBrakes;
+)");
+  RunResult r = runEqc("simulate TwoBrakes.mo --lib '" + msl +
+                           "' -o out.csv --stats --vars inertia.w,weak.tau,strong.tau",
+                       dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  EXPECT_NE(r.stderrText.find("conditions held on their boundary"), std::string::npos) << r.stderrText;
+  const Csv csv = readCsv(dir + "/out.csv");
+  ASSERT_GT(csv.rows.size(), 1500u);
+  EXPECT_DOUBLE_EQ(csv.at(csv.rows.size() - 1, "time"), 1.5);
+  for (size_t row = 0; row < csv.rows.size(); ++row) {
+    const double t = csv.at(row, "time"), w = csv.at(row, "inertia.w");
+    const double exact = t < 0.5 ? 0 : t < 1.1 ? 5 * (t - 0.5) * (t - 0.5) : 1.8 + 6 * (t - 1.1);
+    EXPECT_NEAR(w, exact, 1e-9 * std::max(1.0, exact)) << "t = " << t;
+    EXPECT_LE(std::fabs(csv.at(row, "weak.tau")), 1 + 1e-12) << "t = " << t;
+    EXPECT_LE(std::fabs(csv.at(row, "strong.tau")), 3 + 1e-12) << "t = " << t;
+    if (t > 0.1 && t < 0.5) // stuck: the brakes hold the torque together
+      EXPECT_NEAR(csv.at(row, "weak.tau") + csv.at(row, "strong.tau"), 10 * (t - 0.1), 1e-9) << "t = " << t;
+  }
+}
+
+// Rotational.Examples.HeatLosses: a sine torque drives a chain of a damper, spring-dampers, an
+// elasto-backlash, bearing friction, a lossy gear, a clutch, a one-way clutch and a brake, whose
+// heat all goes to one convection; the documentation says the heat the drive train generates is
+// the convection's heat flow. The physics: every element dissipates (loss power >= 0), and the
+// energy balance holds: the work of the source is the kinetic energy of the six inertias, the
+// potential energy of the two linear springs, the work taken by the elasto-backlash (whose model
+// drops the energy of its spring when it separates: its own balance is not the library's) and
+// the heat of the other elements. At 0.0377 s the brake reaches its limit while the lossy gear
+// holds the chain: its condition is held on its boundary (the event iteration used to cycle).
+TEST(MslMechanics, HeatLossesBalancesTheSourcesWorkWithHeatAndStoredEnergy) {
+  EQC_REQUIRE_MSL();
+  const Csv csv = simulateExample(msl, "Modelica.Mechanics.Rotational.Examples.HeatLosses", "", 1.0);
+  ASSERT_FALSE(csv.rows.empty());
+  const std::vector<std::string> lossy = {
+      "damper", "springDamper", "bearingFriction", "lossyGear", "clutch", "oneWayClutch", "brake"};
+  double work = 0, heat = 0, backlash = 0, brakeHeat = 0, largestImbalance = 0;
+  auto stored = [&](size_t row) {
+    double e = 0;
+    for (int i = 1; i <= 6; ++i)
+      e += 0.5 * 2 * std::pow(csv.at(row, "inertia" + std::to_string(i) + ".w"), 2);
+    return e + 0.5 * 1e4 * std::pow(csv.at(row, "springDamper.phi_rel"), 2) +
+           0.5 * 1e4 * std::pow(csv.at(row, "spring3.phi_rel"), 2);
+  };
+  for (size_t row = 0; row < csv.rows.size(); ++row) {
+    for (const std::string &element : lossy)
+      EXPECT_GE(csv.at(row, element + ".lossPower"), -1e-12) << element << " at t = " << csv.at(row, "time");
+    if (row == 0)
+      continue;
+    // Trapezoidal integrals over the output grid (0.1 ms).
+    const double dt = csv.at(row, "time") - csv.at(row - 1, "time");
+    auto mean = [&](auto f) { return 0.5 * (f(row) + f(row - 1)) * dt; };
+    work += mean([&](size_t i) { return csv.at(i, "torque.tau") * csv.at(i, "inertia1.w"); });
+    backlash +=
+        mean([&](size_t i) { return csv.at(i, "elastoBacklash.tau") * csv.at(i, "elastoBacklash.w_rel"); });
+    for (const std::string &element : lossy)
+      heat += mean([&](size_t i) { return csv.at(i, element + ".lossPower"); });
+    brakeHeat += mean([&](size_t i) { return csv.at(i, "brake.lossPower"); });
+    largestImbalance = std::max(largestImbalance, std::fabs(work - heat - backlash - stored(row)));
+  }
+  std::printf("[ msl      ] HeatLosses: work %.6f J, heat %.6f J, largest imbalance %.2g J\n", work, heat,
+              largestImbalance);
+  EXPECT_GT(work, 0.3);
+  EXPECT_GT(brakeHeat, 1e-3); // the brake slipped
+  EXPECT_LT(largestImbalance, 1e-4 * work);
+}

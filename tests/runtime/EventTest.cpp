@@ -29,8 +29,8 @@ constexpr double Pi = 3.14159265358979323846;
 // The root finder on analytic indicators.
 
 /// Runs locateCrossing on [tl, tr] for indicators z(k, t).
-eqc::rt::CrossingResult locate(int nz, const int *conditions, double (*z)(int, double), double tl,
-                               double tr, std::vector<double> &zr, int &status) {
+eqc::rt::CrossingResult locate(int nz, const int *conditions, double (*z)(int, double), double tl, double tr,
+                               std::vector<double> &zr, int &status, const unsigned char *flags = nullptr) {
   std::vector<double> zl(nz), zMid(nz);
   zr.assign(nz, 0.0);
   for (int k = 0; k < nz; ++k) {
@@ -43,8 +43,8 @@ eqc::rt::CrossingResult locate(int nz, const int *conditions, double (*z)(int, d
     return EQC_OK;
   };
   eqc::rt::CrossingResult result;
-  status = eqc::rt::locateCrossing(nz, conditions, nullptr, tl, zl.data(), tr, zr.data(), indicators, zMid.data(),
-                                   result);
+  status = eqc::rt::locateCrossing(nz, {conditions, nullptr, flags}, tl, zl.data(), tr, zr.data(), indicators,
+                                   zMid.data(), result);
   return result;
 }
 
@@ -115,6 +115,25 @@ TEST(EventRootFinder, BisectsWhenTheLeftEndDisagreesWithItsCondition) {
   EXPECT_LE(result.time - 0.6, 4 * DBL_EPSILON);
 }
 
+// An indicator held on its boundary (kIndicatorOnBoundary: a friction element slipping at its
+// limit while another one holds the load, sa - tau0_max = 0 exactly) keeps its condition while
+// it is exactly zero: the change is where it leaves zero on the other side, at 0.5. Without the
+// flag, z = 0 already disagrees with the condition at the left end, and the change is there.
+TEST(EventRootFinder, AnIndicatorHeldOnItsBoundaryChangesWhereItLeavesZero) {
+  const int conditions[1] = {1};
+  const unsigned char onBoundary[1] = {eqc::rt::kIndicatorOnBoundary};
+  auto leaves = [](int, double t) { return t < 0.5 ? 0.0 : 0.5 - t; };
+  std::vector<double> zr;
+  int status;
+  auto held = locate(1, conditions, leaves, 0.0, 1.0, zr, status, onBoundary);
+  ASSERT_EQ(status, EQC_OK);
+  EXPECT_GE(held.time, 0.5);
+  EXPECT_LE(held.time - 0.5, 4 * DBL_EPSILON);
+  auto strict = locate(1, conditions, leaves, 0.0, 1.0, zr, status);
+  ASSERT_EQ(status, EQC_OK);
+  EXPECT_LT(strict.time, 1e-12);
+}
+
 TEST(EventRootFinder, StepFunctionAndIterationCap) {
   const int conditions[1] = {1};
   std::vector<double> zr;
@@ -132,8 +151,8 @@ TEST(EventRootFinder, ReportsAFailingIndicator) {
   std::vector<double> zl = {-1.0}, zr = {1.0}, zMid(1);
   auto failing = [](double, double *) { return EQC_ERR_RHS; };
   eqc::rt::CrossingResult result;
-  const int status =
-      eqc::rt::locateCrossing(1, conditions, nullptr, 0.0, zl.data(), 1.0, zr.data(), failing, zMid.data(), result);
+  const int status = eqc::rt::locateCrossing(1, {conditions, nullptr, nullptr}, 0.0, zl.data(), 1.0,
+                                             zr.data(), failing, zMid.data(), result);
   EXPECT_EQ(status, EQC_ERR_RHS);
 }
 
@@ -873,7 +892,7 @@ TEST(Events, RelaxedIndicatorRunsThroughASlidingMotion) {
     Slide s;
     int conditions[1] = {1};
     slidingCondition = 1;
-    unsigned char relaxed[1] = {static_cast<unsigned char>(relax)};
+    unsigned char relaxed[1] = {static_cast<unsigned char>(relax ? eqc::rt::kIndicatorRelaxed : 0)};
     eqc_events events{1, Slide::zc, Slide::handle, &s, conditions, 0, 0.0, nullptr};
     EventRun run = runRelaxed(slide, 0.1, opt, &events, relaxed);
     if (!relax) {
@@ -884,7 +903,7 @@ TEST(Events, RelaxedIndicatorRunsThroughASlidingMotion) {
     ASSERT_EQ(run.status, EQC_OK);
     EXPECT_NEAR(run.x[0], 0.0, 0.0101);
     EXPECT_GT(s.events, 100); // about one per step of the 2.9 s of sliding
-    EXPECT_EQ(relaxed[0], 1); // it never stayed put
+    EXPECT_EQ(relaxed[0], eqc::rt::kIndicatorRelaxed); // it never stayed put
   }
   // x' = -1 throughout from x = 0.2: one change at t = 0.2, taken at the end of the step that shows
   // it; then the indicator stays put and is located again after kRelaxedQuietSteps steps.
@@ -896,7 +915,7 @@ TEST(Events, RelaxedIndicatorRunsThroughASlidingMotion) {
   opt.h_max = 0.01;
   Slide s;
   int conditions[1] = {1};
-  unsigned char relaxed[1] = {1};
+  unsigned char relaxed[1] = {eqc::rt::kIndicatorRelaxed};
   eqc_events events{1, Slide::zc, Slide::handle, &s, conditions, 0, 0.0, nullptr};
   EventRun run = runRelaxed(down, 0.2, opt, &events, relaxed);
   ASSERT_EQ(run.status, EQC_OK);

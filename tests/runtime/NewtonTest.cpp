@@ -396,3 +396,15 @@ TEST(LinSolve, NearestSolutionOfConsistentSingularSystems) {
   EXPECT_NEAR(c[1], 1.5, 1e-14);
   EXPECT_NEAR(c[2], 1.5, 1e-14);
 }
+
+// The nearest solution may be zero up to rounding while x0 is not (three stuck contacts whose
+// load is removed: s1 + s2 + s3 = 0 from s = (0.1, 0.1, 0.1)): x = x0 - pinv(A) A x0 carries the
+// rounding of x0, so the residual is judged against x0's size too, not against x's alone (about
+// 1e-17, which made a consistent system read as inconsistent).
+TEST(LinSolve, NearestSolutionThatVanishesIsStillConsistent) {
+  std::vector<double> a{1, 1, 1, 1, 1, 1, 2, 2, 2}, b{0, 0, 0};
+  const double before[] = {0.1, 0.1, 0.1};
+  ASSERT_EQ(eqc_linsolve_nearest(3, a.data(), b.data(), 1, before), EQC_OK);
+  for (int i = 0; i < 3; ++i)
+    EXPECT_NEAR(b[i], 0, 1e-15);
+}

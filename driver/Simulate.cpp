@@ -277,24 +277,38 @@ void reportStatistics(Compilation &c, const SimulateOptions &opt, const eqc_opti
   err << "  integration: " << formatNumber(std::round(times.integrate * 1e6) / 1e3) << " ms\n";
 }
 
-/// A warning per condition whose changes were taken at step ends because it chattered without
-/// effect (a sliding motion along it; rt::kIndicatorRelaxed).
+/// A warning per condition whose changes were taken at step ends because it chattered (without
+/// effect, or switching modes that each drive it back: a sliding motion along it;
+/// rt::kIndicatorRelaxed).
 void reportRelaxations(Compilation &c, const RunOutcome &r) {
+  using Relaxed = rt::EventIteration::Relaxed;
   const FlatSystem &flat = *c.flat;
-  std::map<int, std::pair<double, int>> first; // indicator: (first time, times relaxed)
-  for (auto [t, k] : r.events->relaxations())
-    if (auto [it, fresh] = first.try_emplace(k, t, 1); !fresh)
-      ++it->second.second;
+  struct First {
+    double t;
+    Relaxed why;
+    int times;
+  };
+  std::map<int, First> first; // indicator: its first relaxation, and how many
+  for (const auto &relaxation : r.events->relaxations())
+    if (auto [it, fresh] = first.try_emplace(relaxation.indicator, First{relaxation.t, relaxation.why, 1});
+        !fresh)
+      ++it->second.times;
   for (auto &[k, when] : first) {
     const int v = r.indicatorVariable[static_cast<size_t>(k)];
+    const std::string why =
+        when.why == Relaxed::Idle
+            ? "changes back and forth without effect (" + std::to_string(kMaxIdleEvents + 1) +
+                  " events in a row changed nothing)"
+            : "changes back and forth without moving a state, faster than events can be located (" +
+                  std::to_string(rt::chatterLimit(eqc_events{}, 0, 1).events / 2) +
+                  " events within the chattering limit's time)";
     c.diags->warning(
         flat.vars[v].loc,
-        "at time " + brief(when.first, 12) + ": the condition '" + flat.vars[v].name +
-            "' changes back and forth without effect (" + std::to_string(kMaxIdleEvents + 1) +
-            " events in a row changed nothing): the solution slides along it; its changes are taken "
-            "at the ends of the integrator's steps, not located, until it stays put for " +
+        "at time " + brief(when.t, 12) + ": the condition '" + flat.vars[v].name + "' " + why +
+            ": the solution slides along it; its changes are taken at the ends of the integrator's "
+            "steps, not located, until it stays put for " +
             std::to_string(rt::kRelaxedQuietSteps) + " steps" +
-            (when.second > 1 ? " (" + std::to_string(when.second) + " such episodes)" : std::string()));
+            (when.times > 1 ? " (" + std::to_string(when.times) + " such episodes)" : std::string()));
   }
 }
 

@@ -74,6 +74,7 @@ void EventIteration::attach(const eqc_model &m, const double *p) {
   z_.assign(nz, 0.0);
   zAhead_.assign(nz, 0.0);
   atBoundary_.assign(nz, 0);
+  crossedAt_.assign(nz, -std::numeric_limits<double>::infinity());
   ownFlags_.assign(nz, 0);
   zCrossing_.assign(nz, 0.0);
   dxCrossing_.assign(static_cast<size_t>(m.n_states), 0.0);
@@ -355,22 +356,38 @@ int EventIteration::finishEvent(const eqc_model &m, double *p, Event &ev, const 
         break;
       }
     const double t = ev.t;
+    const bool reinit = ev.reinit;
+    for (size_t k = 0; crossed && k < nz; ++k)
+      if (crossed[k])
+        crossedAt_[k] = t;
     if (keepLog)
       log_.push_back(std::move(ev));
     if (idleLimit > 0 && idleEvents_ > idleLimit) {
       if (!indicatorFlags || !crossed)
         return stopCode(StopCode::EventIdle);
-      for (size_t k = 0; k < nz; ++k)
-        if (crossed[k] && !(indicatorFlags[k] & kIndicatorRelaxed)) {
-          indicatorFlags[k] |= kIndicatorRelaxed;
-          relaxations_.emplace_back(t, static_cast<int>(k));
-        }
+      relax(crossed, t, Relaxed::Idle);
       idleEvents_ = 0;
+    }
+    // Events that move no state, faster than the integrator may locate them.
+    if (reinit)
+      switching_.clear();
+    else if (indicatorFlags && crossed && !relaxedOnly && switching_.tooMany(t)) {
+      relax(crossed, t, Relaxed::Chattering);
+      switching_.clear();
     }
   }
   for (size_t k = 0; k < nz; ++k)
     conditions_[k] = p[discreteOffset(m) + static_cast<size_t>(m.indicator_discrete[k])] != 0 ? 1 : 0;
   return code == EQC_MODEL_EVENT_TERMINATE ? EQC_EVENT_TERMINATE : 0;
+}
+
+void EventIteration::relax(const int *crossed, double t, Relaxed why) {
+  for (size_t k = 0; k < conditions_.size(); ++k)
+    if ((crossed[k] || (why == Relaxed::Chattering && t - crossedAt_[k] <= chatterWindow_)) &&
+        !(indicatorFlags[k] & kIndicatorRelaxed)) {
+      indicatorFlags[k] |= kIndicatorRelaxed;
+      relaxations_.push_back({t, static_cast<int>(k), why});
+    }
 }
 
 int EventIteration::settle(const eqc_model &m, double t, double *x, double *a, double *p, const int *crossed,

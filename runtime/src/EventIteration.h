@@ -4,9 +4,11 @@
 #ifndef EQC_RUNTIME_EVENT_ITERATION_H
 #define EQC_RUNTIME_EVENT_ITERATION_H
 
+#include "Events.h"
 #include "StopCodes.h"
 #include "eqc/eqc_model.h"
 
+#include <algorithm>
 #include <functional>
 #include <string>
 #include <utility>
@@ -41,13 +43,29 @@ public:
   /// Whether to keep every event in log() (eqc simulate reports them).
   bool keepLog = false;
   /// Null, or n_indicators IndicatorFlags shared with the integrator (integrateEvents' `flags`):
-  /// where idleLimit events in a row changed nothing, the indicators that caused the last of them
-  /// are relaxed (kIndicatorRelaxed: their changes taken at step ends, a sliding motion) instead
-  /// of failing the run; events of relaxed indicators alone do not count as idle. Where null, the
-  /// iteration keeps kIndicatorOnBoundary in flags of its own and relaxes nothing.
+  /// where idleLimit events in a row changed nothing, or where events that move no state come as
+  /// fast as half the integrator's chatter limit (watchChatter: a switch whose modes each drive
+  /// its indicator back across zero, as an ideal thyristor's at zero voltage and current), the
+  /// indicators that caused the last of them are relaxed
+  /// (kIndicatorRelaxed: their changes taken at step ends, a sliding motion) instead of failing
+  /// the run; events of relaxed indicators alone count neither as idle nor as chattering. Where
+  /// null, the iteration keeps kIndicatorOnBoundary in flags of its own and relaxes nothing.
   unsigned char *indicatorFlags = nullptr;
-  /// When and which indicators were relaxed.
-  const std::vector<std::pair<double, int>> &relaxations() const { return relaxations_; }
+  /// Relaxes indicators whose events move no state (discrete values may change) faster than half
+  /// of `limit` (the integrator's chatterLimit) allows; until called, none.
+  void watchChatter(const ChatterLimit &limit) {
+    switching_ = ChatterGuard(std::max(1L, limit.events / 2), limit.window);
+    chatterWindow_ = limit.window;
+  }
+  /// Why indicators were relaxed.
+  enum class Relaxed { Idle, Chattering };
+  struct Relaxation {
+    double t;
+    int indicator;
+    Relaxed why;
+  };
+  /// When, which and why indicators were relaxed.
+  const std::vector<Relaxation> &relaxations() const { return relaxations_; }
   /// When and which indicators were held on their boundary (kIndicatorOnBoundary).
   const std::vector<std::pair<double, int>> &boundaryHolds() const { return boundaryHolds_; }
 
@@ -165,7 +183,15 @@ private:
   std::vector<unsigned char> atBoundary_, ownFlags_;
   std::vector<std::pair<double, int>> boundaryHolds_;
   std::vector<Event> log_;
-  std::vector<std::pair<double, int>> relaxations_;
+  std::vector<Relaxation> relaxations_;
+  /// The events that moved no state, against chatter (half its events).
+  ChatterGuard switching_{1, -1.0};
+  double chatterWindow_ = -1.0;
+  /// Per indicator: the time of the last event that crossed it (-inf: none).
+  std::vector<double> crossedAt_;
+  /// Relaxes (unless they are) the indicators crossed at t, or with `why` Chattering within the
+  /// chatter window before t.
+  void relax(const int *crossed, double t, Relaxed why);
   long events_ = 0, iterations_ = 0;
   int idleEvents_ = 0, lastCrossed_ = -1;
   bool terminated_ = false, lastReinit_ = false;

@@ -19,35 +19,12 @@ constexpr double DefaultChatterWindow = 1e-8;
 /// times max(|t|, |t_end|) (CVODE's lower bound for its first step, cvHin).
 constexpr double MinFirstStepEps = 100.0;
 
-/// Detects more than `limit` events within `window`: keeps the times of the
-/// last `limit` events in a ring (grown as events come, so that a large limit
-/// costs nothing up front).
-class ChatterGuard {
-public:
-  ChatterGuard(long limit, double window) : limit(static_cast<size_t>(limit)), window(window) {}
-
-  /// Records an event at t unless it is one too many: then returns true.
-  bool tooMany(double t) {
-    if (times.size() < limit) {
-      times.push_back(t);
-      return false;
-    }
-    // times[oldest] is the oldest of the last `limit` events.
-    if (t - times[oldest] <= window)
-      return true;
-    times[oldest] = t;
-    oldest = (oldest + 1) % limit;
-    return false;
-  }
-
-private:
-  size_t limit;
-  double window;
-  std::vector<double> times;
-  size_t oldest = 0;
-};
-
 } // namespace
+
+ChatterLimit chatterLimit(const eqc_events &events, double tStart, double tEnd) {
+  return {events.chatter_events > 0 ? events.chatter_events : DefaultChatterEvents,
+          events.chatter_window > 0 ? events.chatter_window : DefaultChatterWindow * (tEnd - tStart)};
+}
 
 int locateCrossing(int nz, const HeldConditions &held, double tl, double *zl, double tr, double *zr,
                    IndicatorFunction indicators, double *zMid, CrossingResult &result) {
@@ -188,7 +165,10 @@ int EventLocator::afterStep(double tOld, double tNew, const double *xNew, DenseO
       return rc;
   relaxed = false;
   CrossingResult result;
-  if (int rc = locateCrossing(nz, held, tl, zLeft.data(), tr, zRight.data(), indicators, zMid.data(), result))
+  HeldConditions others = held;
+  others.skipRelaxed = true;
+  if (int rc =
+          locateCrossing(nz, others, tl, zLeft.data(), tr, zRight.data(), indicators, zMid.data(), result))
     return rc;
   iterations = result.iterations;
   eventTime = result.time;
@@ -234,15 +214,26 @@ int EventLocator::firstCrossed() const {
   return -1;
 }
 
+namespace {
+
+/// Whether t is a time of the output grid origin + k * interval (to the grid's 1e-9 of an interval).
+bool onOutputGrid(double interval, double origin, double t) {
+  if (!(interval > 0))
+    return false;
+  const double k = std::round((t - origin) / interval);
+  return std::fabs(t - (origin + k * interval)) <= 1e-9 * interval;
+}
+
+} // namespace
+
 int runWithEvents(IntegrationProblem &p, double *x, eqc_stats &stats, const eqc_events &events,
                   unsigned char *flags) {
   const int n = p.n;
   EventLocator locator(n, events, stats, flags);
   p.events = &locator;
   const double tStart = p.opt.t_start;
-  ChatterGuard chatter(events.chatter_events > 0 ? events.chatter_events : DefaultChatterEvents,
-                       events.chatter_window > 0 ? events.chatter_window
-                                                 : DefaultChatterWindow * (p.opt.t_end - tStart));
+  const ChatterLimit limit = chatterLimit(events, tStart, p.opt.t_end);
+  ChatterGuard chatter(limit.events, limit.window);
   const double outputOrigin = std::isfinite(p.opt.output_origin) ? p.opt.output_origin : tStart;
   std::vector<double> left(n);
 
@@ -260,12 +251,22 @@ int runWithEvents(IntegrationProblem &p, double *x, eqc_stats &stats, const eqc_
     if (int rc = applyOutputHook(p, t, left.data(), stats))
       return rc;
     std::copy(left.begin(), left.end(), x);
-    if (int rc = p.output.emit(t, x))
-      return rc;
-    if (chatter.tooMany(t))
+    // An event of relaxed indicators ends a step of a sliding motion, one of thousands: it writes
+    // no rows of its own (a grid time still gets its row), as the steps between output times do.
+    const bool quiet = locator.relaxedEvent() && !onOutputGrid(p.opt.interval, outputOrigin, t);
+    if (!quiet)
+      if (int rc = p.output.emit(t, x))
+        return rc;
+    // (Relaxed indicators' events come at step ends, as far apart as the integrator's steps.)
+    if (!locator.relaxedEvent() && chatter.tooMany(t))
       return EQC_ERR_CHATTERING;
 
     ++stats.events;
+    // An event that relaxes indicators (EventIteration's chatter watch) starts a new count.
+    const long relaxedBefore =
+        flags ? std::count_if(flags, flags + events.nz,
+                              [](unsigned char f) { return (f & kIndicatorRelaxed) != 0; })
+              : 0;
     int decision = 0;
     if (int rc = callUser(stats, [&] {
           decision = events.handle(events.user, t, x, locator.crossed(), events.conditions);
@@ -279,8 +280,13 @@ int runWithEvents(IntegrationProblem &p, double *x, eqc_stats &stats, const eqc_
       stats.failed_component = bad;
       return EQC_ERR_NONFINITE;
     }
-    if (int rc = p.output.emitRightLimit(t, x))
+    if (locator.relaxedEvent())
+      p.output.markEmitted(t);
+    else if (int rc = p.output.emitRightLimit(t, x))
       return rc;
+    if (flags && std::count_if(flags, flags + events.nz,
+                               [](unsigned char f) { return (f & kIndicatorRelaxed) != 0; }) > relaxedBefore)
+      chatter.clear();
     if (decision == EQC_EVENT_TERMINATE)
       return EQC_OK;
     if (!(p.opt.t_end - t >= minStep(p.opt.t_end))) {

@@ -33,18 +33,63 @@ struct CrossingResult {
   int iterations = 0; ///< evaluations of the indicators
 };
 
+/// More than `events` located events within `window` of simulated time stop an integration with
+/// EQC_ERR_CHATTERING (eqc_events' chatter_events and chatter_window, else the defaults: 100
+/// within 1e-8 of the span).
+struct ChatterLimit {
+  long events;
+  double window;
+};
+ChatterLimit chatterLimit(const eqc_events &events, double tStart, double tEnd);
+
+/// Detects more than `limit` events within `window`: keeps the times of the last `limit` events
+/// in a ring (grown as events come, so that a large limit costs nothing up front).
+class ChatterGuard {
+public:
+  ChatterGuard(long limit, double window) : limit(static_cast<size_t>(limit)), window(window) {}
+
+  /// Records an event at t unless it is one too many: then returns true.
+  bool tooMany(double t) {
+    if (times.size() < limit) {
+      times.push_back(t);
+      return false;
+    }
+    // times[oldest] is the oldest of the last `limit` events.
+    if (t - times[oldest] <= window)
+      return true;
+    times[oldest] = t;
+    oldest = (oldest + 1) % limit;
+    return false;
+  }
+  /// Forgets the events recorded.
+  void clear() {
+    times.clear();
+    oldest = 0;
+  }
+
+private:
+  size_t limit;
+  double window;
+  std::vector<double> times;
+  size_t oldest = 0;
+};
+
 /// The conditions an integration holds between events, as the locator compares them with z.
 struct HeldConditions {
   const int *values = nullptr;           ///< per indicator: 1 where its condition holds
   const unsigned char *atZero = nullptr; ///< nullable: 1 where it holds at z = 0 (a <= b)
-  const unsigned char *flags = nullptr;  ///< nullable: IndicatorFlags (kIndicatorOnBoundary)
+  const unsigned char *flags = nullptr;  ///< nullable: IndicatorFlags
+  /// Whether relaxed indicators (kIndicatorRelaxed) count as unchanged: while an event of others
+  /// is located (theirs are taken at step ends).
+  bool skipRelaxed = false;
   /// Whether condition k holds at indicator value z: z > 0, or z = 0 for a relation that holds
   /// there.
   bool holds(double z, int k) const { return z > 0.0 || (z == 0.0 && atZero && atZero[k]); }
   /// Whether z[k] disagrees with condition k (an indicator held on its boundary agrees while it
   /// is exactly zero).
   bool changedAt(const double *z, int k) const {
-    if (z[k] == 0.0 && flags && (flags[k] & kIndicatorOnBoundary))
+    if (flags && (((flags[k] & kIndicatorOnBoundary) && z[k] == 0.0) ||
+                  (skipRelaxed && (flags[k] & kIndicatorRelaxed))))
       return false;
     return holds(z[k], k) != (values[k] != 0);
   }

@@ -1061,6 +1061,7 @@ struct eqc_sim {
       ev.at_zero = model->indicator_at_zero;
       indicatorFlags.assign(static_cast<size_t>(ev.nz), 0);
       events.indicatorFlags = indicatorFlags.data();
+      events.watchChatter(eqc::rt::chatterLimit(ev, t, tEnd));
       // As eqc simulate: no step spans an output interval, so that indicators are watched at
       // least that often.
       if (ev.nz > 0 && o.interval > 0 && (o.h_max == 0 || o.h_max > o.interval))

@@ -329,6 +329,43 @@ TEST(Language, BouncingBallEventTimesMatchTheAnalyticOnes) {
       << r.stderrText;
 }
 
+// A relay feedback, der(x) = if x < 0 then 1 else -1 from x = 0.5: from t = 0.5 each mode drives
+// x back across 0 (no state jumps; Filippov's sliding motion x = 0). Located events would come a
+// few ulps apart (the run used to stop there on the chattering limit, as a bouncing ball's
+// accumulating bounces still do); events that move no state and come at half that rate relax
+// the relation instead, with a warning: its changes are taken at step ends, so x stays within a
+// step of 0 (the output interval bounds the step: 0.004 here).
+TEST(Language, RelayFeedbackSlidesAlongItsSwitchingSurface) {
+  std::string dir = scratchDir("relay");
+  writeFile(dir + "/relay.eq", R"(model Relay
+  Real x(start = 0.5, fixed = true);
+  Boolean up;
+equation
+  up = x < 0;
+  der(x) = if up then 1 else -1;
+end Relay;
+)");
+  RunResult r = runEqc("simulate relay.eq --t-end 2 -o out.csv", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  EXPECT_NE(
+      r.stderrText.find("relay.eq:5:3: warning: at time 0.5: the condition 'x < 0' changes back and forth "
+                        "without moving a state"),
+      std::string::npos)
+      << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  ASSERT_FALSE(csv.rows.empty());
+  EXPECT_DOUBLE_EQ(csv.at(csv.rows.size() - 1, "time"), 2);
+  double sliding = 0;
+  for (size_t i = 0; i < csv.rows.size(); ++i) {
+    const double t = csv.at(i, "time"), x = csv.at(i, "x");
+    if (t <= 0.5)
+      EXPECT_NEAR(x, 0.5 - t, 1e-12) << "t = " << t;
+    else
+      sliding = std::max(sliding, std::fabs(x));
+  }
+  EXPECT_LE(sliding, 0.004);
+}
+
 TEST(Language, EventsOnAnIndexThreePendulumWithInvariants) {
   // tests/reduce/events.eq: the Cartesian pendulum counts the zero crossings of x and stops after
   // ten. Released from rest at angle a = asin(0.6), it crosses x = 0 at T/4 + k T/2, with the exact

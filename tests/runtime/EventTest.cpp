@@ -134,6 +134,32 @@ TEST(EventRootFinder, AnIndicatorHeldOnItsBoundaryChangesWhereItLeavesZero) {
   EXPECT_LT(strict.time, 1e-12);
 }
 
+// While an event of other indicators is located, a relaxed one (kIndicatorRelaxed: its changes are
+// taken at step ends) counts as unchanged: the event is where the other one changes (0.7), not
+// where the relaxed one did (0.2), which would make it a located event of the relaxed indicator.
+TEST(EventRootFinder, RelaxedIndicatorsDoNotPlaceTheEventsOfOthers) {
+  const int conditions[2] = {0, 0};
+  const unsigned char relaxed[2] = {eqc::rt::kIndicatorRelaxed, 0};
+  auto two = [](int k, double t) { return k == 0 ? t - 0.2 : t - 0.7; };
+  std::vector<double> zl(2), zr(2), zMid(2);
+  for (int k = 0; k < 2; ++k) {
+    zl[k] = two(k, 0.0);
+    zr[k] = two(k, 1.0);
+  }
+  auto indicators = [&](double t, double *out) {
+    for (int k = 0; k < 2; ++k)
+      out[k] = two(k, t);
+    return EQC_OK;
+  };
+  eqc::rt::HeldConditions held{conditions, nullptr, relaxed};
+  held.skipRelaxed = true;
+  eqc::rt::CrossingResult result;
+  ASSERT_EQ(eqc::rt::locateCrossing(2, held, 0.0, zl.data(), 1.0, zr.data(), indicators, zMid.data(), result),
+            EQC_OK);
+  EXPECT_GE(result.time, 0.7);
+  EXPECT_LE(result.time - 0.7, 4 * DBL_EPSILON);
+}
+
 TEST(EventRootFinder, StepFunctionAndIterationCap) {
   const int conditions[1] = {1};
   std::vector<double> zr;

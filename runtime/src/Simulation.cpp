@@ -132,6 +132,8 @@ struct eqc_sim {
   std::string error;
   int failureCode = 0; ///< the model or stop code behind the last failure (0: none, or an eqc_status only)
   int modelCode = 0; ///< the model function's last non-zero return
+  int outputFailure = 0; ///< the model's code where it failed at an output point of the last run
+  std::vector<double> outputA; ///< the algebraic variables at the last output point
   int inputCode = 0; ///< the input function's last non-zero return
   double lastOutput = NAN; ///< a run does not report again the time the previous one ended with
   /// Assertions: per assertion, whether its warning was reported (once per simulation); the
@@ -557,12 +559,31 @@ struct eqc_sim {
     if (!s->out)
       return 0;
     // The derivatives and algebraic variables at an output point come from one more rhs call.
-    if (int code = s->model->rhs(t, x, s->dx.data(), s->a.data(), s->p.data())) {
+    if (int code = s->outputValues(t, x)) {
       s->modelCode = code;
+      s->outputFailure = code;
       return code;
     }
     s->lastOutput = t;
     return s->out(s->outUser, t, x, s->dx.data(), s->a.data());
+  }
+
+  /// rhs at an output point of an accepted step (interpolated, between the points the step's
+  /// stages solved the model's loops at): from the last evaluation's values, else from those of
+  /// the accepted step, else from those of the last output point. Returns 0 or the model's code.
+  int outputValues(double t, const double *x) {
+    int code = model->rhs(t, x, dx.data(), a.data(), p.data());
+    for (const std::vector<double> *guess : {&acceptedA, &outputA}) {
+      if (!code)
+        break;
+      if (guess->size() == a.size()) {
+        std::copy(guess->begin(), guess->end(), a.begin());
+        code = model->rhs(t, x, dx.data(), a.data(), p.data());
+      }
+    }
+    if (!code)
+      outputA = a;
+    return code;
   }
 
   /// eqc_zc_fn: rhs at the point, then the indicators.
@@ -1047,6 +1068,7 @@ struct eqc_sim {
     failedAssertion = -1;
     skipOutputAt = lastOutput;
     modelCode = 0;
+    outputFailure = 0;
     worstInvariant = 0.0;
     worstInvariantTime = t;
     worstInvariantIndex = -1;
@@ -1079,6 +1101,10 @@ struct eqc_sim {
         project || stepFn || keepGuesses || model->n_asserts > 0 || model->n_delays > 0 ? stepHook : nullptr,
         this, !project, &ev, &stats, indicatorFlags.empty() ? nullptr : indicatorFlags.data());
     const bool cancelled = status == EQC_ERR_RHS && stats.rhs_code == eqc::rt::stopCode(StopCode::Cancelled);
+    if (status == EQC_ERR_STOPPED && outputFailure) { // the model failed at an output point
+      status = EQC_ERR_RHS;
+      stats.rhs_code = outputFailure;
+    }
     if (cancelled)
       status = EQC_ERR_STOPPED;
     out = nullptr;

@@ -54,6 +54,11 @@ bool evaluateParameters(const FlatSystem &flat, const OdeModel &model,
           << "' is an external object (MLS 3.5, 12.9.7), made by its constructor when the model runs\n";
       return false;
     }
+    if (flat.vars[found].computed) {
+      err << "eqc: error: -p " << name << "=" << text << ": '" << name
+          << "' is a variable of the model, which its equation computes from parameters; change those\n";
+      return false;
+    }
     if (flat.vars[found].structural) {
       err << "eqc: error: -p " << name << "=" << text << ": '" << name
           << "' fixes the model's structure (array sizes, loop ranges, which equations exist, or a value "

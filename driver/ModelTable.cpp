@@ -35,6 +35,8 @@ static ModelDescription structure(const FlatSystem &flat, const OdeModel &m) {
   for (size_t i = 0; i < m.params.size(); ++i)
     if (flat.vars[m.params[i]].structural)
       desc.paramKinds[i] = EQC_PARAM_STRUCTURAL;
+    else if (flat.vars[m.params[i]].computed) // an FMU's calculatedParameter
+      desc.paramKinds[i] = EQC_PARAM_DEPENDENT;
     else if (flat.vars[m.params[i]].role == VarRole::Input)
       desc.paramKinds[i] = EQC_PARAM_INPUT;
     else if (flat.vars[m.params[i]].object)

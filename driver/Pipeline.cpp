@@ -152,6 +152,7 @@ ExitCode reduceAndCausalize(const PipelineOptions &options, Compilation &c, Diag
   {
     PassTimer t(c, "simple equations");
     c.simpleEquations = substituteSimpleEquations(*c.flat);
+    c.simpleEquations.promoted = promoteParameterUnknowns(*c.flat);
     unlinkUnreadDerivatives(*c.flat);
   }
   {

@@ -202,6 +202,9 @@ void reportStatistics(Compilation &c, const SimulateOptions &opt, const eqc_opti
   if (c.simpleEquations.constants + c.simpleEquations.aliases > 0)
     err << "  simple equations: " << c.simpleEquations.constants << " unknowns fixed to constants, "
         << c.simpleEquations.aliases << " aliases (a = b, a = -b), substituted before matching\n";
+  if (c.simpleEquations.promoted > 0)
+    err << "  parameter equations: " << c.simpleEquations.promoted
+        << " unknowns that equations fix from parameters alone, computed with the parameters\n";
   // Newton's systems before and after tearing, for the run and for the initialization.
   for (auto [label, cs] : {std::pair<const char *, const CausalSystem *>{"loops (simulation)", &model.ode},
                            std::pair<const char *, const CausalSystem *>{"loops (initialization)", &model.init}})
@@ -476,10 +479,11 @@ ExitCode outputColumns(const FlatSystem &flat, const SimulateOptions &opt, std::
                        std::vector<std::string> &header, std::ostream &err) {
   header = {"time"};
   if (opt.vars.empty()) {
-    // The declared unknowns and discrete variables (not eqc's conditions).
+    // The declared unknowns (those computed with the parameters too) and discrete variables (not
+    // eqc's conditions).
     for (size_t i = 0; i < flat.vars.size(); ++i)
       if (flat.vars[i].role == VarRole::Unknown || flat.vars[i].role == VarRole::Input ||
-          (flat.vars[i].role == VarRole::Discrete && !flat.vars[i].generated)) {
+          flat.vars[i].computed || (flat.vars[i].role == VarRole::Discrete && !flat.vars[i].generated)) {
         columns.push_back(static_cast<int>(i));
         header.push_back(flat.vars[i].name);
       }

@@ -51,6 +51,10 @@ struct Variable {
   const Expr *relation = nullptr;
   /// Made by eqc (conditions, when-conditions), not declared: not written to results by default.
   bool generated = false;
+  /// Parameter: an unknown as declared, which an equation fixes from parameters alone (`A = a*b`
+  /// of a flux tube's cross-section): computed by its binding, that equation solved for it
+  /// (promoteParameterUnknowns); written to results as the variable it is, never set.
+  bool computed = false;
   /// Discrete: holds an impure call's value for the rest of a step of the event iteration
   /// (ExprKind::Once, EQC_DISCRETE_ONCE); NaN at each step's start.
   bool heldCall = false;

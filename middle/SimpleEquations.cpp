@@ -207,6 +207,113 @@ SimpleEquations substituteSimpleEquations(FlatSystem &flat) {
   return done;
 }
 
+namespace {
+
+/// Whether `residual` may define x from parameters: it reads no variable but x and parameters,
+/// and nothing that changes in time by itself (time, pre, delay, initial(), an impure call).
+bool readsParametersOnly(const FlatSystem &flat, const Expr *residual, int x) {
+  bool ok = true;
+  forEachNode(residual, [&](const Expr *n) {
+    switch (n->kind()) {
+    case ExprKind::Time:
+    case ExprKind::Pre:
+    case ExprKind::Initial:
+    case ExprKind::Delay:
+    case ExprKind::Once:
+    case ExprKind::Local:
+    case ExprKind::LocalAt:
+      ok = false;
+      break;
+    case ExprKind::Var:
+      ok = n->var() == x || (flat.vars[n->var()].role == VarRole::Parameter && !flat.vars[n->var()].object);
+      break;
+    default:
+      break;
+    }
+    return ok ? Walk::Descend : Walk::Stop;
+  });
+  return ok;
+}
+
+/// `residual` = 0 solved for x where x occurs linearly (x = -r|x=0 / (dr/dx)) or as 1/x, else null.
+const Expr *solvedFor(ExprContext &ctx, Differentiator &d, const Expr *residual, int x) {
+  if (isLinearIn(residual, x)) {
+    const Expr *slope = d.diff(residual, x);
+    if (slope->isConst(0) || dependsOn(slope, x))
+      return nullptr;
+    return ctx.neg(ctx.div(substitute(ctx, residual, {{x, ctx.zero()}}), slope));
+  }
+  const Expr *inW =
+      substitute(ctx, residual, {{x, ctx.div(ctx.one(), ctx.var(x))}}); // x's slot holds w = 1/x
+  if (!isLinearIn(inW, x))
+    return nullptr;
+  const Expr *slope = d.diff(inW, x), *rest = substitute(ctx, inW, {{x, ctx.zero()}});
+  if (slope->isConst(0) || rest->isConst(0) || dependsOn(slope, x) || dependsOn(rest, x))
+    return nullptr;
+  return ctx.neg(ctx.div(slope, rest));
+}
+
+} // namespace
+
+size_t promoteParameterUnknowns(FlatSystem &flat) {
+  ExprContext &ctx = *flat.ctx;
+  Differentiator d(ctx);
+  std::vector<char> initial(flat.vars.size(), 0);
+  for (const Equation &eq : flat.initialEquations)
+    for (const Expr *side : {eq.lhs, eq.rhs})
+      for (int v : collectVars(side))
+        initial[static_cast<size_t>(v)] = 1;
+  auto promotable = [&](int v) {
+    const Variable &var = flat.vars[static_cast<size_t>(v)];
+    return var.role == VarRole::Unknown && var.type == ValueType::Real && var.derivative < 0 &&
+           var.derivativeOf < 0 && !var.output && !var.fixed && !initial[static_cast<size_t>(v)];
+  };
+  Incidence incidence(flat);
+  std::vector<size_t> work;
+  for (size_t i = flat.equations.size(); i-- > 0;) // popped in their order
+    if (flat.equations[i].number != kAlgorithmSection && incidence.count(i) == 1)
+      work.push_back(i);
+  std::vector<char> removed(flat.equations.size(), 0);
+  size_t promoted = 0;
+  while (!work.empty()) {
+    const size_t i = work.back();
+    work.pop_back();
+    if (removed[i] || incidence.count(i) != 1)
+      continue;
+    const Expr *residual = flat.residual(flat.equations[i]);
+    const std::vector<int> unknowns = unknownsOf(flat, residual);
+    if (unknowns.size() != 1 || !promotable(unknowns[0]) || !readsParametersOnly(flat, residual, unknowns[0]))
+      continue;
+    const int x = unknowns[0];
+    const Expr *value = solvedFor(ctx, d, residual, x);
+    if (!value)
+      continue;
+    Variable &var = flat.vars[static_cast<size_t>(x)];
+    var.role = VarRole::Parameter;
+    var.binding = value;
+    var.hasStart = true;
+    var.computed = true;
+    removed[i] = 1;
+    ++promoted;
+    // Its readers read one unknown fewer now.
+    for (size_t j : incidence.readers(x)) {
+      if (removed[j] || flat.equations[j].number == kAlgorithmSection)
+        continue;
+      incidence.rewrite(j);
+      if (incidence.count(j) == 1)
+        work.push_back(j);
+    }
+  }
+  if (promoted) {
+    size_t kept = 0;
+    for (size_t i = 0; i < flat.equations.size(); ++i)
+      if (!removed[i])
+        flat.equations[kept++] = std::move(flat.equations[i]);
+    flat.equations.resize(kept);
+  }
+  return promoted;
+}
+
 size_t unlinkUnreadDerivatives(FlatSystem &flat) {
   // Every variable any expression reads (pre() and delay() included); one walk over the DAG.
   std::vector<char> read(flat.vars.size(), 0), visited;

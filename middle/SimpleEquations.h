@@ -11,6 +11,7 @@ namespace eqc {
 struct SimpleEquations {
   size_t constants = 0; ///< unknowns fixed to a constant
   size_t aliases = 0;   ///< unknowns equal to another one, or to its negation
+  size_t promoted = 0;  ///< unknowns that equations fix from parameters (promoteParameterUnknowns)
 };
 
 /// Requires: a flattened system (before index reduction). Ensures: for each Real unknown x
@@ -31,5 +32,16 @@ SimpleEquations substituteSimpleEquations(FlatSystem &flat);
 /// nothing reads (it is not written), so that index reduction does not differentiate equations
 /// to find a derivative that no equation asks for. Returns the number of such unknowns.
 size_t unlinkUnreadDerivatives(FlatSystem &flat);
+
+/// Requires: a flattened system (before index reduction). Ensures: a Real unknown x without
+/// der(x), not a top-level output, without a fixed start value and not read by an initial
+/// equation, that an equation fixes from parameters alone (it reads no other unknown, no time,
+/// pre(), delay(), initial(), discrete variable, input or impure call) and that can be solved
+/// for it (x occurs linearly, or as 1/x) becomes a parameter computed by that equation solved
+/// for it (Variable::computed); the equation is removed. Repeated until no equation is left
+/// whose unknowns were all promoted but one, so `A = a*b; B = Phi/A` makes A a parameter: it
+/// never changes, and index reduction no longer differentiates its equation into der(A) nor
+/// makes it a state starting at 0. Returns the number of unknowns promoted.
+size_t promoteParameterUnknowns(FlatSystem &flat);
 
 } // namespace eqc

@@ -818,3 +818,38 @@ end Relaxation;
     EXPECT_NEAR(csv.at(0, "out"), -15, 1e-9) << method;
   }
 }
+
+// `Real omega = 2*pi*f` reads parameters only: omega is computed with the parameters (not solved
+// at every step), still written as the model's variable, recomputed when -p changes f, and not a
+// parameter that -p may set.
+TEST(Simulate, VariablesThatParametersFixAreComputedWithThemAndWritten) {
+  std::string dir = scratchDir("computed_parameters");
+  writeFile(dir + "/osc.eq", R"(model Osc
+  parameter Real f = 2;
+  Real omega = 2*3.141592653589793*f;
+  Real x(start = 1, fixed = true), v(start = 0, fixed = true);
+equation
+  der(x) = v;
+  der(v) = -omega^2*x;
+end Osc;
+)");
+  RunResult r = runEqc("simulate osc.eq --t-end 1 -o out.csv --stats -p f=0.5", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  EXPECT_NE(r.stderrText.find("parameter equations: 1 unknowns that equations fix from parameters alone"),
+            std::string::npos)
+      << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  ASSERT_FALSE(csv.rows.empty());
+  const double pi = 3.141592653589793;
+  for (size_t i = 0; i < csv.rows.size(); ++i) {
+    EXPECT_DOUBLE_EQ(csv.at(i, "omega"), pi);
+    EXPECT_NEAR(csv.at(i, "x"), std::cos(pi * csv.at(i, "time")), 1e-5);
+  }
+  RunResult set = runEqc("simulate osc.eq --t-end 1 -o out.csv -p omega=3", dir);
+  EXPECT_EQ(set.exitCode, 1);
+  EXPECT_NE(
+      set.stderrText.find("-p omega=3: 'omega' is a variable of the model, which its equation computes from "
+                          "parameters; change those"),
+      std::string::npos)
+      << set.stderrText;
+}

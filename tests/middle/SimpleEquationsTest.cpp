@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace eqc {
 namespace {
@@ -147,6 +148,67 @@ TEST(SimpleEquations, LongAliasChainIntoOneEquation) {
   const SimpleEquations done = substituteSimpleEquations(b.flat);
   EXPECT_EQ(done.aliases, n - 1);
   EXPECT_EQ(collectVars(b.flat.residual(b.flat.equations.back())), std::vector<int>{v.back()->var()});
+}
+
+// A flux tube's cross-section A = a*b and its permeance G = mu*A/l read parameters only: both
+// become parameters computed by their equations solved for them (A = a*b, G = mu*A/l), and the
+// reluctance R with R*G = 1 follows (read as 1/R, solved R = 1/G). B = Phi/A reads the state
+// Phi; y = a*time reads time; z with z = a appearing in an initial equation, q in sin(q) = a
+// (not solvable) and u = a*v (another unknown) stay unknowns.
+TEST(SimpleEquations, UnknownsThatParametersAloneFixBecomeComputedParameters) {
+  Builder b;
+  ExprContext &c = b.ctx();
+  auto parameter = [&](const std::string &name, double value) {
+    Variable v;
+    v.name = name;
+    v.role = VarRole::Parameter;
+    v.binding = c.constant(value);
+    v.hasStart = true;
+    b.flat.vars.push_back(v);
+    return c.var(static_cast<int>(b.flat.vars.size()) - 1);
+  };
+  const Expr *pa = parameter("a", 0.01), *pb = parameter("b", 0.02), *mu = parameter("mu", 2),
+             *l = parameter("l", 0.1);
+  const Expr *A = b.unknown("A"), *G = b.unknown("G"), *R = b.unknown("R"), *B = b.unknown("B");
+  const Expr *phi = b.unknown("Phi"), *y = b.unknown("y"), *z = b.unknown("z"), *q = b.unknown("q");
+  const Expr *u = b.unknown("u"), *v = b.unknown("v");
+  const Expr *dphi = b.derivative(phi);
+  b.equation(A, c.mul(pa, pb));
+  b.equation(G, c.div(c.mul(mu, A), l));
+  b.equation(c.mul(R, G), c.one());
+  b.equation(B, c.div(phi, A));
+  b.equation(dphi, c.neg(B));
+  b.equation(y, c.mul(pa, c.time()));
+  b.equation(z, pa);
+  b.equation(c.call(Builtin::Sin, {q}), pa);
+  b.equation(u, c.mul(pa, v));
+  b.equation(v, c.add(y, B));
+  b.flat.initialEquations.push_back({z, c.zero(), {}, 1});
+  EXPECT_EQ(promoteParameterUnknowns(b.flat), 3u);
+  for (const Expr *promoted : {A, G, R}) {
+    const Variable &var = b.flat.vars[promoted->var()];
+    EXPECT_EQ(var.role, VarRole::Parameter) << var.name;
+    EXPECT_TRUE(var.computed) << var.name;
+  }
+  for (const Expr *kept : {B, phi, y, z, q, u, v})
+    EXPECT_EQ(b.flat.vars[kept->var()].role, VarRole::Unknown) << b.flat.vars[kept->var()].name;
+  ASSERT_EQ(b.flat.equations.size(), 7u); // the three defining equations are gone
+  // The bindings are the equations solved: A = a*b, G = mu*A/l, R = 1/G.
+  std::unordered_map<int, const Expr *> values{{pa->var(), c.constant(0.01)},
+                                               {pb->var(), c.constant(0.02)},
+                                               {mu->var(), c.constant(2)},
+                                               {l->var(), c.constant(0.1)}};
+  const Expr *a = substitute(c, b.flat.vars[A->var()].binding, values);
+  ASSERT_TRUE(a->isConst());
+  EXPECT_DOUBLE_EQ(a->value(), 2e-4);
+  values.emplace(A->var(), a);
+  const Expr *g = substitute(c, b.flat.vars[G->var()].binding, values);
+  ASSERT_TRUE(g->isConst());
+  EXPECT_DOUBLE_EQ(g->value(), 2 * 2e-4 / 0.1);
+  values.emplace(G->var(), g);
+  const Expr *r = substitute(c, b.flat.vars[R->var()].binding, values);
+  ASSERT_TRUE(r->isConst());
+  EXPECT_DOUBLE_EQ(r->value(), 0.1 / (2 * 2e-4));
 }
 
 } // namespace

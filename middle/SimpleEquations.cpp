@@ -285,6 +285,16 @@ size_t promoteParameterUnknowns(FlatSystem &flat) {
     if (unknowns.size() != 1 || !promotable(unknowns[0]) || !readsParametersOnly(flat, residual, unknowns[0]))
       continue;
     const int x = unknowns[0];
+    // Not where another equation defines x from unknowns (`r_rel_a = resolve2(frame_a.R, ...)`
+    // of MultiBody's planar loop joint, whose loop constraint fixes r_rel_a[2] = 0): x known, it
+    // would become a constraint among those unknowns, which changes what index reduction
+    // differentiates and where the initialization must start (as substituteSimpleEquations keeps
+    // such a definition).
+    const std::vector<size_t> readers = incidence.readers(x);
+    if (std::any_of(readers.begin(), readers.end(), [&](size_t j) {
+          return j != i && !removed[j] && explicitDefinition(flat, flat.equations[j], x);
+        }))
+      continue;
     const Expr *value = solvedFor(ctx, d, residual, x);
     if (!value)
       continue;
@@ -296,7 +306,7 @@ size_t promoteParameterUnknowns(FlatSystem &flat) {
     removed[i] = 1;
     ++promoted;
     // Its readers read one unknown fewer now.
-    for (size_t j : incidence.readers(x)) {
+    for (size_t j : readers) {
       if (removed[j] || flat.equations[j].number == kAlgorithmSection)
         continue;
       incidence.rewrite(j);

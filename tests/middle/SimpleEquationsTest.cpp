@@ -211,5 +211,21 @@ TEST(SimpleEquations, UnknownsThatParametersAloneFixBecomeComputedParameters) {
   EXPECT_DOUBLE_EQ(r->value(), 0.1 / (2 * 2e-4));
 }
 
+// MultiBody's planar loop joint: r = y - z defines r from unknowns, and the loop's constraint
+// fixes r = 0 (parameters alone). Made known, r would turn its definition into a constraint
+// between y and z (what index reduction differentiates, where initialization starts): r stays.
+TEST(SimpleEquations, ExplicitDefinitionKeepsItsUnknownFromPromotion) {
+  Builder b;
+  ExprContext &c = b.ctx();
+  const Expr *r = b.unknown("r"), *y = b.unknown("y"), *z = b.unknown("z");
+  const Expr *dy = b.derivative(y);
+  b.equation(r, c.sub(y, z));
+  b.equation(r, c.zero());
+  b.equation(dy, c.neg(z));
+  EXPECT_EQ(promoteParameterUnknowns(b.flat), 0u);
+  EXPECT_EQ(b.flat.vars[r->var()].role, VarRole::Unknown);
+  EXPECT_EQ(b.flat.equations.size(), 3u);
+}
+
 } // namespace
 } // namespace eqc

@@ -152,6 +152,9 @@ ExitCode reduceAndCausalize(const PipelineOptions &options, Compilation &c, Diag
   {
     PassTimer t(c, "simple equations");
     c.simpleEquations = substituteSimpleEquations(*c.flat);
+  }
+  {
+    PassTimer t(c, "parameter equations");
     c.simpleEquations.promoted = promoteParameterUnknowns(*c.flat);
     unlinkUnreadDerivatives(*c.flat);
   }

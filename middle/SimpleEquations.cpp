@@ -214,7 +214,7 @@ namespace {
 bool readsParametersOnly(const FlatSystem &flat, const Expr *residual, int x) {
   bool ok = true;
   forEachNode(residual, [&](const Expr *n) {
-    switch (n->kind()) {
+    switch (n->kind()) { // every kind (-Wswitch): one added to ExprKinds.def is decided here
     case ExprKind::Time:
     case ExprKind::Pre:
     case ExprKind::Initial:
@@ -227,7 +227,22 @@ bool readsParametersOnly(const FlatSystem &flat, const Expr *residual, int x) {
     case ExprKind::Var:
       ok = n->var() == x || (flat.vars[n->var()].role == VarRole::Parameter && !flat.vars[n->var()].object);
       break;
-    default:
+    case ExprKind::Const:
+    case ExprKind::Add:
+    case ExprKind::Mul:
+    case ExprKind::Pow:
+    case ExprKind::Call:
+    case ExprKind::If:
+    case ExprKind::Lt:
+    case ExprKind::Le:
+    case ExprKind::Eq:
+    case ExprKind::Ne:
+    case ExprKind::And:
+    case ExprKind::Or:
+    case ExprKind::Not:
+    case ExprKind::BoolConst:
+    case ExprKind::FnCall:
+    case ExprKind::NoEvent:
       break;
     }
     return ok ? Walk::Descend : Walk::Stop;

@@ -7,6 +7,7 @@
 #include <cassert>
 #include <charconv>
 #include <cmath>
+#include <memory>
 #include <unordered_set>
 
 namespace eqc {
@@ -353,6 +354,30 @@ void collectVars(const Expr *e, std::vector<int> &out, std::vector<uint32_t> &se
         stack.push_back(n->op(i));
   }
 }
+
+namespace detail {
+
+namespace {
+thread_local std::vector<std::unique_ptr<WalkScratch>> walkScratch; // per nesting depth
+thread_local size_t walkDepth = 0;
+} // namespace
+
+WalkScope::WalkScope()
+    : scratch_([]() -> WalkScratch & {
+        if (walkDepth == walkScratch.size())
+          walkScratch.push_back(std::make_unique<WalkScratch>());
+        return *walkScratch[walkDepth++];
+      }()),
+      stamp_(++scratch_.current) {
+  if (stamp_ == 0) { // wrapped: old stamps could match again
+    std::fill(scratch_.stamps.begin(), scratch_.stamps.end(), 0);
+    stamp_ = scratch_.current = 1;
+  }
+}
+
+WalkScope::~WalkScope() { --walkDepth; }
+
+} // namespace detail
 
 namespace {
 

@@ -3,6 +3,8 @@
 
 #include "middle/Expr.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <limits>
 #include <string>
@@ -15,22 +17,58 @@ namespace eqc {
 /// What a walk over an expression does after visiting a node.
 enum class Walk { Descend, Skip, Stop }; ///< into its operands; not into them; no further
 
+namespace detail {
+/// The scratch of one forEachNode: the stack and the nodes seen, marked by stamp in a vector
+/// indexed by node id (a walk costs what it visits: a hash set per walk was most of the cost of
+/// the many small walks over functions' statements). Thread-local, one per nesting depth, since a
+/// visitor may walk another expression.
+struct WalkScratch {
+  std::vector<uint32_t> stamps;
+  std::vector<const Expr *> stack;
+  uint32_t current = 0;
+};
+/// The scratch of the walk at the current depth, for the lifetime of the scope.
+class WalkScope {
+public:
+  WalkScope();
+  ~WalkScope();
+  WalkScope(const WalkScope &) = delete;
+  WalkScope &operator=(const WalkScope &) = delete;
+  WalkScratch &scratch() { return scratch_; }
+  /// The stamp of this walk (a node is seen when its stamp is this).
+  uint32_t stamp() const { return stamp_; }
+
+private:
+  WalkScratch &scratch_;
+  uint32_t stamp_;
+};
+} // namespace detail
+
 /// Visits each node of the DAG under `e` (e included) once, depth first, as `visit` (Walk(const
 /// Expr *)) directs.
 template <typename Visit> void forEachNode(const Expr *e, Visit visit) {
-  std::vector<const Expr *> stack{e};
-  std::unordered_set<const Expr *> seen;
-  while (!stack.empty()) {
-    const Expr *n = stack.back();
-    stack.pop_back();
-    if (!seen.insert(n).second)
+  detail::WalkScope scope;
+  detail::WalkScratch &w = scope.scratch();
+  const uint32_t stamp = scope.stamp();
+  const size_t base = w.stack.size(); // (empty: each depth has its own scratch)
+  w.stack.push_back(e);
+  while (w.stack.size() > base) {
+    const Expr *n = w.stack.back();
+    w.stack.pop_back();
+    const uint32_t id = n->id();
+    if (id >= w.stamps.size())
+      w.stamps.resize(std::max<size_t>(static_cast<size_t>(id) + 1, w.stamps.size() * 2), 0);
+    if (w.stamps[id] == stamp)
       continue;
+    w.stamps[id] = stamp;
     const Walk next = visit(n);
-    if (next == Walk::Stop)
+    if (next == Walk::Stop) {
+      w.stack.resize(base);
       return;
+    }
     if (next == Walk::Descend)
       for (const Expr *op : n->ops())
-        stack.push_back(op);
+        w.stack.push_back(op);
   }
 }
 

@@ -477,5 +477,39 @@ TEST_F(SimplifyTest, PrintsIfExpressions) {
   EXPECT_EQ(str(ctx.pow(ctx.ifThenElse(r1, y, z), c(2))), "(if x < 1 then y else z)^2");
 }
 
+// ---- walks ----
+
+// forEachNode visits each node of a DAG once (a shared operand too), stops where told, and a
+// visitor may walk another expression (or the same one) without disturbing the outer walk.
+TEST_F(SimplifyTest, WalksVisitEachNodeOnceAndNest) {
+  const Expr *shared = ctx.mul(x, y);
+  const Expr *e = ctx.add(ctx.pow(shared, c(2)), ctx.call(Builtin::Sin, {shared}));
+  auto count = [](const Expr *root) {
+    size_t nodes = 0;
+    forEachNode(root, [&](const Expr *) {
+      ++nodes;
+      return Walk::Descend;
+    });
+    return nodes;
+  };
+  const size_t alone = count(e); // +, ^, sin, *, x, y, 2
+  EXPECT_EQ(alone, 7u);
+  size_t outer = 0, inner = 0;
+  forEachNode(e, [&](const Expr *n) {
+    ++outer;
+    inner += count(e) + count(n);
+    return Walk::Descend;
+  });
+  EXPECT_EQ(outer, alone);
+  EXPECT_GT(inner, alone * alone);
+  size_t beforeStop = 0;
+  forEachNode(e, [&](const Expr *n) {
+    ++beforeStop;
+    return n == shared ? Walk::Stop : Walk::Descend;
+  });
+  EXPECT_LT(beforeStop, alone);
+  EXPECT_EQ(count(e), alone); // a stopped walk leaves nothing behind
+}
+
 } // namespace
 } // namespace eqc

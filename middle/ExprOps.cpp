@@ -375,7 +375,10 @@ WalkScope::WalkScope()
   }
 }
 
-WalkScope::~WalkScope() { --walkDepth; }
+WalkScope::~WalkScope() {
+  scratch_.stack.clear();
+  --walkDepth;
+}
 
 } // namespace detail
 

@@ -27,7 +27,8 @@ struct WalkScratch {
   std::vector<const Expr *> stack;
   uint32_t current = 0;
 };
-/// The scratch of the walk at the current depth, for the lifetime of the scope.
+/// The scratch of the walk at the current depth, for the lifetime of the scope (which empties its
+/// stack, however the walk ends: a visitor may throw).
 class WalkScope {
 public:
   WalkScope();
@@ -50,9 +51,8 @@ template <typename Visit> void forEachNode(const Expr *e, Visit visit) {
   detail::WalkScope scope;
   detail::WalkScratch &w = scope.scratch();
   const uint32_t stamp = scope.stamp();
-  const size_t base = w.stack.size(); // (empty: each depth has its own scratch)
-  w.stack.push_back(e);
-  while (w.stack.size() > base) {
+  w.stack.push_back(e); // (each depth has its own stack, emptied when its walk ends)
+  while (!w.stack.empty()) {
     const Expr *n = w.stack.back();
     w.stack.pop_back();
     const uint32_t id = n->id();
@@ -62,10 +62,8 @@ template <typename Visit> void forEachNode(const Expr *e, Visit visit) {
       continue;
     w.stamps[id] = stamp;
     const Walk next = visit(n);
-    if (next == Walk::Stop) {
-      w.stack.resize(base);
+    if (next == Walk::Stop)
       return;
-    }
     if (next == Walk::Descend)
       for (const Expr *op : n->ops())
         w.stack.push_back(op);

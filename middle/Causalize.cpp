@@ -221,6 +221,17 @@ void finishLoop(ExprContext &ctx, Differentiator &d, AlgebraicLoop &loop) {
 
 } // namespace
 
+const Expr *solveExplicitly(ExprContext &ctx, Differentiator &d, const Expr *r, int var) {
+  if (auto [c, rest] = splitLinearTerm(ctx, r, var); rest)
+    return ctx.neg(ctx.div(rest, ctx.constant(c)));
+  const Expr *slope = d.diff(r, var);
+  // A structural linearity test: a derivative free of var alone would also accept floor(var)
+  // or var inside an if-condition.
+  if (!slope->isConst(0) && isLinearIn(r, var)) // r = slope*var + rest, rest = r|var=0
+    return ctx.neg(ctx.div(substitute(ctx, r, {{var, ctx.zero()}}), slope));
+  return solveReciprocal(ctx, d, r, var);
+}
+
 namespace {
 
 /// The greedy tearing of one block (see tearLoop): positions k index the block's variables and
@@ -485,21 +496,7 @@ CausalSystem causalize(FlatSystem &flat, const EquationSystem &sys, const Matchi
     if (block.size() == 1) {
       int row = block[0];
       int var = sys.unknowns[m.rowToCol[row]];
-      const Expr *r = sys.residuals[row];
-      if (auto [c, rest] = splitLinearTerm(ctx, r, var); rest) {
-        out.steps.push_back({var, ctx.neg(ctx.div(rest, ctx.constant(c))), -1, row});
-        continue;
-      }
-      const Expr *slope = d.diff(r, var);
-      // A structural linearity test: a derivative free of var alone would also accept floor(var)
-      // or var inside an if-condition.
-      if (!slope->isConst(0) && isLinearIn(r, var)) {
-        // r = slope*var + rest with rest = r|var=0, so var = -rest/slope.
-        const Expr *rest = substitute(ctx, r, {{var, ctx.zero()}});
-        out.steps.push_back({var, ctx.neg(ctx.div(rest, slope)), -1, row});
-        continue;
-      }
-      if (const Expr *value = solveReciprocal(ctx, d, r, var)) {
+      if (const Expr *value = solveExplicitly(ctx, d, sys.residuals[row], var)) {
         out.steps.push_back({var, value, -1, row});
         continue;
       }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "middle/Blt.h"
+#include "middle/ExprOps.h"
 #include "middle/FlatSystem.h"
 #include "middle/Matching.h"
 
@@ -71,6 +72,11 @@ struct CausalSystem {
   /// Prints the sequence (`--dump-after=causalize`).
   void print(std::ostream &os, const FlatSystem &flat, const EquationSystem &sys) const;
 };
+
+/// Residual `r` = 0 solved for `var` in closed form: where var occurs linearly (var = -rest/slope,
+/// the slope possibly a value of other variables) or only as 1/var; else null. What a BLT block of
+/// one row becomes instead of a loop.
+const Expr *solveExplicitly(ExprContext &ctx, Differentiator &d, const Expr *r, int var);
 
 /// Requires: `block` a BLT block of rows of `sys` matched by `m`, nonlinear. Ensures: a split of
 /// the block into tearing variables and explicit assignments: each assignment solves a row for

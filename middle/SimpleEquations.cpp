@@ -1,5 +1,6 @@
 #include "middle/SimpleEquations.h"
 
+#include "middle/Causalize.h"
 #include "middle/ExprOps.h"
 
 #include <algorithm>
@@ -250,24 +251,6 @@ bool readsParametersOnly(const FlatSystem &flat, const Expr *residual, int x) {
   return ok;
 }
 
-/// `residual` = 0 solved for x where x occurs linearly (x = -r|x=0 / (dr/dx)) or as 1/x, else null.
-const Expr *solvedFor(ExprContext &ctx, Differentiator &d, const Expr *residual, int x) {
-  if (isLinearIn(residual, x)) {
-    const Expr *slope = d.diff(residual, x);
-    if (slope->isConst(0) || dependsOn(slope, x))
-      return nullptr;
-    return ctx.neg(ctx.div(substitute(ctx, residual, {{x, ctx.zero()}}), slope));
-  }
-  const Expr *inW =
-      substitute(ctx, residual, {{x, ctx.div(ctx.one(), ctx.var(x))}}); // x's slot holds w = 1/x
-  if (!isLinearIn(inW, x))
-    return nullptr;
-  const Expr *slope = d.diff(inW, x), *rest = substitute(ctx, inW, {{x, ctx.zero()}});
-  if (slope->isConst(0) || rest->isConst(0) || dependsOn(slope, x) || dependsOn(rest, x))
-    return nullptr;
-  return ctx.neg(ctx.div(slope, rest));
-}
-
 } // namespace
 
 size_t promoteParameterUnknowns(FlatSystem &flat) {
@@ -310,8 +293,8 @@ size_t promoteParameterUnknowns(FlatSystem &flat) {
           return j != i && !removed[j] && explicitDefinition(flat, flat.equations[j], x);
         }))
       continue;
-    const Expr *value = solvedFor(ctx, d, residual, x);
-    if (!value)
+    const Expr *value = solveExplicitly(ctx, d, residual, x);
+    if (!value || (value->isConst() && !std::isfinite(value->value())))
       continue;
     Variable &var = flat.vars[static_cast<size_t>(x)];
     var.role = VarRole::Parameter;

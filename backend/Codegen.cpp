@@ -682,6 +682,10 @@ private:
                                   b.CreateGlobalStringPtr(part.literals[i], symbols.prefix + "literal"), name);
           printed.push_back(name);
           format += "%" + part.format;
+        } else if (part.type == ValueType::String) { // a String variable's handle: its text
+          auto *text = llvm::FunctionType::get(types.i8ptr, {types.f64}, false);
+          printed.push_back(b.CreateCall(declareExternal("eqc_string_text", text), {asDouble(b, v)}));
+          format += "%s";
         } else if (part.type == ValueType::Boolean) {
           if (!trueText) {
             trueText = b.CreateGlobalStringPtr("true", symbols.prefix + "true");

@@ -121,6 +121,8 @@ makeJit(int optLevel, bool controlScheduler, std::function<void(const std::strin
       {"eqc_strings_mark", reinterpret_cast<void *>(&eqc_strings_mark)},
       {"eqc_strings_release", reinterpret_cast<void *>(&eqc_strings_release)},
       {"eqc_string_keep", reinterpret_cast<void *>(&eqc_string_keep)},
+      {"eqc_string_text", reinterpret_cast<void *>(&eqc_string_text)},
+      {"eqc_string_handle", reinterpret_cast<void *>(&eqc_string_handle)},
       {"eqc_function_message", reinterpret_cast<void *>(&eqc_function_message)},
   };
   for (const auto &[name, address] : entryPoints)

@@ -4,6 +4,8 @@
 #include "middle/DummyDerivatives.h"
 #include "middle/ExprOps.h"
 
+#include "eqc/eqc_external.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -21,6 +23,7 @@ EventDescription describeEvents(const FlatSystem &flat, const OdeModel &model, b
                               : v.generated                       ? EQC_DISCRETE_CONDITION
                               : v.type == ValueType::Boolean      ? EQC_DISCRETE_BOOLEAN
                               : v.type == ValueType::Integer      ? EQC_DISCRETE_INTEGER
+                              : v.type == ValueType::String       ? EQC_DISCRETE_STRING
                                                                   : EQC_DISCRETE_REAL);
     if (const Expr *relation = v.relation) {
       d.indicatorDiscrete.push_back(static_cast<int>(j));
@@ -74,7 +77,9 @@ std::string describeEvent(const FlatSystem &flat, const std::vector<int> &discre
     if (var.generated && !var.relation)
       continue; // when-condition helpers repeat their conditions
     text += (text.empty() ? "" : ", ") + var.name +
-            (var.type == ValueType::Boolean ? (value != 0 ? " became true" : " became false") : " = " + formatNumber(value));
+            (var.type == ValueType::Boolean  ? (value != 0 ? " became true" : " became false")
+             : var.type == ValueType::String ? " = \"" + std::string(eqc_string_text(value)) + "\""
+                                             : " = " + formatNumber(value));
   }
   if (ev.reinit)
     text += std::string(text.empty() ? "" : ", ") + "reinit";

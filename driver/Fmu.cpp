@@ -175,8 +175,8 @@ std::string fmuModelDescription(const ModelDescription &d, const FlatSystem &fla
       << " initial=\"exact\"><Real start=\"" << number(d.params[i]) << "\"/></ScalarVariable>\n";
   }
   // Discrete variables, computed by the model (its conditions are eqc's own and not listed):
-  // Real ones after the parameters; Integer and Boolean ones by their index among the discretes
-  // (value references are per type, FMI 2.0, 2.2.7).
+  // Real ones after the parameters; Integer, Boolean and String ones by their index among the
+  // discretes (value references are per type, FMI 2.0, 2.2.7).
   const EventDescription &ev = d.events;
   for (size_t j = 0; j < ev.discreteNames.size(); ++j) {
     const unsigned char kind = ev.discreteKinds[j];
@@ -186,7 +186,10 @@ std::string fmuModelDescription(const ModelDescription &d, const FlatSystem &fla
     const size_t vr = kind == EQC_DISCRETE_REAL ? 2 * n + m + d.paramNames.size() + j : j;
     x << "    <ScalarVariable name=\"" << xmlEscape(ev.discreteNames[j]) << "\" valueReference=\"" << vr
       << "\" causality=\"local\" variability=\"discrete\" initial=\"calculated\"><"
-      << (kind == EQC_DISCRETE_REAL ? "Real" : kind == EQC_DISCRETE_INTEGER ? "Integer" : "Boolean")
+      << (kind == EQC_DISCRETE_REAL      ? "Real"
+          : kind == EQC_DISCRETE_INTEGER ? "Integer"
+          : kind == EQC_DISCRETE_STRING  ? "String"
+                                         : "Boolean")
       << "/></ScalarVariable>\n";
   }
   x << "  </ModelVariables>\n  <ModelStructure>\n";

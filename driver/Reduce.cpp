@@ -762,9 +762,7 @@ private:
       std::vector<std::pair<std::string, std::string>> rows;
       for (int v : discretes) {
         const Variable &var = flat_.vars[v];
-        const char *type = var.type == ValueType::Boolean   ? "Boolean"
-                           : var.type == ValueType::Integer ? "Integer"
-                                                            : "Real";
+        const char *type = valueTypeName(var.type);
         rows.emplace_back(r_.var(v), r_.t(type) + (var.hasStart && var.binding ? r_.t(", start ") + r_.inlineExpr(var.binding) : ""));
       }
       r_.para(r_.t("Discrete variables:"));

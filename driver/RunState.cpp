@@ -5,6 +5,8 @@
 
 #include "driver/Initialize.h"
 
+#include "eqc/eqc_external.h"
+
 #include <algorithm>
 #include <charconv>
 #include <chrono>
@@ -104,6 +106,17 @@ static void appendNumber(std::string &line, double v) {
   line.append(buf, res.ptr);
 }
 
+/// A String variable's text as a CSV field: in double quotes, a quote doubled (RFC 4180).
+static void appendQuoted(std::string &line, const char *text) {
+  line += '"';
+  for (const char *c = text; *c; ++c) {
+    if (*c == '"')
+      line += '"';
+    line += *c;
+  }
+  line += '"';
+}
+
 int writeRow(RunState &rs, double t, const double *x, const double *dx, const double *a, const double *p) {
   RunState *s = &rs;
   if (s->progress)
@@ -119,7 +132,9 @@ int writeRow(RunState &rs, double t, const double *x, const double *dx, const do
   s->row.push_back(t);
   for (size_t k = 0; k < s->columns.size(); ++k) {
     double v = slotValue((*s->slots)[s->columns[k]], x, dx, a, p, s->discreteOffset);
-    if (text) {
+    if (text && k < s->texts.size() && s->texts[k]) {
+      appendQuoted(s->line += ',', eqc_string_text(v));
+    } else if (text) {
       s->line += ',';
       appendNumber(s->line, v);
     }

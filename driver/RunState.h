@@ -36,6 +36,7 @@ struct RunState {
   // Output.
   std::FILE *file = nullptr;
   std::vector<int> columns;                 ///< variables written, after time
+  std::vector<char> texts;                  ///< per column: a String variable's (its text is written)
   const std::vector<Slot> *slots = nullptr; ///< where they live in the active mode
   size_t discreteOffset = 0;                ///< where discrete variables start in p
   std::string line;

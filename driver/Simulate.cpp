@@ -476,14 +476,16 @@ ExitCode runOptions(const Experiment &ex, const SimulateOptions &opt, eqc_option
 }
 
 ExitCode outputColumns(const FlatSystem &flat, const SimulateOptions &opt, std::vector<int> &columns,
-                       std::vector<std::string> &header, std::ostream &err) {
+                       std::vector<std::string> &header, bool numbers, std::ostream &err) {
   header = {"time"};
   if (opt.vars.empty()) {
     // The declared unknowns (those computed with the parameters too) and discrete variables (not
-    // eqc's conditions).
+    // eqc's conditions, nor Strings: asked for by name).
     for (size_t i = 0; i < flat.vars.size(); ++i)
       if (flat.vars[i].role == VarRole::Unknown || flat.vars[i].role == VarRole::Input ||
-          flat.vars[i].computed || (flat.vars[i].role == VarRole::Discrete && !flat.vars[i].generated)) {
+          flat.vars[i].computed ||
+          (flat.vars[i].role == VarRole::Discrete && !flat.vars[i].generated &&
+           flat.vars[i].type != ValueType::String)) {
         columns.push_back(static_cast<int>(i));
         header.push_back(flat.vars[i].name);
       }
@@ -521,6 +523,11 @@ ExitCode outputColumns(const FlatSystem &flat, const SimulateOptions &opt, std::
         return ExitUsage;
       }
       for (int v : found) {
+        if (numbers && flat.vars[v].type == ValueType::String) {
+          err << "eqc: error: --vars: '" << flat.vars[v].name
+              << "' is a String variable: its text is written to CSV results only\n";
+          return ExitUsage;
+        }
         columns.push_back(v);
         header.push_back(flat.vars[v].name);
       }
@@ -543,8 +550,13 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
   s.linearSolver = linearSolver;
   s.slots = &model.slots;
   std::vector<std::string> header;
-  if (ExitCode e = outputColumns(flat, opt, s.columns, header, err); e != ExitOk)
+  const ResultFormat format = opt.binary ? ResultFormat::EqcRes : resultFormatOf(opt.output);
+  if (ExitCode e =
+          outputColumns(flat, opt, s.columns, header, format != ResultFormat::Csv || !opt.plot.empty(), err);
+      e != ExitOk)
     return e;
+  for (int v : s.columns)
+    s.texts.push_back(flat.vars[v].type == ValueType::String);
 
   InputSeries inputs;
   if (!readInputs(flat, model, opt, inputs, err))
@@ -567,7 +579,6 @@ ExitCode simulate(Compilation &c, const SimulateOptions &opt, std::ostream &err)
   s.plotColumns.assign(s.columns.size(), {});
   // From here on an interrupt stops the run cleanly (the output file is about to exist).
   installInterruptHandlers();
-  const ResultFormat format = opt.binary ? ResultFormat::EqcRes : resultFormatOf(opt.output);
   const bool whole = format == ResultFormat::Mat || format == ResultFormat::Hdf5;
   if (whole && opt.output == "-") {
     err << "eqc: error: a MAT or HDF5 result cannot be written to stdout\n";

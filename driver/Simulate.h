@@ -33,10 +33,11 @@ struct SimulateOptions {
 /// usage error (reported) for an unknown method or solver or bad times and tolerances.
 ExitCode runOptions(const Experiment &ex, const SimulateOptions &opt, eqc_options &o, eqc_linear_solver &linearSolver,
                     std::ostream &err);
-/// The variables written (--vars, or the declared unknowns, inputs and discrete variables) and
-/// the header line's names (time first).
+/// The variables written (--vars, or the declared unknowns, inputs and discrete variables but
+/// String ones) and the header line's names (time first). A String variable is written as its
+/// text, in CSV only: where `numbers` (a file or sweep of numbers), naming one is a usage error.
 ExitCode outputColumns(const FlatSystem &flat, const SimulateOptions &opt, std::vector<int> &columns,
-                       std::vector<std::string> &header, std::ostream &err);
+                       std::vector<std::string> &header, bool numbers, std::ostream &err);
 
 /// Requires: a Compilation for which runPipeline returned ExitOk.
 /// Ensures: the CSV is written whole under its name (via a temporary file and rename), or, on a

@@ -391,7 +391,7 @@ ExitCode prepareStudy(Compilation &c, const SimulateOptions &sim, const SweepOpt
   s.design = &design;
   std::vector<int> columns;
   std::vector<std::string> header;
-  if (ExitCode e = outputColumns(flat, sim, columns, header, err); e != ExitOk)
+  if (ExitCode e = outputColumns(flat, sim, columns, header, true, err); e != ExitOk)
     return e;
   table = ModelTable::build(c, s.options.t_start, err);
   if (!table)

@@ -87,9 +87,13 @@ private:
       return;
     }
     ast::Expr whole = wholeVariable(target);
+    ++f_.stringContext_;
     Value v = f_.lower(whole, scope_);
+    --f_.stringContext_;
     if (!v.ok)
       return;
+    if (const Expr *handle = f_.textHandle(v)) // a String variable: its handle is assigned
+      v = Value::scalar(handle, Type::Real);
     for (const Expr *e : v.elems) {
       // An initial algorithm may compute a parameter with fixed = false (MLS 3.5, 8.6).
       const bool computedAtStart =
@@ -130,8 +134,15 @@ private:
   void statement(const ast::Statement &st, Scope &scope, bool top) {
     switch (st.kind) {
     case ast::StatementKind::Assign: {
+      ++f_.stringContext_;
       Value target = f_.lower(*st.target, scope);
+      --f_.stringContext_;
+      const bool text = target.ok && target.type == Type::String; // a String variable's value
+      f_.stringContext_ += text;
       Value value = f_.lower(*st.value, scope);
+      f_.stringContext_ -= text;
+      if (target.ok && value.ok && !f_.handlesOfStrings(target, value, st.range, st.target->text))
+        return;
       if (target.ok && value.ok && assignable(target))
         assign(target, value, *st.target, st.range);
       else if (target.ok && value.ok)

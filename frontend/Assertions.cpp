@@ -77,6 +77,11 @@ bool Flattener::lowerMessage(const ast::Expr &e, Scope &scope, std::vector<Messa
   --stringContext_;
   if (!v.ok)
     return false;
+  if (v.type == Type::String && v.isScalar() && v.computedText()) {
+    // A String computed when the model runs (a String variable's): its text when the message is made.
+    out.push_back({"", stringHandle(v), ValueType::String, "s", {}});
+    return true;
+  }
   if (v.type == Type::String && v.isScalar()) {
     out.push_back({v.text, nullptr, ValueType::Real, "", {}});
     return true;
@@ -123,22 +128,17 @@ Value Flattener::knownString(const ast::Expr &call, Scope &scope) {
   if (!lowerStringConversion(call, scope, parts))
     return fail();
   // In a function, String(x) of a value the function computes is computed when it runs; so is
-  // one of a value that changes in time passed to a function (`print("t = " + String(time))`).
+  // one of a value that changes in time in a model (`print("t = " + String(time))`, a String
+  // variable's value).
   for (const MessagePart &part : parts)
     if (part.value &&
         ((scope.fn && part.value->kind() != ExprKind::Const && part.value->kind() != ExprKind::BoolConst) ||
-         (stringArgument_ > 0 && changesInTime(part.value))))
+         (!scope.fn && changesInTime(part.value))))
       return computedMessage(parts);
   std::string text;
   for (const MessagePart &part : parts) {
     double value = 0;
     if (part.value) {
-      if (changesInTime(part.value)) {
-        diags_.error(call.range,
-                     "String(...) of a value that changes in time is supported in messages (of asserts, "
-                     "and passed to functions), not here: a model's Strings are known when it is compiled");
-        return fail();
-      }
       std::optional<double> known = evaluateStructural(part.value, call.range, "the value of String(...)");
       if (!known)
         return fail();

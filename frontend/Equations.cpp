@@ -266,8 +266,17 @@ void Flattener::lowerSimpleEquation(const ast::Expr &lhsAst, const ast::Expr &rh
         knownLhs = idx;
     }
   }
+  ++stringContext_; // a String variable's equation takes a String value
   Value lhs = lower(lhsAst, scope);
+  --stringContext_;
+  const bool text = lhs.ok && textHandle(lhs);
+  if (lhs.ok && lhs.type == Type::String && !text && knownLhs < 0) {
+    diags_.error(lhsAst.range, "a string is not allowed here");
+    return;
+  }
+  stringContext_ += text;
   Value rhs = lower(rhsAst, scope);
+  stringContext_ -= text;
   if (knownLhs >= 0) {
     bool readsUnknowns = lhs.ok && rhs.ok && lhs.type == Type::Real && rhs.type != Type::Boolean;
     if (readsUnknowns) {
@@ -287,7 +296,16 @@ void Flattener::lowerSimpleEquation(const ast::Expr &lhsAst, const ast::Expr &rh
   }
   if (!lhs.ok || !rhs.ok)
     return;
-  if (lhs.type == Type::String || rhs.type == Type::String) {
+  if (text) { // `s = ...` of a String variable s: its handle, which changes only at events (MLS 3.5, 3.8.3)
+    if (!handlesOfStrings(lhs, rhs, range, lhsAst.text))
+      return;
+    if (!initial && !collect_ && continuouslyDependent(rhs.elems[0])) {
+      diags_.error(range, "'" + lhsAst.text +
+                              "' is a String variable, which changes only at events (MLS 3.5, 3.8.3), "
+                              "but its value here changes continuously: give it its value in a when-clause");
+      return;
+    }
+  } else if (lhs.type == Type::String || rhs.type == Type::String) {
     diags_.error(lhs.type == Type::String ? lhsAst.range : rhsAst.range, "a string is not allowed here");
     return;
   }
@@ -540,9 +558,11 @@ void Flattener::lowerWhenBody(const std::vector<ast::Equation> &body, Scope &sco
     switch (eq.kind) {
     case ast::EquationKind::Simple: {
       // `v = expression`, or `(a, b) = f(x)` (MLS 3.5, 8.3.5: each output named assigns its variable).
-      auto assign = [&](const ast::Expr &targetAst, const Value &value, SourceRange range) {
+      auto assign = [&](const ast::Expr &targetAst, Value value, SourceRange range) {
+        ++stringContext_;
         Value target = lower(targetAst, scope);
-        if (!target.ok || !value.ok)
+        --stringContext_;
+        if (!target.ok || !value.ok || !handlesOfStrings(target, value, range, targetAst.text))
           return;
         if (target.dims != value.dims || (target.type == Type::Boolean) != (value.type == Type::Boolean)) {
           diags_.error(range, "the two sides have different types or shapes: " + std::string(typeName(target.type)) +
@@ -572,7 +592,10 @@ void Flattener::lowerWhenBody(const std::vector<ast::Equation> &body, Scope &sco
         diags_.error(eq.lhs->range, "an equation in a when-clause assigns a variable: write 'v = expression;'");
         continue;
       }
-      assign(*eq.lhs, lower(*eq.rhs, scope), eq.range);
+      ++stringContext_; // a String variable's value (assign checks that the target is one)
+      Value value = lower(*eq.rhs, scope);
+      --stringContext_;
+      assign(*eq.lhs, value, eq.range);
       break;
     }
     case ast::EquationKind::Call: {

@@ -460,6 +460,8 @@ public:
   void checkModifiers(const Mod &mod, const ClassInfo &cls, const std::string &what);
   /// Attributes and parameter values of a variable, or (`bindings`) the equations of `Real x = e`.
   void lowerVariableAttributes(Instance &inst, int element, bool bindings);
+  /// `String s = e;` of a String variable: its equation at events (its handle = e's).
+  void bindStringVariable(Instance &inst, const Symbol &sym, const Value &v);
   const Expr *parameterBinding(int var);
   /// The binding of external object `var` of class `cls`: the call of its constructor (and its
   /// destructor specialized), checked (MLS 3.5, 12.9.7).
@@ -568,7 +570,22 @@ public:
   /// `call` (a model's call whose arguments are Strings computed when it runs) as the call of a
   /// function of the values the Strings are made of, which computes them and the call: a function
   /// releases the Strings it makes when it returns, a model's code would not.
+  /// An expression that is no call: each call in it that takes such Strings.
   const Expr *callMakingStrings(const Expr *call);
+  /// String variables of a model (MLS 3.5, 4.8.4, discrete-time by 3.8.3) hold the handle of
+  /// their text (eqc_string_handle): the handle of scalar String `v`, a Real expression (the
+  /// handle it reads when v is a String variable's text, no new one).
+  const Expr *stringHandle(const Value &v);
+  /// The text of a handle, as a computed String.
+  Value handleText(const Expr *handle);
+  int handleTextFunction(); ///< eqc_string_text's Function
+  /// The handle that String `v` is the text of (a String variable's value), else null.
+  const Expr *textHandle(const Value &v);
+  /// `target = value` of Strings in an equation, a when-clause or an algorithm: target (Strings
+  /// of variables) and value become handles (target's variables, value's handle); an error
+  /// (false) where only one of them is a String or target is no String variable. Nothing
+  /// changes when neither is a String.
+  bool handlesOfStrings(Value &target, Value &value, SourceRange range, const std::string &targetText);
 
   // ---- LowerExpr.cpp ----
   Value lower(const ast::Expr &e, Scope &scope);
@@ -1044,7 +1061,6 @@ public:
   /// Where Strings may be values (a String parameter's binding, a message, the operands of a
   /// relation): elsewhere a String literal or parameter is an error at its place.
   int stringContext_ = 0;
-  int stringArgument_ = 0;                     ///< lowering the argument of a function's String input
   std::map<std::string, int> stringFunctions_; ///< runtimeStringFunction's, by symbol and texts
   /// Set by connectorEnds when an end is a disabled conditional component (the connect is removed).
   bool endDisabled_ = false;

@@ -942,7 +942,6 @@ Value Flattener::lowerUserCall(const ast::Expr &e, Scope &scope, ClassInfo *fn, 
     // specialized to it).
     const bool text = baseTypeName(*inputs[k]) == "String";
     stringContext_ += text;
-    stringArgument_ += text;
     auto mod = std::find_if(modified.begin(), modified.end(), [&](const auto &d) { return d.first == inputs[k]->comp->name; });
     if (given[k]) {
       args.push_back(lower(*given[k], scope));
@@ -955,7 +954,6 @@ Value Flattener::lowerUserCall(const ast::Expr &e, Scope &scope, ClassInfo *fn, 
       diags_.error(e.nameRange, "missing argument '" + inputs[k]->comp->name + "' of function '" + fn->name + "'");
     }
     stringContext_ -= text;
-    stringArgument_ -= text;
     if (!args.back().ok)
       return fail();
     if (args.back().function) {
@@ -986,8 +984,8 @@ Value Flattener::lowerUserCall(const ast::Expr &e, Scope &scope, ClassInfo *fn, 
         for (const Expr *&x : v.elems)
           x = callMakingStrings(x);
   }
-  if (!scope.fn && result.computedText()) {
-    // A model's Strings are known when it is compiled: the call is evaluated now.
+  if (!scope.fn && result.computedText() && !changesInTime(result.elems[0])) {
+    // A String of values known when the model is compiled: the call is evaluated now.
     const size_t mark = eqc_strings_mark();
     std::optional<double> bits =
         evaluateStructural(result.elems[0], e.range, "the String that '" + fn->name + "' returns");

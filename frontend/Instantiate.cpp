@@ -27,7 +27,10 @@ bool isPrimitive(const std::string &name, Type &type) {
 namespace {
 
 ValueType valueType(Type t) {
-  return t == Type::Integer ? ValueType::Integer : t == Type::Boolean ? ValueType::Boolean : ValueType::Real;
+  return t == Type::Integer   ? ValueType::Integer
+         : t == Type::Boolean ? ValueType::Boolean
+         : t == Type::String  ? ValueType::String
+                              : ValueType::Real;
 }
 
 /// Adds modifier `m` under the dotted `name` (relative to `parent`).
@@ -855,19 +858,16 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
     sym.state = Symbol::Done;
     return sym;
   }
-  if (prim == Type::String) {
-    // String parameters and constants are values known at compilation (MLS 3.5, 3.7.1 and
-    // 4.8.4): messages, conditions and modifications read them; the default is "".
+  if (prim == Type::String && !dims.empty()) {
     sym.state = Symbol::Done;
-    if (prefix != ast::Prefix::Parameter && prefix != ast::Prefix::Constant) {
-      diags_.error(d.typeRange, "String variables that change in time are not supported; String parameters and "
-                                "constants are");
-      return sym;
-    }
-    if (!dims.empty()) {
-      diags_.error(c.range, "arrays of Strings are not supported");
-      return sym;
-    }
+    diags_.error(c.range, "arrays of Strings are not supported");
+    return sym;
+  }
+  if (prim == Type::String && (prefix == ast::Prefix::Parameter || prefix == ast::Prefix::Constant)) {
+    // String parameters and constants are values known at compilation (MLS 3.5, 3.7.1 and
+    // 4.8.4): messages, conditions and modifications read them; the default is "". String
+    // variables are discrete-time variables (3.8.3) below.
+    sym.state = Symbol::Done;
     Value v;
     v.ok = true;
     v.type = Type::String;
@@ -975,6 +975,25 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
   }
   sym.state = Symbol::Done;
   return sym;
+}
+
+void Flattener::bindStringVariable(Instance &inst, const Symbol &sym, const Value &v) {
+  const SourceRange at = sym.mod->range;
+  const std::string &name = sys_.vars[sym.firstVar].name;
+  if (v.type != Type::String || !v.isScalar()) {
+    diags_.error(at, "'" + name + "' is a String but its value is a " + typeName(v.type));
+    return;
+  }
+  const Expr *handle = stringHandle(v);
+  if (continuouslyDependent(handle)) {
+    diags_.error(at, "'" + name +
+                         "' is a String variable, which changes only at events (MLS 3.5, 3.8.3), but its "
+                         "value changes continuously: give it its value in a when-clause");
+    return;
+  }
+  sys_.discreteEquations.push_back(
+      DiscreteEquation{sym.firstVar, handle, at, ++equationNumber_, inst.origin});
+  ++inst.equations;
 }
 
 const Expr *Flattener::parameterBinding(int var) {
@@ -1238,7 +1257,24 @@ void Flattener::lowerVariableAttributes(Instance &inst, int index, bool bindings
         continue;
       }
       Value v;
-      if (name == "start" || name == "nominal" || name == "min" || name == "max") {
+      if (sym.type == Type::String && name == "start") { // a String variable's text at the start
+        ++stringContext_;
+        const bool ok = perElement(m, v, "start");
+        --stringContext_;
+        if (!ok)
+          continue;
+        if (v.type != Type::String) {
+          diags_.error(m.expr->range, "attribute 'start' of String '" + base + "' must be a String");
+          continue;
+        }
+        each([&](Variable &var, size_t) {
+          var.binding = stringHandle(v);
+          var.hasStart = true;
+        });
+      } else if (sym.type == Type::String && name != "fixed") {
+        diags_.error(m.range,
+                     "a String has the attributes start and fixed, not '" + name + "' (MLS 3.5, 4.8.4)");
+      } else if (name == "start" || name == "nominal" || name == "min" || name == "max") {
         if (!perElement(m, v, name.c_str()))
           continue;
         bool wantBool = sym.type == Type::Boolean;
@@ -1338,9 +1374,15 @@ void Flattener::lowerVariableAttributes(Instance &inst, int index, bool bindings
   // `Real x = e;`: an equation (per element) of the model, in the modification's scope.
   if (bindings && sym.mod && sym.mod->hasValue()) {
     Value scratch;
+    stringContext_ += sym.type == Type::String;
     const Value &v = modValueRef(*sym.mod, Context::Equation, scratch);
+    stringContext_ -= sym.type == Type::String;
     if (!v.ok)
       return;
+    if (sym.type == Type::String) { // `String s = e;`: s's equation, of handles (MLS 3.5, 4.8.4)
+      bindStringVariable(inst, sym, v);
+      return;
+    }
     if (v.dims != sym.dims && !(v.isScalar() && sym.dims.empty())) {
       diags_.error(sym.mod->range, "'" + base + "' is " + shapeText(sym.dims) + " but its value is " + shapeText(v.dims));
       return;

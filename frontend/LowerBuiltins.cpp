@@ -231,9 +231,20 @@ Value Flattener::lowerBuiltinCall(const ast::Expr &e, Scope &scope, bool &handle
       diags_.error(e.nameRange, fn + "() can only be used in equations");
       return fail();
     }
+    ++stringContext_; // pre(s) and change(s) of a String variable s
     Value v = lower(*e.args[0], scope);
+    --stringContext_;
     if (!v.ok)
       return fail();
+    if (v.type == Type::String && fn != "edge") { // its handle's pre(): the text it had before the event
+      const Expr *handle = textHandle(v);
+      if (!handle || handle->kind() != ExprKind::Var || sys_.vars[handle->var()].role != VarRole::Discrete) {
+        diags_.error(e.args[0]->range, fn + "() takes a variable, not an expression");
+        return fail();
+      }
+      const Expr *pre = c.pre(handle->var(), false);
+      return fn == "pre" ? handleText(pre) : Value::scalar(c.ne(handle, pre), Type::Boolean);
+    }
     if (fn == "edge" && v.type != Type::Boolean) {
       diags_.error(e.args[0]->range, "edge() takes a Boolean variable");
       return fail();

@@ -473,15 +473,19 @@ Value Flattener::lowerName(const ast::Expr &e, Scope &scope) {
                                                s.dims, varying, isBool, 0, flat));
           continue;
         }
-        v.ok = true;
-        v.type = s.type;
-        v.enumeration = s.enumeration;
-        v.object = s.object;
-        v.dims = s.dims;
-        size_t count = product(s.dims);
-        v.elems.reserve(count);
-        for (size_t j = 0; j < count; ++j)
-          v.elems.push_back(ctx().var(s.firstVar + static_cast<int>(j), isBool));
+        if (s.type == Type::String) { // a String variable's value is the text of its handle (a scalar)
+          v = handleText(ctx().var(s.firstVar, false));
+        } else {
+          v.ok = true;
+          v.type = s.type;
+          v.enumeration = s.enumeration;
+          v.object = s.object;
+          v.dims = s.dims;
+          size_t count = product(s.dims);
+          v.elems.reserve(count);
+          for (size_t j = 0; j < count; ++j)
+            v.elems.push_back(ctx().var(s.firstVar + static_cast<int>(j), isBool));
+        }
       } else {
         return fail();
       }
@@ -695,6 +699,8 @@ Value Flattener::lowerBinary(const ast::Expr &e, Scope &scope) {
       return concatStrings(a, b);
     if (relation && (a.computedText() || b.computedText())) {
       const Expr *sign = compareStrings(a, b), *zero = c.zero();
+      if (!scope.fn) // a model's Strings are made and released in a function (callMakingStrings)
+        sign = callMakingStrings(sign);
       const Expr *holds = op == B::Eq   ? c.eq(sign, zero)
                           : op == B::Ne ? c.ne(sign, zero)
                           : op == B::Lt ? c.lt(sign, zero)
@@ -870,10 +876,10 @@ Value Flattener::lowerIf(const ast::Expr &e, Scope &scope) {
       ok = false;
       continue;
     }
-    if (then.type == Type::String && ((scope.fn && readsSlots(cond.elems[0])) ||
-                                      (!scope.fn && stringArgument_ > 0 && changesInTime(cond.elems[0])))) {
+    if (then.type == Type::String &&
+        ((scope.fn && readsSlots(cond.elems[0])) || (!scope.fn && changesInTime(cond.elems[0])))) {
       // In a function, a condition it computes chooses between Strings when it runs; so does one
-      // that changes in time in a String passed to a function.
+      // that changes in time in a model (a String variable's value, a String passed to a function).
       if (!then.isScalar() || !result.isScalar()) {
         diags_.error(e.range, "the branches of a String if-expression must be scalars");
         ok = false;

@@ -6,10 +6,30 @@
 
 #include "eqc/eqc_external.h"
 
+#include <cstring>
 #include <functional>
 #include <unordered_map>
 
 namespace eqc::frontend {
+
+namespace {
+
+/// `text` as a Modelica literal: how the function that makes it is named (printed as the literal).
+std::string quotedLiteral(const std::string &text) {
+  std::string quoted = "\"";
+  for (char ch : text)
+    quoted += ch == '"' || ch == '\\' ? std::string("\\") + ch
+              : ch == '\n'            ? std::string("\\n")
+                                      : std::string(1, ch);
+  return quoted + "\"";
+}
+
+/// "a Real", "an Integer".
+std::string withArticle(const char *typeName) {
+  return (std::strchr("AEIOU", typeName[0]) ? "an " : "a ") + std::string(typeName);
+}
+
+} // namespace
 
 int Flattener::runtimeStringFunction(const std::string &name, const char *symbol, void *address,
                                      const std::vector<SlotType> &inputs,
@@ -58,13 +78,8 @@ int Flattener::runtimeStringFunction(const std::string &name, const char *symbol
 Value Flattener::computedString(const Value &v) {
   if (v.computedText())
     return v;
-  std::string quoted = "\"";
-  for (char ch : v.text)
-    quoted += ch == '"' || ch == '\\' ? std::string("\\") + ch
-              : ch == '\n'            ? std::string("\\n")
-                                      : std::string(1, ch);
   const int fn =
-      runtimeStringFunction(quoted + "\"", "eqc_string_literal",
+      runtimeStringFunction(quotedLiteral(v.text), "eqc_string_literal",
                             reinterpret_cast<void *>(&eqc_string_literal), {}, {v.text}, SlotType::String);
   return Value::scalar(ctx().fnCall(fn, 0, {}, false), Type::String);
 }
@@ -99,6 +114,8 @@ Value Flattener::computedMessage(const std::vector<MessagePart> &parts) {
     Value next = Value::scalar(ctx().zero(), Type::String);
     if (!part.value) {
       next.text = part.text;
+    } else if (part.type == ValueType::String) {
+      next = handleText(part.value);
     } else {
       std::string names; // an enumeration's literals, one per line ("": false and true)
       for (const std::string &literal : part.literals)
@@ -115,15 +132,32 @@ Value Flattener::computedMessage(const std::vector<MessagePart> &parts) {
 
 const Expr *Flattener::callMakingStrings(const Expr *call) {
   ExprContext &c = ctx();
+  auto isStringCall = [](const Expr *e) {
+    return e->kind() == ExprKind::FnCall &&
+           e->callee().isString(e->callee().outputs[static_cast<size_t>(e->fnOutput())]);
+  };
+  if (call->kind() != ExprKind::FnCall) {
+    // An expression around calls (a function's value inlined, a relation): each call in it
+    // that takes Strings.
+    std::vector<const Expr *> ops;
+    bool changed = false;
+    for (const Expr *op : call->ops()) {
+      bool strings = false;
+      forEachNode(op, [&](const Expr *n) {
+        strings = strings || isStringCall(n);
+        return strings ? Walk::Stop : Walk::Descend;
+      });
+      ops.push_back(strings ? callMakingStrings(op) : op);
+      changed = changed || ops.back() != op;
+    }
+    return changed ? rebuild(c, call, ops) : call;
+  }
   auto fn = std::make_unique<Function>();
   Function &w = *fn;
   w.name = call->kind() == ExprKind::FnCall ? call->callee().name : "(strings)";
   std::vector<const Expr *> leaves;
   std::unordered_map<const Expr *, const Expr *> slots; // a leaf, its input's Local
-  auto isString = [](const Expr *e) {
-    return e->kind() == ExprKind::FnCall &&
-           e->callee().isString(e->callee().outputs[static_cast<size_t>(e->fnOutput())]);
-  };
+  const auto &isString = isStringCall;
   // The Strings' structure (calls that return Strings, if-expressions between them) stays; every
   // other value becomes an input.
   std::function<const Expr *(const Expr *, bool)> rebuild = [&](const Expr *e, bool text) -> const Expr * {
@@ -159,6 +193,65 @@ const Expr *Flattener::callMakingStrings(const Expr *call) {
   const int id = c.addFunction(std::move(fn));
   c.function(id).symbol = "eqc_strings_call" + std::to_string(id);
   return c.fnCall(id, 0, leaves, call->isBool());
+}
+
+int Flattener::handleTextFunction() {
+  return runtimeStringFunction("text", "eqc_string_text", reinterpret_cast<void *>(&eqc_string_text),
+                               {SlotType::Real}, {}, SlotType::String);
+}
+
+Value Flattener::handleText(const Expr *handle) {
+  return Value::scalar(ctx().fnCall(handleTextFunction(), 0, {handle}, false), Type::String);
+}
+
+const Expr *Flattener::textHandle(const Value &v) {
+  if (!v.computedText() || !v.isScalar())
+    return nullptr;
+  const Expr *e = v.elems[0];
+  return e->kind() == ExprKind::FnCall && e->function() == handleTextFunction() ? e->op(0) : nullptr;
+}
+
+const Expr *Flattener::stringHandle(const Value &v) {
+  if (const Expr *handle = textHandle(v))
+    return handle;         // `s = t`: t's handle
+  if (!v.computedText()) { // a text known when compiled: its handle, taken when the model runs
+    if (v.text.empty())
+      return ctx().zero();
+    const int fn =
+        runtimeStringFunction(quotedLiteral(v.text), "eqc_string_handle",
+                              reinterpret_cast<void *>(&eqc_string_handle), {}, {v.text}, SlotType::Real);
+    return ctx().fnCall(fn, 0, {}, false);
+  }
+  const int fn =
+      runtimeStringFunction("string", "eqc_string_handle", reinterpret_cast<void *>(&eqc_string_handle),
+                            {SlotType::String}, {}, SlotType::Real);
+  return callMakingStrings(ctx().fnCall(fn, 0, {v.elems[0]}, false));
+}
+
+bool Flattener::handlesOfStrings(Value &target, Value &value, SourceRange range,
+                                 const std::string &targetText) {
+  if (target.type != Type::String && value.type != Type::String)
+    return true;
+  if (target.type != Type::String) {
+    diags_.error(range, "'" + targetText + "' is " + withArticle(typeName(target.type)) +
+                            ", but its value is a String");
+    return false;
+  }
+  const Expr *handle = textHandle(target);
+  if (!handle || handle->kind() != ExprKind::Var || sys_.vars[handle->var()].role != VarRole::Discrete) {
+    diags_.error(range, "'" + targetText +
+                            "' is no String variable: only String variables take values in "
+                            "equations and algorithms ('s = \"on\"')");
+    return false;
+  }
+  if (value.type != Type::String || !value.isScalar()) {
+    diags_.error(range, "'" + targetText + "' is a String, but its value is " +
+                            withArticle(typeName(value.type)) + (value.isScalar() ? "" : " array"));
+    return false;
+  }
+  target = Value::scalar(handle, Type::Real);
+  value = Value::scalar(stringHandle(value), Type::Real);
+  return true;
 }
 
 } // namespace eqc::frontend

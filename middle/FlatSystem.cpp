@@ -149,7 +149,7 @@ void FlatSystem::print(std::ostream &os) const {
   for (size_t i = 0; i < vars.size(); ++i) {
     const Variable &v = vars[i];
     if (v.role == VarRole::Parameter) {
-      const char *type = v.type == ValueType::Boolean ? "Boolean" : v.type == ValueType::Integer ? "Integer" : "Real";
+      const char *type = valueTypeName(v.type);
       os << "  parameter " << type << " " << v.name << " = " << toString(v.binding, namer) << ";\n";
     } else if (v.role == VarRole::Input) {
       os << "  input Real " << v.name;
@@ -162,7 +162,7 @@ void FlatSystem::print(std::ostream &os) const {
     const Variable &v = vars[i];
     if (v.role != VarRole::Discrete || v.relation)
       continue;
-    const char *type = v.type == ValueType::Boolean ? "Boolean" : v.type == ValueType::Integer ? "Integer" : "Real";
+    const char *type = valueTypeName(v.type);
     os << "  discrete " << type << " " << v.name;
     if (v.hasStart)
       os << "(start = " << toString(v.binding, namer) << ")";

@@ -24,7 +24,23 @@ enum class VarRole {
               ///< the caller (Modelica 3.5, 4.4.2.2); its binding is the default (start) value
 };
 
-enum class ValueType { Real, Integer, Boolean };
+/// A variable's type. A String variable (discrete, MLS 3.5, 3.8.3) holds the handle of its text
+/// (eqc_string_handle in eqc_external.h): equal texts, equal numbers.
+enum class ValueType { Real, Integer, Boolean, String };
+/// The type's Modelica name.
+inline const char *valueTypeName(ValueType t) {
+  switch (t) {
+  case ValueType::Integer:
+    return "Integer";
+  case ValueType::Boolean:
+    return "Boolean";
+  case ValueType::String:
+    return "String";
+  case ValueType::Real:
+    break;
+  }
+  return "Real";
+}
 enum class StateSelect { Never, Avoid, Default, Prefer, Always };
 
 /// One scalar variable. Expressions refer to it by its index in FlatSystem::vars.

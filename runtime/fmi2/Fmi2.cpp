@@ -7,6 +7,7 @@
 // Value references (the layout eqc's modelDescription.xml uses): state i is i, the derivative of
 // state i is n + i, algebraic variable i is 2n + i, parameter i is 2n + m + i (n states, m
 // algebraic variables).
+#include "eqc/eqc_external.h"
 #include "eqc/eqc_model.h"
 
 #include "../src/Bytes.h"
@@ -14,12 +15,13 @@
 #include <cmath>
 #include <cstdarg>
 #include <cstddef>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <new>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -407,7 +409,7 @@ fmi2Status noVariables(fmi2Component c, const fmi2ValueReference vr[], size_t nv
                     (vr ? std::to_string(vr[0]) : std::string("(vr is NULL)")));
 }
 
-/// fmi2GetInteger and fmi2GetBoolean: the discrete variables of that kind.
+/// fmi2GetInteger, fmi2GetBoolean and fmi2GetString: the discrete variables of that kind.
 template <Call call, typename T>
 fmi2Status getDiscretes(fmi2Component c, const fmi2ValueReference vr[], size_t nvr, T value[], unsigned char kind) {
   Instance *inst = checked(c, call);
@@ -418,7 +420,10 @@ fmi2Status getDiscretes(fmi2Component c, const fmi2ValueReference vr[], size_t n
     const double *v = inst->discrete(vr[k], kind);
     if (!v)
       return inst->fail(std::string(name) + ": unknown value reference " + std::to_string(vr[k]));
-    value[k] = static_cast<T>(*v);
+    if constexpr (std::is_same_v<T, fmi2String>)
+      value[k] = eqc_string_text(*v); // lives as long as the process
+    else
+      value[k] = static_cast<T>(*v);
   }
   return fmi2OK;
 }
@@ -724,7 +729,7 @@ fmi2Status fmi2GetBoolean(fmi2Component c, const fmi2ValueReference vr[], size_t
   return getDiscretes<Call::GetBoolean>(c, vr, nvr, v, EQC_DISCRETE_BOOLEAN);
 }
 fmi2Status fmi2GetString(fmi2Component c, const fmi2ValueReference vr[], size_t nvr, fmi2String v[]) {
-  return noVariables<Call::GetString>(c, vr, nvr, v);
+  return getDiscretes<Call::GetString>(c, vr, nvr, v, EQC_DISCRETE_STRING);
 }
 fmi2Status fmi2SetInteger(fmi2Component c, const fmi2ValueReference vr[], size_t nvr, const fmi2Integer v[]) {
   return noVariables<Call::SetInteger>(c, vr, nvr, v);

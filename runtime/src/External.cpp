@@ -8,7 +8,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
+#include <mutex>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 
 namespace {
 
@@ -23,6 +27,18 @@ struct ExternalState {
   size_t nKept, capacityKept;
 };
 thread_local ExternalState state;
+
+/// The texts of String variables (eqc_string_handle), one per distinct text, for the rest of the
+/// process; handle 0 is "".
+struct StringTable {
+  std::mutex mutex;
+  std::deque<std::string> texts{std::string()};
+  std::unordered_map<std::string_view, int> handles{{std::string_view(), 0}};
+};
+StringTable &stringTable() {
+  static StringTable *table = new StringTable; // never destroyed: texts outlive every model
+  return *table;
+}
 
 void setError(const char *text) {
   std::snprintf(state.error, sizeof state.error, "%s", text ? text : "");
@@ -238,6 +254,27 @@ void eqc_function_message(const char *text) { setError(text); }
 int eqc_string_compare(const char *a, const char *b) {
   const int c = std::strcmp(a ? a : "", b ? b : "");
   return (c > 0) - (c < 0);
+}
+
+int eqc_string_handle(const char *text) {
+  StringTable &t = stringTable();
+  const std::string_view key = text ? text : "";
+  std::lock_guard<std::mutex> lock(t.mutex);
+  auto known = t.handles.find(key);
+  if (known != t.handles.end())
+    return known->second;
+  const int handle = static_cast<int>(t.texts.size());
+  t.texts.emplace_back(key);
+  t.handles.emplace(t.texts.back(), handle); // a deque's elements stay where they are
+  return handle;
+}
+
+const char *eqc_string_text(double handle) {
+  StringTable &t = stringTable();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  if (!(handle >= 0 && handle < static_cast<double>(t.texts.size())) || handle != std::floor(handle))
+    return "";
+  return t.texts[static_cast<size_t>(handle)].c_str();
 }
 
 } // extern "C"

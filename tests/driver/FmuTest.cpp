@@ -1178,3 +1178,55 @@ end Logged;
   for (auto &[address, count] : live)
     EXPECT_EQ(count, 0) << "not freed: " << address;
 }
+
+// A String variable (MLS 3.5, 3.8.3) is a discrete String variable of the FMU (FMI 2.0, 2.2.7: its
+// value reference is its index among the discretes, as for Integer and Boolean ones): its start
+// text after initialization, and the text the event at x = e^-t = 1/2 (t = ln 2) gives it, read
+// with fmi2GetString.
+TEST(Fmu, StringVariablesAreReadWithGetString) {
+  std::filesystem::path dir = std::filesystem::path(EQC_SCRATCH_DIR) / "fmu_strings";
+  std::filesystem::create_directories(dir.parent_path());
+  const std::filesystem::path model = std::filesystem::path(EQC_SCRATCH_DIR) / "fmu_strings.mo";
+  std::ofstream(model) << R"(model Phases
+  Real x(start = 1, fixed = true);
+  String phase(start = "full");
+equation
+  der(x) = -x;
+  when x < 0.5 then
+    phase = "half at " + String(time, format = ".4f");
+  end when;
+end Phases;
+)";
+  std::string xml = buildFmu(model.string(), dir, "Phases");
+  ASSERT_FALSE(xml.empty());
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(xml, m, std::regex("<ScalarVariable name=\"phase\"[^>]*><String/>"))) << xml;
+  EXPECT_NE(m.str().find("variability=\"discrete\""), std::string::npos) << m.str();
+  void *lib = dlopen((dir / "Phases.so").c_str(), RTLD_NOW | RTLD_LOCAL);
+  ASSERT_TRUE(lib) << dlerror();
+  const Fmi2Api api(lib);
+  auto getString =
+      Fmi2Api::get<fmi2Status (*)(fmi2Component, const fmi2ValueReference *, size_t, const char **)>(
+          lib, "fmi2GetString");
+  static Callbacks callbacks{logger, nullptr, nullptr, nullptr, nullptr};
+  logged.clear();
+  fmi2Component cs = api.instantiate("cs", 1, guidOf(xml).c_str(), "", &callbacks, 0, 0);
+  ASSERT_TRUE(cs) << logged;
+  ASSERT_EQ(api.setup(cs, 1, 1e-10, 0.0, 0, 0.0), 0);
+  ASSERT_EQ(api.enterInit(cs), 0);
+  ASSERT_EQ(api.exitInit(cs), 0) << logged;
+  const unsigned phase = valueReference(xml, "phase");
+  const char *text = nullptr;
+  ASSERT_EQ(getString(cs, &phase, 1, &text), 0) << logged;
+  EXPECT_STREQ(text, "full");
+  ASSERT_EQ(api.doStep(cs, 0.0, 0.5, 1), 0) << logged;
+  ASSERT_EQ(getString(cs, &phase, 1, &text), 0) << logged;
+  EXPECT_STREQ(text, "full");
+  ASSERT_EQ(api.doStep(cs, 0.5, 0.5, 1), 0) << logged;
+  ASSERT_EQ(getString(cs, &phase, 1, &text), 0) << logged;
+  EXPECT_STREQ(text, "half at 0.6931");
+  const unsigned wrong = phase + 100;
+  EXPECT_NE(getString(cs, &wrong, 1, &text), 0);
+  api.freeInstance(cs);
+  dlclose(lib);
+}

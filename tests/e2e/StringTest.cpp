@@ -5,6 +5,10 @@
 #include "Run.h"
 
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 
 using namespace eqc::test;
 
@@ -140,10 +144,10 @@ end Conversions;
                                      << " (a missing bit is a wrong text)";
 }
 
-// A String output at a model's level is a value known when the model is compiled: the call is
-// evaluated then (a String parameter's binding); one that reads a value that changes in time is
-// an error at the call.
-TEST(Strings, ModelLevelStringResultsAreKnownWhenCompiled) {
+// A String output at a model's level of values known when the model is compiled is evaluated then
+// (a String parameter's binding); one that reads a value that changes in time is computed when the
+// model runs (MLS 3.5, 3.8: an expression of the model like any other): y = strlen(String(time)).
+TEST(Strings, ModelLevelStringResultsAreKnownWhenCompiledOrComputedWhenRun) {
   std::string dir = scratchDir("string_model_level");
   writeFile(dir + "/m.mo", R"(model Level
   function label
@@ -164,7 +168,7 @@ end Level;
   Csv csv = readCsv(dir + "/out.csv");
   EXPECT_NEAR(csv.at(csv.rows.size() - 1, "y"), std::exp(-1.0), 1e-5);
 
-  writeFile(dir + "/bad.mo", R"(model Bad
+  writeFile(dir + "/running.mo", R"(model Running
   function label
     input Real x;
     output String s;
@@ -177,11 +181,15 @@ end Level;
   external "C" n = strlen(s) annotation(Include = "#include <string.h>");
   end lengthOf;
   Real y = lengthOf(label(time));
-end Bad;
+end Running;
 )");
-  r = runEqc("simulate bad.mo -o bad.csv", dir);
-  EXPECT_EQ(r.exitCode, 3) << r.stderrText;
-  EXPECT_NE(r.stderrText.find("bad.mo:13:21: error:"), std::string::npos) << r.stderrText;
+  r = runEqc("simulate running.mo -o running.csv --t-end 1 --interval 0.25", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  csv = readCsv(dir + "/running.csv");
+  ASSERT_EQ(csv.rows.size(), 5u);
+  const double lengths[] = {1, 4, 3, 4, 1}; // "0", "0.25", "0.5", "0.75", "1"
+  for (size_t i = 0; i < 5; ++i)
+    EXPECT_EQ(csv.at(i, "y"), lengths[i]) << "time " << csv.at(i, "time");
 }
 
 // A model passes a function a String made of values that change in time (MLS 3.5, 3.7.1 String()
@@ -242,4 +250,73 @@ end FunctionAssert;
                               "x = 0.5 (k = 5) is too large"),
             std::string::npos)
       << r.stderrText;
+}
+
+namespace {
+
+std::string slurpFile(const std::string &path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+} // namespace
+
+// String variables (MLS 3.5, 3.8.3 and 4.8.4) hold their texts as handles that the run makes:
+// named in --vars they are written as their texts, quoted by RFC 4180 (a quote doubled, a comma
+// kept); they are in no default column and in no file of numbers (MAT); the object the cache
+// serves to a second process gives the same texts (nothing of the first process's handles is in
+// the code). x = e^-t crosses 1/2 at t = ln 2.
+TEST(Strings, StringVariablesAreWrittenAsTheirTextsInEveryProcess) {
+  std::string dir = scratchDir("string_variables");
+  writeFile(dir + "/m.mo", R"(model Phases
+  Real x(start = 1, fixed = true);
+  String phase(start = "full");
+  Integer n(start = 0);
+equation
+  der(x) = -x;
+  when x < 0.5 then
+    phase = "say \"half\", then " + String(pre(n) + 1);
+    n = pre(n) + 1;
+  end when;
+end Phases;
+)");
+  ASSERT_EQ(setenv("EQC_CACHE_DIR", (dir + "/cache").c_str(), 1), 0);
+  RunResult first = runEqc("simulate m.mo -o a.csv --vars x,phase,n --interval 0.5 --t-end 1 --stats", dir);
+  RunResult second = runEqc("simulate m.mo -o b.csv --vars x,phase,n --interval 0.5 --t-end 1 --stats", dir);
+  unsetenv("EQC_CACHE_DIR");
+  ASSERT_EQ(first.exitCode, 0) << first.stderrText;
+  ASSERT_EQ(second.exitCode, 0) << second.stderrText;
+  EXPECT_NE(second.stderrText.find("compiled-model cache: 1 module from it, 0 stored"), std::string::npos)
+      << second.stderrText;
+  const std::string text = slurpFile(dir + "/a.csv");
+  EXPECT_EQ(text, slurpFile(dir + "/b.csv"));
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    lines.push_back(line);
+  ASSERT_EQ(lines.size(), 6u) << text; // 0, 0.5, the event at ln 2 (before and after), 1
+  EXPECT_EQ(lines[0], "time,x,phase,n");
+  EXPECT_EQ(lines[1], "0,1,\"full\",0");
+  EXPECT_EQ(lines[2].substr(0, 4), "0.5,");
+  EXPECT_NE(lines[2].find(",\"full\",0"), std::string::npos) << lines[2];
+  EXPECT_NEAR(std::stod(lines[3]), std::log(2.0), 1e-6) << lines[3];
+  EXPECT_NE(lines[3].find(",\"full\",0"), std::string::npos) << lines[3];
+  EXPECT_EQ(lines[4].substr(0, lines[4].find(',')), lines[3].substr(0, lines[3].find(',')));
+  EXPECT_NE(lines[4].find(",\"say \"\"half\"\", then 1\",1"), std::string::npos) << lines[4];
+  EXPECT_NE(lines[5].find("1,0.3678794"), std::string::npos) << lines[5];
+  EXPECT_NE(lines[5].find(",\"say \"\"half\"\", then 1\",1"), std::string::npos) << lines[5];
+
+  RunResult all = runEqc("simulate m.mo -o all.csv --t-end 1", dir);
+  ASSERT_EQ(all.exitCode, 0) << all.stderrText;
+  EXPECT_EQ(slurpFile(dir + "/all.csv").substr(0, 11), "time,x,n\n0,");
+
+  RunResult mat = runEqc("simulate m.mo -o r.mat --vars phase --t-end 1", dir);
+  EXPECT_EQ(mat.exitCode, 1);
+  EXPECT_NE(mat.stderrText.find(
+                "error: --vars: 'phase' is a String variable: its text is written to CSV results only"),
+            std::string::npos)
+      << mat.stderrText;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/r.mat"));
 }

@@ -56,6 +56,13 @@ const char *eqc_string_concat(const char *a, const char *b);
 const char *eqc_string_format(double value, const char *format, const char *names);
 /** The sign of strcmp(a, b): -1, 0 or 1 (the relations of Strings, MLS 3.5, 3.5). */
 int eqc_string_compare(const char *a, const char *b);
+/** The handle of `text` ("" for NULL): a String variable of a model (MLS 3.5, 3.6.6, 4.8.4) holds
+ * its text as this number, the same for the same text for the rest of the process (0 is ""), so
+ * that its changes and pre() compare as numbers do. Thread-safe. */
+int eqc_string_handle(const char *text);
+/** The text of a handle that eqc_string_handle gave ("" for any other number); it lives as long
+ * as the process. Thread-safe. */
+const char *eqc_string_text(double handle);
 /** The message of an assert that fails in a function whose text the function computed: what
  * eqc_external_error() gives on this thread until the next external call or message. */
 void eqc_function_message(const char *text);

@@ -100,7 +100,10 @@ enum {
    * the event iteration: whoever runs the event iteration sets it to NaN where pre() moves (each
    * step of a non-initial event), and the event function evaluates the call only while it is NaN;
    * not a value of the model (never compared, listed nor written) */
-  EQC_DISCRETE_ONCE = 5
+  EQC_DISCRETE_ONCE = 5,
+  /** a String variable (MLS 3.5, 3.8.3): the handle of its text (eqc_string_text in
+   * eqc_external.h gives the text) */
+  EQC_DISCRETE_STRING = 6
 };
 
 /** eqc_model.param_kind: how a parameter may be changed after compilation. */

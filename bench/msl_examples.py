@@ -19,7 +19,8 @@ import tempfile
 import time
 
 CLASS = re.compile(r"^\s*(?:(?:partial|encapsulated|final|replaceable|redeclare)\s+)*"
-                   r"(model|block|package|record|function|connector|class|type|operator)\s+(\w+)(?!\s*=)")
+                   r"(model|block|package|record|function|connector|class|type|operator)\s+(?:extends\s+)?"
+                   r"(\w+)(?!\w)(?!\s*=)")
 END = re.compile(r"^\s*end\s+(\w+)\s*;")
 WITHIN = re.compile(r"^\s*within\s+([\w.]*)\s*;")
 

@@ -559,8 +559,11 @@ public:
   int runtimeStringFunction(const std::string &name, const char *symbol, void *address,
                             const std::vector<SlotType> &inputs, const std::vector<std::string> &texts,
                             SlotType result);
-  /// A scalar String as a computed one (a literal's call for a text known when compiled).
+  /// A scalar String as a computed one (a literal's call for a text known when compiled). The
+  /// elements of a String array are these (MLS 3.5, 10.4: `{mediumName}`, `fill("", 0)`).
   Value computedString(const Value &v);
+  /// An element of a String array as a scalar String: its text where it is a literal's call.
+  Value stringOfElement(const Expr *e);
   /// a + b of scalar Strings: text when both are known when compiled, else computed.
   Value concatStrings(const Value &a, const Value &b);
   /// The sign (-1, 0, 1) of comparing scalar Strings a and b, as an Integer expression.
@@ -616,6 +619,8 @@ public:
   Value lowerBinary(const ast::Expr &e, Scope &scope);
   Value lowerIf(const ast::Expr &e, Scope &scope);
   Value lowerRange(const ast::Expr &e, Scope &scope);
+  /// An item of an array constructor: a scalar String as a String array's element.
+  Value arrayItem(Value v);
   Value lowerArray(const ast::Expr &e, Scope &scope);
   Value lowerMatrix(const ast::Expr &e, Scope &scope);
   Value lowerBuiltinCall(const ast::Expr &e, Scope &scope, bool &handled);
@@ -1062,6 +1067,7 @@ public:
   /// relation): elsewhere a String literal or parameter is an error at its place.
   int stringContext_ = 0;
   std::map<std::string, int> stringFunctions_; ///< runtimeStringFunction's, by symbol and texts
+  std::unordered_map<int, std::string> literalTexts_; ///< computedString's literal functions' texts
   /// Set by connectorEnds when an end is a disabled conditional component (the connect is removed).
   bool endDisabled_ = false;
   std::set<const ClassInfo *> balanceChecked_; ///< connector classes checked (checkConnectorBalance)

@@ -764,7 +764,9 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
       sym.state = Symbol::Done;
       return sym;
     }
+    stringContext_ += prim == Type::String;
     Value v = modValue(*mod, prefix == ast::Prefix::None ? Context::Equation : Context::Parameter);
+    stringContext_ -= prim == Type::String;
     if (!v.ok) {
       sym.state = Symbol::Done;
       return sym;
@@ -858,27 +860,39 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
     sym.state = Symbol::Done;
     return sym;
   }
-  if (prim == Type::String && !dims.empty()) {
+  const bool knownString =
+      prim == Type::String && (prefix == ast::Prefix::Parameter || prefix == ast::Prefix::Constant);
+  if (prim == Type::String && !dims.empty() && !knownString) {
     sym.state = Symbol::Done;
-    diags_.error(c.range, "arrays of Strings are not supported");
+    diags_.error(
+        c.range,
+        "arrays of String variables are not supported (arrays of String parameters and constants are)");
     return sym;
   }
-  if (prim == Type::String && (prefix == ast::Prefix::Parameter || prefix == ast::Prefix::Constant)) {
+  if (knownString) {
     // String parameters and constants are values known at compilation (MLS 3.5, 3.7.1 and
-    // 4.8.4): messages, conditions and modifications read them; the default is "". String
-    // variables are discrete-time variables (3.8.3) below.
+    // 4.8.4): messages, conditions and modifications read them; the default is "". An array's
+    // elements are literals' calls (computedString). String variables are discrete-time
+    // variables (3.8.3) below.
     sym.state = Symbol::Done;
     Value v;
     v.ok = true;
     v.type = Type::String;
+    v.dims = dims;
+    v.elems.assign(product(dims), dims.empty() ? ctx().zero() : computedString(v).elems[0]);
     if (mod && mod->hasValue()) {
       ++stringContext_;
       v = modValue(*mod, Context::Parameter);
       --stringContext_;
       if (!v.ok)
         return sym;
-      if (v.type != Type::String || !v.isScalar()) {
+      if (v.type != Type::String) {
         diags_.error(mod->range, "'" + path + "' is a String but its value is a " + typeName(v.type));
+        return sym;
+      }
+      if (v.dims != dims) {
+        diags_.error(mod->range,
+                     "'" + path + "' is " + shapeText(dims) + " but its value is " + shapeText(v.dims));
         return sym;
       }
     }
@@ -1318,12 +1332,20 @@ void Flattener::lowerVariableAttributes(Instance &inst, int index, bool bindings
         for (size_t k = 0; k < count; ++k)
           computedAtStart[k] = role == VarRole::Parameter && !pick(v, k)->boolValue();
       } else if (name == "unit" || name == "displayUnit" || name == "quantity") {
-        if (m.expr->kind != ast::ExprKind::String) {
-          diags_.error(m.range, "attribute '" + name + "' must be a string");
+        // A String known when the model is compiled (MSL's media: quantity = "MassFlowRate." + mediumName).
+        ++stringContext_;
+        Value text = m.expr->kind == ast::ExprKind::String ? Value() : modValue(m, Context::Parameter);
+        --stringContext_;
+        if (m.expr->kind != ast::ExprKind::String &&
+            (!text.ok || text.type != Type::String || !text.isScalar() || text.computedText())) {
+          if (text.ok)
+            diags_.error(m.range,
+                         "attribute '" + name + "' must be a String known when the model is compiled");
           continue;
         }
+        const std::string value = m.expr->kind == ast::ExprKind::String ? m.expr->text : text.text;
         if (name == "unit")
-          each([&](Variable &var, size_t) { var.unit = m.expr->text; });
+          each([&](Variable &var, size_t) { var.unit = value; });
       } else if (name == "stateSelect") {
         // A value of the builtin enumeration StateSelect (4.8.8.1), maybe through a parameter.
         if (!perElement(m, v, "stateSelect"))

@@ -371,7 +371,7 @@ Value Flattener::lowerBuiltinCall(const ast::Expr &e, Scope &scope, bool &handle
     size_t first = fn == "fill" ? 1 : 0;
     if (!arity(first + 1, first + 8))
       return fail();
-    Value fillWith = fn == "fill" ? lower(*e.args[0], scope)
+    Value fillWith = fn == "fill" ? arrayItem(lower(*e.args[0], scope))
                                   : Value::scalar(c.constant(fn == "ones" ? 1 : 0), Type::Integer);
     if (!fillWith.ok)
       return fail();

@@ -489,8 +489,11 @@ Value Flattener::lowerName(const ast::Expr &e, Scope &scope) {
       } else {
         return fail();
       }
-      if (!part.subscripts.empty())
+      if (!part.subscripts.empty()) {
         v = applySubscripts(v, part.subscripts, scope, path);
+        if (v.ok && v.type == Type::String && v.isScalar()) // an element of a String array
+          v = stringOfElement(v.elems[0]);
+      }
       if (!v.ok)
         return fail();
       if (k == 0) {
@@ -1092,6 +1095,12 @@ Value Flattener::lowerRange(const ast::Expr &e, Scope &scope) {
   return out;
 }
 
+Value Flattener::arrayItem(Value v) {
+  if (v.ok && v.type == Type::String && v.isScalar()) // an element of a String array (computedString)
+    v.elems[0] = computedString(v).elems[0];
+  return v;
+}
+
 Value Flattener::lowerArray(const ast::Expr &e, Scope &scope) {
   std::vector<Value> items;
   if (!e.iterators.empty()) {
@@ -1101,7 +1110,7 @@ Value Flattener::lowerArray(const ast::Expr &e, Scope &scope) {
       Value v = lower(*e.args[0], scope);
       if (!v.ok)
         return false;
-      items.push_back(std::move(v));
+      items.push_back(arrayItem(std::move(v)));
       return true;
     });
     if (!ok)
@@ -1117,11 +1126,11 @@ Value Flattener::lowerArray(const ast::Expr &e, Scope &scope) {
       out.record = items[0].record; // an array of records (MLS 3.5, 12.6)
     for (const Value &v : items) {
       if (v.dims != items[0].dims || (v.type == Type::Boolean) != (items[0].type == Type::Boolean) ||
-          v.record != items[0].record) {
+          (v.type == Type::String) != (items[0].type == Type::String) || v.record != items[0].record) {
         diags_.error(e.range, "the elements of an array constructor must have the same type and shape");
         return fail();
       }
-      if (v.type != Type::Boolean)
+      if (v.type != Type::Boolean && v.type != Type::String)
         out.type = numericType(out.type, v.type);
       out.elems.insert(out.elems.end(), v.elems.begin(), v.elems.end());
     }
@@ -1131,7 +1140,7 @@ Value Flattener::lowerArray(const ast::Expr &e, Scope &scope) {
     Value v = lower(*a, scope);
     if (!v.ok)
       return fail();
-    items.push_back(std::move(v));
+    items.push_back(arrayItem(std::move(v)));
   }
   Value out;
   out.ok = true;
@@ -1147,13 +1156,13 @@ Value Flattener::lowerArray(const ast::Expr &e, Scope &scope) {
   for (size_t i = 0; i < items.size(); ++i) {
     const Value &v = items[i];
     if (v.dims != items[0].dims || (v.type == Type::Boolean) != (items[0].type == Type::Boolean) ||
-        v.type == Type::String || v.record != items[0].record) {
+        (v.type == Type::String) != (items[0].type == Type::String) || v.record != items[0].record) {
       diags_.error(e.args[i]->range,
                    "the elements of an array constructor must have the same type and shape (" +
                        kind(items[0]) + " and " + kind(v) + ")");
       return fail();
     }
-    if (v.type != Type::Boolean)
+    if (v.type != Type::Boolean && v.type != Type::String)
       out.type = numericType(out.type, v.type);
     out.elems.insert(out.elems.end(), v.elems.begin(), v.elems.end());
   }

@@ -81,7 +81,18 @@ Value Flattener::computedString(const Value &v) {
   const int fn =
       runtimeStringFunction(quotedLiteral(v.text), "eqc_string_literal",
                             reinterpret_cast<void *>(&eqc_string_literal), {}, {v.text}, SlotType::String);
+  literalTexts_.emplace(fn, v.text);
   return Value::scalar(ctx().fnCall(fn, 0, {}, false), Type::String);
+}
+
+Value Flattener::stringOfElement(const Expr *e) {
+  if (e->kind() == ExprKind::FnCall)
+    if (auto literal = literalTexts_.find(e->function()); literal != literalTexts_.end()) {
+      Value v = Value::scalar(ctx().zero(), Type::String);
+      v.text = literal->second;
+      return v;
+    }
+  return Value::scalar(e, Type::String);
 }
 
 Value Flattener::concatStrings(const Value &a, const Value &b) {

@@ -368,13 +368,12 @@ TEST_F(FlattenTest, AttributeValuesAreChecked) {
                        "  x = 1;\n"
                        "  y = 1;\n"
                        "end M;\n"));
-  EXPECT_EQ(
-      messages(),
-      (Messages{"2:18: error: attribute 'fixed' must be true or false",
-                "2:21: error: attribute 'unit' must be a string",
-                "2:37: error: attribute 'min' must be a Real expression",
-                "2:69: error: enumeration 'StateSelect' has no literal 'sometimes'",
-                "3:18: error: 'y' is a time-varying variable and cannot be used in an attribute"}));
+  EXPECT_EQ(messages(),
+            (Messages{"2:18: error: attribute 'fixed' must be true or false",
+                      "2:21: error: attribute 'unit' must be a String known when the model is compiled",
+                      "2:37: error: attribute 'min' must be a Real expression",
+                      "2:69: error: enumeration 'StateSelect' has no literal 'sometimes'",
+                      "3:18: error: 'y' is a time-varying variable and cannot be used in an attribute"}));
 }
 
 TEST_F(FlattenTest, AttributesAreRead) {

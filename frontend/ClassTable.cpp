@@ -117,15 +117,50 @@ ClassInfo *Flattener::inheritedMember(const ClassInfo *c, const std::string &nam
   ClassInfo *found = nullptr;
   for (const std::string *base : bases) {
     ClassInfo *b = findClass(*base, c->parent);
-    if (b && b != c && (found = member(b, name)))
+    if (b && b != c && (found = member(b, name))) {
+      // Through an extends clause the class is c's member; a short class is another name of
+      // its base, whose members are the base's.
+      if (base != &shortBase)
+        found = rebased(found, c);
       break;
+    }
   }
   inheritedLookups_.erase({c, name});
   return found;
 }
 
+ClassInfo *Flattener::rebased(ClassInfo *x, const ClassInfo *into) {
+  if (!x->parent || x->parent == into || x == into)
+    return x;
+  auto [it, added] = rebased_.try_emplace({x->def, into}, nullptr);
+  if (added) {
+    ClassInfo *r = registerClass(*x->def, const_cast<ClassInfo *>(into));
+    r->writtenIn = x->writtenIn ? x->writtenIn : x->parent;
+    if (x->def->isShort) { // into's extends clauses may modify it (`extends B(T(min = 0))`)
+      for (const ast::Extends &ext : into->def->extends)
+        for (const ast::Modifier &m : ext.modifiers)
+          if (m.name == x->def->name && !m.redeclare && !m.args.empty())
+            r->classMods.push_back(ModSource{&m.args, into});
+      r->classMods.insert(r->classMods.end(), x->classMods.begin(), x->classMods.end());
+    }
+    it->second = r;
+  }
+  return it->second;
+}
+
+const ClassInfo *Flattener::enclosing(const ClassInfo *c, const ClassInfo *&resume) {
+  if (c->writtenIn && !resume)
+    resume = c->writtenIn;
+  if (c->parent)
+    return c->parent;
+  const ClassInfo *next = resume;
+  resume = nullptr;
+  return next;
+}
+
 ClassInfo *Flattener::findFirst(const std::string &name, const ClassInfo *from) {
-  for (const ClassInfo *c = from; c; c = c->parent) {
+  const ClassInfo *resume = nullptr;
+  for (const ClassInfo *c = from; c; c = enclosing(c, resume)) {
     if (ClassInfo *m = member(c, name))
       return m;
     if (c->def->name == name && !c->def->isShort)
@@ -226,7 +261,9 @@ bool Flattener::resolveClass(ClassInfo &cls) {
       if (m.redeclare && m.redeclareClass) { // `redeclare model M = B` (MLS 3.5, 7.3)
         if (!classRedeclarable(m, *base))
           cls.failed = true;
-      } else if (base->find(first) < 0) {
+      } else if (base->find(first) < 0 && !(first == m.name && !m.args.empty() && member(base, first))) {
+        // (a modification of an inherited class, `Temperature(min = 200)`, applies where it is
+        // used through cls: rebased)
         diags_.error(m.range, "'" + base->name + "' has no element '" + first + "' to modify");
         cls.failed = true;
       }
@@ -238,8 +275,12 @@ bool Flattener::resolveClass(ClassInfo &cls) {
     cls.algorithms.insert(cls.algorithms.end(), base->algorithms.begin(), base->algorithms.end());
   };
   if (def.extendsClass) {
-    // MLS 3.5, 7.3.1: `model extends M` extends the M that the enclosing class inherits.
-    ClassInfo *base = cls.parent ? inheritedMember(cls.parent, def.name) : nullptr;
+    // MLS 3.5, 7.3.1: `model extends M` extends the M that the enclosing class inherits (the class
+    // it is written in, for one that a derived class inherits: as a member of the derived class).
+    ClassInfo *base =
+        cls.parent ? inheritedMember(cls.writtenIn ? cls.writtenIn : cls.parent, def.name) : nullptr;
+    if (base && cls.writtenIn)
+      base = rebased(base, cls.parent);
     if (!base || base == &cls || base->def->isShort) {
       diags_.error(def.range, "'" + def.name + "' extends the class '" + def.name + "' that '" +
                                   (cls.parent ? cls.parent->name : std::string("its enclosing class")) +

@@ -154,6 +154,13 @@ struct AlgorithmSource {
 struct ClassInfo {
   const ast::ClassDef *def = nullptr;
   ClassInfo *parent = nullptr; ///< the enclosing class
+  /// A class that `parent` inherits (Flattener::rebased): the class it is written in, whose scope
+  /// a lookup searches after parent's; null otherwise.
+  const ClassInfo *writtenIn = nullptr;
+  /// For a rebased short class: the modifications of it in the extends clauses of the classes
+  /// that inherit it, highest priority first (`extends PartialMedium(Temperature(min = 200))`,
+  /// MLS 3.5, 7.2); they apply before its own.
+  std::vector<ModSource> classMods;
   std::string name;            ///< qualified: "Lib.Resistor"
   std::unordered_map<std::string, ClassInfo *> nested;
   enum State { Unresolved, Resolving, Resolved } state = Unresolved;
@@ -389,9 +396,20 @@ public:
   /// The class `name` nested in `c` (read from the library when c is a package directory), or
   /// inherited by it.
   ClassInfo *member(const ClassInfo *c, const std::string &name);
-  /// The class `name` that `c` inherits from a base class (null when none).
+  /// The class `name` that `c` inherits from a base class (null when none), as a member of c
+  /// (rebased).
   ClassInfo *inheritedMember(const ClassInfo *c, const std::string &name);
   std::set<std::pair<const ClassInfo *, std::string>> inheritedLookups_; ///< under way (cycles)
+  /// Class `x`, written in a class that `into` extends, as the member of `into` that it is (MLS
+  /// 3.5, 5.6.1.4 and 7.3: the elements of a base class are part of the derived class, with the
+  /// derived class's redeclarations): the same definition enclosed by `into`, so that the names in
+  /// it find into's classes and constants first (a medium's redeclared ThermodynamicState in the
+  /// functions the medium inherits), then those around where x is written. One per (x, into).
+  ClassInfo *rebased(ClassInfo *x, const ClassInfo *into);
+  std::map<std::pair<const ast::ClassDef *, const ClassInfo *>, ClassInfo *> rebased_;
+  /// The class enclosing `c` in a lookup that `resume` carries on: c's parent; after the
+  /// outermost, the class enclosing where a rebased class is written (ClassInfo::writtenIn).
+  static const ClassInfo *enclosing(const ClassInfo *c, const ClassInfo *&resume);
   /// The top-level class `name` (read from the library the first time it is named).
   ClassInfo *topLevel(const std::string &name);
   /// Resolves extends clauses: elements, equations and algorithm of `cls`; false after errors.

@@ -650,6 +650,7 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
           sym.connector = true;
         if (!sym.cls)
           sym.cls = found;
+        sym.typeMods.insert(sym.typeMods.end(), found->classMods.begin(), found->classMods.end());
         sym.typeMods.push_back(ModSource{&found->def->shortModifiers, found->parent});
         flow = flow || found->def->shortBase.flow;
         typeDims.push_back(&found->def->shortBase.typeDims);

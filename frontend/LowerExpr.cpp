@@ -205,7 +205,9 @@ Value Flattener::lowerName(const ast::Expr &e, Scope &scope) {
   size_t first = 0;
   if (insts.empty()) {
     // A constant of an enclosing class (package constants, constants of the model's packages).
-    for (const ClassInfo *c = global ? nullptr : scope.lexical; c && insts.empty(); c = c->parent) {
+    const ClassInfo *resume = nullptr;
+    for (const ClassInfo *c = global ? nullptr : scope.lexical; c && insts.empty();
+         c = enclosing(c, resume)) {
       resolveClass(const_cast<ClassInfo &>(*c));
       int idx = c->find(head.name);
       if (idx >= 0 && c->elements[idx].decl->prefix == ast::Prefix::Constant && c != (scope.inst ? scope.inst->cls : nullptr))
@@ -373,8 +375,11 @@ Value Flattener::lowerName(const ast::Expr &e, Scope &scope) {
         auto picked = subscriptIndices(s.dims, part.subscripts, scope, path, pickedDims);
         if (!picked)
           return fail();
-        for (size_t j : *picked)
+        for (size_t j : *picked) {
+          if (j >= s.instances.size()) // the array's instances were not all made (an error reported)
+            return fail();
           next.push_back(s.instances[j].get());
+        }
         if (k == 0)
           selDims = pickedDims;
       }
@@ -626,6 +631,8 @@ Value Flattener::applySubscripts(const Value &v, const std::vector<ast::Subscrip
                                  const std::string &name) {
   Value out;
   std::vector<const Expr *> varying;
+  if (v.elems.size() != product(v.dims))
+    return fail(); // a value left incomplete by an error (reported)
   auto picked = subscriptIndices(v.dims, subs, scope, name, out.dims, &varying);
   if (!picked)
     return fail();
@@ -857,8 +864,22 @@ Value Flattener::lowerBinary(const ast::Expr &e, Scope &scope) {
 }
 
 Value Flattener::lowerIf(const ast::Expr &e, Scope &scope) {
-  // args: cond1, then1, ..., else; fold from the last branch outwards.
+  // args: cond1, then1, ..., else. Conditions known when the model is compiled choose their
+  // branch, and the others are not lowered (MLS 3.5, 3.6.5: their sizes may differ, as in MSL's
+  // `if size(X, 1) == nX then State(X = X) else State(X = cat(1, X, {1 - sum(X)}))`).
   size_t n = e.args.size();
+  for (size_t i = 0; i + 1 < n; i += 2) {
+    Value cond = lowerBool(*e.args[i], scope);
+    if (!cond.ok)
+      return fail();
+    if (!cond.isScalar() || cond.elems[0]->kind() != ExprKind::BoolConst)
+      break;
+    if (cond.elems[0]->boolValue())
+      return lower(*e.args[i + 1], scope);
+    if (i + 3 == n) // every condition false
+      return lower(*e.args[n - 1], scope);
+  }
+  // Otherwise every branch, folded from the last outwards.
   Value result = lower(*e.args[n - 1], scope);
   bool ok = result.ok;
   for (size_t i = n - 1; i >= 2; i -= 2) {

@@ -977,12 +977,16 @@ Value Flattener::lowerUserCall(const ast::Expr &e, Scope &scope, ClassInfo *fn, 
   statementCall_ = 0;
   if (!scope.fn && std::any_of(args.begin(), args.end(), [](const Value &a) { return a.computedText(); })) {
     // A model's call with Strings computed when it runs: they are made and released in a function.
-    for (const Expr *&x : result.elems)
-      x = callMakingStrings(x);
+    // A String result is made with them by whatever reads it (stringHandle, a comparison, another
+    // call), which releases both.
+    if (result.type != Type::String)
+      for (const Expr *&x : result.elems)
+        x = callMakingStrings(x);
     if (allOutputs)
       for (Value &v : *allOutputs)
-        for (const Expr *&x : v.elems)
-          x = callMakingStrings(x);
+        if (v.type != Type::String)
+          for (const Expr *&x : v.elems)
+            x = callMakingStrings(x);
   }
   if (!scope.fn && result.computedText() && !changesInTime(result.elems[0])) {
     // A String of values known when the model is compiled: the call is evaluated now.

@@ -163,6 +163,8 @@ const Expr *Flattener::callMakingStrings(const Expr *call) {
     }
     return changed ? rebuild(c, call, ops) : call;
   }
+  if (isStringCall(call))
+    return call; // a String result: whoever reads it makes it (the function would free it)
   auto fn = std::make_unique<Function>();
   Function &w = *fn;
   w.name = call->kind() == ExprKind::FnCall ? call->callee().name : "(strings)";

@@ -36,8 +36,8 @@ struct StringTable {
   std::unordered_map<std::string_view, int> handles{{std::string_view(), 0}};
 };
 StringTable &stringTable() {
-  static StringTable *table = new StringTable; // never destroyed: texts outlive every model
-  return *table;
+  static StringTable table; // destroyed with the library (an FMU's, when it is unloaded) or at exit
+  return table;
 }
 
 void setError(const char *text) {

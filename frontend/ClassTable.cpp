@@ -114,6 +114,13 @@ ClassInfo *Flattener::inheritedMember(const ClassInfo *c, const std::string &nam
     bases.push_back(&ext.base);
   if (bases.empty() || !inheritedLookups_.insert({c, name}).second)
     return nullptr;
+  // `extends B(redeclare record R = S)` (MLS 3.5, 7.3): R as c's member is S.
+  for (const ast::Extends &ext : c->def->extends)
+    for (const ast::Modifier &m : ext.modifiers)
+      if (m.redeclare && m.redeclareClass && m.name == name) {
+        inheritedLookups_.erase({c, name});
+        return modifierClass(m, c);
+      }
   ClassInfo *found = nullptr;
   for (const std::string *base : bases) {
     ClassInfo *b = findClass(*base, c->parent);
@@ -245,13 +252,17 @@ bool Flattener::resolveClass(ClassInfo &cls) {
     cls.elements.push_back(std::move(el));
   };
   // Inherits base's elements, equations and algorithms, with the modifiers of the extends clause.
-  auto inherit = [&](ClassInfo *base, const std::vector<ast::Modifier> &mods) {
+  // `through`: the modifiers of short classes the extends clause names on the way to base
+  // (`extends StandardWater` with `package StandardWater = WaterIF97_ph`), outermost first.
+  auto inherit = [&](ClassInfo *base, const std::vector<ast::Modifier> &mods,
+                     const std::vector<ModSource> &through) {
     if (!resolveClass(*base)) {
       cls.failed = true;
       return;
     }
     for (const Element &inherited : base->elements) {
       Element el = inherited;
+      el.extendsMods.insert(el.extendsMods.begin(), through.begin(), through.end());
       el.extendsMods.insert(el.extendsMods.begin(), ModSource{&mods, &cls});
       addElement(std::move(el));
     }
@@ -287,7 +298,7 @@ bool Flattener::resolveClass(ClassInfo &cls) {
                                   "' inherits, but it inherits no such long class (MLS 3.5, 7.3.1)");
       cls.failed = true;
     } else {
-      inherit(base, def.extendsModifiers);
+      inherit(base, def.extendsModifiers, {});
     }
   }
   for (const ast::Extends &ext : def.extends) {
@@ -305,12 +316,23 @@ bool Flattener::resolveClass(ClassInfo &cls) {
       cls.failed = true;
       continue;
     }
-    if (base->def->isShort) {
-      diags_.error(ext.range, "cannot extend '" + ext.base + "': it is a short class definition");
+    // A short class is its base with its modifiers (MLS 3.5, 4.5.1): extending it extends them.
+    std::vector<ModSource> through;
+    Type primitive;
+    for (int hops = 0; base && base->def->isShort && !base->def->isEnumeration && hops < 50; ++hops) {
+      if (isPrimitive(base->def->shortBase.typeName, primitive) || !base->def->shortBase.typeDims.empty())
+        break;
+      through.push_back(ModSource{&base->def->shortModifiers, base->parent});
+      ClassInfo *target = findClass(base->def->shortBase.typeName, base->parent);
+      base = target == base ? nullptr : target;
+    }
+    if (!base || base->def->isShort) {
+      diags_.error(ext.range, "cannot extend '" + ext.base + "': it is a short class definition of a " +
+                                  (base ? "type or array" : "class that does not exist"));
       cls.failed = true;
       continue;
     }
-    inherit(base, ext.modifiers);
+    inherit(base, ext.modifiers, through);
   }
   for (const ast::Declaration &d : def.declarations)
     for (const ast::Component &c : d.components)

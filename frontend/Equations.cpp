@@ -348,8 +348,15 @@ bool Flattener::addScalarEquation(const Expr *l, const Expr *r, bool isBool, Sou
   // changes only at events too: it reads continuous variables only through relations and
   // piecewise-constant functions (`open = v < 0`, `k = integer(10*x)`); `der(x) = n` is a
   // continuous equation that reads n.
+  // An Integer or Boolean output of a function of continuous values (a medium's phase in a
+  // record equation `state = setState_pT(p, T)`) is the function's value at the events: a
+  // discrete variable changes only there (MLS 3.5, 3.8.3).
   auto definesDiscrete = [&](const Expr *x, const Expr *other) {
-    return x->kind() == ExprKind::Var && sys_.vars[x->var()].role == VarRole::Discrete && !continuouslyDependent(other);
+    if (x->kind() != ExprKind::Var || sys_.vars[x->var()].role != VarRole::Discrete)
+      return false;
+    const ValueType type = sys_.vars[x->var()].type;
+    return !continuouslyDependent(other) ||
+           (other->kind() == ExprKind::FnCall && (type == ValueType::Integer || type == ValueType::Boolean));
   };
   if (initial && (l->kind() == ExprKind::Pre || r->kind() == ExprKind::Pre)) {
     // `pre(y) = e` (MLS 3.5, 8.6): y's value before the start, i.e. its start value.

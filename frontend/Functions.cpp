@@ -1896,8 +1896,15 @@ bool Flattener::declareFunctionVariable(FunctionBuilder &b, const Element &el, S
     }
     dims = a.dims;
   } else if (std::find(dims.begin(), dims.end(), -1) != dims.end()) {
-    diags_.error(c.range, "the size of '" + c.name + "' in function '" + b.cls->name + "' must be given");
-    return true;
+    // `constant Real[:] n = {...}`, `Real y[:] = 2*x`: the size of the binding (MLS 3.5, 12.4.4).
+    Value bound =
+        c.binding && !readsLaterVariable(*b.cls, b, *c.binding) ? lower(*c.binding, scope) : Value();
+    if (!bound.ok || bound.dims.size() != dims.size()) {
+      diags_.error(c.range, "the size of '" + c.name + "' in function '" + b.cls->name + "' must be given");
+      return true;
+    }
+    for (size_t k = 0; k < dims.size(); ++k)
+      dims[k] = dims[k] < 0 ? bound.dims[k] : dims[k];
   }
   local.dims = dims;
   const size_t count = product(dims);

@@ -481,11 +481,11 @@ ClassInfo *Flattener::extendsRedeclaration(const ClassInfo &cls, const std::stri
 }
 
 ClassInfo *Flattener::instanceRedeclaration(const Instance &inst, const ClassInfo *lexical, const std::string &name) {
-  if (!lexical || inst.package)
+  if (!lexical)
     return nullptr;
   // A name the code's own scope defines (a class nested in its class, or in one of its bases) is
   // the one a class redeclaration of the instance replaces; names of enclosing scopes are not.
-  if (member(lexical, name)) {
+  if (!inst.package && member(lexical, name)) {
     // MLS 3.5, 7.3: `redeclare model M = B` in the instance's modification, then in the
     // modifications of the extends clauses of its class (outermost first).
     if (inst.mod)
@@ -505,11 +505,18 @@ ClassInfo *Flattener::instanceRedeclaration(const Instance &inst, const ClassInf
   for (const ClassInfo *c = lexical; c; c = c->parent)
     shared.insert(c);
   for (const ClassInfo *c = inst.cls; c && !shared.count(c); c = c->parent) {
-    auto it = c->nested.find(name);
-    if (it == c->nested.end())
+    // The instance's class: its own classes and those it inherits (a medium package inherits
+    // PartialTwoPhaseMedium's `redeclare record FluidConstants = TwoPhase.FluidConstants`).
+    ClassInfo *found = nullptr;
+    if (c == inst.cls) {
+      found = member(c, name);
+    } else if (auto it = c->nested.find(name); it != c->nested.end()) {
+      found = it->second;
+    }
+    if (!found)
       continue;
-    const ast::ClassDef &def = *it->second->def;
-    return def.extendsClass || def.element.redeclare ? it->second : nullptr;
+    const ast::ClassDef &def = *found->def;
+    return def.extendsClass || def.element.redeclare ? found : nullptr;
   }
   return nullptr;
 }

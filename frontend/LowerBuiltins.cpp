@@ -212,7 +212,11 @@ Value Flattener::lowerBuiltinCall(const ast::Expr &e, Scope &scope, bool &handle
   if (!e.iterators.empty()) {
     if (fn == "sum" || fn == "product" || fn == "min" || fn == "max")
       return lowerReduction(e, scope);
-    diags_.error(e.nameRange, "'" + fn + "(... for ...)' is not a reduction (sum, product, min and max are)");
+    if (fn == "array") // array(e for i in r) is {e for i in r} (MLS 3.5, 10.4.1)
+      return lowerArray(e, scope);
+    diags_.error(e.nameRange, "'" + fn +
+                                  "(... for ...)' is not a reduction (sum, product, min and max are; array "
+                                  "constructs an array)");
     return fail();
   }
   if (fn == "Connections.isRoot" || fn == "Connections.rooted" || fn == "rooted")
@@ -454,6 +458,11 @@ Value Flattener::lowerBuiltinCall(const ast::Expr &e, Scope &scope, bool &handle
   }
   if (fn == "cat")
     return lowerCat(e, scope);
+  if (fn == "array") { // array(A, B, ...) is {A, B, ...}, also with iterators (MLS 3.5, 10.4.1)
+    if (!arity(1, 1000000))
+      return fail();
+    return lowerArray(e, scope);
+  }
   if (fn == "transpose") {
     if (!arity(1, 1))
       return fail();

@@ -41,10 +41,18 @@ Value Flattener::recordValue(Instance &inst, SourceRange range) {
         for (auto &child : s.instances)
           if (!add(*child))
             return false;
+      } else if (s.kind == Symbol::Variable && s.type == Type::String) { // its text (a String variable)
+        v.elems.push_back(handleText(ctx().var(s.firstVar, false)).elems[0]);
       } else if (s.kind == Symbol::Variable) {
         for (size_t k = 0; k < product(s.dims); ++k)
           v.elems.push_back(ctx().var(s.firstVar + static_cast<int>(k), s.type == Type::Boolean));
-      } else if (s.kind == Symbol::Constant && s.value.ok && s.value.type != Type::String) {
+      } else if (s.kind == Symbol::Constant && s.value.ok && s.value.type == Type::String) {
+        // A String field's element is its text as computedString makes it (an array's are already).
+        if (s.value.isScalar())
+          v.elems.push_back(computedString(s.value).elems[0]);
+        else
+          v.elems.insert(v.elems.end(), s.value.elems.begin(), s.value.elems.end());
+      } else if (s.kind == Symbol::Constant && s.value.ok) {
         v.elems.insert(v.elems.end(), s.value.elems.begin(), s.value.elems.end());
       } else {
         diags_.error(range, "field '" + r.cls->elements[i].comp->name + "' of record '" + r.cls->name +
@@ -114,9 +122,15 @@ Value Flattener::lowerRecordConstructor(const ast::Expr &call, Scope &scope, Cla
   // read the fields before it (`B_r = B_rRef*(1 + alpha_Br*(T_op - T_ref))`).
   std::vector<std::pair<std::string, Value>> known;
   std::vector<Value> values(fields.size());
+  auto isText = [&](size_t f) { // a String field takes a String
+    Type primitive = Type::Real;
+    return isPrimitive(cls->elements[fields[f]].decl->typeName, primitive) && primitive == Type::String;
+  };
   for (size_t f = 0; f < fields.size(); ++f)
     if (given[f]) {
+      stringContext_ += isText(f);
       values[f] = lower(*given[f], scope);
+      stringContext_ -= isText(f);
       if (!values[f].ok)
         return Value{};
     }
@@ -134,7 +148,9 @@ Value Flattener::lowerRecordConstructor(const ast::Expr &call, Scope &scope, Cla
       inner.lexical = lexical;
       inner.context = Context::Parameter;
       inner.loops = known;
+      stringContext_ += isText(f);
       values[f] = lower(*arg, inner);
+      stringContext_ -= isText(f);
     }
     Value &x = values[f];
     if (!x.ok)
@@ -153,10 +169,8 @@ Value Flattener::lowerRecordConstructor(const ast::Expr &call, Scope &scope, Cla
                                    (x.record ? "a '" + x.record->name + "' record" : std::string(typeName(x.type))));
       return Value{};
     }
-    if (x.type == Type::String) {
-      diags_.error(arg->range, "String fields of records are not supported");
-      return Value{};
-    }
+    if (x.type == Type::String && x.isScalar()) // a String field: its text (computedString)
+      x.elems[0] = computedString(x).elems[0];
     if (plain) { // (a short type class may add dimensions of its own: not checked here)
       auto dims = fieldDimensions(el);
       if (!dims)
@@ -251,6 +265,8 @@ ModPtr Flattener::constantRecordMod(const ModPtr &mod, const ClassInfo &cls) {
                       whole.elems.begin() + static_cast<std::ptrdiff_t>(at + n));
     if (part.type == Type::Boolean || (!part.elems.empty() && part.elems[0]->isBool()))
       part.type = Type::Boolean;
+    if (part.type == Type::String && part.isScalar() && part.elems.size() == 1)
+      part = stringOfElement(part.elems[0]);
     at += n;
     auto field = std::make_shared<Mod>(*mod);
     field->children.clear();
@@ -284,14 +300,43 @@ void Flattener::bindRecord(Instance &owner, Instance &record, const ModPtr &mod,
     recordBindings_.push_back({&owner, &record, mod});
     return;
   }
-  // Each field parameter's binding is its element of the record's value (lowered once).
+  // Each field parameter's binding is its element of the record's value (lowered once); a
+  // String field (a value known when compiled) takes its text from the value now.
   Value fields = recordValue(record, mod->range);
+  std::vector<Symbol *> texts(fields.size(), nullptr);
+  size_t at = 0;
+  std::function<void(Instance &)> locate = [&](Instance &r) {
+    for (size_t i = 0; i < r.cls->elements.size() && at < fields.size(); ++i) {
+      if (!isField(r.cls->elements[i]))
+        continue;
+      Symbol &s = symbol(r, static_cast<int>(i));
+      if (s.kind == Symbol::Component) {
+        for (auto &child : s.instances)
+          locate(*child);
+      } else if (s.kind == Symbol::Constant && s.value.type == Type::String && s.value.isScalar()) {
+        texts[at++] = &s;
+      } else {
+        at += s.kind == Symbol::Constant ? s.value.size() : product(s.dims);
+      }
+    }
+  };
+  locate(record);
+  const bool anyText = std::any_of(texts.begin(), texts.end(), [](Symbol *s) { return s != nullptr; });
+  const Value *whole = nullptr;
+  Value scratch;
+  if (anyText) {
+    ++stringContext_;
+    whole = &modValueRef(*mod, Context::Parameter, scratch);
+    --stringContext_;
+  }
   for (size_t k = 0; k < fields.size(); ++k)
     if (fields.elems[k]->kind() == ExprKind::Var) {
       PendingBinding &b = bindings_[fields.elems[k]->var()];
       b.mod = mod;
       b.element = k;
       b.dims = {};
+    } else if (texts[k] && whole && whole->ok && whole->record && k < whole->size()) {
+      texts[k]->value = stringOfElement(whole->elems[k]);
     }
 }
 

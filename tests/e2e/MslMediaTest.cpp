@@ -32,3 +32,35 @@ TEST(MslMedia, SimpleLiquidWaterHeatsAsItsHeatCapacitySays) {
   EXPECT_NEAR(csv.at(last, "medium2.p"), 1e6, 1e-6);
   EXPECT_NEAR(csv.at(last, "medium2.h"), cp * (330 - 273.15), 1e-6);
 }
+
+// Media.Examples.TwoPhaseWater.TestTwoPhaseStates: IAPWS-IF97 water (a package that extends
+// StandardWater, itself a short class of WaterIF97_ph, whose fluid constants are a record with
+// String fields) from p = 2 kPa, h = 800 kJ/kg, both ramped. At the start the state is in the
+// two-phase region: the saturation temperature at 2 kPa is 290.645 K (17.495 degC, the IAPWS
+// tables), the saturated liquid's density 998.64 kg/m^3, and the mixture's density follows from
+// the steam quality x and the two saturated densities, 1/d = x/d_dew + (1 - x)/d_bubble.
+TEST(MslMedia, TwoPhaseWaterStatesFollowTheSaturationLine) {
+  EQC_REQUIRE_MSL();
+  const Csv csv = simulateExample(msl, "Modelica.Media.Examples.TwoPhaseWater.TestTwoPhaseStates",
+                                  "--vars medium.p,medium.h,medium.d,medium.x,medium.sat.Tsat,medium.dew.d,"
+                                  "medium.bubble.d,medium.phase",
+                                  22);
+  ASSERT_FALSE(csv.rows.empty());
+  EXPECT_EQ(csv.at(0, "medium.p"), 2000);
+  EXPECT_NEAR(csv.at(0, "medium.sat.Tsat"), 290.645, 0.002);
+  EXPECT_NEAR(csv.at(0, "medium.bubble.d"), 998.64, 0.02);
+  EXPECT_EQ(csv.at(0, "medium.phase"), 2);
+  for (size_t row : {size_t(0), csv.rows.size() / 4}) {
+    const double x = csv.at(row, "medium.x");
+    ASSERT_GT(x, 0) << row;
+    ASSERT_LT(x, 1) << row;
+    const double d = 1 / (x / csv.at(row, "medium.dew.d") + (1 - x) / csv.at(row, "medium.bubble.d"));
+    // (to 1e-4: the density comes from IF97's backward equations in p and h, the saturated
+    // states from its saturation line; they agree to a few 1e-5 here)
+    EXPECT_NEAR(csv.at(row, "medium.d") / d, 1, 1e-4) << "time " << csv.at(row, "time");
+  }
+  // p = 2 kPa + 1 MPa/s t, h = 800 kJ/kg + 80 kJ/(kg s) t.
+  const size_t last = csv.rows.size() - 1;
+  EXPECT_NEAR(csv.at(last, "medium.p"), 2000 + 22e6, 1e-3);
+  EXPECT_NEAR(csv.at(last, "medium.h"), 8e5 + 22 * 8e4, 1e-3);
+}

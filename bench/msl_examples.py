@@ -20,7 +20,7 @@ import time
 
 CLASS = re.compile(r"^\s*(?:(?:partial|encapsulated|final|replaceable|redeclare)\s+)*"
                    r"(model|block|package|record|function|connector|class|type|operator)\s+(?:extends\s+)?"
-                   r"(\w+)(?!\w)(?!\s*=)")
+                   r"(\w+)(?!\w)(?!\s*[=(])")  # not `function f(k = 2)`, a partial application
 END = re.compile(r"^\s*end\s+(\w+)\s*;")
 WITHIN = re.compile(r"^\s*within\s+([\w.]*)\s*;")
 

@@ -1,6 +1,8 @@
 // Runs of alike causal steps and of alike items of straight-line code (see StepRuns.h).
 #include "middle/StepRuns.h"
 
+#include "middle/Function.h"
+
 #include <cstdint>
 #include <cstring>
 #include <unordered_map>
@@ -8,8 +10,9 @@
 namespace eqc {
 
 namespace {
-/// Tokens that open an item's parts (never a node's head: node kinds are below 0xfc).
-constexpr uint64_t kLinearBlock = 0xff, kStoreToVariable = 0xfe, kStoreToPlace = 0xfd;
+/// Tokens that open an item's parts, and one that stands for an argument a call does not read
+/// (never a node's head: node kinds are below 0xfc).
+constexpr uint64_t kLinearBlock = 0xff, kStoreToVariable = 0xfe, kStoreToPlace = 0xfd, kUnread = 0xfc;
 /// The leaf space of a linear block's index (its failure code names it).
 constexpr int kLoopIndexSpace = -2;
 } // namespace
@@ -81,8 +84,16 @@ void ItemShapes::expression(const Expr *e) {
   std::memcpy(&bits, &value, sizeof bits);
   tokens_.push_back(static_cast<uint64_t>(static_cast<uint32_t>(e->var()))); // the payload
   tokens_.push_back(bits);
-  for (const Expr *op : e->ops())
-    expression(op);
+  for (size_t i = 0; i < e->numOps(); ++i) {
+    // An argument the call's output does not read is not evaluated (the generated code passes
+    // 0): no leaf of the run (MultiBody's orientation of a frame in functions of positions only,
+    // which the invariants g(t, x, p) cannot read).
+    if (e->kind() == ExprKind::FnCall && !e->callee().reads(e->fnOutput(), static_cast<int>(i))) {
+      tokens_.push_back(kUnread);
+      continue;
+    }
+    expression(e->op(i));
+  }
 }
 
 bool ItemShapes::alike(std::size_t a, std::size_t b) const {

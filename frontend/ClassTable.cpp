@@ -148,9 +148,25 @@ ClassInfo *Flattener::rebased(ClassInfo *x, const ClassInfo *into) {
         for (const ast::Modifier &m : ext.modifiers)
           if (m.name == x->def->name && !m.redeclare && !m.args.empty())
             r->classMods.push_back(ModSource{&m.args, into});
-      r->classMods.insert(r->classMods.end(), x->classMods.begin(), x->classMods.end());
+      // A base's modifications are read in the base as part of `into`: into's elements (with
+      // into's modifications: a medium's `data`), then the names around the base.
+      for (const ModSource &m : x->classMods)
+        r->classMods.push_back(ModSource{m.mods, scopeWithin(into, m.lexical)});
     }
     it->second = r;
+  }
+  return it->second;
+}
+
+const ClassInfo *Flattener::scopeWithin(const ClassInfo *into, const ClassInfo *base) {
+  if (base == into || !base)
+    return into;
+  if (base->writtenIn && base->def == &kScopeDef) // already such a scope: of the same base
+    base = base->writtenIn;
+  auto [it, added] = scopes_.try_emplace({into, base}, nullptr);
+  if (added) {
+    it->second = registerClass(kScopeDef, const_cast<ClassInfo *>(into));
+    it->second->writtenIn = base;
   }
   return it->second;
 }

@@ -446,6 +446,12 @@ public:
   /// functions the medium inherits), then those around where x is written. One per (x, into).
   ClassInfo *rebased(ClassInfo *x, const ClassInfo *into);
   std::map<std::pair<const ast::ClassDef *, const ClassInfo *>, ClassInfo *> rebased_;
+  /// The scope of base class `base` as part of `into` that extends it: into's classes and
+  /// elements (with into's modifications), then base's and those around it (an empty class
+  /// enclosed by into, written in base).
+  const ClassInfo *scopeWithin(const ClassInfo *into, const ClassInfo *base);
+  std::map<std::pair<const ClassInfo *, const ClassInfo *>, ClassInfo *> scopes_;
+  static inline const ast::ClassDef kScopeDef{};
   /// The class enclosing `c` in a lookup that `resume` carries on: c's parent; after the
   /// outermost, the class enclosing where a rebased class is written (ClassInfo::writtenIn).
   static const ClassInfo *enclosing(const ClassInfo *c, const ClassInfo *&resume);

@@ -64,3 +64,27 @@ TEST(MslMedia, TwoPhaseWaterStatesFollowTheSaturationLine) {
   EXPECT_NEAR(csv.at(last, "medium.p"), 2000 + 22e6, 1e-3);
   EXPECT_NEAR(csv.at(last, "medium.h"), 8e5 + 22 * 8e4, 1e-3);
 }
+
+// Media.Examples.IdealGasH2O: steam as an ideal gas with NASA polynomials (SingleGasNasa, whose
+// constants - the data record - H2O gives through its extends clause, read also in SingleGasNasa's
+// modifications of inherited types) at 1 bar from 200 K to 1200 K. An ideal gas has
+// cp - cv = R_s = R/M (M = 0.01801528 kg/mol), isobaric expansion 1/T, isothermal
+// compressibility 1/p and speed of sound sqrt(kappa R_s T); cp at 700 K is 2081 J/(kg K)
+// (NASA Glenn's coefficients: cp/R = 4.509).
+TEST(MslMedia, IdealGasSteamHasTheIdealGasIdentities) {
+  EQC_REQUIRE_MSL();
+  const Csv csv = simulateExample(msl, "Modelica.Media.Examples.IdealGasH2O",
+                                  "--vars state.T,state.p,cp,cv,k,a,beta,gamma", 1);
+  ASSERT_FALSE(csv.rows.empty());
+  const double Rs = 8.314462618 / 0.01801528;
+  for (size_t row = 0; row < csv.rows.size(); row += 50) {
+    const double T = csv.at(row, "state.T"), p = csv.at(row, "state.p");
+    EXPECT_NEAR(csv.at(row, "cp") - csv.at(row, "cv"), Rs, 1e-3) << "T = " << T;
+    EXPECT_NEAR(csv.at(row, "beta") * T, 1, 1e-12) << "T = " << T;
+    EXPECT_NEAR(csv.at(row, "gamma") * p, 1, 1e-12) << "T = " << T;
+    EXPECT_NEAR(csv.at(row, "a"), std::sqrt(csv.at(row, "k") * Rs * T), 1e-3) << "T = " << T;
+  }
+  const size_t mid = csv.rows.size() / 2;
+  ASSERT_NEAR(csv.at(mid, "state.T"), 700, 1e-9);
+  EXPECT_NEAR(csv.at(mid, "cp"), 2081, 2);
+}

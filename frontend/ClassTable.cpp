@@ -114,13 +114,10 @@ ClassInfo *Flattener::inheritedMember(const ClassInfo *c, const std::string &nam
     bases.push_back(&ext.base);
   if (bases.empty() || !inheritedLookups_.insert({c, name}).second)
     return nullptr;
-  // `extends B(redeclare record R = S)` (MLS 3.5, 7.3): R as c's member is S.
-  for (const ast::Extends &ext : c->def->extends)
-    for (const ast::Modifier &m : ext.modifiers)
-      if (m.redeclare && m.redeclareClass && m.name == name) {
-        inheritedLookups_.erase({c, name});
-        return modifierClass(m, c);
-      }
+  if (ClassInfo *redeclared = extendsClauseRedeclaration(*c, name)) {
+    inheritedLookups_.erase({c, name});
+    return redeclared;
+  }
   ClassInfo *found = nullptr;
   for (const std::string *base : bases) {
     ClassInfo *b = findClass(*base, c->parent);
@@ -134,6 +131,14 @@ ClassInfo *Flattener::inheritedMember(const ClassInfo *c, const std::string &nam
   }
   inheritedLookups_.erase({c, name});
   return found;
+}
+
+ClassInfo *Flattener::extendsClauseRedeclaration(const ClassInfo &c, const std::string &name) {
+  for (const ast::Extends &ext : c.def->extends)
+    for (const ast::Modifier &m : ext.modifiers)
+      if (m.redeclare && m.redeclareClass && m.name == name)
+        return modifierClass(m, &c);
+  return nullptr;
 }
 
 ClassInfo *Flattener::rebased(ClassInfo *x, const ClassInfo *into) {

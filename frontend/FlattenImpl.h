@@ -445,6 +445,8 @@ public:
   /// it find into's classes and constants first (a medium's redeclared ThermodynamicState in the
   /// functions the medium inherits), then those around where x is written. One per (x, into).
   ClassInfo *rebased(ClassInfo *x, const ClassInfo *into);
+  /// `extends B(redeclare record R = S)` of c's own extends clauses (MLS 3.5, 7.3): S for R, else null.
+  ClassInfo *extendsClauseRedeclaration(const ClassInfo &c, const std::string &name);
   std::map<std::pair<const ast::ClassDef *, const ClassInfo *>, ClassInfo *> rebased_;
   /// The scope of base class `base` as part of `into` that extends it: into's classes and
   /// elements (with into's modifications), then base's and those around it (an empty class
@@ -523,6 +525,9 @@ public:
   void checkModifiers(const Mod &mod, const ClassInfo &cls, const std::string &what);
   /// Attributes and parameter values of a variable, or (`bindings`) the equations of `Real x = e`.
   void lowerVariableAttributes(Instance &inst, int element, bool bindings);
+  /// The text of attribute modification `m` (unit, displayUnit, quantity): a String known when the
+  /// model is compiled, else an error (nullopt).
+  std::optional<std::string> knownText(const Mod &m, const std::string &attribute);
   /// `String s = e;` of a String variable: its equation at events (its handle = e's).
   void bindStringVariable(Instance &inst, const Symbol &sym, const Value &v);
   const Expr *parameterBinding(int var);
@@ -556,7 +561,8 @@ public:
   /// The dimensions of record field `el` (its own, then its type's; -1 for `:`); nullopt after errors.
   std::optional<std::vector<int>> fieldDimensions(const Element &el);
   /// A record component as a value: its variables in the order of its fields.
-  Value recordValue(Instance &inst, SourceRange range);
+  /// `texts`, when given: per element, the scalar String constant field it is (null for others).
+  Value recordValue(Instance &inst, SourceRange range, std::vector<Symbol *> *texts = nullptr);
   /// The records `insts` (an array of shape `dims`, row-major) as one value of record class `cls`.
   Value recordArrayValue(const std::vector<Instance *> &insts, const std::vector<int> &dims,
                          const ClassInfo *cls, SourceRange range);

@@ -469,10 +469,8 @@ ClassInfo *Flattener::aliasTarget(ClassInfo *c) {
 ClassInfo *Flattener::extendsRedeclaration(const ClassInfo &cls, const std::string &name, int depth) {
   if (depth > 50)
     return nullptr;
-  for (const ast::Extends &ext : cls.def->extends)
-    for (const ast::Modifier &m : ext.modifiers)
-      if (m.redeclare && m.redeclareClass && m.name == name)
-        return modifierClass(m, &cls);
+  if (ClassInfo *found = extendsClauseRedeclaration(cls, name))
+    return found;
   for (const ast::Extends &ext : cls.def->extends)
     if (ClassInfo *base = findClass(ext.base, cls.parent); base && base != &cls)
       if (ClassInfo *found = extendsRedeclaration(*base, name, depth + 1))
@@ -999,6 +997,20 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
   return sym;
 }
 
+std::optional<std::string> Flattener::knownText(const Mod &m, const std::string &attribute) {
+  if (m.expr->kind == ast::ExprKind::String)
+    return m.expr->text;
+  // A String known when the model is compiled (MSL's media: quantity = "MassFlowRate." + mediumName).
+  ++stringContext_;
+  Value text = modValue(m, Context::Parameter);
+  --stringContext_;
+  if (text.ok && text.type == Type::String && text.isScalar() && !text.computedText())
+    return text.text;
+  if (text.ok)
+    diags_.error(m.range, "attribute '" + attribute + "' must be a String known when the model is compiled");
+  return std::nullopt;
+}
+
 void Flattener::bindStringVariable(Instance &inst, const Symbol &sym, const Value &v) {
   const SourceRange at = sym.mod->range;
   const std::string &name = sys_.vars[sym.firstVar].name;
@@ -1340,20 +1352,9 @@ void Flattener::lowerVariableAttributes(Instance &inst, int index, bool bindings
         for (size_t k = 0; k < count; ++k)
           computedAtStart[k] = role == VarRole::Parameter && !pick(v, k)->boolValue();
       } else if (name == "unit" || name == "displayUnit" || name == "quantity") {
-        // A String known when the model is compiled (MSL's media: quantity = "MassFlowRate." + mediumName).
-        ++stringContext_;
-        Value text = m.expr->kind == ast::ExprKind::String ? Value() : modValue(m, Context::Parameter);
-        --stringContext_;
-        if (m.expr->kind != ast::ExprKind::String &&
-            (!text.ok || text.type != Type::String || !text.isScalar() || text.computedText())) {
-          if (text.ok)
-            diags_.error(m.range,
-                         "attribute '" + name + "' must be a String known when the model is compiled");
-          continue;
-        }
-        const std::string value = m.expr->kind == ast::ExprKind::String ? m.expr->text : text.text;
-        if (name == "unit")
-          each([&](Variable &var, size_t) { var.unit = value; });
+        std::optional<std::string> value = knownText(m, name);
+        if (value && name == "unit")
+          each([&](Variable &var, size_t) { var.unit = *value; });
       } else if (name == "stateSelect") {
         // A value of the builtin enumeration StateSelect (4.8.8.1), maybe through a parameter.
         if (!perElement(m, v, "stateSelect"))

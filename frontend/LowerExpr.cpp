@@ -868,8 +868,9 @@ Value Flattener::lowerIf(const ast::Expr &e, Scope &scope) {
   // branch, and the others are not lowered (MLS 3.5, 3.6.5: their sizes may differ, as in MSL's
   // `if size(X, 1) == nX then State(X = X) else State(X = cat(1, X, {1 - sum(X)}))`).
   size_t n = e.args.size();
+  std::vector<std::optional<Value>> conditions(n); // those lowered here, by their argument
   for (size_t i = 0; i + 1 < n; i += 2) {
-    Value cond = lowerBool(*e.args[i], scope);
+    const Value &cond = *(conditions[i] = lowerBool(*e.args[i], scope));
     if (!cond.ok)
       return fail();
     if (!cond.isScalar() || cond.elems[0]->kind() != ExprKind::BoolConst)
@@ -883,7 +884,7 @@ Value Flattener::lowerIf(const ast::Expr &e, Scope &scope) {
   Value result = lower(*e.args[n - 1], scope);
   bool ok = result.ok;
   for (size_t i = n - 1; i >= 2; i -= 2) {
-    Value cond = lowerBool(*e.args[i - 2], scope);
+    Value cond = conditions[i - 2] ? std::move(*conditions[i - 2]) : lowerBool(*e.args[i - 2], scope);
     Value then = lower(*e.args[i - 1], scope);
     if (!cond.ok || !then.ok || !result.ok) {
       ok = false;

@@ -28,7 +28,7 @@ std::optional<std::vector<int>> Flattener::fieldDimensions(const Element &el) {
   return dims;
 }
 
-Value Flattener::recordValue(Instance &inst, SourceRange range) {
+Value Flattener::recordValue(Instance &inst, SourceRange range, std::vector<Symbol *> *texts) {
   Value v;
   v.ok = true;
   v.record = inst.cls;
@@ -48,6 +48,10 @@ Value Flattener::recordValue(Instance &inst, SourceRange range) {
           v.elems.push_back(ctx().var(s.firstVar + static_cast<int>(k), s.type == Type::Boolean));
       } else if (s.kind == Symbol::Constant && s.value.ok && s.value.type == Type::String) {
         // A String field's element is its text as computedString makes it (an array's are already).
+        if (s.value.isScalar() && texts) {
+          texts->resize(v.elems.size(), nullptr);
+          texts->push_back(&s);
+        }
         if (s.value.isScalar())
           v.elems.push_back(computedString(s.value).elems[0]);
         else
@@ -64,6 +68,8 @@ Value Flattener::recordValue(Instance &inst, SourceRange range) {
   };
   if (!add(inst))
     return Value{};
+  if (texts)
+    texts->resize(v.elems.size(), nullptr);
   return v;
 }
 
@@ -302,25 +308,9 @@ void Flattener::bindRecord(Instance &owner, Instance &record, const ModPtr &mod,
   }
   // Each field parameter's binding is its element of the record's value (lowered once); a
   // String field (a value known when compiled) takes its text from the value now.
-  Value fields = recordValue(record, mod->range);
-  std::vector<Symbol *> texts(fields.size(), nullptr);
-  size_t at = 0;
-  std::function<void(Instance &)> locate = [&](Instance &r) {
-    for (size_t i = 0; i < r.cls->elements.size() && at < fields.size(); ++i) {
-      if (!isField(r.cls->elements[i]))
-        continue;
-      Symbol &s = symbol(r, static_cast<int>(i));
-      if (s.kind == Symbol::Component) {
-        for (auto &child : s.instances)
-          locate(*child);
-      } else if (s.kind == Symbol::Constant && s.value.type == Type::String && s.value.isScalar()) {
-        texts[at++] = &s;
-      } else {
-        at += s.kind == Symbol::Constant ? s.value.size() : product(s.dims);
-      }
-    }
-  };
-  locate(record);
+  std::vector<Symbol *> texts;
+  Value fields = recordValue(record, mod->range, &texts);
+  texts.resize(fields.size(), nullptr); // (none after an error)
   const bool anyText = std::any_of(texts.begin(), texts.end(), [](Symbol *s) { return s != nullptr; });
   const Value *whole = nullptr;
   Value scratch;

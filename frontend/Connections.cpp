@@ -123,7 +123,8 @@ void Flattener::collectLeaves(Instance &inst, const std::string &prefix, std::ve
       for (int d : s.dims)
         count *= static_cast<size_t>(d);
       for (size_t k = 0; k < count; ++k)
-        out.push_back(ConnectorLeaf{variableName(name, s.dims, k), s.firstVar + static_cast<int>(k), s.flow, s.type});
+        out.push_back(ConnectorLeaf{variableName(name, s.dims, k), s.firstVar + static_cast<int>(k), s.flow,
+                                    s.type, s.stream});
     } else if (s.kind == Symbol::Component && !s.connector) { // (a sub-connector is a node of its own)
       for (auto &child : s.instances)
         collectLeaves(*child, child->path.substr(inst.path.size() + 1) + ".", out);
@@ -236,6 +237,8 @@ void Flattener::connectEnds(const ConnectorEnd &x, const ConnectorEnd &y, Source
         problem = "'" + nx + "." + lx[i].name + "' has no counterpart '" + ny + "." + lx[i].name + "'";
       else if (lx[i].flow != ly[i].flow)
         problem = "'" + lx[i].name + "' is a flow variable in one and not in the other";
+      else if (lx[i].stream != ly[i].stream)
+        problem = "'" + lx[i].name + "' is a stream variable in one and not in the other (MLS 3.5, 15.1)";
       else if ((lx[i].type == Type::Boolean) != (ly[i].type == Type::Boolean))
         problem = "'" + lx[i].name + "' has different types";
     }
@@ -456,7 +459,7 @@ void Flattener::generateConnectionEquations() {
       nodes_[node].declared = c->declared;
     }
   }
-  std::map<int, std::vector<int>> sets;
+  std::map<int, std::vector<int>> &sets = connectionSets_;
   for (size_t n = 0; n < nodes_.size(); ++n)
     sets[find(static_cast<int>(n))].push_back(static_cast<int>(n));
   for (auto &[root, members] : sets) {
@@ -501,6 +504,8 @@ void Flattener::generateConnectionEquations() {
         }
         addEquation(ctx().add(terms), ctx().zero(), loc, 1, ensureOrigin(), false);
         ++generated;
+      } else if (leaves[0][j].stream) {
+        continue; // (stream variables are not equated: generateOutsideStreamEquations, 15.2)
       } else if (!graphVars_.count(leaves[0][j].var)) { // (the graph's edges equate those)
         for (size_t m = 1; m < members.size(); ++m) {
           bool isBool = leaves[0][j].type == Type::Boolean;
@@ -514,11 +519,13 @@ void Flattener::generateConnectionEquations() {
         }
       }
     }
+    generateOutsideStreamEquations(members, leaves, loc, ensureOrigin, generated);
     if (owner)
       owner->equations += generated;
     else if (root_)
       root_->equations += generated;
   }
+  generateInStreamEquations();
 }
 
 } // namespace eqc::frontend

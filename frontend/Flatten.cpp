@@ -145,10 +145,13 @@ std::optional<FlatSystem> Flattener::run(const std::string &modelName) {
   initialParameters();
   if (!diags_.hasErrors())
     classifyDiscrete();
-  if (!diags_.hasErrors())
-    checkParameterCycles();
+  // Evaluate = true parameters fold first: a condition they fix picks one branch of an
+  // if-expression, so the other branch's parameters are no dependence (MSL's vessels:
+  // `T_start = if use_T_start then system.T_start else f(h_start)` and h_start the other way).
   if (!diags_.hasErrors())
     foldEvaluatedParameters();
+  if (!diags_.hasErrors())
+    checkParameterCycles();
   if (!diags_.hasErrors())
     checkBalance(*root_);
   componentSizes(*root_);

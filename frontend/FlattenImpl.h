@@ -131,6 +131,8 @@ inline constexpr const char *kOperatorNames[] = {"der",
                                                  "Integer",
                                                  "String",
                                                  "cardinality",
+                                                 "inStream",
+                                                 "actualStream",
                                                  "cat",
                                                  "getInstanceName",
                                                  "semiLinear",
@@ -245,6 +247,7 @@ struct Mod {
   /// `redeclare Type name(...)` of the element this modifies (MLS 3.5, 7.3), and where it is written.
   const ast::Modifier *redeclare = nullptr;
   const ClassInfo *redeclareLexical = nullptr;
+  Instance *redeclareScope = nullptr; ///< the instance whose code holds the redeclaration
 
   bool hasValue() const { return expr != nullptr; }
   std::shared_ptr<const Mod> child(const std::string &name) const {
@@ -276,6 +279,7 @@ struct Symbol {
   /// connections to it are removed.
   bool disabled = false;
   bool flow = false;
+  bool stream = false;    ///< a stream variable of a stream connector (MLS 3.5, 15.1)
   bool connector = false; ///< declared with a connector class (also `RealInput u`)
   ModPtr mod;              ///< the merged modification
   std::vector<ModSource> typeMods; ///< Variable: modifiers of short type classes (`type V = Real(unit = "V")`)
@@ -415,6 +419,7 @@ struct ConnectorLeaf {
   int var;
   bool flow;
   Type type;
+  bool stream = false;
 };
 
 /// Lowers the model to a FlatSystem (see flattenModel).
@@ -487,6 +492,11 @@ public:
   /// name: a class redeclaration in the modification of `inst` or of its class's extends clauses
   /// (outermost first), or a class that `inst`'s class redeclares as an element. Null if none.
   ClassInfo *instanceRedeclaration(const Instance &inst, const ClassInfo *lexical, const std::string &name);
+  /// The class a class redeclaration in a modification gives. `redeclare package Medium =
+  /// Medium` names the class as the instance that writes it sees it: through that instance's own
+  /// redeclarations (a vessel passing the medium it was given on to its heat transfer model).
+  ClassInfo *modifierRedeclaredClass(const Mod &m);
+  int redeclarationDepth_ = 0; ///< (modifierRedeclaredClass: chains of redeclarations, bounded)
   /// `redeclare model name = B` in the extends clauses of `cls` and its bases, outermost first.
   ClassInfo *extendsRedeclaration(const ClassInfo &cls, const std::string &name, int depth);
   /// A dotted class name as code of `scope` sees it: through the class redeclarations of its
@@ -823,6 +833,43 @@ public:
   void collectLeaves(Instance &inst, const std::string &prefix, std::vector<ConnectorLeaf> &out);
   void generateConnectionEquations();
   int connectionNode(const ConnectorEnd &end);
+
+  // ---- Streams.cpp: stream connectors (MLS 3.5, 15) ----
+  /// inStream(v) and actualStream(v) of stream variables (element-wise on arrays).
+  Value lowerStreamOperator(const std::string &fn, const ast::Expr &call, Scope &scope);
+  /// The variable that stands for inStream(var) until the connection sets are known (made once
+  /// per stream variable; generateStreamEquations defines it).
+  int inStreamVariable(int var);
+  /// The flow variable of stream connector `conn` (-1 when it has none: an error was reported).
+  int streamFlow(Instance &conn);
+  /// The members of a set other than `except` that can carry stream leaf `leaf` into it: each
+  /// member's flow towards the set and the value it brings (15.2; members whose flow's min/max
+  /// bound says it never flows that way are left out).
+  std::vector<std::pair<const Expr *, const Expr *>>
+  streamSources(const std::vector<int> &members, const std::vector<std::vector<ConnectorLeaf>> &leaves,
+                size_t leaf, size_t except);
+  /// `a*b` where one factor is actualStream(c.h) and the other c's flow: the product is
+  /// continuous, so it needs no event at flow reversal (15.3); the factor's event-free form.
+  void smoothActualStreamProducts(Value &a, Value &b);
+  /// One connection set's outside connectors' stream variables (15.2: one equation each, the
+  /// mixing of the set's other members). Requires: the set's members and their leaves.
+  void generateOutsideStreamEquations(const std::vector<int> &members,
+                                      const std::vector<std::vector<ConnectorLeaf>> &leaves, SourceRange loc,
+                                      const std::function<int()> &origin, size_t &generated);
+  /// Defines every inStream variable made so far (and those its definitions ask for): the mixing
+  /// of the other members of the set where the connector is an inside connector.
+  void generateInStreamEquations();
+  /// The mixing value of a stream variable over `sources` (15.2's recommended regularization);
+  /// `alone` when there is none.
+  const Expr *streamMixing(const std::vector<std::pair<const Expr *, const Expr *>> &sources,
+                           const Expr *alone, double nominal);
+  /// The connection sets: a root node → its member nodes (filled by generateConnectionEquations).
+  std::map<int, std::vector<int>> connectionSets_;
+  std::unordered_map<int, Instance *> streamConnector_; ///< stream variable → its connector instance
+  std::map<int, int> inStreamVars_;                     ///< stream variable → its inStream variable
+  std::vector<int> inStreamPending_;                    ///< stream variables whose inStream is undefined
+  /// actualStream(c.h)'s value (with events) → its event-free form and c's flow variable.
+  std::unordered_map<const Expr *, std::pair<const Expr *, int>> actualStreams_;
   int origin(const Scope &scope);
   /// Whether `e` reads a continuous unknown or time other than through relations and
   /// piecewise-constant functions (then it changes between events).

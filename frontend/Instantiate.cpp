@@ -71,6 +71,7 @@ void addModifier(Flattener &f, Mod &parent, const ast::Modifier &m, const std::s
   if (m.redeclare && !child->redeclare) {
     child->redeclare = &m;
     child->redeclareLexical = lexical;
+    child->redeclareScope = scope;
   }
   for (const ast::Modifier &arg : m.args)
     addModifier(f, *child, arg, arg.name, scope, lexical);
@@ -106,9 +107,11 @@ ModPtr Flattener::merge(const ModPtr &high, const ModPtr &low) {
   if (high->redeclare) { // the outermost redeclaration wins
     out->redeclare = high->redeclare;
     out->redeclareLexical = high->redeclareLexical;
+    out->redeclareScope = high->redeclareScope;
   } else if (low->redeclare) {
     out->redeclare = low->redeclare;
     out->redeclareLexical = low->redeclareLexical;
+    out->redeclareScope = low->redeclareScope;
   }
   if (!out->range.valid())
     out->range = high->range.valid() ? high->range : low->range;
@@ -329,7 +332,7 @@ std::optional<size_t> Flattener::equalityConstraintSize(const ClassInfo *cls) {
 }
 
 void Flattener::checkConnectorBalance(Instance &conn, SourceRange used) {
-  // MLS 3.5, 9.3.1: as many flow variables as potential ones (neither flow, parameter, constant,
+  // MLS 3.5, 9.3.1: as many flow variables as potential ones (neither flow, stream, parameter, constant,
   // input nor output), counted as scalars after expanding records and arrays; an overdetermined
   // record or type counts as the size of its equalityConstraint's output (9.4.1); a connector of
   // causal variables only (inputs, outputs) has none of either.
@@ -342,7 +345,7 @@ void Flattener::checkConnectorBalance(Instance &conn, SourceRange used) {
       names.push_back(n == 1 ? name : name + " (" + std::to_string(n) + ")");
       scalars += n;
     }
-  } flows, potentials;
+  } flows, potentials, streams;
   std::function<void(Instance &, const std::string &, size_t)> count = [&](Instance &inst, const std::string &prefix,
                                                                            size_t copies) {
     for (size_t i = 0; i < inst.cls->elements.size() && i < inst.symbols.size(); ++i) {
@@ -359,11 +362,22 @@ void Flattener::checkConnectorBalance(Instance &conn, SourceRange used) {
         if (!s.instances.empty())
           count(*s.instances[0], name + ".", n);
       } else {
-        (s.flow ? flows : potentials).add(name, n);
+        (s.flow ? flows : s.stream ? streams : potentials).add(name, n);
       }
     }
   };
   count(conn, "", 1);
+  if (streams.scalars > 0 && (flows.scalars != 1 || flows.names.size() != 1)) {
+    diags_.error(used,
+                 "stream connector '" + conn.cls->name + "' has " + plural(flows.scalars, "flow variable") +
+                     (flows.names.empty()
+                          ? ""
+                          : " (" + flows.names[0] + (flows.names.size() > 1 ? ", ..." : "") + ")") +
+                     ": a connector with stream variables has exactly one scalar flow variable, the flow "
+                     "that carries them (MLS 3.5, 15.1)");
+    diags_.note(conn.cls->def->range, "connector '" + conn.cls->name + "' is declared here");
+    return;
+  }
   if (flows.scalars == potentials.scalars)
     return;
   auto list = [](const std::vector<std::string> &names) {
@@ -488,7 +502,7 @@ ClassInfo *Flattener::instanceRedeclaration(const Instance &inst, const ClassInf
     // modifications of the extends clauses of its class (outermost first).
     if (inst.mod)
       if (ModPtr outside = inst.mod->child(name); outside && outside->redeclare && outside->redeclare->redeclareClass)
-        return modifierClass(*outside->redeclare, outside->redeclareLexical);
+        return modifierRedeclaredClass(*outside);
     if (ClassInfo *found = extendsRedeclaration(*inst.cls, name, 0))
       return found;
   }
@@ -517,6 +531,22 @@ ClassInfo *Flattener::instanceRedeclaration(const Instance &inst, const ClassInf
     return def.extendsClass || def.element.redeclare ? found : nullptr;
   }
   return nullptr;
+}
+
+ClassInfo *Flattener::modifierRedeclaredClass(const Mod &m) {
+  ClassInfo *declared = modifierClass(*m.redeclare, m.redeclareLexical);
+  const ast::ClassDef &def = *m.redeclare->redeclareClass;
+  const std::string &base = def.shortBase.typeName;
+  if (!m.redeclareScope || !def.isShort || def.isEnumeration || !def.shortModifiers.empty() ||
+      !def.shortBase.typeDims.empty() || base.empty() || base[0] == '.' || redeclarationDepth_ > 50)
+    return declared;
+  const size_t dot = base.find('.');
+  ++redeclarationDepth_;
+  ClassInfo *seen = instanceRedeclaration(*m.redeclareScope, m.redeclareLexical, base.substr(0, dot));
+  --redeclarationDepth_;
+  if (!seen)
+    return declared;
+  return dot == std::string::npos ? seen : memberPath(seen, base.substr(dot + 1));
 }
 
 ClassInfo *Flattener::redeclaredClass(const Instance &inst, const Element &el, const std::string &name) {
@@ -604,8 +634,10 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
   std::vector<const std::vector<ast::Subscript> *> typeDims{&c.dims, &d.typeDims};
   std::vector<const ClassInfo *> typeDimsScope{el.lexical, el.lexical};
   bool flow = d.flow || inst.flow; // a flow record's fields are flows (MLS 3.5, 9.3.1: `flow Complex i`)
-  if (d.stream) {
-    diags_.error(c.range, "'" + path + "' is a stream variable (MLS 3.5, 15): eqc does not support stream connectors yet");
+  if (d.stream && inst.cls->kind() != ast::ClassKind::Connector) {
+    diags_.error(c.range, "'" + path +
+                              "' is declared 'stream' outside a connector (MLS 3.5, 15.1: only a connector's "
+                              "variables are stream variables)");
     sym.state = Symbol::Done;
     return sym;
   }
@@ -680,6 +712,16 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
     }
   }
   sym.flow = flow;
+  sym.stream = d.stream;
+  if (d.stream && (cls || prim != Type::Real || flow)) {
+    diags_.error(c.range, "stream variable '" + path + "' must be a Real variable, not " +
+                              (flow  ? std::string("also a flow")
+                               : cls ? "a '" + cls->name + "'"
+                                     : std::string("a ") + typeName(prim)) +
+                              " (MLS 3.5, 15.1)");
+    sym.state = Symbol::Done;
+    return sym;
+  }
   if (cls) {
     switch (cls->kind()) {
     case ast::ClassKind::Function:
@@ -989,6 +1031,9 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
   }
   if (role == VarRole::Unknown)
     inst.unknowns += count;
+  if (sym.stream)
+    for (size_t k = 0; k < count; ++k)
+      streamConnector_[sym.firstVar + static_cast<int>(k)] = &inst;
   if (sym.connector && !cls) {
     for (size_t k = 0; k < count; ++k)
       primitiveConnectors_.push_back(sym.firstVar + static_cast<int>(k));

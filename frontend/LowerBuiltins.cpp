@@ -223,6 +223,8 @@ Value Flattener::lowerBuiltinCall(const ast::Expr &e, Scope &scope, bool &handle
     return lowerGraphQuery(e, scope);
   if (fn == "cardinality")
     return lowerCardinality(e, scope);
+  if (fn == "inStream" || fn == "actualStream")
+    return lowerStreamOperator(fn, e, scope);
   if (fn == "der") {
     if (!arity(1, 1))
       return fail();

@@ -765,6 +765,8 @@ Value Flattener::lowerBinary(const ast::Expr &e, Scope &scope) {
         return fail();
       }
   }
+  if (op == B::Mul || op == B::ElemMul)
+    smoothActualStreamProducts(a, b); // c.m_flow*actualStream(c.h_outflow) (MLS 3.5, 15.3)
   const Type num = numericType(a.type, b.type);
   switch (op) {
   case B::Lt:

@@ -230,7 +230,7 @@ ExitCode startPoint(Compilation &c, const std::vector<std::pair<std::string, std
   return ExitOk;
 }
 
-bool startConditions(Compilation &c, double t, InitialPoint &ip) {
+bool startConditions(Compilation &c, double t, InitialPoint &ip, bool fromAlgebraics) {
   const OdeModel &model = *c.model;
   const FlatSystem &flat = *c.flat;
   bool changed = false;
@@ -240,7 +240,7 @@ bool startConditions(Compilation &c, double t, InitialPoint &ip) {
     if (const Expr *relation = flat.vars[v].relation) {
       if (z.empty()) {
         z.resize(model.discretes.size());
-        if (c.jit->rhs(t, ip.x.data(), ip.dx.data(), ip.a.data(), ip.p.data()) != 0 ||
+        if ((!fromAlgebraics && c.jit->rhs(t, ip.x.data(), ip.dx.data(), ip.a.data(), ip.p.data()) != 0) ||
             c.jit->zc.load()(t, ip.x.data(), ip.dx.data(), ip.a.data(), ip.p.data(), z.data()) != 0)
           return false; // not evaluable at the start values: the conditions keep their start
       }
@@ -379,8 +379,25 @@ ExitCode consistentInitialPoint(Compilation &c, const std::vector<std::pair<std:
       return ExitSimulation;
     }
   }
+  const std::vector<double> startX = x, startA = ip.a;
   int code = projector ? c.jit->rhs(t0, x.data(), dx.data(), ip.a.data(), ip.p.data())
                        : c.jit->init(t0, x.data(), dx.data(), ip.a.data(), ip.p.data());
+  // An initialization that fails with the conditions at their start values may be solvable with
+  // the values their relations take where it got to (MSL's vessels: `regularFlow = level >=
+  // height` is false by default, and with it every port's flow zero, a singular loop): the
+  // initial event iteration, from the same start point, before giving up.
+  for (int round = 0; code && !projector && model.hasEventPart() && round < 4; ++round) {
+    if (!startConditions(c, t0, ip, /*fromAlgebraics=*/true))
+      break;
+    std::vector<double> xs(x), dxs(dx), as(ip.a), ps(ip.p);
+    if (eqc_model_event_fn event = c.jit->event;
+        event && event(t0, xs.data(), dxs.data(), as.data(), ps.data()) == 0)
+      std::copy(ps.begin() + static_cast<long>(model.params.size()), ps.end(),
+                ip.p.begin() + static_cast<long>(model.params.size()));
+    x = startX;
+    ip.a = startA;
+    code = c.jit->init(t0, x.data(), dx.data(), ip.a.data(), ip.p.data());
+  }
   if (code) {
     const CausalSystem &cs = projector ? model.ode : model.init;
     reportModelCode(c, cs, projector ? model.simulation : model.initialization, code, t0);

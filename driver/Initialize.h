@@ -55,9 +55,10 @@ ExitCode startPoint(Compilation &c, const std::vector<std::pair<std::string, std
 /// rhs), with `projector` set for index-reduced models; or errors naming the constraint, loop or
 /// variable, and the exit code. `inputs` (may be null) gives the inputs' values at t0.
 /// Models with events: the conditions (the discrete variables of relations) set to what their
-/// relations give at (t, ip.x) (rhs then the event indicators); whether any changed. False too
-/// when the model cannot be evaluated there (the conditions keep their values).
-bool startConditions(Compilation &c, double t, InitialPoint &ip);
+/// relations give at (t, ip.x) (rhs then the event indicators; with `fromAlgebraics`, the
+/// indicators of the point as it is: the values an initialization reached); whether any changed.
+/// False too when the model cannot be evaluated there (the conditions keep their values).
+bool startConditions(Compilation &c, double t, InitialPoint &ip, bool fromAlgebraics = false);
 
 ExitCode consistentInitialPoint(Compilation &c, const std::vector<std::pair<std::string, std::string>> &parameters,
                                 double t0, InitialPoint &ip, std::unique_ptr<InvariantProjector> &projector,

@@ -94,7 +94,7 @@ std::string specializationKey(const ClassInfo &cls, const std::vector<Value> &ar
   auto valueKey = [](const Value &a) {
     std::string k = (a.record ? a.record->name : a.object ? a.object->name : std::string(typeName(a.type))) +
                     shapeText(a.dims);
-    if (a.computedText()) // a slot of the function
+    if (a.computedText() || (a.type == Type::String && !a.dims.empty())) // slots of the function
       k += "=?";
     else if (a.type == Type::String)
       k += "=" + std::to_string(a.text.size()) + ":" + a.text;
@@ -361,8 +361,9 @@ static LocalRef resolveLocal(Flattener &f, const ast::Expr &e, Scope &scope, boo
   if (!l)
     return r;
   found = true;
-  if (l->type == Type::String && (l->slot < 0 || e.ref.size() > 1 || !head.subscripts.empty())) {
-    // a String known when compiled named whole is a value (lowerLocal); a String slot is scalar
+  if (l->type == Type::String &&
+      (l->slot < 0 || e.ref.size() > 1 || (l->dims.empty() && !head.subscripts.empty()))) {
+    // a String known when compiled named whole is a value (lowerLocal); String slots have no fields
     f.diags_.error(e.range, "'" + head.name + "' is a String: it has no elements or fields");
     return r;
   }
@@ -1120,7 +1121,7 @@ Value Flattener::callSpecialized(ClassInfo *fn, const std::vector<Value> &args, 
       for (const auto &[name, v] : a.function->bound)
         if (FunctionArgument::passed(v))
           flatArgs.insert(flatArgs.end(), v.elems.begin(), v.elems.end());
-    } else if (a.type != Type::String || a.computedText()) {
+    } else if (a.type != Type::String || a.computedText() || !a.dims.empty()) {
       // passed: values, and Strings computed when the model runs (a String known when compiled
       // is what the function is specialized to)
       flatArgs.insert(flatArgs.end(), a.elems.begin(), a.elems.end());
@@ -1824,12 +1825,8 @@ bool Flattener::declareFunctionVariable(FunctionBuilder &b, const Element &el, S
       b.strings[c.name] = args[argIndex++].text;
     b.vars.emplace_back(c.name, local);
     return true;
-  } else if (typeName == "String" && c.dims.empty() && d.typeDims.empty()) {
-    type = Type::String; // a String slot: its text made when the function runs
   } else if (typeName == "String") {
-    diags_.error(c.range, "function '" + b.cls->name + "': '" + c.name +
-                              "' is an array of Strings, which eqc does not support (scalar Strings are)");
-    return true;
+    type = Type::String; // String slots: their texts made when the function runs (arrays: each element's)
   } else if (ClassInfo *record = findClass(typeName, from);
              record && record->kind() == ast::ClassKind::Record && !record->def->isShort) {
     if (!addRecordVariable(b, el, *record, scope, args, argIndex, callRange, outputs, defaults)) {

@@ -36,7 +36,9 @@ std::optional<std::vector<int>> Flattener::shapeOf(const ast::Expr &e, Scope &sc
       }
     }
   }
+  ++stringContext_; // (size(names, 1) of an array of Strings)
   Value v = lower(e, scope);
+  --stringContext_;
   if (!v.ok)
     return std::nullopt;
   return v.dims;

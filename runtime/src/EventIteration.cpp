@@ -164,6 +164,22 @@ int EventIteration::conditionsAt(const eqc_model &m, double t, const double *x, 
   return 0;
 }
 
+int EventIteration::conditionsOfPoint(const eqc_model &m, double t, const double *x, double *a, double *p,
+                                      bool &changed) {
+  changed = false;
+  if (int code = m.zc(t, x, dx_.data(), a, p, z_.data()))
+    return code;
+  for (size_t k = 0; k < static_cast<size_t>(m.n_indicators); ++k) {
+    const bool atZero = m.indicator_at_zero && m.indicator_at_zero[k];
+    const double holds = z_[k] > 0 || (z_[k] == 0 && atZero) ? 1.0 : 0.0;
+    double &value = p[discreteOffset(m) + static_cast<size_t>(m.indicator_discrete[k])];
+    changed = changed || value != holds;
+    value = holds;
+    conditions_[k] = holds != 0 ? 1 : 0;
+  }
+  return 0;
+}
+
 int EventIteration::iterate(const eqc_model &m, double t, double *x, double *a, double *p, const int *crossed,
                             bool initial, bool terminal) {
   lastReinit_ = false;

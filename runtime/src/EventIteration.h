@@ -81,6 +81,10 @@ public:
   /// an initialization, before the event iteration); `changed` tells whether any changed.
   /// Requires: attach. Returns 0 or the failing model code.
   int conditionsAt(const eqc_model &m, double t, const double *x, double *a, double *p, bool &changed);
+  /// The conditions set to what the indicators give at (t, x, a) as they are (where a failed
+  /// initialization got to: no rhs, no look ahead); `changed` tells whether any changed.
+  /// Requires: attach. Returns 0 or the failing model code.
+  int conditionsOfPoint(const eqc_model &m, double t, const double *x, double *a, double *p, bool &changed);
   /// With `terminal`, the terminal event: terminal() (EQC_DISCRETE_TERMINAL) becomes true.
   int iterate(const eqc_model &m, double t, double *x, double *a, double *p, const int *crossed, bool initial,
               bool terminal = false);

@@ -862,14 +862,29 @@ struct eqc_sim {
       terminated = false;
       initialWhenClauses();
     }
+    if (hasEvents())
+      attachEvents();
     if (model->init) {
-      if (int code = model->init(t, x.data(), dx.data(), a.data(), p.data())) {
+      const std::vector<double> startX(x), startA(a);
+      int code = model->init(t, x.data(), dx.data(), a.data(), p.data());
+      // An initialization that fails with the conditions at their start values may be solvable
+      // with the values their relations take where it got to (MSL's vessels: `regularFlow =
+      // level >= height` false by default makes every port's flow zero, a singular loop): the
+      // conditions and the discrete values that follow them from there, the same start point.
+      for (int round = 0; code && first && model->n_indicators > 0 && round < 4; ++round) {
+        bool changed = false;
+        if (events.conditionsOfPoint(*model, t, x.data(), a.data(), p.data(), changed) != 0 || !changed)
+          break;
+        initialWhenClauses();
+        x = startX;
+        a = startA;
+        code = model->init(t, x.data(), dx.data(), a.data(), p.data());
+      }
+      if (code) {
         fail(where(t) + ": initialization failed: " + modelFailure(code), code);
         return EQC_ERR_RHS;
       }
     }
-    if (hasEvents())
-      attachEvents();
     // The conditions (time < startTime, ...) hold what they hold at the start point, before and
     // after the projection moves it (again while that changes them).
     for (int round = 0; projectInitial && round < 4; ++round) {

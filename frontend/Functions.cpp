@@ -1689,6 +1689,22 @@ bool Flattener::neverAssigned(const ClassInfo &fn, const std::string &name) {
   return true;
 }
 
+namespace {
+/// Whether `e` names `name` (as a whole name or its first part).
+bool mentions(const ast::Expr &e, const std::string &name) {
+  if (e.kind == ast::ExprKind::Name && !e.ref.empty() && e.ref[0].name == name)
+    return true;
+  for (const ast::ExprPtr &a : e.args)
+    if (a && mentions(*a, name))
+      return true;
+  for (const ast::RefPart &part : e.ref)
+    for (const ast::Subscript &s : part.subscripts)
+      if (s.expr && mentions(*s.expr, name))
+        return true;
+  return false;
+}
+} // namespace
+
 std::vector<int> Flattener::functionVariableDims(const Element &el, Scope &scope) {
   std::vector<int> dims;
   std::vector<const std::vector<ast::Subscript> *> dimLists{&el.comp->dims, &el.decl->typeDims};
@@ -1696,7 +1712,9 @@ std::vector<int> Flattener::functionVariableDims(const Element &el, Scope &scope
     dimLists.push_back(subs);
   for (const auto *subs : dimLists)
     for (const ast::Subscript &s : *subs) {
-      if (!s.expr) {
+      // `input Real A[:, size(A, 1)]` (MSL's Matrices.solve): a size of the argument itself, which
+      // gives it: the argument's size is taken.
+      if (!s.expr || (el.decl->causality == ast::Causality::Input && mentions(*s.expr, el.comp->name))) {
         dims.push_back(-1);
         continue;
       }

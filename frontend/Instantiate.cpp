@@ -527,8 +527,12 @@ ClassInfo *Flattener::instanceRedeclaration(const Instance &inst, const ClassInf
     }
     if (!found)
       continue;
+    // Redeclared there, or inherited there from a base (rebased): code of the base that names it
+    // gets it as a member of the instance's class, whose own names it then sees (PartialMedium's
+    // `h_default = specificEnthalpy_pTX(...)` in a medium: its body's setState_pTX is the medium's).
     const ast::ClassDef &def = *found->def;
-    return def.extendsClass || def.element.redeclare ? found : nullptr;
+    return def.extendsClass || def.element.redeclare || (found->writtenIn && found->parent == c) ? found
+                                                                                                 : nullptr;
   }
   return nullptr;
 }

@@ -110,15 +110,22 @@ Value Flattener::lowerSemiLinear(const ast::Expr &e, Scope &scope) {
   Value x = lowerReal(*e.args[0], scope), kp = lowerReal(*e.args[1], scope), kn = lowerReal(*e.args[2], scope);
   if (!x.ok || !kp.ok || !kn.ok)
     return fail();
-  for (const Value *k : {&kp, &kn})
-    if (!k->isScalar() && k->dims != x.dims) {
-      diags_.error(e.range, "semiLinear(x, positiveSlope, negativeSlope): the slopes must be scalars or of x's size");
+  // Vectorized (3.7.2.5): the arguments that are arrays have one shape, the scalars apply to every
+  // element (MSL's pipes: semiLinear(m_flow, mediums[i - 1].Xi, mediums[i].Xi)).
+  const Value *shape = !x.isScalar() ? &x : !kp.isScalar() ? &kp : &kn;
+  for (const Value *k : {&x, &kp, &kn})
+    if (!k->isScalar() && k->dims != shape->dims) {
+      diags_.error(e.range,
+                   "semiLinear(x, positiveSlope, negativeSlope): the arguments that are arrays must have one "
+                   "shape (" +
+                       shapeText(shape->dims) + " and " + shapeText(k->dims) + ")");
       return fail();
     }
-  Value out = x;
+  Value out = *shape;
   out.type = Type::Real;
-  for (size_t i = 0; i < x.size(); ++i) {
-    const Expr *xi = x.elems[i], *p = kp.elems[kp.isScalar() ? 0 : i], *m = kn.elems[kn.isScalar() ? 0 : i];
+  for (size_t i = 0; i < shape->size(); ++i) {
+    const Expr *xi = x.elems[x.isScalar() ? 0 : i], *p = kp.elems[kp.isScalar() ? 0 : i],
+               *m = kn.elems[kn.isScalar() ? 0 : i];
     out.elems[i] = c.noEvent(c.ifThenElse(c.le(c.zero(), xi), c.mul(p, xi), c.mul(m, xi)));
   }
   return out;

@@ -158,6 +158,16 @@ ExitCode reduceAndCausalize(const PipelineOptions &options, Compilation &c, Diag
     c.simpleEquations.promoted = promoteParameterUnknowns(*c.flat);
     unlinkUnreadDerivatives(*c.flat);
   }
+  // `pre(v) = e` in initial equations whose e read unknowns: parameters now, or an error.
+  for (auto [v, loc] : c.flat->preStarts)
+    for (int w : collectAllVars(c.flat->vars[v].binding))
+      if (c.flat->vars[w].role != VarRole::Parameter) {
+        diags.error(loc, "an initial equation pre(" + c.flat->vars[v].name +
+                             ") = ... gives the start value of a "
+                             "discrete variable: a value of parameters and constants, but this one reads '" +
+                             c.flat->vars[w].name + "', which equations do not fix from parameters alone");
+        return ExitStructure;
+      }
   {
     // Models whose matrix of highest derivatives is singular although structure says otherwise
     // get the combination of equations that shows the hidden constraint (the linear-combination method).

@@ -361,14 +361,19 @@ bool Flattener::addScalarEquation(const Expr *l, const Expr *r, bool isBool, Sou
   if (initial && (l->kind() == ExprKind::Pre || r->kind() == ExprKind::Pre)) {
     // `pre(y) = e` (MLS 3.5, 8.6): y's value before the start, i.e. its start value.
     const Expr *target = l->kind() == ExprKind::Pre ? l : r, *value = target == l ? r : l;
-    bool ok = true;
-    for (int v : collectAllVars(value))
-      ok = ok && sys_.vars[v].role == VarRole::Parameter;
+    bool ok = true, unknowns = false;
+    for (int v : collectAllVars(value)) {
+      const VarRole role = sys_.vars[v].role;
+      ok = ok && (role == VarRole::Parameter || role == VarRole::Unknown);
+      unknowns = unknowns || role == VarRole::Unknown;
+    }
     if (!ok || sys_.vars[target->var()].role == VarRole::Parameter) {
       diags_.error(range, "an initial equation pre(" + sys_.vars[target->var()].name +
                               ") = ... gives the start value of a discrete variable: a value of parameters and constants");
       return true;
     }
+    if (unknowns) // perhaps parameters once aliases are resolved (checkPreStarts)
+      sys_.preStarts.emplace_back(target->var(), range);
     sys_.vars[target->var()].binding = value;
     sys_.vars[target->var()].hasStart = true;
     return true;

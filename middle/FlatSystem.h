@@ -210,6 +210,10 @@ struct FlatSystem {
   std::vector<WhenClause> whens;
   std::vector<DiscreteEquation> discreteEquations;
   std::vector<Assertion> assertions;
+  /// Discrete variables whose start an initial equation `pre(v) = e` gives where e reads unknowns
+  /// that the simple and parameter equations may turn into parameters (MSL's AST_BatchPlant reads
+  /// an input connected to a parameter): checked after those passes (checkPreStarts).
+  std::vector<std::pair<int, SourceRange>> preStarts;
   /// Inputs whose time derivative timeDerivative() was asked for (index reduction of an equation
   /// that contains one): inputs have none, so the pipeline reports them.
   std::vector<int> differentiatedInputs;

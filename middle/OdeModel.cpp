@@ -142,16 +142,114 @@ void chooseFreeStates(const FlatSystem &flat, OdeModel &m, Diagnostics &diags) {
     }
     std::string list;
     for (int s : kept)
-      list += (list.empty() ? "" : ", ") + flat.vars[s].name;
-    if (!kept.empty())
+      if (flat.vars[s].hasStart) // (those without one: startsOfPreferredVariables)
+        list += (list.empty() ? "" : ", ") + flat.vars[s].name;
+    if (!list.empty())
       diags.note(flat.loc, "initialization keeps the start values of " + list +
                                " (the equations and fixed values leave them free)");
-    for (int s : kept)
-      if (!flat.vars[s].hasStart)
-        diags.warning(flat.vars[s].loc, "state '" + flat.vars[s].name + "' has no start value; it starts at 0" +
-                                            (flat.vars[s].role == VarRole::Derivative ? " (set it with an initial equation)" : ""));
   }
   init.unknowns.insert(init.unknowns.end(), m.freeStates.begin(), m.freeStates.end());
+}
+
+/// From row `row`, an augmenting path of `g` to a free column (iterative depth-first search);
+/// flips it into `mm`. Returns whether one was found.
+bool augment(const BipartiteGraph &g, Matching &mm, int row) {
+  std::vector<char> seen(static_cast<size_t>(g.cols), 0);
+  // (row, next position in its adjacency); each row above the first is matched to the column
+  // it was reached by, so flipping goes down the stack.
+  std::vector<std::pair<int, size_t>> stack{{row, 0}};
+  while (!stack.empty()) {
+    auto &[r, k] = stack.back();
+    if (k == g.adj[r].size()) {
+      stack.pop_back();
+      continue;
+    }
+    const int c = g.adj[r][k++];
+    if (seen[c])
+      continue;
+    seen[c] = 1;
+    if (mm.colToRow[c] < 0) { // free: flip the path
+      for (int i = static_cast<int>(stack.size()) - 1, col = c; i >= 0; --i) {
+        const int rr = stack[i].first, previous = mm.rowToCol[rr];
+        mm.rowToCol[rr] = col;
+        mm.colToRow[col] = rr;
+        col = previous;
+      }
+      ++mm.size;
+      return true;
+    }
+    stack.push_back({mm.colToRow[c], 0});
+  }
+  return false;
+}
+
+/// States without a start value that nothing else determines: the start values of variables
+/// declared stateSelect = always or prefer take their place (`v = v.start`), as where a tool makes
+/// v the state (MLS 3.5, 4.8.8.1 and 8.6: a fluid volume's U and m have none, its medium's T and
+/// level do). Chosen in that order, each only if it determines one more of those states (an
+/// augmenting path of the initialization's matching reaches one). The rest start at 0, with a
+/// warning.
+void startsOfPreferredVariables(const FlatSystem &flat, OdeModel &m, Diagnostics &diags) {
+  EquationSystem &init = m.initialization;
+  std::vector<char> solved(flat.vars.size(), 0), state(flat.vars.size(), 0);
+  for (int u : init.unknowns)
+    solved[static_cast<size_t>(u)] = 1;
+  for (int s : m.states)
+    state[static_cast<size_t>(s)] = 1;
+  std::vector<int> startless, candidates;
+  for (int s : m.states)
+    if (!solved[static_cast<size_t>(s)] && !flat.vars[s].hasStart && !flat.vars[s].fixed)
+      startless.push_back(s);
+  if (!startless.empty() && init.residuals.size() == init.unknowns.size())
+    for (StateSelect want : {StateSelect::Always, StateSelect::Prefer})
+      for (size_t v = 0; v < flat.vars.size(); ++v) {
+        const Variable &var = flat.vars[v];
+        if (var.stateSelect == want && var.role == VarRole::Unknown && var.type == ValueType::Real &&
+            !state[v] && solved[v] && var.hasStart && var.binding)
+          candidates.push_back(static_cast<int>(v));
+      }
+  std::vector<int> taken;
+  if (!candidates.empty()) {
+    EquationSystem trial = init;
+    trial.unknowns.insert(trial.unknowns.end(), startless.begin(), startless.end());
+    const size_t rows = trial.residuals.size();
+    for (int v : candidates) {
+      trial.residuals.push_back(flat.ctx->sub(flat.ctx->var(v), flat.vars[v].binding));
+      trial.locs.push_back(flat.vars[v].loc);
+      trial.labels.push_back("the start value of " + flat.vars[v].name + " (stateSelect)");
+    }
+    BipartiteGraph g = incidenceGraph(flat, trial);
+    BipartiteGraph original = g; // the initialization's own rows first: all of them stay matched
+    for (size_t r = rows; r < original.adj.size(); ++r)
+      original.adj[r].clear();
+    Matching mm = maximumMatching(original);
+    if (mm.size == static_cast<int>(rows)) {
+      std::vector<char> chosen(candidates.size(), 0);
+      for (size_t k = 0; k < candidates.size() && mm.size < static_cast<int>(trial.unknowns.size()); ++k)
+        chosen[k] = augment(g, mm, static_cast<int>(rows + k));
+      for (size_t k = 0; k < candidates.size(); ++k)
+        if (chosen[k]) {
+          init.residuals.push_back(trial.residuals[rows + k]);
+          init.locs.push_back(trial.locs[rows + k]);
+          init.labels.push_back(trial.labels[rows + k]);
+          taken.push_back(candidates[k]);
+        }
+      for (size_t j = init.unknowns.size(); j < trial.unknowns.size(); ++j)
+        if (mm.colToRow[j] >= 0) {
+          init.unknowns.push_back(trial.unknowns[j]);
+          m.freeStates.push_back(trial.unknowns[j]);
+        }
+    }
+  }
+  std::vector<char> nowSolved(flat.vars.size(), 0);
+  for (int u : init.unknowns)
+    nowSolved[static_cast<size_t>(u)] = 1;
+  for (int s : startless)
+    if (!nowSolved[static_cast<size_t>(s)])
+      diags.warning(
+          flat.vars[s].loc,
+          "state '" + flat.vars[s].name + "' has no start value; it starts at 0" +
+              (flat.vars[s].role == VarRole::Derivative ? " (set it with an initial equation)" : ""));
 }
 
 /// Index-reduced models: consistent values come from projecting the non-fixed states onto every
@@ -236,14 +334,9 @@ OdeModel setupOdeModel(const FlatSystem &flat, const ReducedSystem &reduced, con
     projectedInitialization(flat, m, diags);
     return m;
   }
-  if (!flat.initialEquations.empty() || fixedStarts > 0) {
+  if (!flat.initialEquations.empty() || fixedStarts > 0)
     chooseFreeStates(flat, m, diags);
-  } else {
-    for (int s : m.states)
-      if (!flat.vars[s].hasStart)
-        diags.warning(flat.vars[s].loc, "state '" + flat.vars[s].name + "' has no start value; it starts at 0" +
-                                            (flat.vars[s].role == VarRole::Derivative ? " (set it with an initial equation)" : ""));
-  }
+  startsOfPreferredVariables(flat, m, diags);
   if (init.residuals.size() != init.unknowns.size()) {
     std::string fixed; // of states and (8.6: initial equations too) of algebraic variables
     std::vector<char> state(flat.vars.size(), 0);

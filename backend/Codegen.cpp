@@ -544,18 +544,27 @@ private:
     llvm::IRBuilder<> entry(&fe.function()->getEntryBlock(), fe.function()->getEntryBlock().begin());
     std::vector<Value *> args;
     std::vector<llvm::Type *> params;
-    std::vector<std::pair<const ExternalArg *, Value *>> intArrays;
+    // Arrays passed through a copy (Integer ones as int; a FORTRAN matrix column-major): copied
+    // back after the call when it writes them.
+    std::vector<std::pair<const ExternalArg *, Value *>> copies;
     auto slot = [&](int s) { return b.CreateConstGEP1_64(f64, slots, s); };
+    auto copyIndex = [](const ExternalArg &a, int k) { // slot k's place in the copy
+      const int columns = a.rows > 0 ? a.count / a.rows : 0;
+      return a.rows > 0 ? (k % columns) * a.rows + k / columns : k;
+    };
     for (const ExternalArg &a : call.args) {
       Value *v = nullptr;
-      if (a.kind == ExternalArg::Pointer && a.type == CType::Double) {
+      if (a.kind == ExternalArg::Pointer && a.type == CType::Double && a.rows == 0) {
         v = slot(a.slot);
       } else if (a.kind == ExternalArg::Pointer) {
-        v = entry.CreateAlloca(types.i32, b.getInt32(a.count));
-        for (int k = 0; k < a.count; ++k)
-          b.CreateStore(b.CreateFPToSI(b.CreateLoad(f64, slot(a.slot + k)), types.i32),
-                        b.CreateConstGEP1_32(types.i32, v, k));
-        intArrays.emplace_back(&a, v);
+        llvm::Type *element = a.type == CType::Double ? f64 : types.i32;
+        v = entry.CreateAlloca(element, b.getInt32(a.count));
+        for (int k = 0; k < a.count; ++k) {
+          Value *x = b.CreateLoad(f64, slot(a.slot + k));
+          b.CreateStore(a.type == CType::Double ? x : b.CreateFPToSI(x, types.i32),
+                        b.CreateConstGEP1_32(element, v, copyIndex(a, k)));
+        }
+        copies.emplace_back(&a, v);
       } else if (a.kind == ExternalArg::Value) {
         v = b.CreateLoad(f64, slot(a.slot));
         if (a.type == CType::Object || a.type == CType::String) // the address whose bits the slot holds
@@ -570,6 +579,11 @@ private:
         case CType::String: v = b.CreateGlobalStringPtr(a.text); break;
         case CType::Object: v = llvm::ConstantPointerNull::get(llvm::cast<llvm::PointerType>(types.i8ptr)); break;
         }
+      }
+      if (call.fortran && a.kind != ExternalArg::Pointer) { // by reference: the address of a copy
+        Value *cell = entry.CreateAlloca(v->getType());
+        b.CreateStore(v, cell);
+        v = cell;
       }
       args.push_back(v);
       params.push_back(v->getType());
@@ -603,11 +617,13 @@ private:
                     : call.resultType == CType::Object || call.resultType == CType::String ? bitsOfAddress(b, r)
                                                                                              : b.CreateSIToFP(r, f64),
                     slot(call.resultSlot));
-    for (auto &[a, array] : intArrays)
+    for (auto &[a, array] : copies)
       if (a->written)
-        for (int k = 0; k < a->count; ++k)
-          b.CreateStore(b.CreateSIToFP(b.CreateLoad(types.i32, b.CreateConstGEP1_32(types.i32, array, k)), f64),
-                        slot(a->slot + k));
+        for (int k = 0; k < a->count; ++k) {
+          llvm::Type *element = a->type == CType::Double ? f64 : types.i32;
+          Value *x = b.CreateLoad(element, b.CreateConstGEP1_32(element, array, copyIndex(*a, k)));
+          b.CreateStore(a->type == CType::Double ? x : b.CreateSIToFP(x, f64), slot(a->slot + k));
+        }
   }
 
   /// z(t, x, dx, a, p): the event indicator of every condition, after rhs at the same point.

@@ -176,6 +176,10 @@ const ClassInfo *Flattener::scopeWithin(const ClassInfo *into, const ClassInfo *
   return it->second;
 }
 
+const ClassInfo *Flattener::definitionScope(const ClassInfo *c) {
+  return c->writtenIn && c->def != &kScopeDef && c->parent ? scopeWithin(c->parent, c->writtenIn) : c->parent;
+}
+
 const ClassInfo *Flattener::enclosing(const ClassInfo *c, const ClassInfo *&resume) {
   if (c->writtenIn && !resume)
     resume = c->writtenIn;

@@ -4,6 +4,8 @@
 #include "frontend/External.h"
 #include "frontend/FlattenImpl.h"
 
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 
 namespace eqc::frontend {
@@ -38,6 +40,7 @@ ExternalArg formalArgument(const FunctionBuilder::Local &l) {
   a.count = static_cast<int>(product(l.dims));
   a.written = l.kind != FunctionBuilder::Local::Input;
   a.kind = l.dims.empty() && !a.written ? ExternalArg::Value : ExternalArg::Pointer;
+  a.rows = l.dims.size() == 2 ? l.dims[0] : 0; // (FORTRAN 77 calls: column-major)
   return a;
 }
 
@@ -93,8 +96,16 @@ bool Flattener::lowerExternalCall(const ClassInfo &cls, FunctionBuilder &b, std:
     diags_.error(at, "external function '" + cls.name + "': " + why);
     return false;
   };
-  if (language != "builtin" && language.rfind("C", 0) != 0)
-    return fail(ext.range, "language \"" + language + "\" is not supported (eqc calls \"C\" and \"builtin\" functions)");
+  call->fortran = language == "FORTRAN 77";
+  if (language != "builtin" && language.rfind("C", 0) != 0 && !call->fortran)
+    return fail(ext.range, "language \"" + language +
+                               "\" is not supported (eqc calls \"C\", \"FORTRAN 77\" and "
+                               "\"builtin\" functions)");
+  if (call->fortran) { // (gfortran's and LAPACK's names: lower case, a trailing underscore)
+    std::transform(call->symbol.begin(), call->symbol.end(), call->symbol.begin(),
+                   [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+    call->symbol += "_";
+  }
 
   const FunctionBuilder::Local *result = nullptr;
   if (ext.function.empty()) {
@@ -154,6 +165,18 @@ bool Flattener::lowerExternalCall(const ClassInfo &cls, FunctionBuilder &b, std:
       }
     }
   }
+  if (call->fortran)
+    for (ExternalArg &a : call->args) {
+      if (a.type == CType::String || a.type == CType::Object)
+        return fail(ext.range,
+                    "a FORTRAN 77 function takes numbers and arrays of them (eqc passes no Strings or "
+                    "external objects to FORTRAN)");
+      if (a.type == CType::SizeT) // size(a, k): an INTEGER
+        a.type = CType::Int;
+    }
+  else
+    for (ExternalArg &a : call->args)
+      a.rows = 0; // C takes arrays row-major, as Modelica stores them (12.9.1.1)
   // External objects (12.9.7) travel as `void *`: into the C function by value, out as its result.
   for (const ExternalArg &a : call->args)
     if (a.type == CType::Object && a.kind != ExternalArg::Value)

@@ -498,10 +498,12 @@ private:
         m.redeclare = true;
         m.each = accept(T::Each);
         m.final = accept(T::Final);
-        accept(T::Replaceable);
+        const bool replaceable = accept(T::Replaceable);
         T k = peek();
         if (k == T::Encapsulated || k == T::Partial || isClassKind(k)) {
           m.redeclareClass = classDefinition();
+          // `redeclare replaceable package Medium = ...` stays replaceable (MLS 3.5, 7.3)
+          m.redeclareClass->element.replaceable = m.redeclareClass->element.replaceable || replaceable;
           m.name = m.redeclareClass->name;
           m.range = m.redeclareClass->range;
         } else {

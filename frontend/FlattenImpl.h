@@ -457,6 +457,11 @@ public:
   /// elements (with into's modifications), then base's and those around it (an empty class
   /// enclosed by into, written in base).
   const ClassInfo *scopeWithin(const ClassInfo *into, const ClassInfo *base);
+  /// Where the names of class c's own definition are looked up: the class that encloses it, and for
+  /// a class inherited into another (rebased) also the one it is written in (a pump's
+  /// `function efficiencyCharacteristic = PumpCharacteristics.constantEfficiency`, inherited from
+  /// PartialPump in Machines.BaseClasses).
+  const ClassInfo *definitionScope(const ClassInfo *c);
   std::map<std::pair<const ClassInfo *, const ClassInfo *>, ClassInfo *> scopes_;
   static inline const ast::ClassDef kScopeDef{};
   /// The class enclosing `c` in a lookup that `resume` carries on: c's parent; after the
@@ -535,9 +540,10 @@ public:
   void checkModifiers(const Mod &mod, const ClassInfo &cls, const std::string &what);
   /// Attributes and parameter values of a variable, or (`bindings`) the equations of `Real x = e`.
   void lowerVariableAttributes(Instance &inst, int element, bool bindings);
-  /// The text of attribute modification `m` (unit, displayUnit, quantity): a String known when the
-  /// model is compiled, else an error (nullopt).
-  std::optional<std::string> knownText(const Mod &m, const std::string &attribute);
+  /// The texts of attribute modification `m` (unit, displayUnit, quantity) of `count` elements: a
+  /// String known when the model is compiled, or an array of one per element; else an error (nullopt).
+  std::optional<std::vector<std::string>> knownTexts(const Mod &m, const std::string &attribute,
+                                                     size_t count);
   /// `String s = e;` of a String variable: its equation at events (its handle = e's).
   void bindStringVariable(Instance &inst, const Symbol &sym, const Value &v);
   const Expr *parameterBinding(int var);

@@ -829,7 +829,7 @@ ClassInfo *Flattener::shortFunctionTarget(ClassInfo *fn, Instance *owner, Scope 
       return nullptr;
     }
     Scope at;
-    at.lexical = fn->parent;
+    at.lexical = definitionScope(fn);
     at.context = Context::Parameter;
     if (owner && !scope.fn && member(owner->cls, fn->def->name) == fn)
       at.inst = owner;
@@ -843,7 +843,7 @@ ClassInfo *Flattener::shortFunctionTarget(ClassInfo *fn, Instance *owner, Scope 
         return nullptr;
       defaults.emplace_back(m.name, std::move(v));
     }
-    ClassInfo *base = findClass(fn->def->shortBase.typeName, fn->parent);
+    ClassInfo *base = findClass(fn->def->shortBase.typeName, definitionScope(fn));
     if (!base) {
       diags_.error(fn->def->shortBase.typeRange, "unknown function '" + fn->def->shortBase.typeName + "'");
       return nullptr;

@@ -472,7 +472,7 @@ ClassInfo *Flattener::aliasTarget(ClassInfo *c) {
     const std::string &base = c->def->shortBase.typeName;
     if (base.empty() || isPrimitive(base, prim))
       break;
-    ClassInfo *target = findClass(base, c->parent);
+    ClassInfo *target = findClass(base, definitionScope(c));
     if (!target || target == c)
       break;
     c = target;
@@ -1046,17 +1046,29 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
   return sym;
 }
 
-std::optional<std::string> Flattener::knownText(const Mod &m, const std::string &attribute) {
+std::optional<std::vector<std::string>> Flattener::knownTexts(const Mod &m, const std::string &attribute,
+                                                              size_t count) {
   if (m.expr->kind == ast::ExprKind::String)
-    return m.expr->text;
-  // A String known when the model is compiled (MSL's media: quantity = "MassFlowRate." + mediumName).
+    return std::vector<std::string>(count, m.expr->text);
+  // Strings known when the model is compiled (MSL's media: quantity = "MassFlowRate." + mediumName),
+  // one for every element or one each (`X(quantity = Medium.substanceNames)`).
   ++stringContext_;
   Value text = modValue(m, Context::Parameter);
   --stringContext_;
   if (text.ok && text.type == Type::String && text.isScalar() && !text.computedText())
-    return text.text;
+    return std::vector<std::string>(count, text.text);
+  if (text.ok && text.type == Type::String && text.size() == count) {
+    std::vector<std::string> texts;
+    for (const Expr *e : text.elems)
+      if (Value element = stringOfElement(e); !element.computedText())
+        texts.push_back(element.text);
+    if (texts.size() == count)
+      return texts;
+  }
   if (text.ok)
-    diags_.error(m.range, "attribute '" + attribute + "' must be a String known when the model is compiled");
+    diags_.error(m.range,
+                 "attribute '" + attribute + "' must be a String known when the model is compiled" +
+                     (count > 1 ? " (or one for each of the " + std::to_string(count) + " elements)" : ""));
   return std::nullopt;
 }
 
@@ -1401,9 +1413,9 @@ void Flattener::lowerVariableAttributes(Instance &inst, int index, bool bindings
         for (size_t k = 0; k < count; ++k)
           computedAtStart[k] = role == VarRole::Parameter && !pick(v, k)->boolValue();
       } else if (name == "unit" || name == "displayUnit" || name == "quantity") {
-        std::optional<std::string> value = knownText(m, name);
+        std::optional<std::vector<std::string>> value = knownTexts(m, name, count);
         if (value && name == "unit")
-          each([&](Variable &var, size_t) { var.unit = *value; });
+          each([&](Variable &var, size_t k) { var.unit = (*value)[k]; });
       } else if (name == "stateSelect") {
         // A value of the builtin enumeration StateSelect (4.8.8.1), maybe through a parameter.
         if (!perElement(m, v, "stateSelect"))

@@ -872,9 +872,21 @@ Value Flattener::lowerIf(const ast::Expr &e, Scope &scope) {
   size_t n = e.args.size();
   std::vector<std::optional<Value>> conditions(n); // those lowered here, by their argument
   for (size_t i = 0; i + 1 < n; i += 2) {
-    const Value &cond = *(conditions[i] = lowerBool(*e.args[i], scope));
+    Value &cond = *(conditions[i] = lowerBool(*e.args[i], scope));
     if (!cond.ok)
       return fail();
+    if (cond.isScalar() && cond.elems[0]->kind() != ExprKind::BoolConst) {
+      // A condition of parameters that already fix sizes (`if n > 1 then linspace(a, b, n) else
+      // {(a + b)/2}` of MSL's pipes) is known too: no other parameter becomes structural.
+      const std::vector<int> reads = collectAllVars(cond.elems[0]);
+      const bool known = !reads.empty() && std::all_of(reads.begin(), reads.end(), [&](int v) {
+        return sys_.vars[v].role == VarRole::Parameter && sys_.vars[v].structural;
+      });
+      if (known && !changesInTime(cond.elems[0]))
+        if (std::optional<double> holds =
+                evaluateStructural(cond.elems[0], e.args[i]->range, "this condition"))
+          cond.elems[0] = ctx().boolean(*holds != 0);
+    }
     if (!cond.isScalar() || cond.elems[0]->kind() != ExprKind::BoolConst)
       break;
     if (cond.elems[0]->boolValue())

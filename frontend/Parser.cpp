@@ -373,6 +373,8 @@ public:
         m.final = re->FINAL() != nullptr;
         if (re->classDefinition()) {
           m.redeclareClass = classDefinition(re->classDefinition());
+          // `redeclare replaceable package Medium = ...` stays replaceable (MLS 3.5, 7.3)
+          m.redeclareClass->element.replaceable = m.redeclareClass->element.replaceable || re->REPLACEABLE();
           m.name = m.redeclareClass->name;
           m.range = m.redeclareClass->range;
         } else {

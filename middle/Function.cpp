@@ -364,16 +364,27 @@ private:
     std::vector<uint64_t> sizes(n);
     std::vector<const void *> pointers(n);
     std::vector<std::vector<int>> intArrays(n);
+    std::vector<std::vector<double>> doubleArrays(n); // FORTRAN matrices, column-major
     std::vector<void *> values(n);
+    auto copyIndex = [](const ExternalArg &a, int k) { // slot k's place in the copy
+      const int columns = a.rows > 0 ? a.count / a.rows : 0;
+      return static_cast<size_t>(a.rows > 0 ? (k % columns) * a.rows + k / columns : k);
+    };
     for (size_t i = 0; i < n; ++i) {
       const ExternalArg &a = call.args[i];
       if (a.kind == ExternalArg::Pointer) {
         types[i] = &ffi_type_pointer;
-        if (a.type == CType::Double) {
+        if (a.type == CType::Double && a.rows == 0) {
           pointers[i] = &slots_[a.slot];
-        } else {
+        } else if (a.type == CType::Double) {
+          doubleArrays[i].resize(static_cast<size_t>(a.count));
           for (int k = 0; k < a.count; ++k)
-            intArrays[i].push_back(static_cast<int>(slots_[a.slot + k]));
+            doubleArrays[i][copyIndex(a, k)] = slots_[a.slot + k];
+          pointers[i] = doubleArrays[i].data();
+        } else {
+          intArrays[i].resize(static_cast<size_t>(a.count));
+          for (int k = 0; k < a.count; ++k)
+            intArrays[i][copyIndex(a, k)] = static_cast<int>(slots_[a.slot + k]);
           pointers[i] = intArrays[i].data();
         }
         values[i] = &pointers[i];
@@ -393,6 +404,15 @@ private:
         break;
       }
     }
+    // FORTRAN 77 takes every argument by reference: the address of the value just stored.
+    std::vector<void *> references(n);
+    if (call.fortran)
+      for (size_t i = 0; i < n; ++i)
+        if (call.args[i].kind != ExternalArg::Pointer) {
+          references[i] = values[i];
+          types[i] = &ffi_type_pointer;
+          values[i] = &references[i];
+        }
     ffi_type *resultType = call.resultSlot < 0                ? &ffi_type_void
                            : call.resultType == CType::Double ? &ffi_type_double
                            : call.resultType == CType::Object || call.resultType == CType::String
@@ -408,10 +428,13 @@ private:
     } result{};
     if (!guardedCall(&cif, reinterpret_cast<void (*)()>(call.address), &result, values.data()))
       return fail("in function '" + f_.name + "': " + eqc_external_error());
-    for (size_t i = 0; i < n; ++i)
-      if (call.args[i].kind == ExternalArg::Pointer && call.args[i].written && call.args[i].type != CType::Double)
-        for (int k = 0; k < call.args[i].count; ++k)
-          slots_[call.args[i].slot + k] = intArrays[i][k];
+    for (size_t i = 0; i < n; ++i) {
+      const ExternalArg &a = call.args[i];
+      if (a.kind == ExternalArg::Pointer && a.written && (a.type != CType::Double || a.rows > 0))
+        for (int k = 0; k < a.count; ++k)
+          slots_[a.slot + k] =
+              a.type == CType::Double ? doubleArrays[i][copyIndex(a, k)] : intArrays[i][copyIndex(a, k)];
+    }
     if (call.resultSlot >= 0 && call.resultType == CType::String) // kept until the outermost call returns
       slots_[call.resultSlot] =
           objectBits(call.resultKept ? result.p : eqc_string_keep(static_cast<const char *>(result.p)));

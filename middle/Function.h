@@ -50,6 +50,9 @@ struct ExternalArg {
   int slot = -1;
   int count = 1;
   bool written = false; ///< Pointer: the call writes it (an output or protected variable)
+  /// Pointer of a FORTRAN 77 call: a matrix of `rows` rows, passed column-major (a copy, transposed
+  /// in and, when written, back); 0 for vectors and scalars.
+  int rows = 0;
   double number = 0;
   std::string text;
 };
@@ -59,6 +62,9 @@ struct ExternalArg {
 /// binds the symbol to it); the rest tells `eqc compile` what to link.
 struct ExternalCall {
   std::string symbol;
+  /// `external "FORTRAN 77"` (MLS 3.5, 12.9.1): every argument by reference (scalars and literals
+  /// through a copy), matrices column-major, the symbol in lower case with a trailing underscore.
+  bool fortran = false;
   std::vector<ExternalArg> args;
   int resultSlot = -1; ///< the output the C function returns, or -1 (void)
   CType resultType = CType::Double;

@@ -12,6 +12,7 @@ packages=(
   libjemalloc-dev                  # the eqc executable's allocator (faster than glibc's on the pipeline)
   libzip-dev                       # driver/: the FMU archive (deflated)
   libffi-dev                       # middle/: calls of external C functions at translation time
+  liblapack-dev                    # external "FORTRAN 77" functions of MSL's Modelica.Math.Matrices.LAPACK
   libhdf5-dev zlib1g-dev           # driver/: eqc sweep's results file, compressed; -o run.h5
   libmatio-dev                     # driver/: eqc simulate -o run.mat (the MAT v4 layout of Modelica tools)
   libopenmpi-dev openmpi-bin       # driver/: mpirun -n N eqc sweep (optional: eqc builds without it)

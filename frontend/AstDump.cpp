@@ -15,7 +15,15 @@ public:
 
   /// One component of a declaration with the declaration's prefixes and type; its description
   /// left out.
-  void component(const ast::Declaration &d, const ast::Component &c) {
+  void modification(const ast::Modifier &m) {
+    line(0) << "each=" << m.each << " final=" << m.final << " redeclare=" << m.redeclare
+            << " type=" << m.redeclareType << " constrainedby=" << m.constrainedBy;
+    if (m.redeclareClass)
+      classDef(*m.redeclareClass, 1);
+    modifiers(m.args, 1);
+    expr(m.value.get(), 1);
+  }
+  void component(const ast::Declaration &d, const ast::Component &c, bool withModifiers = true) {
     line(0) << "decl " << d.typeName << " prefix=" << static_cast<int>(d.prefix) << " flow=" << d.flow
             << " stream=" << d.stream << " protected=" << d.isProtected
             << " causality=" << static_cast<int>(d.causality) << " final=" << d.final;
@@ -24,7 +32,8 @@ public:
     line(1) << "component " << c.name << " evaluate=" << c.evaluate;
     expr(c.condition.get(), 2);
     subscripts(c.dims, 2);
-    modifiers(c.modifiers, 2);
+    if (withModifiers)
+      modifiers(c.modifiers, 2);
     expr(c.binding.get(), 2);
   }
 
@@ -211,9 +220,16 @@ private:
 
 } // namespace
 
-std::string dumpComponent(const ast::Declaration &declaration, const ast::Component &component) {
+std::string dumpComponent(const ast::Declaration &declaration, const ast::Component &component,
+                          bool withModifiers) {
   Dumper d(false);
-  d.component(declaration, component);
+  d.component(declaration, component, withModifiers);
+  return d.take();
+}
+
+std::string dumpModification(const ast::Modifier &m) {
+  Dumper d(false);
+  d.modification(m);
   return d.take();
 }
 

@@ -14,6 +14,11 @@ std::string dumpAst(const ast::File &file);
 /// The text of one component of a declaration (prefixes, type, dimensions, modifiers, binding),
 /// without source places or its description: equal for declarations written alike (MLS 3.5,
 /// 7.3.3: identical inherited elements).
-std::string dumpComponent(const ast::Declaration &declaration, const ast::Component &component);
+std::string dumpComponent(const ast::Declaration &declaration, const ast::Component &component,
+                          bool withModifiers = true);
+
+/// The text of what modifier `m` gives (its prefixes, nested modifiers and value; not its name),
+/// without source places: equal for modifications written alike.
+std::string dumpModification(const ast::Modifier &m);
 
 } // namespace eqc

@@ -238,6 +238,38 @@ std::string Flattener::suggestClass(const std::string &name, const ClassInfo *fr
   return closest(name, candidates);
 }
 
+namespace {
+/// Per attribute (or "=" for the binding): the text of what element `el` of class `cls` gets from
+/// its declaration, then from the modifications of the extends clauses it comes through
+/// (outermost first: they win).
+std::map<std::string, std::string> effectiveModification(const Element &el) {
+  std::map<std::string, std::string> out;
+  for (const ast::Modifier &m : el.comp->modifiers)
+    out[m.name] = dumpModification(m);
+  const std::string &name = el.comp->name;
+  for (auto src = el.extendsMods.rbegin(); src != el.extendsMods.rend(); ++src)
+    for (const ast::Modifier &m : *src->mods) {
+      if (m.name == name) {
+        for (const ast::Modifier &arg : m.args)
+          out[arg.name] = dumpModification(arg);
+        if (m.value)
+          out["="] = dumpModification(m);
+      } else if (m.name.size() > name.size() && m.name.compare(0, name.size() + 1, name + ".") == 0) {
+        out[m.name.substr(name.size() + 1)] = dumpModification(m);
+      }
+    }
+  return out;
+}
+} // namespace
+
+bool Flattener::identicalAfterModification(const Element &a, const Element &b) {
+  // MLS 3.5, 7.3.3 compares the elements as modified: a model that extends two bases declaring
+  // `m_flow` alike, one of them modified to the other's stateSelect (MSL's SimpleGenericOrifice).
+  return !a.comp->binding && !b.comp->binding &&
+         dumpComponent(*a.decl, *a.comp, false) == dumpComponent(*b.decl, *b.comp, false) &&
+         effectiveModification(a) == effectiveModification(b);
+}
+
 bool Flattener::resolveClass(ClassInfo &cls) {
   if (cls.state == ClassInfo::Resolved)
     return !cls.failed;
@@ -263,7 +295,8 @@ bool Flattener::resolveClass(ClassInfo &cls) {
       if (old.comp == el.comp)
         return;
       const bool inherited = el.lexical != &cls || old.lexical != &cls;
-      if (inherited && dumpComponent(*old.decl, *old.comp) == dumpComponent(*el.decl, *el.comp)) {
+      if (inherited && (dumpComponent(*old.decl, *old.comp) == dumpComponent(*el.decl, *el.comp) ||
+                        identicalAfterModification(old, el))) {
         old.extendsMods.insert(old.extendsMods.end(), el.extendsMods.begin(), el.extendsMods.end());
         return;
       }

@@ -166,6 +166,9 @@ struct Instance;
 struct ModSource {
   const std::vector<ast::Modifier> *mods = nullptr;
   const ClassInfo *lexical = nullptr;
+  /// The instance whose code holds them (null: the one that uses them): a short class given by a
+  /// redeclaration in an enclosing instance's modification reads that instance's names.
+  Instance *scope = nullptr;
 };
 
 /// One element of a class after its extends clauses are resolved.
@@ -462,6 +465,9 @@ public:
   /// `function efficiencyCharacteristic = PumpCharacteristics.constantEfficiency`, inherited from
   /// PartialPump in Machines.BaseClasses).
   const ClassInfo *definitionScope(const ClassInfo *c);
+  /// Two inherited declarations of one name that are alike once each has its modifications (its
+  /// own, then those of the extends clauses it comes through): one element (MLS 3.5, 7.3.3).
+  bool identicalAfterModification(const Element &a, const Element &b);
   std::map<std::pair<const ClassInfo *, const ClassInfo *>, ClassInfo *> scopes_;
   static inline const ast::ClassDef kScopeDef{};
   /// The class enclosing `c` in a lookup that `resume` carries on: c's parent; after the
@@ -492,15 +498,19 @@ public:
   /// `inst`, the class of that name: a `redeclare model M = B` in the modification of `inst` or
   /// of the extends clauses `el` comes through (MLS 3.5, 7.3), or a class that `inst`'s own class
   /// redeclares for an element it inherits. Null if none.
-  ClassInfo *redeclaredClass(const Instance &inst, const Element &el, const std::string &name);
+  ClassInfo *redeclaredClass(const Instance &inst, const Element &el, const std::string &name,
+                             Instance **scope = nullptr);
   /// The class `name` that replaces, for code of `inst` written in `lexical`, the class of that
   /// name: a class redeclaration in the modification of `inst` or of its class's extends clauses
   /// (outermost first), or a class that `inst`'s class redeclares as an element. Null if none.
-  ClassInfo *instanceRedeclaration(const Instance &inst, const ClassInfo *lexical, const std::string &name);
+  /// `scope` (may be null) receives the instance whose code writes the class (its modifiers'
+  /// names are that instance's).
+  ClassInfo *instanceRedeclaration(const Instance &inst, const ClassInfo *lexical, const std::string &name,
+                                   Instance **scope = nullptr);
   /// The class a class redeclaration in a modification gives. `redeclare package Medium =
   /// Medium` names the class as the instance that writes it sees it: through that instance's own
   /// redeclarations (a vessel passing the medium it was given on to its heat transfer model).
-  ClassInfo *modifierRedeclaredClass(const Mod &m);
+  ClassInfo *modifierRedeclaredClass(const Mod &m, Instance **scope = nullptr);
   int redeclarationDepth_ = 0; ///< (modifierRedeclaredClass: chains of redeclarations, bounded)
   /// `redeclare model name = B` in the extends clauses of `cls` and its bases, outermost first.
   ClassInfo *extendsRedeclaration(const ClassInfo &cls, const std::string &name, int depth);

@@ -492,9 +492,12 @@ ClassInfo *Flattener::extendsRedeclaration(const ClassInfo &cls, const std::stri
   return nullptr;
 }
 
-ClassInfo *Flattener::instanceRedeclaration(const Instance &inst, const ClassInfo *lexical, const std::string &name) {
+ClassInfo *Flattener::instanceRedeclaration(const Instance &inst, const ClassInfo *lexical,
+                                            const std::string &name, Instance **scope) {
   if (!lexical)
     return nullptr;
+  if (scope)
+    *scope = const_cast<Instance *>(&inst);
   // A name the code's own scope defines (a class nested in its class, or in one of its bases) is
   // the one a class redeclaration of the instance replaces; names of enclosing scopes are not.
   if (!inst.package && member(lexical, name)) {
@@ -502,7 +505,7 @@ ClassInfo *Flattener::instanceRedeclaration(const Instance &inst, const ClassInf
     // modifications of the extends clauses of its class (outermost first).
     if (inst.mod)
       if (ModPtr outside = inst.mod->child(name); outside && outside->redeclare && outside->redeclare->redeclareClass)
-        return modifierRedeclaredClass(*outside);
+        return modifierRedeclaredClass(*outside, scope);
     if (ClassInfo *found = extendsRedeclaration(*inst.cls, name, 0))
       return found;
   }
@@ -527,18 +530,26 @@ ClassInfo *Flattener::instanceRedeclaration(const Instance &inst, const ClassInf
     }
     if (!found)
       continue;
-    // Redeclared there, or inherited there from a base (rebased): code of the base that names it
-    // gets it as a member of the instance's class, whose own names it then sees (PartialMedium's
-    // `h_default = specificEnthalpy_pTX(...)` in a medium: its body's setState_pTX is the medium's).
+    // Redeclared there; or, for a package's constants, inherited there from a base (rebased):
+    // code of the base that names it gets it as a member of the package, whose own names it then
+    // sees (PartialMedium's `h_default = specificEnthalpy_pTX(...)` in a medium: its body's
+    // setState_pTX is the medium's). (A model's rebased classes would look names up around the
+    // model's class before where they are written: StateGraph's CompositeStepState.OuterState
+    // names `Interfaces.CompositeStepStatePort_in`, which a model in Modelica.Fluid would find
+    // as Fluid.Interfaces.)
     const ast::ClassDef &def = *found->def;
-    return def.extendsClass || def.element.redeclare || (found->writtenIn && found->parent == c) ? found
-                                                                                                 : nullptr;
+    return def.extendsClass || def.element.redeclare ||
+                   (inst.package && found->writtenIn && found->parent == c)
+               ? found
+               : nullptr;
   }
   return nullptr;
 }
 
-ClassInfo *Flattener::modifierRedeclaredClass(const Mod &m) {
+ClassInfo *Flattener::modifierRedeclaredClass(const Mod &m, Instance **scope) {
   ClassInfo *declared = modifierClass(*m.redeclare, m.redeclareLexical);
+  if (scope && m.redeclareScope)
+    *scope = m.redeclareScope;
   const ast::ClassDef &def = *m.redeclare->redeclareClass;
   const std::string &base = def.shortBase.typeName;
   if (!m.redeclareScope || !def.isShort || def.isEnumeration || !def.shortModifiers.empty() ||
@@ -546,14 +557,19 @@ ClassInfo *Flattener::modifierRedeclaredClass(const Mod &m) {
     return declared;
   const size_t dot = base.find('.');
   ++redeclarationDepth_;
-  ClassInfo *seen = instanceRedeclaration(*m.redeclareScope, m.redeclareLexical, base.substr(0, dot));
+  Instance *seenScope = m.redeclareScope;
+  ClassInfo *seen =
+      instanceRedeclaration(*m.redeclareScope, m.redeclareLexical, base.substr(0, dot), &seenScope);
   --redeclarationDepth_;
   if (!seen)
     return declared;
+  if (scope)
+    *scope = seenScope;
   return dot == std::string::npos ? seen : memberPath(seen, base.substr(dot + 1));
 }
 
-ClassInfo *Flattener::redeclaredClass(const Instance &inst, const Element &el, const std::string &name) {
+ClassInfo *Flattener::redeclaredClass(const Instance &inst, const Element &el, const std::string &name,
+                                      Instance **scope) {
   const size_t dot = name.find('.');
   const std::string first = name.substr(0, dot);
   auto within = [&](ClassInfo *c) { return c && dot != std::string::npos ? memberPath(c, name.substr(dot + 1)) : c; };
@@ -563,7 +579,7 @@ ClassInfo *Flattener::redeclaredClass(const Instance &inst, const Element &el, c
       for (const ast::Modifier &m : *src.mods)
         if (m.redeclare && m.redeclareClass && m.name == first)
           return within(modifierClass(m, src.lexical));
-  return within(instanceRedeclaration(inst, el.lexical, first));
+  return within(instanceRedeclaration(inst, el.lexical, first, scope));
 }
 
 ClassInfo *Flattener::scopedClass(const std::string &dotted, const Scope &scope) {
@@ -655,12 +671,13 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
   {
     std::string name = redeclared ? redeclared->redeclareType : d.typeName;
     const ClassInfo *from = redeclared ? redeclaredLexical : el.lexical;
+    Instance *typeScope = nullptr; // (the instance whose code wrote a redeclared class)
     for (int hops = 0;; ++hops) {
       if (isPrimitive(name, prim)) {
         primitive = true;
         break;
       }
-      ClassInfo *found = hops == 0 && !redeclared ? redeclaredClass(inst, el, name) : nullptr;
+      ClassInfo *found = hops == 0 && !redeclared ? redeclaredClass(inst, el, name, &typeScope) : nullptr;
       if (!found)
         found = findClass(name, from);
       if (!found || hops > 50) {
@@ -692,7 +709,7 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
         if (!sym.cls)
           sym.cls = found;
         sym.typeMods.insert(sym.typeMods.end(), found->classMods.begin(), found->classMods.end());
-        sym.typeMods.push_back(ModSource{&found->def->shortModifiers, found->parent});
+        sym.typeMods.push_back(ModSource{&found->def->shortModifiers, found->parent, typeScope});
         flow = flow || found->def->shortBase.flow;
         typeDims.push_back(&found->def->shortBase.typeDims);
         typeDimsScope.push_back(found->parent);
@@ -793,7 +810,7 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
     }
   }
   for (const ModSource &src : sym.typeMods)
-    mod = merge(mod, modFromAst(*src.mods, &inst, src.lexical));
+    mod = merge(mod, modFromAst(*src.mods, src.scope ? src.scope : &inst, src.lexical));
   sym.mod = mod;
 
   // Array dimensions; `:` takes its size from the binding.

@@ -240,8 +240,11 @@ bool startConditions(Compilation &c, double t, InitialPoint &ip, bool fromAlgebr
     if (const Expr *relation = flat.vars[v].relation) {
       if (z.empty()) {
         z.resize(model.discretes.size());
-        if ((!fromAlgebraics && c.jit->rhs(t, ip.x.data(), ip.dx.data(), ip.a.data(), ip.p.data()) != 0) ||
-            c.jit->zc.load()(t, ip.x.data(), ip.dx.data(), ip.a.data(), ip.p.data(), z.data()) != 0)
+        // Where rhs fails at the start values (a loop singular with the conditions at their
+        // start), the indicators read the point as far as it got (as eqc_sim does).
+        if (!fromAlgebraics)
+          (void)c.jit->rhs(t, ip.x.data(), ip.dx.data(), ip.a.data(), ip.p.data());
+        if (c.jit->zc.load()(t, ip.x.data(), ip.dx.data(), ip.a.data(), ip.p.data(), z.data()) != 0)
           return false; // not evaluable at the start values: the conditions keep their start
       }
       const double zk = z[k++];
@@ -318,6 +321,17 @@ static void reportInconsistentStart(Compilation &c, InvariantProjector &initial,
   }
 }
 
+/// The discrete variables (and the when-clauses that initial() fires) from the conditions and the
+/// point as they are, as eqc_sim's initialWhenClauses: only discrete values are kept, a failure
+/// is none.
+static void discretesAt(Compilation &c, double t0, InitialPoint &ip) {
+  const size_t params = c.model->params.size();
+  std::vector<double> xs(ip.x), dxs(ip.dx), as(ip.a), ps(ip.p);
+  if (eqc_model_event_fn event = c.jit->event;
+      event && event(t0, xs.data(), dxs.data(), as.data(), ps.data()) == 0)
+    std::copy(ps.begin() + static_cast<long>(params), ps.end(), ip.p.begin() + static_cast<long>(params));
+}
+
 ExitCode consistentInitialPoint(Compilation &c, const std::vector<std::pair<std::string, std::string>> &parameters,
                                 double t0, InitialPoint &ip, std::unique_ptr<InvariantProjector> &projector,
                                 std::ostream &err, const InputSeries *inputs) {
@@ -333,10 +347,7 @@ ExitCode consistentInitialPoint(Compilation &c, const std::vector<std::pair<std:
       reportModelCode(c, model.ode, model.simulation, code, t0);
       return ExitSimulation;
     }
-    std::vector<double> xs(ip.x), dxs(ip.dx), as(ip.a), ps(ip.p);
-    if (eqc_model_event_fn event = c.jit->event; event && event(t0, xs.data(), dxs.data(), as.data(), ps.data()) == 0)
-      std::copy(ps.begin() + static_cast<long>(model.params.size()), ps.end(),
-                ip.p.begin() + static_cast<long>(model.params.size()));
+    discretesAt(c, t0, ip);
   }
   std::vector<double> &x = ip.x, &dx = ip.dx;
 
@@ -354,6 +365,8 @@ ExitCode consistentInitialPoint(Compilation &c, const std::vector<std::pair<std:
     int status = EQC_OK;
     for (int round = 0; round < 4; ++round) {
       const bool changed = startConditions(c, t0, ip);
+      if (changed && model.hasEventPart())
+        discretesAt(c, t0, ip);
       if (round > 0 && !changed)
         break;
       // Constraints that run the ODE need a point where it can be evaluated (a rotation matrix
@@ -389,11 +402,7 @@ ExitCode consistentInitialPoint(Compilation &c, const std::vector<std::pair<std:
   for (int round = 0; code && !projector && model.hasEventPart() && round < 4; ++round) {
     if (!startConditions(c, t0, ip, /*fromAlgebraics=*/true))
       break;
-    std::vector<double> xs(x), dxs(dx), as(ip.a), ps(ip.p);
-    if (eqc_model_event_fn event = c.jit->event;
-        event && event(t0, xs.data(), dxs.data(), as.data(), ps.data()) == 0)
-      std::copy(ps.begin() + static_cast<long>(model.params.size()), ps.end(),
-                ip.p.begin() + static_cast<long>(model.params.size()));
+    discretesAt(c, t0, ip);
     x = startX;
     ip.a = startA;
     code = c.jit->init(t0, x.data(), dx.data(), ip.a.data(), ip.p.data());

@@ -34,6 +34,14 @@ public:
 
 private:
   static int evaluate(void *user, double t, const double *xs, double *g, double *G);
+  /// After a failed projection of as many constraints as movable states or fewer: the constraints
+  /// solved one block at a time in the order of their dependencies (a matching of constraints to
+  /// movable states, its strong components), each block by damped Newton (eqc_solve_block), the
+  /// states no constraint is matched to held. A density that starts at MSL's 1 kg/m³ where
+  /// `u = h - p/d` couples it to the energy: the projection's simultaneous step overshoots, while
+  /// in order d follows from T and p first. Requires buildPattern. Returns an eqc_status; the
+  /// movable values of `moving` hold the result.
+  int solveInOrder(double t, std::vector<double> &moving, double tol);
   /// Visits the entries of column j: f(row, place in the table's Jacobian values).
   template <typename F> void column(int j, F &&f) const;
   /// The pattern of the projected part: rows the kept constraints renumbered, columns movable.

@@ -890,8 +890,15 @@ struct eqc_sim {
     for (int round = 0; projectInitial && round < 4; ++round) {
       bool changed = false;
       if (first && model->n_indicators > 0 &&
-          events.conditionsAt(*model, t, x.data(), a.data(), p.data(), changed) != 0)
-        changed = false; // not evaluable at the start values: the conditions keep their start
+          events.conditionsAt(*model, t, x.data(), a.data(), p.data(), changed) != 0) {
+        // Not evaluable at the start values with the conditions at their start (a vessel's ports
+        // with `regularFlow` false: a singular loop): the conditions where rhs got to, and the
+        // discrete variables that follow them.
+        if (events.conditionsOfPoint(*model, t, x.data(), a.data(), p.data(), changed) != 0)
+          changed = false;
+        if (changed)
+          initialWhenClauses();
+      }
       if (round > 0 && !changed)
         break;
       if (int status = projectHoldingFixed())

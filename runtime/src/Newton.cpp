@@ -40,6 +40,32 @@ public:
     return !wantJacobian || jacobianRowMajor.allFinite();
   }
 
+  /// The minimum-norm least-squares solution of J x = dw at the last point evaluated with its
+  /// Jacobian (a rank-revealing factorization): the step where J is singular.
+  bool solveMinimumNorm(Vector &dw) {
+    Eigen::MatrixXd j = jacobianRowMajor;
+    Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod(j);
+    Eigen::VectorXd x = cod.solve(Eigen::VectorXd(dw));
+    if (!x.allFinite())
+      return false;
+    dw = x;
+    return true;
+  }
+
+  /// Whether every residual is within rounding of what its terms can carry at w: |F_i| <=
+  /// 1e-9 sum_j |dF_i/dw_j| (1 + |w_j|) (a singular block's solution, which the step test alone
+  /// cannot tell from a least-squares point of an inconsistent one).
+  bool residualNegligible(const Vector &w) const {
+    for (int i = 0; i < n; ++i) {
+      double scale = 0.0;
+      for (int j = 0; j < n; ++j)
+        scale += std::fabs(jacobianRowMajor(i, j)) * (1.0 + std::fabs(w[j]));
+      if (!(std::fabs(residual[i]) <= 1e-9 * scale))
+        return false;
+    }
+    return true;
+  }
+
   /// dw = J^-1 dw at the last point evaluated with its Jacobian.
   int solve(Vector &dw) {
     if constexpr (MaxN != Eigen::Dynamic) {
@@ -197,10 +223,18 @@ int solveBlock(int n, double *const *unknowns, eqc_block_fn fn, void *env,
   // test on the residual's size alone is deliberately absent: residuals carry
   // the model's units, so any absolute threshold accepts wrong points of a
   // block whose equations are scaled small.
+  // A singular Jacobian (a closed valve between two volumes: the pressures at its ends enter only
+  // through their difference) takes the minimum-norm step; such a block converges only to a point
+  // whose residual is negligible, not to a least-squares point of an inconsistent block.
+  bool singular = false;
   for (int iter = 0; iter < maxIter && norm != 0.0; ++iter) {
     dw = -block.residual;
-    if (int rc = block.solve(dw))
-      return rc;
+    if (int rc = block.solve(dw)) {
+      dw = -block.residual;
+      if (rc != EQC_ERR_SINGULAR || !block.solveMinimumNorm(dw))
+        return rc;
+      singular = true;
+    }
 
     if (scaledStep(dw, w) <= stepTol) {
       // The remaining error is of the order of this step squared: take it and
@@ -208,8 +242,14 @@ int solveBlock(int n, double *const *unknowns, eqc_block_fn fn, void *env,
       trial = w + dw;
       // Leave the model's storage at the returned point, and never at a
       // non-finite one.
-      if (!block.evaluate(trial, false))
+      if (!block.evaluate(trial, singular)) {
         block.evaluate(w, false);
+        return singular ? EQC_ERR_NEWTON : EQC_OK;
+      }
+      if (singular && !block.residualNegligible(trial)) {
+        block.evaluate(w, false);
+        return EQC_ERR_NEWTON;
+      }
       return EQC_OK;
     }
 

@@ -8,7 +8,91 @@
 
 namespace eqc::frontend {
 
-ClassInfo *Flattener::registerClass(const ast::ClassDef &def, ClassInfo *parent) {
+namespace {
+
+ast::ExprPtr cloneExpr(const ast::Expr *e);
+
+std::vector<ast::Subscript> cloneSubscripts(const std::vector<ast::Subscript> &subs) {
+  std::vector<ast::Subscript> out;
+  for (const ast::Subscript &s : subs)
+    out.push_back(ast::Subscript{cloneExpr(s.expr.get()), s.range});
+  return out;
+}
+
+ast::ExprPtr cloneExpr(const ast::Expr *e) {
+  if (!e)
+    return nullptr;
+  auto c = std::make_unique<ast::Expr>();
+  c->kind = e->kind;
+  c->range = e->range;
+  c->number = e->number;
+  c->integer = e->integer;
+  c->boolean = e->boolean;
+  c->text = e->text;
+  for (const ast::RefPart &part : e->ref)
+    c->ref.push_back(ast::RefPart{part.name, part.range, cloneSubscripts(part.subscripts)});
+  c->nameRange = e->nameRange;
+  c->binary = e->binary;
+  c->unary = e->unary;
+  for (const ast::ExprPtr &a : e->args)
+    c->args.push_back(cloneExpr(a.get()));
+  c->argNames = e->argNames;
+  for (const ast::ForIndex &it : e->iterators)
+    c->iterators.push_back(ast::ForIndex{it.name, it.range, cloneExpr(it.in.get())});
+  c->partialApplication = e->partialApplication;
+  return c;
+}
+
+ast::Modifier cloneModifier(const ast::Modifier &m) {
+  ast::Modifier c;
+  c.name = m.name;
+  c.range = m.range;
+  c.each = m.each;
+  c.final = m.final;
+  for (const ast::Modifier &arg : m.args)
+    c.args.push_back(cloneModifier(arg));
+  c.value = cloneExpr(m.value.get());
+  c.redeclare = m.redeclare;
+  c.redeclareType = m.redeclareType;
+  c.redeclareTypeRange = m.redeclareTypeRange;
+  c.redeclareClass = m.redeclareClass; // (shared: classes are read, never changed)
+  c.constrainedBy = m.constrainedBy;
+  return c;
+}
+
+} // namespace
+
+const ast::ClassDef &Flattener::modifiedPackage(const ast::ClassDef &def) {
+  // MLS 3.5, 4.5.1: `package Medium = MoistAir(extraPropertiesNames = {"CO2"})` is a package of
+  // its own, MoistAir with those constants: the long form `package Medium extends MoistAir(...);
+  // end Medium;`, whose functions see the modified constants (rebased, as every inherited class).
+  if (!def.isShort || def.kind != ast::ClassKind::Package || def.shortModifiers.empty() ||
+      !def.shortBase.typeDims.empty())
+    return def;
+  auto [it, added] = modifiedPackages_.try_emplace(&def, nullptr);
+  if (added) {
+    auto longForm = std::make_unique<ast::ClassDef>();
+    longForm->kind = def.kind;
+    longForm->name = def.name;
+    longForm->description = def.description;
+    longForm->range = def.range;
+    longForm->endName = def.name;
+    longForm->element.replaceable = def.element.replaceable;
+    longForm->element.redeclare = def.element.redeclare;
+    longForm->element.constrainedBy = def.element.constrainedBy;
+    ast::Extends base;
+    base.base = def.shortBase.typeName;
+    base.range = def.shortBase.typeRange;
+    for (const ast::Modifier &m : def.shortModifiers)
+      base.modifiers.push_back(cloneModifier(m));
+    longForm->extends.push_back(std::move(base));
+    it->second = std::move(longForm);
+  }
+  return *it->second;
+}
+
+ClassInfo *Flattener::registerClass(const ast::ClassDef &written, ClassInfo *parent) {
+  const ast::ClassDef &def = modifiedPackage(written);
   auto info = std::make_unique<ClassInfo>();
   info->def = &def;
   info->parent = parent;

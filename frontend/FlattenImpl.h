@@ -1055,6 +1055,10 @@ public:
   std::unique_ptr<Differentiator> differentiator_;
   std::vector<std::unique_ptr<ClassInfo>> classes_;
   std::vector<std::unique_ptr<ast::ClassDef>> builtinClasses_; ///< StateSelect, AssertionLevel
+  /// A short package class with modifications, as the long class that extends its base with them
+  /// (MLS 3.5, 4.5.1); other classes as written.
+  const ast::ClassDef &modifiedPackage(const ast::ClassDef &def);
+  std::map<const ast::ClassDef *, std::unique_ptr<ast::ClassDef>> modifiedPackages_;
   std::unordered_map<std::string, ClassInfo *> topLevel_;
   std::vector<std::unique_ptr<Instance>> packages_;
   std::unordered_map<const ClassInfo *, Instance *> packageIndex_;

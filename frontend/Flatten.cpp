@@ -178,6 +178,22 @@ void Flattener::initialParameters() {
   auto startValue = [&](const Expr *e) {
     return substitute(ctx(), e, atStart, startTime);
   };
+  // So is an unknown that an equation fixes from parameters alone (MSL's pipe flow models:
+  // `dp_fric_nominal = sum(WallFriction.pressureLoss_m_flow(m_flow_nominal, ...))`, read by the
+  // initial equation of the fixed = false parameter dp_nominal), through chains of them.
+  for (int pass = 0, grew = 1; grew && pass < 8; ++pass) {
+    grew = 0;
+    for (const Equation &eq : sys_.equations)
+      for (auto [x, other] : {std::pair{eq.lhs, eq.rhs}, std::pair{eq.rhs, eq.lhs}})
+        if (x->kind() == ExprKind::Var && sys_.vars[x->var()].role == VarRole::Unknown &&
+            !atStart.count(x->var()))
+          if (const Expr *value = startValue(other);
+              parameterExpression(value) && !collectAllVars(value).empty()) {
+            atStart.emplace(x->var(), value);
+            grew = 1;
+            break;
+          }
+  }
   std::vector<Equation> kept;
   for (const Equation &eq : sys_.initialEquations) {
     const Expr *target = nullptr, *value = nullptr;

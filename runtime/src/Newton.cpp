@@ -226,13 +226,19 @@ int solveBlock(int n, double *const *unknowns, eqc_block_fn fn, void *env,
   // A singular Jacobian (a closed valve between two volumes: the pressures at its ends enter only
   // through their difference) takes the minimum-norm step; such a block converges only to a point
   // whose residual is negligible, not to a least-squares point of an inconsistent block.
+  // Gauss–Newton converges fast on a consistent singular block; one that needs more than a few
+  // such steps is taken as inconsistent (the caller then tries another mode or a smaller step).
+  constexpr int MaxSingularSteps = 8;
   bool singular = false;
+  int singularSteps = 0;
   for (int iter = 0; iter < maxIter && norm != 0.0; ++iter) {
     dw = -block.residual;
     if (int rc = block.solve(dw)) {
       dw = -block.residual;
-      if (rc != EQC_ERR_SINGULAR || !block.solveMinimumNorm(dw))
+      if (rc != EQC_ERR_SINGULAR || ++singularSteps > MaxSingularSteps || !block.solveMinimumNorm(dw)) {
+        block.evaluate(w, false);
         return rc;
+      }
       singular = true;
     }
 

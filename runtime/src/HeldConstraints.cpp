@@ -116,19 +116,14 @@ void blockResidual(void *env, double *res, double *jac) {
         jac[i * n + static_cast<size_t>(j)] = b.G[static_cast<size_t>(place)];
 }
 
-} // namespace
+/// Per constraint row, its (movable column, place in the projected Jacobian) entries.
+using Entries = std::vector<std::vector<std::pair<int, int>>>;
 
-int HeldConstraints::solveInOrder(double t, std::vector<double> &moving, double tol) {
-  const int rows = subset_.empty() ? rows_ : static_cast<int>(subset_.size());
-  const int cols = static_cast<int>(movable_.size());
-  if (rows == 0 || rows > cols)
-    return EQC_ERR_SINGULAR;
-  std::vector<std::vector<std::pair<int, int>>> entries(static_cast<size_t>(rows));
-  for (int c = 0; c < cols; ++c)
-    for (int k = colStart_[static_cast<size_t>(c)]; k < colStart_[static_cast<size_t>(c) + 1]; ++k)
-      entries[static_cast<size_t>(rowIndex_[static_cast<size_t>(k)])].emplace_back(c, k);
-  // Match every constraint to a movable state (augmenting paths).
-  std::vector<int> rowToCol(static_cast<size_t>(rows), -1), colToRow(static_cast<size_t>(cols), -1);
+/// Matches every row to a column (augmenting paths, iterative); false when some row cannot be.
+bool matchEveryRow(const Entries &entries, int cols, std::vector<int> &rowToCol, std::vector<int> &colToRow) {
+  const int rows = static_cast<int>(entries.size());
+  rowToCol.assign(static_cast<size_t>(rows), -1);
+  colToRow.assign(static_cast<size_t>(cols), -1);
   std::vector<int> seen(static_cast<size_t>(cols), -1);
   for (int r = 0; r < rows; ++r) {
     std::vector<std::pair<int, size_t>> stack{{r, 0}};
@@ -157,10 +152,15 @@ int HeldConstraints::solveInOrder(double t, std::vector<double> &moving, double 
       }
     }
     if (!found)
-      return EQC_ERR_SINGULAR;
+      return false;
   }
-  // Blocks: strong components of "row r reads the state matched to row s", dependencies first
-  // (Tarjan, iterative: a component is complete when its root finishes).
+  return true;
+}
+
+/// The strong components of "row r reads the column matched to row s", dependencies first
+/// (Tarjan, iterative: a component is complete when its root finishes).
+std::vector<std::vector<int>> orderedBlocks(const Entries &entries, const std::vector<int> &colToRow) {
+  const int rows = static_cast<int>(entries.size());
   std::vector<int> index(static_cast<size_t>(rows), -1), low(static_cast<size_t>(rows), 0);
   std::vector<char> onStack(static_cast<size_t>(rows), 0);
   std::vector<int> tarjan;
@@ -208,6 +208,24 @@ int HeldConstraints::solveInOrder(double t, std::vector<double> &moving, double 
       }
     }
   }
+  return blocks;
+}
+
+} // namespace
+
+int HeldConstraints::solveInOrder(double t, std::vector<double> &moving, double tol) {
+  const int rows = subset_.empty() ? rows_ : static_cast<int>(subset_.size());
+  const int cols = static_cast<int>(movable_.size());
+  if (rows == 0 || rows > cols)
+    return EQC_ERR_SINGULAR;
+  Entries entries(static_cast<size_t>(rows));
+  for (int c = 0; c < cols; ++c)
+    for (int k = colStart_[static_cast<size_t>(c)]; k < colStart_[static_cast<size_t>(c) + 1]; ++k)
+      entries[static_cast<size_t>(rowIndex_[static_cast<size_t>(k)])].emplace_back(c, k);
+  std::vector<int> rowToCol, colToRow;
+  if (!matchEveryRow(entries, cols, rowToCol, colToRow))
+    return EQC_ERR_SINGULAR;
+  const std::vector<std::vector<int>> blocks = orderedBlocks(entries, colToRow);
   BlockSolve b;
   b.self = this;
   b.t = t;

@@ -59,6 +59,28 @@ ExternalArg text(const std::string &value) {
   return a;
 }
 
+/// The call's arguments as its language takes them: C's arrays row-major, as Modelica stores them
+/// (12.9.1.1); FORTRAN 77's matrices column-major (ExternalArg::rows), sizes as INTEGERs, and
+/// the symbol as gfortran and LAPACK name it (lower case, a trailing underscore). False for
+/// what FORTRAN cannot take (Strings, external objects).
+bool callingConvention(ExternalCall &call) {
+  if (!call.fortran) {
+    for (ExternalArg &a : call.args)
+      a.rows = 0;
+    return true;
+  }
+  std::transform(call.symbol.begin(), call.symbol.end(), call.symbol.begin(),
+                 [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+  call.symbol += "_";
+  for (ExternalArg &a : call.args) {
+    if (a.type == CType::String || a.type == CType::Object)
+      return false;
+    if (a.type == CType::SizeT) // size(a, k)
+      a.type = CType::Int;
+  }
+  return true;
+}
+
 } // namespace
 
 std::string Flattener::resolveUri(const std::string &uri, SourceRange range) {
@@ -101,11 +123,6 @@ bool Flattener::lowerExternalCall(const ClassInfo &cls, FunctionBuilder &b, std:
     return fail(ext.range, "language \"" + language +
                                "\" is not supported (eqc calls \"C\", \"FORTRAN 77\" and "
                                "\"builtin\" functions)");
-  if (call->fortran) { // (gfortran's and LAPACK's names: lower case, a trailing underscore)
-    std::transform(call->symbol.begin(), call->symbol.end(), call->symbol.begin(),
-                   [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-    call->symbol += "_";
-  }
 
   const FunctionBuilder::Local *result = nullptr;
   if (ext.function.empty()) {
@@ -165,18 +182,9 @@ bool Flattener::lowerExternalCall(const ClassInfo &cls, FunctionBuilder &b, std:
       }
     }
   }
-  if (call->fortran)
-    for (ExternalArg &a : call->args) {
-      if (a.type == CType::String || a.type == CType::Object)
-        return fail(ext.range,
-                    "a FORTRAN 77 function takes numbers and arrays of them (eqc passes no Strings or "
-                    "external objects to FORTRAN)");
-      if (a.type == CType::SizeT) // size(a, k): an INTEGER
-        a.type = CType::Int;
-    }
-  else
-    for (ExternalArg &a : call->args)
-      a.rows = 0; // C takes arrays row-major, as Modelica stores them (12.9.1.1)
+  if (!callingConvention(*call))
+    return fail(ext.range, "a FORTRAN 77 function takes numbers and arrays of them (eqc passes no Strings or "
+                           "external objects to FORTRAN)");
   // External objects (12.9.7) travel as `void *`: into the C function by value, out as its result.
   for (const ExternalArg &a : call->args)
     if (a.type == CType::Object && a.kind != ExternalArg::Value)

@@ -16,15 +16,26 @@ namespace {
 /// 15.2's eps: below this sum of flows into the set (relative to the flow's nominal value), the
 /// mixing blends smoothly to the mean of the members' values.
 constexpr double kStreamRelativeEps = 1e-6;
+
+/// The flow variable among a connector's leaves (-1: none).
+int flowOf(const std::vector<ConnectorLeaf> &leaves) {
+  for (const ConnectorLeaf &leaf : leaves)
+    if (leaf.flow)
+      return leaf.var;
+  return -1;
+}
+
+/// The size of flow variable `flow` that 15.2's eps is relative to: its nominal value, else 1.
+double flowNominal(const std::vector<Variable> &vars, int flow) {
+  const Expr *nominal = flow >= 0 ? vars[static_cast<size_t>(flow)].nominal : nullptr;
+  return nominal && nominal->isConst() && nominal->value() != 0 ? std::abs(nominal->value()) : 1.0;
+}
 } // namespace
 
 int Flattener::streamFlow(Instance &conn) {
   std::vector<ConnectorLeaf> leaves;
   collectLeaves(conn, "", leaves);
-  for (const ConnectorLeaf &leaf : leaves)
-    if (leaf.flow)
-      return leaf.var;
-  return -1;
+  return flowOf(leaves);
 }
 
 int Flattener::inStreamVariable(int var) {
@@ -115,22 +126,21 @@ Flattener::streamSources(const std::vector<int> &members,
   for (size_t m = 0; m < members.size(); ++m) {
     if (m == except)
       continue;
-    auto flowLeaf =
-        std::find_if(leaves[m].begin(), leaves[m].end(), [](const ConnectorLeaf &l) { return l.flow; });
-    if (flowLeaf == leaves[m].end())
+    const int flowVar = flowOf(leaves[m]);
+    if (flowVar < 0)
       continue;
-    const Variable &flow = sys_.vars[flowLeaf->var];
+    const Variable &flow = sys_.vars[flowVar];
     // An inside connector's flow is positive into its component: it brings its stream variable
     // when negative. An outside connector's is positive into this model: it brings what comes
     // from outside, its inStream, when positive.
     if (nodes_[members[m]].end.outside) {
       if (flow.max && flow.max->isConst() && flow.max->value() <= 0)
         continue;
-      sources.emplace_back(c.var(flowLeaf->var), c.var(inStreamVariable(leaves[m][leaf].var)));
+      sources.emplace_back(c.var(flowVar), c.var(inStreamVariable(leaves[m][leaf].var)));
     } else {
       if (flow.min && flow.min->isConst() && flow.min->value() >= 0)
         continue;
-      sources.emplace_back(c.neg(c.var(flowLeaf->var)), c.var(leaves[m][leaf].var));
+      sources.emplace_back(c.neg(c.var(flowVar)), c.var(leaves[m][leaf].var));
     }
   }
   return sources;
@@ -166,14 +176,6 @@ const Expr *Flattener::streamMixing(const std::vector<std::pair<const Expr *, co
   return c.div(c.add(numerator), c.add(denominator));
 }
 
-namespace {
-double flowNominal(const Variable &flow) {
-  return flow.nominal && flow.nominal->isConst() && flow.nominal->value() != 0
-             ? std::abs(flow.nominal->value())
-             : 1.0;
-}
-} // namespace
-
 void Flattener::generateOutsideStreamEquations(const std::vector<int> &members,
                                                const std::vector<std::vector<ConnectorLeaf>> &leaves,
                                                SourceRange loc, const std::function<int()> &origin,
@@ -185,9 +187,7 @@ void Flattener::generateOutsideStreamEquations(const std::vector<int> &members,
       if (!nodes_[members[q]].end.outside)
         continue;
       auto sources = streamSources(members, leaves, j, q);
-      const int flow = streamFlow(*nodes_[members[q]].end.inst);
-      const Expr *mixing =
-          streamMixing(sources, ctx().zero(), flow >= 0 ? flowNominal(sys_.vars[flow]) : 1.0);
+      const Expr *mixing = streamMixing(sources, ctx().zero(), flowNominal(sys_.vars, flowOf(leaves[q])));
       addEquation(ctx().var(leaves[q][j].var), mixing, loc, 1, origin(), false);
       ++generated;
     }
@@ -229,9 +229,8 @@ void Flattener::generateInStreamEquations() {
             leaf = j;
       }
     }
-    const int flow = streamFlow(conn);
     const Expr *mixing = streamMixing(streamSources(members, leaves, leaf, selfIndex), ctx().var(h),
-                                      flow >= 0 ? flowNominal(sys_.vars[flow]) : 1.0);
+                                      flowNominal(sys_.vars, flowOf(leaves[selfIndex])));
     const int originId = static_cast<int>(sys_.origins.size());
     sys_.origins.push_back(sys_.vars[var].name);
     addEquation(ctx().var(var), mixing, sys_.vars[var].loc, 1, originId, false);

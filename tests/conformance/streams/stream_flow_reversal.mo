@@ -24,7 +24,7 @@ model StreamFlowReversal
     FluidPort a, b;
     Real hOut = actualStream(b.h_outflow);
   equation
-    a.m_flow = sin(2*Modelica.Constants.pi*time);
+    a.m_flow = sin(2*3.141592653589793*time);
     a.m_flow + b.m_flow = 0;
     a.h_outflow = inStream(b.h_outflow);
     b.h_outflow = inStream(a.h_outflow);
@@ -49,7 +49,7 @@ model StreamFlowReversal
   Pump pump;
   Short short;
   Volume v;
-  constant Real pi = Modelica.Constants.pi;
+  constant Real pi = 3.141592653589793;
   Real I = (1 - cos(2*pi*time))/(2*pi);
   Real h1 = 100 + (200 - 100)*exp(-1/pi/0.5);
   Real exact = if time <= 0.5 then 100 + (200 - 100)*exp(-I/0.5) else 300 + (h1 - 300)*exp(-(1/pi - I)/0.5);

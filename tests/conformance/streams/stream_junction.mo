@@ -54,7 +54,7 @@ model StreamJunction
     a.p = b.p;
   end Volume;
   Reservoir A(h = 100), C(h = 400), drain(h = 0);
-  Pump pA(m_flow = 1), pC(m_flow = 1 + sin(2*Modelica.Constants.pi*time));
+  Pump pA(m_flow = 1), pC(m_flow = 1 + sin(2*3.141592653589793*time));
   Volume v;
   Sensor s;
   Source q1(h = 10), q2(h = 20);

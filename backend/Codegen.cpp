@@ -235,6 +235,8 @@ public:
       emitObjects(objects);
     if (!model.discretes.empty()) {
       emitEventIndicators();
+      if (hasIndicatorSensitivities(flat, model))
+        emitIndicatorSensitivities();
       emitEventUpdate();
       emitDiscreteStart();
     }
@@ -261,19 +263,27 @@ public:
   /// delays(t, x, dx, a, p, values) (eqc_model_delays_fn): the delays' expressions, from the
   /// variables rhs just computed.
   void emitDelays() {
+    std::vector<const Expr *> values(static_cast<size_t>(model.delays), nullptr);
+    for (auto &[k, e] : delayExprs)
+      values[static_cast<size_t>(k)] = e;
+    emitPointFunction(symbols.delays, values);
+  }
+
+  /// name(t, x, dx, a, p, out) (the signature of eqc_model_zc_fn): out[k] = values[k] (0 where
+  /// null), from the variables rhs just computed at the same point.
+  void emitPointFunction(const std::string &name, const std::vector<const Expr *> &values) {
     auto *type = llvm::FunctionType::get(types.i32, {types.f64, types.f64ptr, types.f64ptr, types.f64ptr, types.f64ptr, types.f64ptr}, false);
-    llvm::Function *f = newRoot(symbols.delays, type);
+    llvm::Function *f = newRoot(name, type);
     if (f->isDeclaration())
       return;
     auto args = f->arg_begin();
     Frame frame{&*args, &*(args + 1), &*(args + 2), &*(args + 3), &*(args + 4)};
-    Value *values = &*(args + 5);
+    Value *out = &*(args + 5);
     FunctionEmitter fe(*this, f, frame);
     auto &b = fe.b();
-    for (int k = 0; k < model.delays; ++k) {
-      auto it = delayExprs.find(k);
-      Value *v = it == delayExprs.end() ? llvm::ConstantFP::get(types.f64, 0.0) : asDouble(b, fe.emit(it->second));
-      b.CreateStore(v, b.CreateConstGEP1_64(types.f64, values, k));
+    for (size_t k = 0; k < values.size(); ++k) {
+      Value *v = values[k] ? asDouble(b, fe.emit(values[k])) : llvm::ConstantFP::get(types.f64, 0.0);
+      b.CreateStore(v, b.CreateConstGEP1_64(types.f64, out, k));
     }
     b.CreateRet(b.getInt32(0));
   }
@@ -628,22 +638,27 @@ private:
 
   /// z(t, x, dx, a, p): the event indicator of every condition, after rhs at the same point.
   void emitEventIndicators() {
-    auto *type = llvm::FunctionType::get(types.i32, {types.f64, types.f64ptr, types.f64ptr, types.f64ptr, types.f64ptr, types.f64ptr}, false);
-    llvm::Function *f = newRoot(symbols.zc, type);
-    if (f->isDeclaration())
-      return;
-    auto args = f->arg_begin();
-    Frame frame{&*args, &*(args + 1), &*(args + 2), &*(args + 3), &*(args + 4)};
-    Value *z = &*(args + 5);
-    FunctionEmitter fe(*this, f, frame);
-    auto &b = fe.b();
-    size_t k = 0;
+    std::vector<const Expr *> z;
     for (int v : model.discretes)
-      if (flat.vars[v].relation) {
-        const Expr *r = flat.vars[v].relation;
-        b.CreateStore(fe.emit(flat.ctx->sub(r->op(1), r->op(0))), b.CreateConstGEP1_64(types.f64, z, k++));
-      }
-    b.CreateRet(b.getInt32(0));
+      if (const Expr *r = flat.vars[v].relation)
+        z.push_back(flat.ctx->sub(r->op(1), r->op(0)));
+    emitPointFunction(symbols.zc, z);
+  }
+
+  /// zc_sensitivities(t, x, dx, a, p, z) (eqc_model.indicator_sensitivities): z[k * P + j], the
+  /// derivative of indicator k along sensitivity parameter j, after rhs at the same point.
+  void emitIndicatorSensitivities() {
+    std::vector<std::unordered_map<int, const Expr *>> of;
+    for (const SensitivityParameter &s : flat.sensitivities)
+      of.emplace_back(s.indicators.begin(), s.indicators.end());
+    std::vector<const Expr *> z;
+    for (int v : model.discretes)
+      if (flat.vars[v].relation)
+        for (const auto &indicators : of) {
+          auto it = indicators.find(v);
+          z.push_back(it != indicators.end() ? it->second : nullptr);
+        }
+    emitPointFunction(symbols.indicatorSensitivities, z);
   }
 
   /// asserts(t, x, dx, a, p, skip, failed, message, size) (eqc_model_assert_fn): the assertions

@@ -28,6 +28,7 @@ struct ModelSymbols {
   std::string asserts;       ///< models with assertions: their check (eqc_model_assert_fn)
   std::string delays;        ///< models with delay(): their expressions (eqc_model_delays_fn)
   std::string objects, release; ///< external objects: made and freed (eqc_model.h)
+  std::string indicatorSensitivities; ///< --sensitivities of models with events (eqc_model.h)
   static ModelSymbols forPrefix(const std::string &prefix) {
     return {prefix + "rhs",
             prefix + "init",
@@ -45,9 +46,20 @@ struct ModelSymbols {
             prefix + "asserts",
             prefix + "delays",
             prefix + "objects",
-            prefix + "release"};
+            prefix + "release",
+            prefix + "zc_sensitivities"};
   }
 };
+
+/// Whether the model has eqc_model.indicator_sensitivities: sensitivities and event indicators.
+inline bool hasIndicatorSensitivities(const FlatSystem &flat, const OdeModel &model) {
+  if (flat.sensitivities.empty())
+    return false;
+  for (int v : model.discretes)
+    if (flat.vars[v].relation)
+      return true;
+  return false;
+}
 
 /// Which functions a module holds: for the JIT the ODE Jacobian and the constraint Jacobians (of the
 /// invariants and the initial constraints) go in modules of their own, each compiled only when first

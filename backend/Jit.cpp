@@ -205,10 +205,11 @@ struct SimulationFunctions {
   eqc_model_delays_fn delays = nullptr;
   eqc_model_bind_fn objects = nullptr;
   eqc_model_release_fn release = nullptr;
+  eqc_model_zc_fn indicatorSensitivities = nullptr;
 
   /// Which of the optional functions a model has.
   struct Parts {
-    bool events = false, assertions = false, delayed = false, objects = false;
+    bool events = false, assertions = false, delayed = false, objects = false, indicatorSensitivities = false;
   };
 
   /// Looks them up (compiling the module that holds them).
@@ -240,6 +241,9 @@ struct SimulationFunctions {
       if (auto err = get(symbols.discreteStart, discreteStart))
         return err;
     }
+    if (parts.indicatorSensitivities)
+      if (auto err = get(symbols.indicatorSensitivities, indicatorSensitivities))
+        return err;
     if (parts.assertions)
       if (auto err = get(symbols.asserts, asserts))
         return err;
@@ -269,6 +273,7 @@ struct SimulationFunctions {
     m.delays.store(delays);
     m.objects.store(objects);
     m.release.store(release);
+    m.indicatorSensitivities.store(indicatorSensitivities);
   }
 };
 
@@ -621,6 +626,7 @@ std::unique_ptr<JitModel> jitCompile(FlatSystem &flat, const OdeModel &model, co
   auto result = std::make_unique<JitModel>();
   SimulationFunctions::Parts parts;
   parts.events = !model.discretes.empty();
+  parts.indicatorSensitivities = hasIndicatorSensitivities(flat, model);
   parts.assertions = !flat.assertions.empty();
   parts.delayed = model.delays > 0;
   parts.objects = !objectParameters(flat, model.params).empty();

@@ -59,6 +59,7 @@ public:
   std::atomic<eqc_model_delays_fn> delays{nullptr};          ///< models with delay(): their expressions
   std::atomic<eqc_model_bind_fn> objects{nullptr};           ///< models with external objects: made
   std::atomic<eqc_model_release_fn> release{nullptr};        ///< and freed
+  std::atomic<eqc_model_zc_fn> indicatorSensitivities{nullptr}; ///< --sensitivities of models with events
   /// Whether the model is compiled in two tiers, and the seconds the background compilation of the
   /// optimized tier took once it is done (negative before; the reason on `tierError` if it failed).
   bool tiered() const;

@@ -107,6 +107,12 @@ public:
     // External objects (ABI 8).
     const bool objects = std::find(d.paramKinds.begin(), d.paramKinds.end(), EQC_PARAM_OBJECT) != d.paramKinds.end();
     values.insert(values.end(), {objects ? function(symbols.objects) : null(), objects ? function(symbols.release) : null()});
+    // Sensitivities across events (ABI 9).
+    values.insert(values.end(), {int32(e.sensitivities), ints("sensitivity_state", e.sensitivityState),
+                                 ints("sensitivity_event_time", e.sensitivityEventTime),
+                                 e.sensitivities > 0 && !e.sensitivityEventTime.empty()
+                                     ? function(symbols.indicatorSensitivities)
+                                     : null()});
     std::vector<llvm::Type *> fields;
     for (Constant *v : values)
       fields.push_back(v->getType());

@@ -24,6 +24,9 @@ struct EventDescription {
   std::vector<int> stateLevel;                    ///< empty unless index-reduced
   std::vector<unsigned char> stateIntegrated;     ///< likewise
   int delays = 0; ///< eqc_model.n_delays
+  int sensitivities = 0;                 ///< eqc_model.n_sensitivities
+  std::vector<int> sensitivityState;     ///< eqc_model.sensitivity_state
+  std::vector<int> sensitivityEventTime; ///< eqc_model.sensitivity_event_time
   /// eqc_model.delay_context: the entry of p after the parameters and the event part.
   int delayContext() const {
     const size_t nd = discreteNames.size(), npc = preContinuousSource.size();

@@ -3,6 +3,7 @@
 
 #include "middle/DummyDerivatives.h"
 #include "middle/ExprOps.h"
+#include "middle/Sensitivities.h"
 
 #include "eqc/eqc_external.h"
 
@@ -10,6 +11,26 @@
 #include <cmath>
 
 namespace eqc {
+
+/// The event part of --sensitivities (eqc_model.h, ABI 9): per parameter, the state of each
+/// state's sensitivity and the discrete d(t_e)/d(p); nothing without events or sensitivities.
+static void describeSensitivities(const FlatSystem &flat, const OdeModel &model, EventDescription &d) {
+  if (flat.sensitivities.empty() || model.discretes.empty() || d.indicatorDiscrete.empty())
+    return;
+  std::vector<int> stateOf(flat.vars.size(), -1), discreteOf(flat.vars.size(), -1);
+  for (size_t i = 0; i < model.states.size(); ++i)
+    stateOf[static_cast<size_t>(model.states[i])] = static_cast<int>(i);
+  for (size_t j = 0; j < model.discretes.size(); ++j)
+    discreteOf[static_cast<size_t>(model.discretes[j])] = static_cast<int>(j);
+  d.sensitivities = static_cast<int>(flat.sensitivities.size());
+  for (const SensitivityParameter &s : flat.sensitivities) {
+    d.sensitivityEventTime.push_back(discreteOf[static_cast<size_t>(s.eventTime)]);
+    for (int v : model.states) {
+      const int sv = sensitivityOf(flat, s, v);
+      d.sensitivityState.push_back(sv >= 0 ? stateOf[static_cast<size_t>(sv)] : -1);
+    }
+  }
+}
 
 EventDescription describeEvents(const FlatSystem &flat, const OdeModel &model, bool kinematics) {
   EventDescription d;
@@ -37,6 +58,7 @@ EventDescription describeEvents(const FlatSystem &flat, const OdeModel &model, b
                                     : slot.storage == Storage::Derivative ? n + slot.index
                                                                           : 2 * n + slot.index);
   }
+  describeSensitivities(flat, model, d);
   if (kinematics && !model.invariants.residuals.empty()) {
     std::vector<char> integrated;
     std::vector<int> levels = kinematicLevels(flat, &integrated);
@@ -66,6 +88,9 @@ void pointAtEvents(const EventDescription &d, std::vector<const char *> &names, 
   table.pre_continuous_source = data(d.preContinuousSource);
   table.state_level = data(d.stateLevel);
   table.state_integrated = data(d.stateIntegrated);
+  table.n_sensitivities = d.sensitivities;
+  table.sensitivity_state = data(d.sensitivityState);
+  table.sensitivity_event_time = data(d.sensitivityEventTime);
 }
 
 std::string describeEvent(const FlatSystem &flat, const std::vector<int> &discretes,

@@ -133,6 +133,8 @@ eqc_model ModelTable::current() const {
     m.asserts = jit_->asserts;
   if (m.delays)
     m.delays = jit_->delays;
+  if (m.indicator_sensitivities)
+    m.indicator_sensitivities = jit_->indicatorSensitivities;
   if (m.init)
     m.init = jit_->init;
   if (m.invariants) {
@@ -190,6 +192,7 @@ bool ModelTable::fill(const OdeModel &m, JitModel &jit, bool jacobian) {
   d.delays = d.n_delays > 0 ? jit.delays.load() : nullptr;
   d.objects = jit.objects;
   d.release = jit.release;
+  d.indicator_sensitivities = jit.indicatorSensitivities;
   d.external_error = eqc_external_error; // the JIT's models share eqc's runtime
   d.rhs = jit.rhs;
   // Index-reduced models start from the projected point; their init only evaluates rhs.

@@ -332,6 +332,9 @@ ExitCode runPipeline(const std::string &path, const PipelineOptions &options, Co
     c.flat->print(std::cout);
   if (ExitCode e = reduceAndCausalize(options, c, diags); e != ExitOk)
     return e;
+  if (!c.flat->sensitivities.empty() &&
+      !checkSensitivityStates(*c.flat, c.model->states, c.model->discretes, diags))
+    return ExitUsage;
   if (dumping("causalize")) {
     c.model->ode.print(std::cout, *c.flat, c.model->simulation);
     c.model->init.print(std::cout, *c.flat, c.model->initialization);

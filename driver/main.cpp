@@ -86,7 +86,7 @@ options:
   --stats              print solver statistics and the time of each phase to stderr
   --sensitivities p,q  also integrate the forward sensitivities d(x)/d(p) of every unknown x to
                        these parameters (the sensitivity equations generated symbolically with
-                       the model; written as columns d(x)/d(p); models without events)
+                       the model, with their jumps at events; written as columns d(x)/d(p))
   --plot FILE.svg      also draw the written columns against time as an SVG line plot
   --quiet              no progress bar (shown on a terminal for runs longer than a second)
   --every N            keep every N-th output row (and the last)

@@ -578,6 +578,8 @@ struct Substituter {
   ExprContext &ctx;
   const std::unordered_map<int, const Expr *> &replacement;
   const Expr *time = nullptr; ///< time's replacement (null: none)
+  /// Replacements of pre(v) by v (null: none).
+  const std::unordered_map<int, const Expr *> *pre = nullptr;
   std::unordered_map<const Expr *, const Expr *> memo;
 
   const Expr *run(const Expr *e) {
@@ -590,6 +592,10 @@ struct Substituter {
     } else if (e->kind() == ExprKind::Var) {
       auto r = replacement.find(e->var());
       if (r != replacement.end())
+        result = r->second;
+    } else if (e->kind() == ExprKind::Pre && pre) {
+      auto r = pre->find(e->var());
+      if (r != pre->end())
         result = r->second;
     } else if (e->numOps()) {
       std::vector<const Expr *> ops;
@@ -611,12 +617,18 @@ struct Substituter {
 
 const Expr *substitute(ExprContext &ctx, const Expr *e,
                        const std::unordered_map<int, const Expr *> &replacement) {
-  return Substituter{ctx, replacement, nullptr, {}}.run(e);
+  return Substituter{ctx, replacement, nullptr, nullptr, {}}.run(e);
+}
+
+const Expr *substitutePre(ExprContext &ctx, const Expr *e,
+                          const std::unordered_map<int, const Expr *> &replacement) {
+  static const std::unordered_map<int, const Expr *> none;
+  return Substituter{ctx, none, nullptr, &replacement, {}}.run(e);
 }
 
 const Expr *substitute(ExprContext &ctx, const Expr *e, const std::unordered_map<int, const Expr *> &replacement,
                        const Expr *time) {
-  return Substituter{ctx, replacement, time, {}}.run(e);
+  return Substituter{ctx, replacement, time, nullptr, {}}.run(e);
 }
 
 } // namespace eqc

@@ -125,6 +125,10 @@ const Expr *substitute(ExprContext &ctx, const Expr *e,
 const Expr *substitute(ExprContext &ctx, const Expr *e, const std::unordered_map<int, const Expr *> &replacement,
                        const Expr *time);
 
+/// Replaces pre(v) by replacement[v] (pre() of variables absent from the map are kept).
+const Expr *substitutePre(ExprContext &ctx, const Expr *e,
+                          const std::unordered_map<int, const Expr *> &replacement);
+
 /// Symbolic partial derivatives ∂e/∂var, memoized across calls on (node, variable).
 class Differentiator {
 public:

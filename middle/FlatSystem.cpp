@@ -96,6 +96,9 @@ void FlatSystem::forEachExpr(const std::function<void(const Expr *&)> &f) {
     for (MessagePart &part : a.message)
       visit(part.value);
   }
+  for (SensitivityParameter &s : sensitivities)
+    for (auto &indicator : s.indicators)
+      visit(indicator.second);
 }
 
 FlatSystem FlatSystem::prefixCopy(size_t count) const {

@@ -198,6 +198,21 @@ struct Experiment {
   double eta = NAN, omega = NAN;
 };
 
+/// The forward sensitivities of a model along one parameter p (eqc simulate --sensitivities,
+/// middle/Sensitivities.h).
+struct SensitivityParameter {
+  int parameter = -1;
+  /// A discrete Real that holds d(t_e)/d(p) while an event at t_e is handled (the run sets it
+  /// from the indicator that crossed, 0 otherwise); -1 in a model without events.
+  int eventTime = -1;
+  /// Per variable of the model as flattened: the variable d(v)/d(p) (of unknowns and discrete
+  /// Reals), or -1.
+  std::vector<int> of;
+  /// Per condition (a discrete variable with a relation): the derivative of its event indicator
+  /// along p at fixed time, sum_v (d(z)/d(v)) d(v)/d(p) + d(z)/d(p).
+  std::vector<std::pair<int, const Expr *>> indicators;
+};
+
 /// Everything the middle end needs: variables, equations, initial equations and the context.
 struct FlatSystem {
   std::string modelName;
@@ -210,6 +225,8 @@ struct FlatSystem {
   std::vector<WhenClause> whens;
   std::vector<DiscreteEquation> discreteEquations;
   std::vector<Assertion> assertions;
+  /// The parameters of --sensitivities (addSensitivities), in their order.
+  std::vector<SensitivityParameter> sensitivities;
   /// Discrete variables whose start an initial equation `pre(v) = e` gives where e reads unknowns
   /// that the simple and parameter equations may turn into parameters (MSL's AST_BatchPlant reads
   /// an input connected to a parameter): checked after those passes (checkPreStarts).
@@ -256,7 +273,7 @@ struct FlatSystem {
   /// Calls `f` on every expression of the system, as a reference it may replace: the variables'
   /// bindings, nominal, min, max and relations; the equations and initial equations; the
   /// when-clauses' conditions, assignments and reinits; the discrete equations; the assertions'
-  /// conditions and message values. Null ones are skipped.
+  /// conditions and message values; the sensitivities' indicators. Null ones are skipped.
   void forEachExpr(const std::function<void(const Expr *&)> &f);
   /// Prints the system in the form shown by `eqc check`.
   void print(std::ostream &os) const;

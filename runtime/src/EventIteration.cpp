@@ -63,6 +63,25 @@ bool eventTableValid(const eqc_model &m) {
   for (int k = 0; k < m.n_pre_continuous; ++k)
     if (m.pre_continuous_source[k] < 0 || m.pre_continuous_source[k] >= 2 * m.n_states + m.n_algebraics)
       return false;
+  return sensitivityTableValid(m);
+}
+
+bool sensitivityTableValid(const eqc_model &m) {
+  if (m.n_sensitivities < 0)
+    return false;
+  if (m.n_sensitivities == 0 || m.n_indicators == 0)
+    return true;
+  if (!m.sensitivity_state || !m.sensitivity_event_time || !m.indicator_sensitivities)
+    return false;
+  for (int j = 0; j < m.n_sensitivities; ++j) {
+    if (m.sensitivity_event_time[j] < 0 || m.sensitivity_event_time[j] >= m.n_discretes)
+      return false;
+    for (int i = 0; i < m.n_states; ++i) {
+      const int s = m.sensitivity_state[j * m.n_states + i];
+      if (s < -1 || s >= m.n_states)
+        return false;
+    }
+  }
   return true;
 }
 

@@ -204,6 +204,8 @@ private:
 
 /// Whether `m`'s event part is complete (sizes, arrays and functions as eqc_model.h requires).
 bool eventTableValid(const eqc_model &m);
+/// Whether `m`'s sensitivity part (ABI 9) is complete; part of eventTableValid.
+bool sensitivityTableValid(const eqc_model &m);
 
 } // namespace eqc::rt
 

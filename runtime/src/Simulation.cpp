@@ -6,8 +6,9 @@
 #include "Delays.h"
 #include "EventIteration.h"
 #include "HeldConstraints.h"
-#include "LinearSolve.h"
 #include "Integrator.h"
+#include "LinearSolve.h"
+#include "SensitivityJump.h"
 #include "SimulationDriver.h"
 
 #include <algorithm>
@@ -91,6 +92,8 @@ struct eqc_sim {
   /// Models with events: the discrete state and the event iteration (its afterReinit is set for
   /// each run: a copy must not call back into the original).
   eqc::rt::EventIteration events;
+  /// The sensitivities' jumps at events (eqc_model.n_sensitivities).
+  eqc::rt::SensitivityJump sensitivityJump;
   /// The histories of the model's delays (p[model->delay_context] points at their context).
   eqc::rt::DelayHistories delays;
   double lastRecorded = -INFINITY; ///< the time of the histories' newest point
@@ -427,6 +430,12 @@ struct eqc_sim {
     }
     if (code == InputFailure)
       return "the input function returned " + std::to_string(inputCode);
+    if (code == eqc::rt::stopCode(StopCode::SensitivityUndefined)) {
+      const int k = sensitivityJump.undefinedIndicator();
+      return "the sensitivities are undefined at this event: the indicator of '" +
+             std::string(model->discrete_names[model->indicator_discrete[k]]) +
+             "' reaches zero with zero slope, so the event's time does not depend smoothly on the parameters";
+    }
     if (code == AssertionFailed)
       return "assertion failed: " + assertMessage;
     if (eqc::rt::isProjectionFailure(code))
@@ -604,9 +613,16 @@ struct eqc_sim {
     if (s->model->n_delays > 0)
       if (int code = s->rhsRecording(t, x))
         return code;
+    const bool sensitivities = eqc::rt::SensitivityJump::applies(*s->model);
+    if (sensitivities)
+      if (int code = s->sensitivityJump.before(*s->model, t, x, s->a.data(), s->p.data(), crossed))
+        return code;
     int code = s->events.iterate(*s->model, t, x, s->a.data(), s->p.data(), crossed, false);
     if (code != 0 && code != EQC_EVENT_TERMINATE)
       return code;
+    if (sensitivities)
+      if (int failure = s->sensitivityJump.after(*s->model, t, x, s->a.data(), s->p.data()))
+        return failure;
     if (s->guessPolicy == eqc::rt::GuessPolicy::Step)
       s->acceptedA = s->a; // the values after the event: the guesses from here
     if (s->model->n_asserts > 0 || s->model->n_delays > 0) {

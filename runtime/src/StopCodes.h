@@ -9,12 +9,14 @@ namespace eqc::rt {
 
 enum class StopCode : int {
   First = 0x20000000,
-  EventUnsettled = First + 1,      ///< the event iteration does not settle (EventIteration::unsettled)
-  EventIdle = First + 2,           ///< many events in a row changed nothing
-  InputFailure = First + 3,        ///< eqc_sim's input function failed
-  Cancelled = First + 4,           ///< eqc_sim's step callback asked to stop (an interrupt, a new
-                                   ///< state selection of dummy derivatives: the caller knows which)
-  AssertionFailed = First + 5,     ///< an assertion of the model failed (eqc_sim_failed_assertion)
+  EventUnsettled = First + 1,        ///< the event iteration does not settle (EventIteration::unsettled)
+  EventIdle = First + 2,             ///< many events in a row changed nothing
+  InputFailure = First + 3,          ///< eqc_sim's input function failed
+  Cancelled = First + 4,             ///< eqc_sim's step callback asked to stop (an interrupt, a new
+                                     ///< state selection of dummy derivatives: the caller knows which)
+  AssertionFailed = First + 5,       ///< an assertion of the model failed (eqc_sim_failed_assertion)
+  SensitivityUndefined = First + 6,  ///< an event's time does not depend smoothly on the parameters
+                                     ///< (its indicator touches zero: SensitivityJump)
   ProjectionFailure = First + 0x100, ///< + the eqc_status of the failed projection (below 0x100)
   Last = First + 0x1FF,
 };

@@ -145,7 +145,7 @@ typedef int (*eqc_model_delays_fn)(double t, const double *x, const double *dx, 
 typedef int (*eqc_model_release_fn)(double *p);
 
 /** The version of eqc_model this header describes; a model with another version is refused. */
-#define EQC_MODEL_ABI_VERSION 8
+#define EQC_MODEL_ABI_VERSION 9
 
 /**
  * A compiled model: sizes, names, defaults and functions. Everything is constant and owned by
@@ -251,6 +251,21 @@ typedef struct eqc_model {
    * own. Both NULL: the model has none. */
   eqc_model_bind_fn objects;
   eqc_model_release_fn release;
+  /* Forward sensitivities across events (ABI 9; eqc simulate --sensitivities, whose model carries
+   * the sensitivities d(v)/d(p_j) of its variables as variables of its own): at an event that the
+   * crossing of indicator k causes at t_e, the run sets the discrete
+   * sensitivity_event_time[j] to d(t_e)/d(p_j) = -z_kj / (dz_k/dt), z_kj from
+   * indicator_sensitivities and dz_k/dt along the derivatives before the event; adds dx_i
+   * d(t_e)/d(p_j) to the state sensitivity_state[j * n_states + i] (d(x_i)/d(p_j)) before the event
+   * iteration and subtracts the derivatives after it times d(t_e)/d(p_j) after it; then sets the
+   * discretes back to 0. The event function's own changes to the sensitivities (reinit, discrete
+   * Reals) read them. 0 and NULL: the model has none. */
+  int n_sensitivities;
+  const int *sensitivity_state;      /**< n_sensitivities * n_states: a state's sensitivity's state, or -1 */
+  const int *sensitivity_event_time; /**< n_sensitivities discrete indices (NULL without indicators) */
+  /** z[k * n_sensitivities + j]: indicator k's derivative along p_j at fixed time (after rhs at the
+   * same point); required with n_sensitivities > 0 and n_indicators > 0. */
+  eqc_model_zc_fn indicator_sensitivities;
 } eqc_model;
 
 /** A simulation of one model: its parameters, state, options and statistics. */

@@ -91,7 +91,7 @@ std::string fmuModelDescription(const ModelDescription &d, const FlatSystem &fla
 #include "runtime/fmi2/LogCategories.def"
   x << "  </LogCategories>\n";
   x << "  <DefaultExperiment startTime=\"" << number(ex.hasStartTime ? ex.startTime : 0.0) << "\"";
-  if (ex.stopTime > 0)
+  if (ex.hasStopTime)
     x << " stopTime=\"" << number(ex.stopTime) << "\"";
   if (ex.tolerance > 0)
     x << " tolerance=\"" << number(ex.tolerance) << "\"";

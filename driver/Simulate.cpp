@@ -453,18 +453,20 @@ ExitCode runOptions(const Experiment &ex, const SimulateOptions &opt, eqc_option
     return ExitUsage;
   }
   o.t_start = !std::isnan(opt.tStart) ? opt.tStart : ex.hasStartTime ? ex.startTime : 0.0;
-  o.t_end = !std::isnan(opt.tEnd) ? opt.tEnd : ex.stopTime > 0 ? ex.stopTime : o.t_start + 1.0;
-  if (!(o.t_end > o.t_start)) {
-    err << "eqc: error: the stop time " << formatNumber(o.t_end) << " must be after the start time "
+  // A stop time equal to the start time (experiment(StopTime = 0)) asks for an
+  // initialization-only run: its result is the consistent initial point.
+  o.t_end = !std::isnan(opt.tEnd) ? opt.tEnd : ex.hasStopTime ? ex.stopTime : o.t_start + 1.0;
+  if (!(o.t_end >= o.t_start)) {
+    err << "eqc: error: the stop time " << formatNumber(o.t_end) << " is before the start time "
         << formatNumber(o.t_start) << "\n";
     return ExitUsage;
   }
-  o.interval = !std::isnan(opt.interval) ? opt.interval
-               : ex.interval > 0         ? ex.interval
-                                         : (o.t_end - o.t_start) / 500;
+  // The span's defaults; an initialization-only run (no span) takes 1 for them, unused.
+  const double span = o.t_end > o.t_start ? o.t_end - o.t_start : 1.0;
+  o.interval = !std::isnan(opt.interval) ? opt.interval : ex.interval > 0 ? ex.interval : span / 500;
   o.rtol = !std::isnan(opt.rtol) ? opt.rtol : ex.tolerance > 0 ? ex.tolerance : 1e-6;
   o.atol = !std::isnan(opt.atol) ? opt.atol : o.rtol;
-  o.dt = !std::isnan(opt.dt) ? opt.dt : std::min(o.interval, (o.t_end - o.t_start) / 100);
+  o.dt = !std::isnan(opt.dt) ? opt.dt : std::min(o.interval, span / 100);
   if (opt.maxSteps > 0)
     o.max_steps = opt.maxSteps;
   if (!(o.interval > 0) || !(o.dt > 0) || !(o.rtol > 0) || !(o.atol >= 0)) {

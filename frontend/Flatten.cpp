@@ -738,6 +738,7 @@ void Flattener::readAnnotation(const ast::ClassDef &model) {
     }
     if (m.name != "experiment")
       continue; // Unknown annotations are ignored, as in Modelica.
+    const ast::Modifier *stop = nullptr;
     for (const ast::Modifier &a : m.args) {
       double *slot = a.name == "StartTime"   ? &sys_.experiment.startTime
                      : a.name == "StopTime"  ? &sys_.experiment.stopTime
@@ -755,11 +756,23 @@ void Flattener::readAnnotation(const ast::ClassDef &model) {
         continue;
       }
       *slot = t.elems[0]->value();
-      if (slot == &sys_.experiment.startTime)
-        sys_.experiment.hasStartTime = true;
-      else if (*slot <= 0 || !std::isfinite(*slot))
+      if (slot == &sys_.experiment.startTime || slot == &sys_.experiment.stopTime) {
+        // (StopTime = StartTime: an initialization-only run)
+        (slot == &sys_.experiment.startTime ? sys_.experiment.hasStartTime : sys_.experiment.hasStopTime) =
+            true;
+        if (!std::isfinite(*slot))
+          diags_.error(a.value->range, "experiment setting '" + a.name + "' must be finite");
+        else if (slot == &sys_.experiment.stopTime)
+          stop = &a;
+      } else if (*slot <= 0 || !std::isfinite(*slot)) {
         diags_.error(a.value->range, "experiment setting '" + a.name + "' must be positive");
+      }
     }
+    const double start = sys_.experiment.hasStartTime ? sys_.experiment.startTime : 0.0;
+    if (stop && sys_.experiment.stopTime < start)
+      diags_.error(stop->value->range, "experiment setting 'StopTime' (" +
+                                           formatNumber(sys_.experiment.stopTime) +
+                                           ") is before the start time (" + formatNumber(start) + ")");
   }
 }
 

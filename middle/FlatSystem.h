@@ -191,7 +191,7 @@ struct ComponentSize {
 /// Defaults for `eqc simulate` from `annotation(experiment(...))`; < 0 means not given.
 struct Experiment {
   double startTime = -1, stopTime = -1, tolerance = -1, interval = -1;
-  bool hasStartTime = false;
+  bool hasStartTime = false, hasStopTime = false;
   /// From `annotation(__eqc(reduction = "invariants", stabilize = "baumgarte", eta = 1, omega = 10))`;
   /// empty or NaN when not given. Command-line options take precedence.
   std::string reduction, stabilize;

@@ -577,6 +577,18 @@ struct eqc_sim {
     return s->out(s->outUser, t, x, s->dx.data(), s->a.data());
   }
 
+  /// eqc_sim_run to the current time: the point as an output, unless a run reported it already.
+  int outputPoint(eqc_sim_output_fn fn, void *user) {
+    if (!fn || lastOutput == t)
+      return EQC_OK;
+    if (int code = model->rhs(t, x.data(), dx.data(), a.data(), p.data())) {
+      fail(where(t) + ": " + modelFailure(code), code);
+      return EQC_ERR_RHS;
+    }
+    lastOutput = t;
+    return fn(user, t, x.data(), dx.data(), a.data()) ? EQC_ERR_STOPPED : EQC_OK;
+  }
+
   /// rhs at an output point of an accepted step (interpolated, between the points the step's
   /// stages solved the model's loops at): from the last evaluation's values, else from those of
   /// the accepted step, else from those of the last output point. Returns 0 or the model's code.
@@ -1069,13 +1081,15 @@ struct eqc_sim {
 
   int run(double tEnd, eqc_sim_output_fn fn, void *user) {
     error.clear();
-    if (!(tEnd > t) || !std::isfinite(tEnd)) {
-      fail("eqc_sim_run: the end time must be finite and after the current time");
+    if (!(tEnd >= t) || !std::isfinite(tEnd)) {
+      fail("eqc_sim_run: the end time must be finite and not before the current time");
       return EQC_ERR_ARGUMENT;
     }
     if (!initialized)
       if (int rc = initialize())
         return rc;
+    if (tEnd == t) // nothing to integrate: the point reached is the output (an initialization-only run)
+      return outputPoint(fn, user);
     if (terminated) {
       fail(where(t) + ": the model called terminate(); the simulation does not go on");
       return EQC_ERR_ARGUMENT;

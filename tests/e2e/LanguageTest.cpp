@@ -616,3 +616,44 @@ TEST(Language, EvaluatedAndFinalParametersAreFoldedBeforeStructuralAnalysis) {
     EXPECT_NE(r.stderrText.find("annotation Evaluate = true or a final binding"), std::string::npos) << r.stderrText;
   }
 }
+
+// MLS 3.5, 18.4 (experiment): StopTime equal to StartTime asks for a run that is the model's
+// initialization: its result is the consistent initial point, one row. Here x(0) = 1 fixed, y
+// solves y^2 = x + 3 (y = 2 from y's start 1), z = 2 x from an initial equation of a
+// parameter-free state, and the when-clause of initial() sets n.
+TEST(Language, StopTimeEqualToStartTimeIsAnInitializationOnlyRun) {
+  std::string dir = scratchDir("init_only");
+  writeFile(dir + "/init.eq", "model InitOnly\n"
+                              "  Real x(start = 1, fixed = true);\n"
+                              "  Real y(start = 1);\n"
+                              "  Real z;\n"
+                              "  Integer n(start = 0);\n"
+                              "equation\n"
+                              "  der(x) = -x;\n"
+                              "  der(z) = -z;\n"
+                              "  y^2 = x + 3;\n"
+                              "  when initial() then n = 7; end when;\n"
+                              "initial equation\n"
+                              "  z = 2*x;\n"
+                              "  annotation(experiment(StartTime = 0.5, StopTime = 0.5));\n"
+                              "end InitOnly;\n");
+  RunResult r = runEqc("simulate init.eq -o out.csv", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  Csv csv = readCsv(dir + "/out.csv");
+  ASSERT_EQ(csv.rows.size(), 1u);
+  EXPECT_EQ(csv.at(0, "time"), 0.5);
+  EXPECT_EQ(csv.at(0, "x"), 1);
+  EXPECT_NEAR(csv.at(0, "y"), 2, 1e-12);
+  EXPECT_NEAR(csv.at(0, "z"), 2, 1e-12);
+  EXPECT_EQ(csv.at(0, "n"), 7);
+  // The same from the command line; a stop time before the start time is an error.
+  r = runEqc("simulate init.eq --t-start 0 --t-end 0 -o zero.csv", dir);
+  ASSERT_EQ(r.exitCode, 0) << r.stderrText;
+  EXPECT_EQ(readCsv(dir + "/zero.csv").rows.size(), 1u);
+  r = runEqc("simulate init.eq --t-end 0.25 -o before.csv", dir);
+  EXPECT_EQ(r.exitCode, 1) << r.stderrText;
+  EXPECT_NE(r.stderrText.find("eqc: error: the stop time 0.25 is before the start time 0.5"),
+            std::string::npos)
+      << r.stderrText;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/before.csv"));
+}

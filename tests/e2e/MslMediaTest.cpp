@@ -88,3 +88,15 @@ TEST(MslMedia, IdealGasSteamHasTheIdealGasIdentities) {
   ASSERT_NEAR(csv.at(mid, "state.T"), 700, 1e-9);
   EXPECT_NEAR(csv.at(mid, "cp"), 2081, 2);
 }
+
+// Media.Examples.SolveOneNonlinearEquation.Inverse_sine: experiment(StopTime = 0), a run that is
+// its initialization (MLS 3.5, 18.4: StopTime = StartTime); x_zero solves A sin(w x) = y_zero
+// with Modelica.Math.Nonlinear.solveOneNonlinearEquation (Brent's method, tolerance 100 eps):
+// A = 1, w = 1, y_zero = 0.5 give x_zero = asin(0.5) = pi/6.
+TEST(MslMedia, InitializationOnlyRunSolvesItsEquation) {
+  EQC_REQUIRE_MSL();
+  const Csv csv =
+      simulateExample(msl, "Modelica.Media.Examples.SolveOneNonlinearEquation.Inverse_sine", "", 0);
+  ASSERT_EQ(csv.rows.size(), 1u);
+  EXPECT_NEAR(csv.at(0, "x_zero"), M_PI / 6, 1e-12);
+}

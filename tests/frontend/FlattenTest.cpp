@@ -537,11 +537,11 @@ TEST_F(FlattenTest, ExperimentSettingsAreChecked) {
                        "  annotation(experiment(StopTime = -1, Tolerence = 1e-6, Interval = x));\n"
                        "end M;\n"));
   EXPECT_EQ(messages(),
-            (Messages{"5:36: error: experiment setting 'StopTime' must be positive",
-                      "5:40: warning: unknown experiment setting 'Tolerence' ignored (known: StartTime, "
+            (Messages{"5:40: warning: unknown experiment setting 'Tolerence' ignored (known: StartTime, "
                       "StopTime, Tolerance, Interval)",
                       "5:69: error: 'x' is a time-varying variable and cannot be used in an attribute",
-                      "5:69: error: experiment setting 'Interval' must be a number"}));
+                      "5:69: error: experiment setting 'Interval' must be a number",
+                      "5:36: error: experiment setting 'StopTime' (-1) is before the start time (0)"}));
 }
 
 TEST_F(FlattenTest, ModelIsSelectedByName) {

@@ -389,8 +389,17 @@ TEST(Simulation, FailuresAreReportedWithTimeAndVariable) {
   EXPECT_EQ(eqc_sim_set_param(s.sim, 1, 1.0), EQC_ERR_ARGUMENT);
   EXPECT_EQ(eqc_sim_set_param(s.sim, 0, NAN), EQC_ERR_ARGUMENT);
   EXPECT_EQ(eqc_sim_set_state(s.sim, -1, 1.0), EQC_ERR_ARGUMENT);
-  EXPECT_EQ(eqc_sim_run(s.sim, 0.0, nullptr, nullptr), EQC_ERR_ARGUMENT);
+  EXPECT_EQ(eqc_sim_run(s.sim, -1.0, nullptr, nullptr), EQC_ERR_ARGUMENT);
   EXPECT_NE(std::string(eqc_sim_last_error(s.sim)).find("end time"), std::string::npos);
+  // A run to the current time: the point itself, once (an initialization-only run).
+  std::vector<double> outputs;
+  auto record = [](void *user, double t, const double *, const double *, const double *) {
+    static_cast<std::vector<double> *>(user)->push_back(t);
+    return 0;
+  };
+  EXPECT_EQ(eqc_sim_run(s.sim, 0.0, record, &outputs), EQC_OK);
+  EXPECT_EQ(eqc_sim_run(s.sim, 0.0, record, &outputs), EQC_OK);
+  EXPECT_EQ(outputs, std::vector<double>{0.0});
 
   eqc_model nan = {EQC_MODEL_ABI_VERSION, "BlowUp", 2, 0, 0, 0, blowUpStates, nullptr, nullptr, nullptr,
                    blowUpStart, nullptr, blowUp, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,

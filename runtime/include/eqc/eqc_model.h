@@ -374,9 +374,11 @@ typedef int (*eqc_sim_output_fn)(void *user, double t, const double *x, const do
                                  const double *a);
 
 /**
- * Integrates from the current time to t_end (> current time) with the options set, calling out
+ * Integrates from the current time to t_end (>= current time) with the options set, calling out
  * (may be NULL) at the start, on the output grid (options.interval from the current time; 0:
- * every step) and at t_end. Runs continue one another: the state and time carry over, and the
+ * every step) and at t_end. t_end equal to the current time: out is called once there (after the
+ * initialization, the consistent initial point: an initialization-only run), unless a run ended
+ * there. Runs continue one another: the state and time carry over, and the
  * next run starts with the last step size. Models with events: state events are located and
  * handled by the event iteration (when-clauses, reinit, discrete equations, terminate()); out is
  * called at an event with the left and then the right limit (the same time twice), and no step

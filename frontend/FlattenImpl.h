@@ -585,7 +585,16 @@ public:
 
   // ---- Records.cpp ----
   /// The dimensions of record field `el` (its own, then its type's; -1 for `:`); nullopt after errors.
-  std::optional<std::vector<int>> fieldDimensions(const Element &el);
+  /// `siblings`: the values of the record's Integer parameter fields that sizes may read
+  /// (`parameter Real a[nc]`, recordSizes).
+  std::optional<std::vector<int>>
+  fieldDimensions(const Element &el, const std::vector<std::pair<std::string, Value>> *siblings = nullptr);
+  /// The values of record class `record`'s scalar Integer parameter fields as a record of it
+  /// has them: `modifiers` (a component's, may be null) first, then the extends clauses', then
+  /// their declarations (each in terms of the ones before it); those not known are left out.
+  std::vector<std::pair<std::string, Value>> recordSizes(const ClassInfo &record,
+                                                         const std::vector<ast::Modifier> *modifiers,
+                                                         const ClassInfo *modifierScope);
   /// A record component as a value: its variables in the order of its fields.
   /// `texts`, when given: per element, the scalar String constant field it is (null for others).
   Value recordValue(Instance &inst, SourceRange range, std::vector<Symbol *> *texts = nullptr);
@@ -605,7 +614,8 @@ public:
     Type type = Type::Real;
     const ClassInfo *record = nullptr;
   };
-  std::optional<FieldShape> fieldShape(const Element &el);
+  std::optional<FieldShape> fieldShape(const Element &el,
+                                       const std::vector<std::pair<std::string, Value>> *siblings = nullptr);
   /// The scalars of a value of record `cls` (nested records' fields counted); nullopt after an error.
   std::optional<size_t> recordSize(const ClassInfo &cls);
   /// The modification of a constant record of class `cls` bound whole by `mod`: the value lowered
@@ -931,8 +941,9 @@ public:
   /// them of shape `dims` (its fields "name.field", nested records recursively, then the record
   /// itself); false after errors.
   bool addRecordLocal(FunctionBuilder &b, const std::string &name, const ClassInfo &record,
-                      FunctionBuilder::Local::Kind kind, SourceRange range,
-                      const std::vector<int> &dims = {});
+                      FunctionBuilder::Local::Kind kind, SourceRange range, const std::vector<int> &dims = {},
+                      const std::vector<ast::Modifier> *modifiers = nullptr,
+                      const ClassInfo *modifierScope = nullptr);
   /// The slots of record local `record` in the order of a record (array) Value: record by record,
   /// each its leaf fields' scalars in declaration order.
   static std::vector<int> recordSlots(const FunctionBuilder &b, const FunctionBuilder::Local &record);
@@ -942,6 +953,9 @@ public:
   /// Whether no statement of function `fn` assigns its variable `name` (an external function's
   /// may: false).
   static bool neverAssigned(const ClassInfo &fn, const std::string &name);
+  /// The value of the first statement of function `fn`'s algorithm that assigns variable `name`
+  /// whole (`name := e`, at the top level); null where another assigns it first.
+  static const ast::Expr *firstWholeAssignment(const ClassInfo &fn, const std::string &name);
   /// Whether `e`, a binding in function `fn`, reads a variable of fn that `b` has not declared yet.
   static bool readsLaterVariable(const ClassInfo &fn, const FunctionBuilder &b, const ast::Expr &e);
   /// The bindings of a function's outputs and locals in an order where each comes after the

@@ -33,23 +33,29 @@ bool namesAny(const ast::Expr &e, const std::function<bool(const std::string &)>
   return false;
 }
 
-/// Whether a statement of `statements` assigns variable `name` (whole or an element of it).
-bool assigns(const std::vector<ast::Statement> &statements, const std::string &name) {
+bool assigns(const std::vector<ast::Statement> &statements, const std::string &name);
+
+/// Whether statement `st` assigns variable `name` (whole or an element of it).
+bool assigns(const ast::Statement &st, const std::string &name) {
   auto names = [&](const ast::Expr *t) {
     return t && t->kind == ast::ExprKind::Name && t->ref[0].name == name;
   };
-  for (const ast::Statement &st : statements) {
-    if (st.kind == ast::StatementKind::Assign && names(st.target.get()))
-      return true;
-    if (st.kind == ast::StatementKind::TupleAssign && st.target)
-      for (const auto &t : st.target->args)
-        if (names(t.get()))
-          return true;
-    for (const auto &branch : st.branches)
-      if (assigns(branch, name))
+  if (st.kind == ast::StatementKind::Assign && names(st.target.get()))
+    return true;
+  if (st.kind == ast::StatementKind::TupleAssign && st.target)
+    for (const auto &t : st.target->args)
+      if (names(t.get()))
         return true;
-  }
+  for (const auto &branch : st.branches)
+    if (assigns(branch, name))
+      return true;
   return false;
+}
+
+/// Whether a statement of `statements` assigns variable `name` (whole or an element of it).
+bool assigns(const std::vector<ast::Statement> &statements, const std::string &name) {
+  return std::any_of(statements.begin(), statements.end(),
+                     [&](const ast::Statement &st) { return assigns(st, name); });
 }
 
 /// A counter set to 0 until the end of the scope, then back to its value.
@@ -412,10 +418,14 @@ static LocalRef resolveLocal(Flattener &f, const ast::Expr &e, Scope &scope, boo
 
 bool Flattener::addRecordLocal(FunctionBuilder &b, const std::string &name, const ClassInfo &record,
                                FunctionBuilder::Local::Kind kind, SourceRange range,
-                               const std::vector<int> &dims) {
+                               const std::vector<int> &dims, const std::vector<ast::Modifier> *modifiers,
+                               const ClassInfo *modifierScope) {
   ClassInfo &cls = const_cast<ClassInfo &>(record);
   if (!resolveClass(cls))
     return false;
+  // Fields sized by the record's Integer parameters (`parameter Real a[nc]`, MSL's R134a
+  // coefficients): their values as this record has them.
+  const std::vector<std::pair<std::string, Value>> sizes = recordSizes(cls, modifiers, modifierScope);
   FunctionBuilder::Local whole;
   whole.kind = kind;
   whole.record = &record;
@@ -437,7 +447,7 @@ bool Flattener::addRecordLocal(FunctionBuilder &b, const std::string &name, cons
                                        "them and records)");
       return false;
     }
-    auto own = fieldDimensions(el);
+    auto own = fieldDimensions(el, &sizes);
     if (!own)
       return false;
     if (std::find(own->begin(), own->end(), -1) != own->end()) {
@@ -449,7 +459,7 @@ bool Flattener::addRecordLocal(FunctionBuilder &b, const std::string &name, cons
     std::vector<int> fieldDims = dims;
     fieldDims.insert(fieldDims.end(), own->begin(), own->end());
     if (nestedRecord) {
-      if (!addRecordLocal(b, field, *nested, kind, range, fieldDims))
+      if (!addRecordLocal(b, field, *nested, kind, range, fieldDims, &el.comp->modifiers, el.lexical))
         return false;
       const std::vector<std::string> &inner = b.find(field)->leaves;
       whole.leaves.insert(whole.leaves.end(), inner.begin(), inner.end());
@@ -507,8 +517,9 @@ bool Flattener::recordFieldDefaults(FunctionBuilder &b, const std::string &name,
       if (k < 0)
         continue;
       const FunctionBuilder::Local &local = b.vars[static_cast<size_t>(k)].second;
-      if (el.comp->binding)
-        defaults.push_back({k, el.comp->binding.get(), el.lexical, arrayDims});
+      const ClassInfo *lexical = el.lexical;
+      if (const ast::Expr *value = fieldDefault(el, lexical)) // an extends clause's, else its own
+        defaults.push_back({k, value, lexical, arrayDims});
       else if (local.record)
         recordFieldDefaults(b, name + "." + el.comp->name, *local.record, el.comp->modifiers, defaults, true, arrayDims,
                             el.lexical);
@@ -1680,6 +1691,19 @@ bool Flattener::readsLaterVariable(const ClassInfo &fn, const FunctionBuilder &b
   });
 }
 
+const ast::Expr *Flattener::firstWholeAssignment(const ClassInfo &fn, const std::string &name) {
+  for (const AlgorithmSource &source : fn.algorithms)
+    for (const ast::Statement &st : source.section->statements) {
+      if (st.kind == ast::StatementKind::Assign && st.target && st.target->kind == ast::ExprKind::Name &&
+          st.target->ref.size() == 1 && st.target->ref[0].name == name &&
+          st.target->ref[0].subscripts.empty())
+        return st.value.get();
+      if (assigns(st, name))
+        return nullptr; // assigned in parts, or under a condition or a loop, first
+    }
+  return nullptr;
+}
+
 bool Flattener::neverAssigned(const ClassInfo &fn, const std::string &name) {
   if (fn.def->external)
     return false;
@@ -1769,7 +1793,7 @@ bool Flattener::addRecordVariable(FunctionBuilder &b, const Element &el, const C
     diags_.error(c.range, "the size of '" + c.name + "' in function '" + b.cls->name + "' must be given");
     return true;
   }
-  if (!addRecordLocal(b, c.name, record, kind, c.range, dims))
+  if (!addRecordLocal(b, c.name, record, kind, c.range, dims, &c.modifiers, scope.lexical))
     return true;
   const FunctionBuilder::Local &local = *b.find(c.name);
   for (int slot : recordSlots(b, local)) {
@@ -1911,9 +1935,11 @@ bool Flattener::declareFunctionVariable(FunctionBuilder &b, const Element &el, S
     }
     dims = a.dims;
   } else if (std::find(dims.begin(), dims.end(), -1) != dims.end()) {
-    // `constant Real[:] n = {...}`, `Real y[:] = 2*x`: the size of the binding (MLS 3.5, 12.4.4).
-    Value bound =
-        c.binding && !readsLaterVariable(*b.cls, b, *c.binding) ? lower(*c.binding, scope) : Value();
+    // `constant Real[:] n = {...}`, `Real y[:] = 2*x`: the size of the binding (MLS 3.5, 12.4.4);
+    // without one, `X := f(state)`, the first statement of the algorithm that assigns it whole
+    // (MSL's ReferenceMoistAir.Xsaturation), where that reads only variables declared before.
+    const ast::Expr *sizing = c.binding ? c.binding.get() : firstWholeAssignment(*b.cls, c.name);
+    Value bound = sizing && !readsLaterVariable(*b.cls, b, *sizing) ? lower(*sizing, scope) : Value();
     if (!bound.ok || bound.dims.size() != dims.size()) {
       diags_.error(c.range, "the size of '" + c.name + "' in function '" + b.cls->name + "' must be given");
       return true;

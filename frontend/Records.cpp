@@ -16,10 +16,13 @@ bool isField(const Element &e) {
 
 } // namespace
 
-std::optional<std::vector<int>> Flattener::fieldDimensions(const Element &el) {
+std::optional<std::vector<int>>
+Flattener::fieldDimensions(const Element &el, const std::vector<std::pair<std::string, Value>> *siblings) {
   Scope at;
   at.lexical = el.lexical;
   at.context = Context::Parameter;
+  if (siblings)
+    at.loops = *siblings;
   auto dims = dimensions(el.comp->dims, at, "field '" + el.comp->name + "'");
   auto typeDims = dimensions(el.decl->typeDims, at, "field '" + el.comp->name + "'");
   if (!dims || !typeDims)
@@ -192,6 +195,39 @@ Value Flattener::lowerRecordConstructor(const ast::Expr &call, Scope &scope, Cla
   return v;
 }
 
+std::vector<std::pair<std::string, Value>> Flattener::recordSizes(const ClassInfo &record,
+                                                                  const std::vector<ast::Modifier> *modifiers,
+                                                                  const ClassInfo *modifierScope) {
+  std::vector<std::pair<std::string, Value>> known;
+  for (const Element &el : record.elements) {
+    if (el.decl->prefix != ast::Prefix::Parameter || el.decl->typeName != "Integer" ||
+        !el.comp->dims.empty() || !el.decl->typeDims.empty())
+      continue;
+    const ClassInfo *lexical = el.lexical;
+    const ast::Expr *value = nullptr;
+    for (size_t k = 0; modifiers && k < modifiers->size() && !value; ++k)
+      if ((*modifiers)[k].name == el.comp->name && (*modifiers)[k].value) {
+        value = (*modifiers)[k].value.get();
+        lexical = modifierScope;
+      }
+    if (!value)
+      value = fieldDefault(el, lexical);
+    if (!value)
+      continue;
+    Scope at;
+    at.lexical = lexical;
+    at.context = Context::Parameter;
+    at.loops = known;
+    const size_t errors = diags_.errorCount();
+    Value v = lower(*value, at);
+    if (v.ok && v.isScalar() && v.type == Type::Integer && v.elems[0]->isConst())
+      known.emplace_back(el.comp->name, v);
+    else if (diags_.errorCount() > errors)
+      break;
+  }
+  return known;
+}
+
 const ast::Expr *Flattener::fieldDefault(const Element &el, const ClassInfo *&lexical) {
   for (const ModSource &src : el.extendsMods) // highest priority first
     for (const ast::Modifier &m : *src.mods)
@@ -203,8 +239,9 @@ const ast::Expr *Flattener::fieldDefault(const Element &el, const ClassInfo *&le
   return el.comp->binding.get();
 }
 
-std::optional<Flattener::FieldShape> Flattener::fieldShape(const Element &el) {
-  auto dims = fieldDimensions(el);
+std::optional<Flattener::FieldShape>
+Flattener::fieldShape(const Element &el, const std::vector<std::pair<std::string, Value>> *siblings) {
+  auto dims = fieldDimensions(el, siblings);
   if (!dims)
     return std::nullopt;
   FieldShape shape;
@@ -227,10 +264,11 @@ std::optional<size_t> Flattener::recordSize(const ClassInfo &cls) {
   if (!resolveClass(const_cast<ClassInfo &>(cls)))
     return std::nullopt;
   size_t size = 0;
+  const std::vector<std::pair<std::string, Value>> sizes = recordSizes(cls, nullptr, nullptr);
   for (const Element &el : cls.elements) {
     if (!isField(el))
       continue;
-    auto shape = fieldShape(el);
+    auto shape = fieldShape(el, &sizes);
     if (!shape)
       return std::nullopt;
     size += shape->scalars;

@@ -8,10 +8,6 @@
 
 namespace eqc::frontend {
 
-namespace {
-
-ast::ExprPtr cloneExpr(const ast::Expr *e);
-
 std::vector<ast::Subscript> cloneSubscripts(const std::vector<ast::Subscript> &subs) {
   std::vector<ast::Subscript> out;
   for (const ast::Subscript &s : subs)
@@ -42,6 +38,8 @@ ast::ExprPtr cloneExpr(const ast::Expr *e) {
   c->partialApplication = e->partialApplication;
   return c;
 }
+
+namespace {
 
 ast::Modifier cloneModifier(const ast::Modifier &m) {
   ast::Modifier c;

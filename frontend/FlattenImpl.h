@@ -425,6 +425,10 @@ struct ConnectorLeaf {
   bool stream = false;
 };
 
+/// Deep copies of syntax (ClassTable.cpp).
+ast::ExprPtr cloneExpr(const ast::Expr *e);
+std::vector<ast::Subscript> cloneSubscripts(const std::vector<ast::Subscript> &subs);
+
 /// Lowers the model to a FlatSystem (see flattenModel).
 class Flattener {
   friend class AlgorithmLowering;
@@ -810,6 +814,11 @@ public:
   /// The shape of an expression; for a plain name without building its elements.
   std::optional<std::vector<int>> shapeOf(const ast::Expr &e, Scope &scope);
   Value lowerDer(const ast::Expr &arg, Scope &scope, SourceRange range);
+  /// lowerName's `a[i].f` where part `p` (a component array) has subscripts `varying` (non-null
+  /// where the subscript is known only when the model runs, from subscriptIndices): `a[:].f`
+  /// subscripted; `leading` tells whether the array is the name's first.
+  Value componentAtVaryingIndex(const ast::Expr &e, size_t p, const std::vector<const Expr *> &varying,
+                                bool leading, Scope &scope);
   Value applySubscripts(const Value &v, const std::vector<ast::Subscript> &subs, Scope &scope, const std::string &name);
   /// The flat (row-major) indices that subscripts select from an array of shape `dims`, and the
   /// shape of the selection; nullopt after an error. With `varying`, a scalar subscript that

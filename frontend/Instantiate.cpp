@@ -828,7 +828,8 @@ Symbol &Flattener::symbol(Instance &inst, int index) {
     dims.insert(dims.end(), part->begin(), part->end());
   }
   if (std::find(dims.begin(), dims.end(), -1) != dims.end()) {
-    if (!primitive || !mod || !mod->hasValue()) {
+    // (a record array's value too: `constant DataRecord[:] data = {N2, O2}`, MSL's gas mixtures)
+    if ((!primitive && cls->kind() != ast::ClassKind::Record) || !mod || !mod->hasValue()) {
       diags_.error(c.range, "the size of '" + path + "' is not given: write it, or give a value it can be taken from");
       sym.state = Symbol::Done;
       return sym;

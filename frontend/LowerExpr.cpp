@@ -372,9 +372,12 @@ Value Flattener::lowerName(const ast::Expr &e, Scope &scope) {
           continue;
         }
         std::vector<int> pickedDims;
-        auto picked = subscriptIndices(s.dims, part.subscripts, scope, path, pickedDims);
+        std::vector<const Expr *> varying;
+        auto picked = subscriptIndices(s.dims, part.subscripts, scope, path, pickedDims, &varying);
         if (!picked)
           return fail();
+        if (!varying.empty())
+          return componentAtVaryingIndex(e, p, varying, instDims.empty() && insts.size() == 1, scope);
         for (size_t j : *picked) {
           if (j >= s.instances.size()) // the array's instances were not all made (an error reported)
             return fail();
@@ -625,6 +628,37 @@ std::optional<std::vector<size_t>> Flattener::subscriptIndices(const std::vector
     }
   }
   return out;
+}
+
+Value Flattener::componentAtVaryingIndex(const ast::Expr &e, size_t p,
+                                         const std::vector<const Expr *> &varying, bool leading,
+                                         Scope &scope) {
+  // `fluidConstants[i].molarMass` with i computed by a function (or changing at events): the
+  // field of every element, `fluidConstants[:].molarMass`, subscripted by i.
+  const ast::RefPart &part = e.ref[p];
+  bool scalarOthers = true;
+  for (size_t d = 0; d < part.subscripts.size(); ++d)
+    if (!(d < varying.size() && varying[d]) && part.subscripts[d].expr &&
+        part.subscripts[d].expr->kind == ast::ExprKind::Range)
+      scalarOthers = false;
+  if (!leading || !scalarOthers) {
+    diags_.error(part.range,
+                 "a subscript of component array '" + part.name +
+                     "' that is not known when the model is compiled is supported only on the first "
+                     "array of a name, with the other subscripts single indices");
+    return fail();
+  }
+  ast::ExprPtr whole = cloneExpr(&e);
+  std::vector<ast::Subscript> picks;
+  for (size_t d = 0; d < varying.size(); ++d)
+    if (varying[d]) {
+      picks.push_back(std::move(whole->ref[p].subscripts[d]));
+      whole->ref[p].subscripts[d] = ast::Subscript{nullptr, part.subscripts[d].range};
+    }
+  Value all = lowerName(*whole, scope);
+  if (!all.ok)
+    return all;
+  return applySubscripts(all, picks, scope, part.name);
 }
 
 Value Flattener::applySubscripts(const Value &v, const std::vector<ast::Subscript> &subs, Scope &scope,

@@ -79,8 +79,9 @@ bool evaluateParameters(const FlatSystem &flat, const OdeModel &model,
       values[v] = 0, done[v] = 1;
   std::function<double(int)> value = [&](int v) -> double {
     if (!done[v]) {
-      for (int dep : collectAllVars(flat.vars[v].binding))
-        value(dep);
+      if (flat.vars[v].binding)
+        for (int dep : collectAllVars(flat.vars[v].binding))
+          value(dep);
       values[v] = flat.vars[v].binding ? evaluate(flat.vars[v].binding, values) : 0.0; // an input without start: 0
       done[v] = 1;
     }

@@ -240,15 +240,12 @@ bool checkSensitivityStates(const FlatSystem &flat, const std::vector<int> &stat
 }
 
 bool addSensitivities(FlatSystem &flat, const std::vector<std::string> &parameters, Diagnostics &diags) {
-  std::string unsupported;
-  for (const Variable &v : flat.vars)
-    if (v.role == VarRole::Input && unsupported.empty())
-      unsupported = "inputs ('" + v.name + "')";
-  if (!flat.delayLocs.empty() && unsupported.empty())
-    unsupported = "delay()";
-  if (!unsupported.empty()) {
-    diags.error(flat.loc, "--sensitivities: model '" + flat.modelName + "' has " + unsupported +
-                              "; eqc generates sensitivities of models without inputs and delays");
+  // (Inputs are given functions of time, which the parameters do not change: their
+  // sensitivities are 0.)
+  if (!flat.delayLocs.empty()) {
+    diags.error(flat.delayLocs.front(),
+                "--sensitivities: model '" + flat.modelName +
+                    "' has delay(); eqc generates sensitivities of models without delays");
     return false;
   }
   for (const std::string &name : parameters) {

@@ -24,8 +24,8 @@ namespace eqc {
 /// the event iteration and subtracts f+ d(t_e)/d(p) after it, f the derivatives), and the
 /// event's own changes have theirs: a when-branch that assigns v := h or reinit(v, h) also
 /// assigns or reinitializes d(v)/d(p) := dh/dp + (dh/dtime) d(t_e)/d(p), a discrete equation
-/// likewise. False, with an error, for an unknown or unsuitable parameter, or for a model with
-/// inputs or delays.
+/// likewise. Inputs (given functions of time) have none. False, with an error, for an unknown or
+/// unsuitable parameter, or for a model with delays.
 bool addSensitivities(FlatSystem &flat, const std::vector<std::string> &parameters, Diagnostics &diags);
 
 /// The variable d(v)/d(p) of sensitivity `s` for an unknown or a discrete Real v, der of that of

@@ -244,6 +244,23 @@ TEST(Sensitivity, PendulumPeriodAcrossAnIndexReducedEvent) {
   EXPECT_NEAR(csv.at(last, "d(T)/d(g)"), -T / (2 * 9.81), 1e-8);
 }
 
+TEST(Sensitivity, InputsAreGivenAndHaveNone) {
+  // der(x) = -k x + u with u from a file (the ramp u = t), an input without a start value: the
+  // parameters do not move u, so d(x)/d(k) solves der(s) = -x - k s alone; against central
+  // differences of two runs in k.
+  std::string dir = scratchDir("sens_input");
+  writeFile(dir + "/input.eq", "model WithInput\n"
+                               "  parameter Real k = 2;\n"
+                               "  input Real u;\n"
+                               "  Real x(start = 1, fixed = true);\n"
+                               "equation\n"
+                               "  der(x) = -k*x + u;\n"
+                               "end WithInput;\n");
+  writeFile(dir + "/u.csv", "time,u\n0,0\n1,1\n");
+  EXPECT_LT(worstAgainstDifferences(dir, "input.eq", "--input u.csv --rtol 1e-12", "k", 2.0, 1e-4, {"x"}),
+            1e-6);
+}
+
 TEST(Sensitivity, ModelsAndParametersItCannotTakeAreRefused) {
   std::string dir = scratchDir("sens_errors");
   RunResult r = runEqc("simulate " + examples("oscillator.eq") + " --sensitivities q -o s.csv", dir);
@@ -251,18 +268,18 @@ TEST(Sensitivity, ModelsAndParametersItCannotTakeAreRefused) {
   EXPECT_NE(r.stderrText.find("oscillator.eq:2:7: error: --sensitivities: model 'Oscillator' has no parameter 'q'"),
             std::string::npos)
       << r.stderrText;
-  writeFile(dir + "/input.eq", "model WithInput\n"
-                               "  parameter Real k = 1;\n"
-                               "  input Real u;\n"
-                               "  Real x(start = 0, fixed = true);\n"
-                               "equation\n"
-                               "  der(x) = -k*x + u;\n"
-                               "end WithInput;\n");
-  r = runEqc("simulate input.eq --sensitivities k -o s.csv", dir);
+  writeFile(dir + "/delayed.eq", "model Delayed\n"
+                                 "  parameter Real k = 1;\n"
+                                 "  Real x(start = 1, fixed = true);\n"
+                                 "equation\n"
+                                 "  der(x) = -k*delay(x, 0.5);\n"
+                                 "end Delayed;\n");
+  r = runEqc("simulate delayed.eq --sensitivities k -o s.csv", dir);
   EXPECT_EQ(r.exitCode, 1);
-  EXPECT_NE(r.stderrText.find("input.eq:1:7: error: --sensitivities: model 'WithInput' has inputs ('u'); eqc "
-                              "generates sensitivities of models without inputs and delays"),
-            std::string::npos)
+  EXPECT_NE(
+      r.stderrText.find("delayed.eq:5:15: error: --sensitivities: model 'Delayed' has delay(); eqc generates "
+                        "sensitivities of models without delays"),
+      std::string::npos)
       << r.stderrText;
   EXPECT_FALSE(std::filesystem::exists(dir + "/s.csv"));
 }

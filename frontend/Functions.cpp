@@ -266,12 +266,15 @@ static void subscriptLocal(Flattener &f, const FunctionBuilder::Local &l, const 
     if (!v.isScalar())
       r.dims.push_back(static_cast<int>(v.size()));
     for (const Expr *i : v.elems) {
-      if (i->isConst() && (i->value() < 1 || i->value() > l.dims[d])) {
-        f.diags_.error(s->range, "index " + formatNumber(i->value()) + " is out of bounds for '" + name +
-                                     "' of size " + shapeText(l.dims));
-        return;
-      }
-      constant = constant && i->isConst();
+      // A known index out of bounds fails when the statement runs (a function specialized to a
+      // size may hold statements for other sizes that never run for it: MSL's
+      // ReferenceMoistAir reads X[2] of a one-element X in a branch of high temperatures).
+      const bool outside = i->isConst() && (i->value() < 1 || i->value() > l.dims[d]);
+      if (outside)
+        f.diags_.warning(s->range, "index " + formatNumber(i->value()) + " is out of bounds for '" + name +
+                                       "' of size " + shapeText(l.dims) +
+                                       ": an error if this statement runs");
+      constant = constant && i->isConst() && !outside;
       picks[d].push_back(c.sub(i, c.one()));
     }
   }
@@ -1691,6 +1694,37 @@ bool Flattener::readsLaterVariable(const ClassInfo &fn, const FunctionBuilder &b
   });
 }
 
+std::vector<const Element *> Flattener::declarationOrder(const ClassInfo &fn) {
+  std::vector<const Element *> order;
+  for (const Element &el : fn.elements)
+    order.push_back(&el);
+  auto unsized = [](const Element &el) {
+    auto colon = [](const std::vector<ast::Subscript> &subs) {
+      return std::any_of(subs.begin(), subs.end(), [](const ast::Subscript &s) { return !s.expr; });
+    };
+    return el.decl->causality != ast::Causality::Input && !el.comp->binding &&
+           (colon(el.comp->dims) || colon(el.decl->typeDims));
+  };
+  for (size_t k = 0; k < order.size(); ++k) {
+    const Element &el = *order[k];
+    const ast::Expr *sizing = unsized(el) ? firstWholeAssignment(fn, el.comp->name) : nullptr;
+    if (!sizing)
+      continue;
+    // The protected variables declared after it that its sizing assignment reads come first.
+    for (size_t later = k + 1; later < order.size(); ++later) {
+      const Element &other = *order[later];
+      if (other.decl->isProtected && other.decl->causality == ast::Causality::None && !unsized(other) &&
+          namesAny(*sizing, [&](const std::string &n) { return n == other.comp->name; })) {
+        const Element *moved = order[later];
+        order.erase(order.begin() + static_cast<long>(later));
+        order.insert(order.begin() + static_cast<long>(k), moved);
+        ++k; // (el moved one place on)
+      }
+    }
+  }
+  return order;
+}
+
 const ast::Expr *Flattener::firstWholeAssignment(const ClassInfo &fn, const std::string &name) {
   for (const AlgorithmSource &source : fn.algorithms)
     for (const ast::Statement &st : source.section->statements) {
@@ -2024,8 +2058,8 @@ int Flattener::specializeFunction(ClassInfo *cls, const std::vector<Value> &args
   unsigned errors = diags_.errorCount();
   size_t argIndex = 0;
   std::vector<LocalDefault> defaults; // of outputs and locals
-  for (const Element &el : cls->elements)
-    if (!declareFunctionVariable(b, el, scope, args, argIndex, callRange, outputs, defaults)) {
+  for (const Element *el : declarationOrder(*cls))
+    if (!declareFunctionVariable(b, *el, scope, args, argIndex, callRange, outputs, defaults)) {
       functions_.erase(key);
       return -1;
     }

@@ -128,3 +128,25 @@ TEST(MslMedia, GasMixtureIsAnIdealGasOfItsComponents) {
   EXPECT_NEAR(csv.at(last, "U1") - csv.at(0, "U1"), 5000, 1e-6);
   EXPECT_NEAR(csv.at(0, "eta1"), 1.85e-5, 0.05e-5);
 }
+
+// Media.Examples.ReferenceAir.MoistAir: ReferenceMoistAir (Lemmon et al.'s dry air and IAPWS
+// water; its Xsaturation sizes `X[:]` by an assignment, massFractionSaturation its output by one
+// that reads a later variable, and a function holds X[2] of a one-element X in a branch that does
+// not run) heated at 90 K/s from 274 K at 1 bar with 5 % water. At the end, 364 K, the air is
+// far from saturation and an ideal gas: R_s = 0.95 R_air + 0.05 R_w with R_air = 287.117 J/(kg
+// K) (Lemmon et al. 2000) and R_w = 461.526 J/(kg K) (IAPWS-95), d = p/(R_s T).
+TEST(MslMedia, ReferenceMoistAirIsAnIdealGasFarFromSaturation) {
+  EQC_REQUIRE_MSL();
+  const Csv csv = simulateExample(msl, "Modelica.Media.Examples.ReferenceAir.MoistAir",
+                                  "--vars medium.p,medium.T,medium.d,medium.R_s,medium.X[2],medium.phi", 1);
+  ASSERT_FALSE(csv.rows.empty());
+  const size_t last = csv.rows.size() - 1;
+  const double Rs = 0.95 * 287.117 + 0.05 * 461.526;
+  EXPECT_NEAR(csv.at(last, "medium.T"), 364, 1e-9);
+  EXPECT_NEAR(csv.at(last, "medium.p"), 1e5, 1e-6);
+  EXPECT_NEAR(csv.at(last, "medium.X[2]"), 0.95, 1e-12);
+  EXPECT_NEAR(csv.at(last, "medium.R_s"), Rs, 1e-5 * Rs);
+  const double d = 1e5 / (Rs * 364);
+  EXPECT_NEAR(csv.at(last, "medium.d"), d, 1e-3 * d);
+  EXPECT_LT(csv.at(last, "medium.phi"), 0.2);
+}

@@ -1,6 +1,9 @@
-// MLS 3.5, 12.4.4 and 12.4.5: a protected array of a function declared with `:` and no binding
-// takes its size from the statement that first assigns it whole (`X := f(u)`, MSL's
-// ReferenceMoistAir.Xsaturation). The asserts check the values.
+// MLS 3.5, 12.4.4 and 12.4.5: a protected array or an output of a function declared with `:` and
+// no binding takes its size from the statement that first assigns it whole (`X := f(u)`, MSL's
+// ReferenceMoistAir.Xsaturation), also where that reads protected variables declared after it
+// (`Xsat := {a/q, 1 - a/q}`); a known index out of bounds in a statement that does not run for
+// the sizes given is no error (12.4.4: functions are specialized to their arguments' sizes; the
+// index fails only if the statement runs). The asserts check the values.
 // EXPECT: simulate
 model ProtectedArraySizedByAssignment
   function pair
@@ -18,8 +21,22 @@ model ProtectedArraySizedByAssignment
     X := pair(u);
     s := X[2] + size(X, 1);
   end second;
+  function split
+    input Real a;
+    input Real X[:];
+    output Real Xsat[:];
+  protected
+    Real q = 2*a;
+  algorithm
+    Xsat := {a/q, 1 - a/q + (if size(X, 1) > 1 then X[2] else X[1])};
+    if size(X, 1) == 1 and a < 0 then
+      Xsat[1] := X[2];
+    end if;
+  end split;
   Real z = second(time);
+  Real w[2] = split(1 + time, {0.25});
 equation
   assert(abs(z - (2*time + 2)) < 1e-12, "z = " + String(z));
+  assert(abs(w[1] - 0.5) < 1e-15 and abs(w[2] - 0.75) < 1e-15, "w = " + String(w[1]) + ", " + String(w[2]));
   annotation(experiment(StopTime = 1));
 end ProtectedArraySizedByAssignment;

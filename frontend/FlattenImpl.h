@@ -966,8 +966,8 @@ public:
   /// whole (`name := e`, at the top level); null where another assigns it first.
   static const ast::Expr *firstWholeAssignment(const ClassInfo &fn, const std::string &name);
   /// Function `fn`'s variables in the order they are declared: as written, except that the
-  /// protected variables that the sizing assignment of an unsized output or local reads
-  /// (firstWholeAssignment: `Xsat := {.../pds, ...}`) come before it.
+  /// protected variables that an output's or local's binding reads, or the sizing assignment of
+  /// an unsized one (firstWholeAssignment: `Xsat := {.../pds, ...}`), come before it.
   static std::vector<const Element *> declarationOrder(const ClassInfo &fn);
   /// Whether `e`, a binding in function `fn`, reads a variable of fn that `b` has not declared yet.
   static bool readsLaterVariable(const ClassInfo &fn, const FunctionBuilder &b, const ast::Expr &e);

@@ -1707,10 +1707,15 @@ std::vector<const Element *> Flattener::declarationOrder(const ClassInfo &fn) {
   };
   for (size_t k = 0; k < order.size(); ++k) {
     const Element &el = *order[k];
-    const ast::Expr *sizing = unsized(el) ? firstWholeAssignment(fn, el.comp->name) : nullptr;
+    const ast::Expr *sizing = el.decl->causality == ast::Causality::Input ? nullptr
+                              : el.comp->binding                          ? el.comp->binding.get()
+                              : unsized(el) ? firstWholeAssignment(fn, el.comp->name)
+                                            : nullptr;
     if (!sizing)
       continue;
-    // The protected variables declared after it that its sizing assignment reads come first.
+    // The protected variables declared after it that its binding or sizing assignment reads
+    // come first (`output Real x[n] = cat(1, b, zeros(max(nrow, ncol) - nrow))` before
+    // `protected Integer nrow = size(A, 1)`, MSL's dgelsy_vec).
     for (size_t later = k + 1; later < order.size(); ++later) {
       const Element &other = *order[later];
       if (other.decl->isProtected && other.decl->causality == ast::Causality::None && !unsized(other) &&

@@ -361,6 +361,12 @@ struct FunctionBuilder {
   int loopDepth = 0;
   /// Integer inputs the function is specialized to (they size its arrays): constants in it.
   std::map<std::string, double> values;
+  /// Protected Integers that statements or an external call may write but whose bindings are
+  /// known for the call's sizes (`Integer ncol = size(A, 2)` passed to FORTRAN): their values
+  /// while the bindings and sizes of the function's variables are evaluated, before the
+  /// algorithm runs (bindingTime).
+  std::map<std::string, double> initialValues;
+  bool bindingTime = false;
   /// String inputs the function is specialized to (their Locals have no slot).
   std::map<std::string, std::string> strings;
   /// Functional inputs (MLS 3.5, 12.4.2): the function each one is specialized to, its bound

@@ -58,6 +58,26 @@ bool assigns(const std::vector<ast::Statement> &statements, const std::string &n
                      [&](const ast::Statement &st) { return assigns(st, name); });
 }
 
+/// The function's bindingTime set while it lives: the bindings and sizes of a function's
+/// variables are evaluated when it is entered, before its algorithm writes any of them.
+class AtBindingTime {
+public:
+  explicit AtBindingTime(FunctionBuilder *b) : flag_(b ? &b->bindingTime : nullptr), was_(flag_ && *flag_) {
+    if (flag_)
+      *flag_ = true;
+  }
+  ~AtBindingTime() {
+    if (flag_)
+      *flag_ = was_;
+  }
+  AtBindingTime(const AtBindingTime &) = delete;
+  AtBindingTime &operator=(const AtBindingTime &) = delete;
+
+private:
+  bool *flag_;
+  bool was_;
+};
+
 /// A counter set to 0 until the end of the scope, then back to its value.
 struct Suspended {
   int &count;
@@ -802,6 +822,12 @@ Value Flattener::lowerLocal(const ast::Expr &e, Scope &scope, bool &found) {
       found = true;
       return Value::scalar(ctx().constant(known->second), Type::Integer);
     }
+    if (scope.fn->bindingTime)
+      if (auto initial = scope.fn->initialValues.find(e.ref[0].name);
+          initial != scope.fn->initialValues.end()) {
+        found = true;
+        return Value::scalar(ctx().constant(initial->second), Type::Integer);
+      }
     auto text = scope.fn->strings.find(e.ref[0].name);
     if (text != scope.fn->strings.end()) {
       found = true;
@@ -1277,6 +1303,7 @@ struct StatementLowering {
   /// The values outputs and protected variables start with (their declarations' bindings, in
   /// `ordered`, dependencyOrder's), assigned before the algorithm.
   void initialValues(const std::vector<LocalDefault> &ordered, Scope &scope, std::vector<FnStatement> &out) {
+    AtBindingTime bindings(&b);
     for (const LocalDefault &initial : ordered) {
       const ast::Expr *binding = initial.value;
       auto &[name, local] = b.vars[static_cast<size_t>(initial.var)];
@@ -1769,6 +1796,7 @@ bool mentions(const ast::Expr &e, const std::string &name) {
 } // namespace
 
 std::vector<int> Flattener::functionVariableDims(const Element &el, Scope &scope) {
+  AtBindingTime sizes(scope.fn); // (evaluated when the function is entered)
   std::vector<int> dims;
   std::vector<const std::vector<ast::Subscript> *> dimLists{&el.comp->dims, &el.decl->typeDims};
   for (const std::vector<ast::Subscript> *subs : shortTypeDims(el)) // `type Orientation = Real[4]`
@@ -1931,20 +1959,32 @@ bool Flattener::declareFunctionVariable(FunctionBuilder &b, const Element &el, S
     return true;
   }
   if (local.kind == FunctionBuilder::Local::Protected && type == Type::Integer && c.binding &&
-      c.dims.empty() && d.typeDims.empty() &&
-      (d.prefix == ast::Prefix::Parameter || d.prefix == ast::Prefix::Constant ||
-       (!enumeration && neverAssigned(*b.cls, c.name))) &&
-      !readsLaterVariable(*b.cls, b, *c.binding)) {
+      c.dims.empty() && d.typeDims.empty() && !enumeration && !readsLaterVariable(*b.cls, b, *c.binding)) {
     // `parameter Integer m = size(x, 1)`, or `Integer nBase = numberOfSymmetricBaseSystems(m)`
-    // that no statement assigns: a constant of this specialization (it may size arrays).
-    Value v = lower(*c.binding, scope);
-    if (v.ok && v.isScalar() && v.type == Type::Integer &&
-        !readsSlots(v.elems[0])) {
-      if (auto value = evaluateStructural(v.elems[0], c.binding->range, "'" + c.name + "'")) {
-        b.values[c.name] = *value;
-        return true;
+    // that no statement assigns: a constant of this specialization (it may size arrays). One
+    // that may be written later has that value while the bindings are evaluated.
+    const bool fixed = d.prefix == ast::Prefix::Parameter || d.prefix == ast::Prefix::Constant ||
+                       neverAssigned(*b.cls, c.name);
+    const size_t errors = diags_.errorCount();
+    Value v;
+    {
+      AtBindingTime binding(&b);
+      v = lower(*c.binding, scope);
+    }
+    if (v.ok && v.isScalar() && v.type == Type::Integer && !readsSlots(v.elems[0])) {
+      if (!fixed && !v.elems[0]->isConst()) {
+        // (known only if it folds; not reported otherwise: it is then a variable like any)
+      } else if (auto value = fixed ? evaluateStructural(v.elems[0], c.binding->range, "'" + c.name + "'")
+                                    : std::optional<double>(v.elems[0]->value())) {
+        if (fixed) {
+          b.values[c.name] = *value;
+          return true;
+        }
+        b.initialValues[c.name] = *value;
       }
     }
+    if (!fixed && diags_.errorCount() > errors)
+      return false;
   }
   std::vector<int> dims = functionVariableDims(el, scope);
   if (local.kind == FunctionBuilder::Local::Input) {

@@ -1520,6 +1520,12 @@ Value Flattener::lowerCall(const ast::Expr &e, Scope &scope) {
     return lowerLoadResource(e, scope);
   if (fn && fn->kind() == ast::ClassKind::Function)
     return lowerUserCall(e, scope, fn, 0, nullptr);
+  // `redeclare record ThermodynamicState = BaseProps_Tpoly` (MSL's incompressible media): the
+  // constructor of the record it names (a short record class without modifiers of its own).
+  for (int hops = 0; fn && fn->kind() == ast::ClassKind::Record && fn->def->isShort &&
+                     fn->def->shortModifiers.empty() && fn->def->shortBase.typeDims.empty() && hops < 50;
+       ++hops)
+    fn = findClass(fn->def->shortBase.typeName, definitionScope(fn));
   if (fn && fn->kind() == ast::ClassKind::Record && !fn->def->isShort) {
     if (fn->def->isOperator && resolveClass(*fn))
       if (auto made = overloadedConstructor(e, scope, *fn)) // its operator 'constructor' (MLS 3.5, 14.2)

@@ -933,6 +933,15 @@ public:
   /// `args`: its derivative function becomes the one differentiation calls.
   void userDerivative(ClassInfo &cls, FunctionBuilder &b, int id, const std::vector<Value> &args, SourceRange callRange);
   /// The function specialized to its argument shapes; -1 after errors.
+  /// What a protected scalar Integer with a binding (knownIntegerLocal) is to its function.
+  enum class KnownInteger {
+    Constant, ///< known for the call's sizes and never written: a value (b.values), no slot
+    Variable, ///< a variable (with b.initialValues' value at binding time where its binding folds)
+    Failed,   ///< its binding failed (reported)
+  };
+  /// Protected Integer `el` of b.cls, whose binding reads no later variable: its binding lowered
+  /// at binding time, and what that makes it.
+  KnownInteger knownIntegerLocal(FunctionBuilder &b, const Element &el, Scope &scope);
   /// Declares function variable `el` of b.cls in `b` (a slot per scalar, inputs taking their
   /// shapes from args[argIndex...], advanced past the ones it takes; outputs' shapes; defaults of
   /// outputs and protected variables); false when the call's argument does not fit (reported at

@@ -1883,6 +1883,31 @@ bool Flattener::addRecordVariable(FunctionBuilder &b, const Element &el, const C
   return true;
 }
 
+Flattener::KnownInteger Flattener::knownIntegerLocal(FunctionBuilder &b, const Element &el, Scope &scope) {
+  // `parameter Integer m = size(x, 1)`, or `Integer nBase = numberOfSymmetricBaseSystems(m)`
+  // that no statement assigns: a constant of this specialization (it may size arrays). One that
+  // may be written later has that value while the bindings are evaluated.
+  const ast::Component &c = *el.comp;
+  const bool fixed = el.decl->prefix == ast::Prefix::Parameter || el.decl->prefix == ast::Prefix::Constant ||
+                     neverAssigned(*b.cls, c.name);
+  const size_t errors = diags_.errorCount();
+  Value v;
+  {
+    AtBindingTime binding(&b);
+    v = lower(*c.binding, scope);
+  }
+  const bool integer = v.ok && v.isScalar() && v.type == Type::Integer && !readsSlots(v.elems[0]);
+  if (integer && fixed) {
+    if (auto value = evaluateStructural(v.elems[0], c.binding->range, "'" + c.name + "'")) {
+      b.values[c.name] = *value;
+      return KnownInteger::Constant;
+    }
+  } else if (integer && v.elems[0]->isConst()) { // (else a variable like any, not reported)
+    b.initialValues[c.name] = v.elems[0]->value();
+  }
+  return !fixed && diags_.errorCount() > errors ? KnownInteger::Failed : KnownInteger::Variable;
+}
+
 bool Flattener::declareFunctionVariable(FunctionBuilder &b, const Element &el, Scope &scope,
                                         const std::vector<Value> &args, size_t &argIndex, SourceRange callRange,
                                         std::vector<OutputShape> &outputs, std::vector<LocalDefault> &defaults) {
@@ -1960,31 +1985,9 @@ bool Flattener::declareFunctionVariable(FunctionBuilder &b, const Element &el, S
   }
   if (local.kind == FunctionBuilder::Local::Protected && type == Type::Integer && c.binding &&
       c.dims.empty() && d.typeDims.empty() && !enumeration && !readsLaterVariable(*b.cls, b, *c.binding)) {
-    // `parameter Integer m = size(x, 1)`, or `Integer nBase = numberOfSymmetricBaseSystems(m)`
-    // that no statement assigns: a constant of this specialization (it may size arrays). One
-    // that may be written later has that value while the bindings are evaluated.
-    const bool fixed = d.prefix == ast::Prefix::Parameter || d.prefix == ast::Prefix::Constant ||
-                       neverAssigned(*b.cls, c.name);
-    const size_t errors = diags_.errorCount();
-    Value v;
-    {
-      AtBindingTime binding(&b);
-      v = lower(*c.binding, scope);
-    }
-    if (v.ok && v.isScalar() && v.type == Type::Integer && !readsSlots(v.elems[0])) {
-      if (!fixed && !v.elems[0]->isConst()) {
-        // (known only if it folds; not reported otherwise: it is then a variable like any)
-      } else if (auto value = fixed ? evaluateStructural(v.elems[0], c.binding->range, "'" + c.name + "'")
-                                    : std::optional<double>(v.elems[0]->value())) {
-        if (fixed) {
-          b.values[c.name] = *value;
-          return true;
-        }
-        b.initialValues[c.name] = *value;
-      }
-    }
-    if (!fixed && diags_.errorCount() > errors)
-      return false;
+    const KnownInteger known = knownIntegerLocal(b, el, scope);
+    if (known != KnownInteger::Variable)
+      return known == KnownInteger::Constant;
   }
   std::vector<int> dims = functionVariableDims(el, scope);
   if (local.kind == FunctionBuilder::Local::Input) {

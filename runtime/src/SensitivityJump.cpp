@@ -75,14 +75,14 @@ int SensitivityJump::slope(const eqc_model &m, double t, const double *x, double
   const double h = std::max(1e-6 * scale, 1e-12 * std::fabs(t));
   aSaved_.assign(a, a + m.n_algebraics);
   shifted_.resize(static_cast<size_t>(n));
-  std::vector<double> dxShifted(static_cast<size_t>(n));
+  dxShifted_.resize(static_cast<size_t>(n));
   auto at = [&](double dt, double &z) {
     for (int i = 0; i < n; ++i)
       shifted_[static_cast<size_t>(i)] = x[i] + dt * dx_[static_cast<size_t>(i)];
     std::copy(aSaved_.begin(), aSaved_.end(), a);
-    int code = m.rhs(t + dt, shifted_.data(), dxShifted.data(), a, p);
+    int code = m.rhs(t + dt, shifted_.data(), dxShifted_.data(), a, p);
     if (code == 0)
-      code = m.zc(t + dt, shifted_.data(), dxShifted.data(), a, p, z_.data());
+      code = m.zc(t + dt, shifted_.data(), dxShifted_.data(), a, p, z_.data());
     z = z_[static_cast<size_t>(k)];
     return code;
   };

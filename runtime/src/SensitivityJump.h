@@ -36,7 +36,7 @@ private:
   /// take to change by their own size.
   int slope(const eqc_model &m, double t, const double *x, double *a, double *p, int k, double &dzdt);
 
-  std::vector<double> dx_, z_, zp_, shifted_, tau_, aSaved_;
+  std::vector<double> dx_, z_, zp_, shifted_, dxShifted_, tau_, aSaved_;
   bool moved_ = false;
   int undefined_ = -1;
 };
